@@ -1,0 +1,52 @@
+// The skimmer's index of top-level declarations (see DESIGN.md, "Front end").
+// The skimmer walks namespaces and linkage blocks, records every declaration's token range, and
+// never parses bodies. The parser uses it to find, by name, the declarations device code reaches.
+
+/** Bit flags for DeclEntry.flags. CUDA attributes come from `__attribute__((device))` etc. in the .ii. */
+export const enum DeclFlag {
+  Device = 1 << 0,
+  Host = 1 << 1,
+  Global = 1 << 2,          // __global__ kernel
+  DeviceBuiltin = 1 << 3,   // __attribute__((device_builtin))
+  Constant = 1 << 4,        // __constant__ variable
+  Shared = 1 << 5,          // __shared__ variable
+  Managed = 1 << 6,         // __managed__ variable
+  Static = 1 << 7,
+  Inline = 1 << 8,
+  Extern = 1 << 9,
+  Template = 1 << 10,       // preceded by template<...>
+  ExternC = 1 << 11,        // inside extern "C" { } or declared extern "C"
+  HasBody = 1 << 12,        // function definition (bodyStart/bodyEnd valid)
+  Typedef = 1 << 13,
+  Constexpr = 1 << 14,
+  InAnonNamespace = 1 << 15,
+  Forceinline = 1 << 16,    // __forceinline__ → __attribute__((always_inline))
+  Noinline = 1 << 17,
+}
+
+export type DeclKind =
+  | 'function' | 'variable' | 'record' | 'enum' | 'typedef' | 'using' | 'namespace-alias'
+  | 'static_assert' | 'asm' | 'other';
+
+export interface DeclEntry {
+  kind: DeclKind;
+  /** Declared name (unqualified; for an out-of-line member definition `A::f`, the last component). '' if none. */
+  name: string;
+  /** Enclosing namespace path, e.g. '' (global), 'std', 'std::__detail'; anonymous namespaces appear as '(anonymous)'. */
+  scope: string;
+  /** For `A::f` style qualified declarator names, the qualifier ('A'); '' otherwise. */
+  qualifier: string;
+  /** Token range of the whole declaration, inclusive: from its first token (template/attribute/decl-specifier) to the closing '}' or ';'. */
+  first: number;
+  last: number;
+  /** Function body: indices of '{' and the matching '}' (-1 when no body). For records/enums: the member braces. */
+  bodyStart: number;
+  bodyEnd: number;
+  flags: number;  // DeclFlag bits
+}
+
+export interface Index {
+  decls: DeclEntry[];
+  /** name → indices into decls (in source order) */
+  byName: Map<string, number[]>;
+}

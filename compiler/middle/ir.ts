@@ -119,7 +119,12 @@ export type Const =
   /** Constant expression: address of a global, possibly cast and offset (for initialisers and operands). */
   | { readonly kind: 'cexpr'; readonly ty: Type; readonly op: 'addrspacecast' | 'bitcast' | 'ptrtoint' | 'gep'; readonly base: Const | Global | Func; readonly srcTy?: Type; readonly indices?: readonly Const[] };
 
-export interface Arg { readonly kind: 'arg'; readonly ty: Type; readonly index: number; name: string; attrs: string[] }
+/**
+ * A function parameter. Aggregates are passed by pointer: `byval` marks a by-value struct/array parameter
+ * (the callee owns a private copy; for kernels it lives in .param space), `sret` a caller-allocated slot
+ * for an aggregate return value. Printed as `ptr byval(T) align N` / `ptr sret(T) align N`.
+ */
+export interface Arg { readonly kind: 'arg'; readonly ty: Type; readonly index: number; name: string; attrs: string[]; byval?: Type; sret?: Type; align?: number }
 
 export interface Global {
   readonly kind: 'global';

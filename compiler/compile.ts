@@ -3,6 +3,7 @@
 
 import type { CompileOptions } from './options';
 import { type Diagnostic, Unsupported, CompileErrors } from './diagnostics';
+import type { Module } from './middle/ir';
 import { lex } from './frontend/lexer';
 import { skim } from './frontend/skim';
 import { generateIR } from './frontend/irgen';
@@ -23,6 +24,22 @@ export interface CompileResult {
   times: PhaseTimes;
 }
 
+/** Functions the PTX may call without a definition in the unit (provided by the CUDA driver/runtime). */
+const EXTERNAL_OK = new Set(['vprintf', '__assertfail', 'malloc', 'free']);
+
+/**
+ * libdevice is not linked yet: a call that would need it (or any other undefined function) makes the
+ * unit unsupported, so it falls back visibly instead of producing PTX that fails to link.
+ */
+function checkExternalCalls(m: Module): void {
+  const missing = m.funcs.filter(f => f.blocks.length === 0 && !f.name.startsWith('llvm.') && !EXTERNAL_OK.has(f.name)
+    && m.funcs.some(g => g.blocks.some(b => b.insts.some(i => i.op === 'call' && i.ops[0] === f))));
+  if (missing.length === 0) return;
+  const names = missing.map(f => f.name).sort();
+  const lib = names.filter(n => n.startsWith('__nv_'));
+  throw new Unsupported(lib.length > 0 ? `libdevice math not linked yet: ${lib.join(', ')}` : `call to undefined device function: ${names.join(', ')}`);
+}
+
 export function compileUnit(src: string, opts: CompileOptions): CompileResult {
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
   let t = performance.now();
@@ -36,6 +53,7 @@ export function compileUnit(src: string, opts: CompileOptions): CompileResult {
     lap('irgen');
     const errors = fe.diagnostics.filter(d => d.severity === 'error' || d.severity === 'catastrophic');
     if (errors.length > 0) return { ok: false, ptx: '', stub: '', diagnostics: fe.diagnostics, times };
+    checkExternalCalls(fe.module);
     optimize(fe.module, opts);
     lap('optimize');
     const ptx = emitPtx(fe.module, opts);

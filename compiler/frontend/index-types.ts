@@ -21,12 +21,19 @@ export const enum DeclFlag {
   Constexpr = 1 << 14,
   InAnonNamespace = 1 << 15,
   Forceinline = 1 << 16,    // __forceinline__ → __attribute__((always_inline))
-  Noinline = 1 << 17,
+  Noinline = 1 << 17,       // __attribute__((noinline)) or the `__noinline__` keyword
+  CudartBuiltin = 1 << 18,  // __attribute__((cudart_builtin))
+  ExplicitInst = 1 << 19,   // explicit instantiation: `template` not followed by `<` (incl. `extern template`)
 }
 
 export type DeclKind =
   | 'function' | 'variable' | 'record' | 'enum' | 'typedef' | 'using' | 'namespace-alias'
-  | 'static_assert' | 'asm' | 'other';
+  | 'static_assert' | 'asm' | 'other'
+  /** `using namespace N;`: name '', qualifier = the nominated namespace as written (no leading '::'). */
+  | 'using-directive'
+  /** An enumerator of an unscoped enum at namespace scope: qualifier = the enum's name ('' if anonymous),
+   *  first/last = the enumerator's own tokens, bodyStart/bodyEnd = the enum's braces. */
+  | 'enumerator';
 
 export interface DeclEntry {
   kind: DeclKind;
@@ -34,7 +41,9 @@ export interface DeclEntry {
   name: string;
   /** Enclosing namespace path, e.g. '' (global), 'std', 'std::__detail'; anonymous namespaces appear as '(anonymous)'. */
   scope: string;
-  /** For `A::f` style qualified declarator names, the qualifier ('A'); '' otherwise. */
+  /** For `A::f` style qualified declarator names, the qualifier ('A'); '' otherwise. Template arguments are
+   *  dropped: `A<T>::f` → 'A', `ns::B<int>::C::g` → 'ns::B::C'. For a using-declaration `using ::x::y;` the
+   *  nested name as written ('x'). */
   qualifier: string;
   /** Token range of the whole declaration, inclusive: from its first token (template/attribute/decl-specifier) to the closing '}' or ';'. */
   first: number;
@@ -49,4 +58,6 @@ export interface Index {
   decls: DeclEntry[];
   /** name → indices into decls (in source order) */
   byName: Map<string, number[]>;
+  /** Structural problems found while skimming (unbalanced brackets, missing ';'); tok = token index. */
+  errors?: { tok: number; message: string }[];
 }

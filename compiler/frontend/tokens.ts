@@ -26,4 +26,6 @@ export interface Tokens {
   readonly names: string[];        // interned spellings; names[id[i]]
   /** True when token i was preceded by whitespace/newline (needed e.g. for `> >` vs `>>`). */
   readonly spaceBefore: Uint8Array;
+  /** Lexical errors (unterminated literal/comment, stray character); pos is an offset into src. lex() always sets it. */
+  readonly errors?: { pos: number; message: string }[];
 }

@@ -1,0 +1,252 @@
+// C/C++ types as the front end sees them (before lowering to IR types), with host (x86-64 GCC) layout,
+// which is also what NVPTX uses. Qualifiers live on the type object (q bits); types are immutable.
+
+import { type Type as IRType, T, intTy, ptrTy, arrayTy, structTy } from '../middle/ir';
+
+export const enum Q { None = 0, Const = 1, Volatile = 2, Restrict = 4 }
+
+export type IntName = 'char' | 'signed char' | 'unsigned char' | 'short' | 'unsigned short' | 'int' | 'unsigned int'
+  | 'long' | 'unsigned long' | 'long long' | 'unsigned long long' | 'wchar_t' | 'char16_t' | 'char32_t' | '__int128' | 'unsigned __int128';
+
+export interface Field {
+  name: string;
+  ty: CType;
+  offset: number;
+  /** index of the field in the IR struct type (-1: none, reach it by byte offset) */
+  irIndex: number;
+}
+
+export interface RecordDecl {
+  tag: 'struct' | 'class' | 'union';
+  name: string;             // '' for anonymous
+  /** Enclosing namespaces, outermost first ('(anonymous)' for an anonymous namespace). */
+  scope: string[];
+  /** Records nested in a record: the enclosing record names. */
+  outer: string[];
+  complete: boolean;
+  fields: Field[];
+  size: number;
+  align: number;
+  ir: IRType | null;
+  /** Typedef name that named an anonymous struct (for mangling, `typedef struct {..} X;`). */
+  typedefName?: string;
+  hasMethods: boolean;
+}
+
+export interface EnumDecl {
+  name: string;
+  scope: string[];
+  underlying: CType;
+  scoped: boolean;
+  consts: Map<string, bigint>;
+  typedefName?: string;
+}
+
+export type CType =
+  | { readonly k: 'void'; readonly q: number }
+  | { readonly k: 'bool'; readonly q: number }
+  | { readonly k: 'int'; readonly name: IntName; readonly bits: number; readonly signed: boolean; readonly q: number }
+  | { readonly k: 'float'; readonly q: number }
+  | { readonly k: 'double'; readonly q: number }
+  | { readonly k: 'ldouble'; readonly q: number }
+  | { readonly k: 'nullptr'; readonly q: number }
+  | { readonly k: 'ptr'; readonly to: CType; readonly q: number }
+  | { readonly k: 'ref'; readonly to: CType; readonly q: number }
+  | { readonly k: 'array'; readonly elem: CType; readonly n: number | null; readonly q: number }
+  | { readonly k: 'func'; readonly ret: CType; readonly params: readonly CType[]; readonly variadic: boolean; readonly q: number }
+  | { readonly k: 'record'; readonly rec: RecordDecl; readonly q: number }
+  | { readonly k: 'enum'; readonly en: EnumDecl; readonly q: number }
+  | { readonly k: 'error'; readonly q: number };
+
+const INTS: Record<IntName, [number, boolean]> = {
+  'char': [8, true], 'signed char': [8, true], 'unsigned char': [8, false], 'short': [16, true], 'unsigned short': [16, false],
+  'int': [32, true], 'unsigned int': [32, false], 'long': [64, true], 'unsigned long': [64, false],
+  'long long': [64, true], 'unsigned long long': [64, false], 'wchar_t': [32, true], 'char16_t': [16, false], 'char32_t': [32, false],
+  '__int128': [128, true], 'unsigned __int128': [128, false],
+};
+const intCache = new Map<string, CType>();
+export function intT(name: IntName, q = 0): CType {
+  const key = name + '/' + q;
+  let t = intCache.get(key);
+  if (!t) { const [bits, signed] = INTS[name]; t = { k: 'int', name, bits, signed, q }; intCache.set(key, t); }
+  return t;
+}
+export const C = {
+  void: { k: 'void', q: 0 } as CType,
+  bool: { k: 'bool', q: 0 } as CType,
+  char: intT('char'), schar: intT('signed char'), uchar: intT('unsigned char'),
+  short: intT('short'), ushort: intT('unsigned short'), int: intT('int'), uint: intT('unsigned int'),
+  long: intT('long'), ulong: intT('unsigned long'), llong: intT('long long'), ullong: intT('unsigned long long'),
+  float: { k: 'float', q: 0 } as CType,
+  double: { k: 'double', q: 0 } as CType,
+  nullptr: { k: 'nullptr', q: 0 } as CType,
+  error: { k: 'error', q: 0 } as CType,
+};
+export const ptrTo = (t: CType, q = 0): CType => ({ k: 'ptr', to: t, q });
+export const refTo = (t: CType): CType => ({ k: 'ref', to: t, q: 0 });
+export const arrayOf = (t: CType, n: number | null): CType => ({ k: 'array', elem: t, n, q: 0 });
+
+export function withQ(t: CType, q: number): CType {
+  if (t.k === 'array') return q === 0 ? t : { ...t, elem: withQ(t.elem, q) };   // qualifiers of an array apply to its elements
+  if (t.k === 'int') return intT(t.name, t.q | q);
+  return (t.q | q) === t.q ? t : { ...t, q: t.q | q } as CType;
+}
+export function unqual(t: CType): CType {
+  if (t.q === 0) return t;
+  if (t.k === 'int') return intT(t.name);
+  return { ...t, q: 0 } as CType;
+}
+
+export const isIntegral = (t: CType): boolean => t.k === 'int' || t.k === 'bool' || t.k === 'enum';
+export const isFloating = (t: CType): boolean => t.k === 'float' || t.k === 'double' || t.k === 'ldouble';
+export const isArith = (t: CType): boolean => isIntegral(t) || isFloating(t);
+export const isScalar = (t: CType): boolean => isArith(t) || t.k === 'ptr' || t.k === 'nullptr';
+export const isSigned = (t: CType): boolean => t.k === 'int' ? t.signed : t.k === 'enum' ? isSigned(t.en.underlying) : false;
+export const isRecord = (t: CType): t is CType & { k: 'record' } => t.k === 'record';
+export const isVoidPtr = (t: CType): boolean => t.k === 'ptr' && t.to.k === 'void';
+
+/** Integer bit width of an integral type (bool: 8 in memory). */
+export function intBits(t: CType): number {
+  if (t.k === 'int') return t.bits;
+  if (t.k === 'bool') return 8;
+  if (t.k === 'enum') return intBits(t.en.underlying);
+  return 64;
+}
+
+export function sizeOfC(t: CType): number {
+  switch (t.k) {
+    case 'void': return 1;
+    case 'bool': return 1;
+    case 'int': return t.bits / 8;
+    case 'float': return 4;
+    case 'double': return 8;
+    case 'ldouble': return 16;
+    case 'nullptr': case 'ptr': return 8;
+    case 'ref': return sizeOfC(t.to);
+    case 'array': return (t.n ?? 0) * sizeOfC(t.elem);
+    case 'func': return 1;
+    case 'record': return t.rec.size;
+    case 'enum': return sizeOfC(t.en.underlying);
+    case 'error': return 1;
+  }
+}
+export function alignOfC(t: CType): number {
+  switch (t.k) {
+    case 'array': return alignOfC(t.elem);
+    case 'record': return t.rec.align;
+    case 'ref': return alignOfC(t.to);
+    case 'enum': return alignOfC(t.en.underlying);
+    case 'func': case 'void': case 'error': return 1;
+    default: return sizeOfC(t);
+  }
+}
+
+/** The IR type of a value of this C type (bool is i8 in memory and as a value). */
+export function irType(t: CType): IRType {
+  switch (t.k) {
+    case 'void': return T.void;
+    case 'bool': return T.i8;
+    case 'int': return intTy(t.bits);
+    case 'float': return T.f32;
+    case 'double': return T.f64;
+    case 'ldouble': return T.f64;
+    case 'nullptr': case 'ptr': case 'ref': case 'func': return ptrTy(0);
+    case 'array': return arrayTy(t.n ?? 0, irType(t.elem));
+    case 'record': return recordIR(t.rec);
+    case 'enum': return irType(t.en.underlying);
+    case 'error': return T.i32;
+  }
+}
+
+/** Lay out a record (GCC x86-64 rules without bitfields) and build its IR struct type. */
+export function layoutRecord(r: RecordDecl, minAlign = 1): void {
+  let off = 0, al = Math.max(1, minAlign);
+  for (const f of r.fields) {
+    const a = alignOfC(f.ty), s = sizeOfC(f.ty);
+    al = Math.max(al, a);
+    if (r.tag === 'union') { f.offset = 0; off = Math.max(off, s); }
+    else { off = Math.ceil(off / a) * a; f.offset = off; off += s; }
+  }
+  r.size = Math.max(r.fields.length === 0 ? 1 : 0, Math.ceil(off / al) * al);
+  r.align = al;
+  r.complete = true;
+  r.ir = null;
+}
+
+function recordIR(r: RecordDecl): IRType {
+  if (r.ir) return r.ir;
+  const parts: IRType[] = [];
+  if (r.tag === 'union') {
+    // the most aligned (then largest) member, padded to the union's size
+    let best: Field | undefined;
+    for (const f of r.fields) if (!best || alignOfC(f.ty) > alignOfC(best.ty) || (alignOfC(f.ty) === alignOfC(best.ty) && sizeOfC(f.ty) > sizeOfC(best.ty))) best = f;
+    for (const f of r.fields) f.irIndex = -1;
+    if (best) { parts.push(irType(best.ty)); best.irIndex = 0; }
+    const used = best ? sizeOfC(best.ty) : 0;
+    if (r.size > used) parts.push(arrayTy(r.size - used, T.i8));
+  } else {
+    let off = 0;
+    for (const f of r.fields) {
+      if (f.offset > off) { parts.push(arrayTy(f.offset - off, T.i8)); off = f.offset; }
+      if (f.offset < off) { f.irIndex = -1; continue; }
+      f.irIndex = parts.length;
+      const ft = irType(f.ty);
+      parts.push(ft);
+      off += sizeOfC(f.ty);
+    }
+    if (r.size > off) parts.push(arrayTy(r.size - off, T.i8));
+  }
+  r.ir = structTy(parts);
+  return r.ir;
+}
+
+export function recordQualName(r: RecordDecl): string {
+  return [...r.scope.filter(s => s !== '(anonymous)'), ...r.outer, r.name || r.typedefName || ''].join('::');
+}
+
+/** Type spelling as EDG prints it in diagnostics: "int", "const float *", "struct P"... */
+export function typeName(t: CType): string {
+  return spell(t, '').trim();
+}
+function qstr(q: number): string {
+  const p: string[] = [];
+  if (q & Q.Const) p.push('const');
+  if (q & Q.Volatile) p.push('volatile');
+  if (q & Q.Restrict) p.push('__restrict__');
+  return p.join(' ');
+}
+function spell(t: CType, inner: string): string {
+  const q = qstr(t.q);
+  const base = (s: string) => (q ? q + ' ' : '') + s + (inner ? ' ' + inner : '');
+  switch (t.k) {
+    case 'void': return base('void');
+    case 'bool': return base('bool');
+    case 'int': return base(t.name);
+    case 'float': return base('float');
+    case 'double': return base('double');
+    case 'ldouble': return base('long double');
+    case 'nullptr': return base('std::nullptr_t');
+    case 'error': return base('<error-type>');
+    case 'record': return base(recordQualName(t.rec) || '<unnamed>');
+    case 'enum': return base([...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || '<unnamed>'].join('::'));
+    case 'ptr': { const pin = '*' + (q ? q + (inner ? ' ' : '') : '') + inner; return spell(t.to, wrapIfNeeded(t.to, pin)); }
+    case 'ref': return spell(t.to, wrapIfNeeded(t.to, '&' + inner));
+    case 'array': return spell(t.elem, inner + `[${t.n ?? ''}]`);
+    case 'func': return spell(t.ret, `${inner}(${t.params.map(typeName).join(', ')}${t.variadic ? (t.params.length ? ', ...' : '...') : ''})`);
+  }
+}
+function wrapIfNeeded(to: CType, s: string): string { return to.k === 'array' || to.k === 'func' ? `(${s})` : s; }
+
+export function sameType(a: CType, b: CType): boolean {
+  if (a === b) return true;
+  if (a.k !== b.k || a.q !== b.q) return false;
+  switch (a.k) {
+    case 'int': return a.name === (b as typeof a).name;
+    case 'ptr': case 'ref': return sameType(a.to, (b as typeof a).to);
+    case 'array': return a.n === (b as typeof a).n && sameType(a.elem, (b as typeof a).elem);
+    case 'record': return a.rec === (b as typeof a).rec;
+    case 'enum': return a.en === (b as typeof a).en;
+    case 'func': { const f = b as typeof a; return f.variadic === a.variadic && f.params.length === a.params.length && sameType(a.ret, f.ret) && a.params.every((p, i) => sameType(p, f.params[i]!)); }
+    default: return true;
+  }
+}

@@ -1,0 +1,1597 @@
+// Recursive-descent parser with sema actions: declarations (namespace scope, on demand), function
+// bodies, statements and expressions. Produces the typed AST of ast.ts.
+
+import { Tok } from './tokens';
+import { Unsupported } from '../diagnostics';
+import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
+import {
+  type CType, type RecordDecl, type EnumDecl, type IntName, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord,
+} from './ctype';
+import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst } from './sema';
+import { evalConst, evalInt } from './consteval';
+import type { Unit } from './unit';
+
+export class SyntaxAbort extends Error { constructor() { super('syntax'); } }
+
+export interface Attrs {
+  device?: boolean; global?: boolean; host?: boolean; deviceBuiltin?: boolean; shared?: boolean; constant?: boolean; managed?: boolean;
+  launchBounds?: [number, number | undefined]; alwaysInline?: boolean; noinline?: boolean; aligned?: number; cudartBuiltin?: boolean;
+}
+
+export interface DeclSpec {
+  ty: CType | null;         // null when no type specifier (error, or ctor)
+  typedef: boolean; extern: boolean; externC: boolean; static: boolean; inline: boolean; constexpr: boolean; auto: boolean;
+  attrs: Attrs;
+  /** the record/enum defined or named by the specifiers (for `struct X {..};` declarations) */
+  tagOnly: boolean;
+}
+
+export interface DeclaratorInfo {
+  name: string;
+  qual: string[];           // A::f qualifier
+  pos: Pos;
+  ty: CType;
+  paramNames: string[];
+  defaults: (number | null)[];
+  paramPos: Pos[];
+  attrs: Attrs;
+  asmLabel?: string;
+  isFuncDeclarator: boolean;
+}
+
+type Suffix = { k: 'arr'; n: number | null } | { k: 'fn'; params: CType[]; variadic: boolean; names: string[]; defaults: (number | null)[]; pos: Pos[] };
+type PtrOp = { k: 'ptr' | 'ref' | 'rref'; q: number };
+
+const BIN_PREC: Record<string, number> = {
+  '||': 1, '&&': 2, '|': 3, '^': 4, '&': 5, '==': 6, '!=': 6, '<': 7, '>': 7, '<=': 7, '>=': 7,
+  '<<': 8, '>>': 8, '+': 9, '-': 9, '*': 10, '/': 10, '%': 10,
+};
+const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '|=', '^=']);
+const TYPE_KW = new Set(['void', 'bool', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', '__signed__', '__signed',
+  'wchar_t', 'char16_t', 'char32_t', '__int128', 'struct', 'class', 'union', 'enum', 'const', 'volatile', '__const', '__volatile__',
+  'typename', 'decltype', '__typeof__', 'typeof', '__builtin_va_list', '_Float128', '__float128', '__fp16', '_Float16', 'auto']);
+const SPEC_KW = new Set(['typedef', 'extern', 'static', 'inline', '__inline__', '__inline', 'constexpr', 'register', 'virtual', 'explicit', 'friend',
+  'mutable', 'thread_local', '__thread', '__extension__', '__attribute__', '__attribute', '__restrict__', '__restrict', 'consteval', 'constinit', 'alignas', '__declspec']);
+
+export class Parser {
+  p: number;
+  scopes: Map<string, Sym>[] = [];
+  fn: FuncSym | null = null;
+  retTy: CType = C.void;
+  private breakable = 0;
+  private continuable = 0;
+  private switches: { cases: { v: bigint | null; id: number }[]; ty: CType }[] = [];
+  private caseId = 0;
+  private pendingUnroll: number | undefined;
+  labels = new Set<string>();
+  gotos: { label: string; pos: Pos }[] = [];
+
+  constructor(public u: Unit, start: number, public end: number, public ns: string[]) { this.p = start; }
+
+  // ------------------------------------------------------------------ tokens
+  tx(i = 0): string { return this.u.text(this.p + i); }
+  kind(i = 0): Tok { const j = this.p + i; return j >= this.end ? Tok.EOF : this.u.toks.kind[j] as Tok; }
+  at(s: string, i = 0): boolean { const k = this.kind(i); return (k === Tok.Ident || k === Tok.Punct) && this.tx(i) === s; }
+  eat(s: string): boolean { if (this.at(s)) { this.p++; return true; } return false; }
+  expect(s: string): void {
+    if (!this.eat(s)) this.syntax(`expected a "${s}"`, s === ';' ? 65 : s === ')' ? 18 : s === '(' ? 125 : s === ']' ? 17 : s === '}' ? 67 : s === '{' ? 130 : 65);
+  }
+  syntax(msg: string, num: number, pos = this.p): never { this.u.error(pos, num, msg); throw new SyntaxAbort(); }
+  isIdent(i = 0): boolean { return this.kind(i) === Tok.Ident && !this.u.isKeyword(this.tx(i)); }
+  skipBalanced(): void {
+    // at an opening bracket: skip to just after the matching closer
+    const open = this.tx(); const close = open === '(' ? ')' : open === '[' ? ']' : '}';
+    let depth = 0;
+    do {
+      if (this.kind() === Tok.EOF) return;
+      const t = this.tx();
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') depth--;
+      this.p++;
+      void close;
+    } while (depth > 0);
+  }
+
+  // ------------------------------------------------------------------ scopes and lookup
+  push(): void { this.scopes.push(new Map()); }
+  pop(): void { this.scopes.pop(); }
+  declare(s: Sym): void { this.scopes[this.scopes.length - 1]!.set(s.name, s); }
+  lookup(name: string): Sym[] {
+    for (let i = this.scopes.length - 1; i >= 0; i--) { const s = this.scopes[i]!.get(name); if (s) return [s]; }
+    return this.u.lookup(name, this.ns);
+  }
+  /** Parse an optionally qualified name; returns the syms it denotes (may be empty) and the last name. */
+  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos } {
+    const pos = this.p;
+    let path: string[] | null = null;
+    if (this.at('::')) { this.p++; path = []; }
+    for (;;) {
+      const name = this.tx();
+      if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
+      this.p++;
+      if (this.at('::') && this.kind(1) === Tok.Ident) {
+        // namespace or enum/class qualifier
+        const base = path === null ? this.resolveNamespaceOrType(name) : this.u.resolveIn(path, name);
+        this.p++;
+        if (base.kind === 'ns') { path = base.path; continue; }
+        if (base.kind === 'enum') {
+          const n2 = this.tx(); this.p++;
+          const v = base.en.consts.get(n2);
+          if (v === undefined) { this.u.error(this.p - 1, 135, `enum "${base.en.name}" has no member "${n2}"`); return { name: n2, syms: [], pos }; }
+          return { name: n2, syms: [{ kind: 'enumconst', name: n2, ty: { k: 'enum', en: base.en, q: 0 }, value: v }], pos };
+        }
+        if (base.kind === 'record') throw new Unsupported(`qualified member name ${name}::${this.tx()}`);
+        this.u.error(this.p - 2, 276, `name followed by "::" must be a class or namespace name`);
+        this.p++;
+        return { name, syms: [], pos };
+      }
+      if (this.at('<') && this.u.isTemplateName(name, path ?? this.ns)) throw new Unsupported(`template ${name}<...>`);
+      const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
+      return { name, syms, pos };
+    }
+  }
+  private resolveNamespaceOrType(name: string): ReturnType<Unit['resolveIn']> {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!.get(name);
+      if (s && s.kind === 'type' && s.ty.k === 'enum') return { kind: 'enum', en: s.ty.en };
+      if (s && s.kind === 'type' && s.ty.k === 'record') return { kind: 'record', rec: s.ty.rec };
+    }
+    for (let d = this.ns.length; d >= 0; d--) {
+      const r = this.u.resolveIn(this.ns.slice(0, d), name);
+      if (r.kind !== 'none') return r;
+    }
+    return { kind: 'none' };
+  }
+
+  /** Is the token at offset i the start of a type (decl-specifier)? */
+  startsType(i = 0): boolean {
+    const k = this.kind(i);
+    if (k !== Tok.Ident && !(k === Tok.Punct && this.tx(i) === '::')) return false;
+    const t = this.tx(i);
+    if (TYPE_KW.has(t) || SPEC_KW.has(t)) return t !== 'auto' || this.isIdent(i + 1) || this.at('&', i + 1) || this.at('*', i + 1);
+    if (t === '::' || this.at('::', i + 1)) {
+      // qualified name: look at the last component
+      let j = i; if (this.tx(j) === '::') j++;
+      const path: string[] = [];
+      while (this.kind(j) === Tok.Ident && this.at('::', j + 1)) { path.push(this.tx(j)); j += 2; }
+      if (this.kind(j) !== Tok.Ident) return false;
+      const syms = this.u.lookupPath(path, this.tx(j), this.ns, t === '::');
+      return syms.length > 0 && syms[0]!.kind === 'type';
+    }
+    if (this.u.isKeyword(t)) return false;
+    const s = this.lookup(t);
+    return s.length > 0 && s[0]!.kind === 'type';
+  }
+
+  // ------------------------------------------------------------------ attributes
+  parseAttributes(a: Attrs): boolean {
+    let any = false;
+    for (;;) {
+      if (this.at('__attribute__') || this.at('__attribute')) {
+        any = true; this.p++;
+        this.expect('('); this.expect('(');
+        while (!this.at(')')) {
+          if (this.at(',')) { this.p++; continue; }
+          const name = this.tx().replace(/^__(.*)__$/, '$1'); this.p++;
+          let args: Expr[] = [];
+          if (this.at('(')) {
+            if (name === 'launch_bounds' || name === 'aligned') {
+              this.p++; args = [];
+              while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+              this.expect(')');
+            } else this.skipBalanced();
+          }
+          switch (name) {
+            case 'device': a.device = true; break;
+            case 'global': a.global = true; break;
+            case 'host': a.host = true; break;
+            case 'device_builtin': a.deviceBuiltin = true; break;
+            case 'cudart_builtin': a.cudartBuiltin = true; break;
+            case 'shared': a.shared = true; break;
+            case 'constant': a.constant = true; break;
+            case 'managed': a.managed = true; break;
+            case 'always_inline': a.alwaysInline = true; break;
+            case 'noinline': a.noinline = true; break;
+            case 'aligned': a.aligned = args.length ? Number(this.constInt(args[0]!)) : 16; break;
+            case 'launch_bounds': a.launchBounds = [Number(this.constInt(args[0]!)), args[1] ? Number(this.constInt(args[1])) : undefined]; break;
+            case 'packed': throw new Unsupported('__attribute__((packed))');
+            default: break;
+          }
+        }
+        this.expect(')'); this.expect(')');
+        continue;
+      }
+      if (this.at('__declspec') || this.at('alignas')) {
+        any = true; const isAl = this.at('alignas'); this.p++;
+        if (isAl) { this.expect('('); if (this.startsType()) a.aligned = alignOfC(this.parseTypeName()); else a.aligned = Number(this.constInt(this.parseAssign())); this.expect(')'); }
+        else this.skipBalanced();
+        continue;
+      }
+      if (this.at('[') && this.at('[', 1)) { any = true; this.p++; this.skipBalanced(); this.expect(']'); continue; }
+      return any;
+    }
+  }
+  constInt(e: Expr): bigint {
+    const v = evalInt(e);
+    if (v === null) { if (e.ty.k !== 'error') this.u.error(e.pos, 28, 'expression must have a constant value'); return 0n; }
+    return v;
+  }
+
+  // ------------------------------------------------------------------ declaration specifiers
+  parseDeclSpecs(): DeclSpec {
+    const ds: DeclSpec = { ty: null, typedef: false, extern: false, externC: false, static: false, inline: false, constexpr: false, auto: false, attrs: {}, tagOnly: false };
+    let q = 0, signed: boolean | null = null, longs = 0, short = false, base: string | null = null;
+    let named: CType | null = null;
+    for (;;) {
+      if (this.parseAttributes(ds.attrs)) continue;
+      const k = this.kind();
+      if (k !== Tok.Ident && !(k === Tok.Punct && this.tx() === '::')) break;
+      const t = this.tx();
+      switch (t) {
+        case 'typedef': ds.typedef = true; this.p++; continue;
+        case 'extern':
+          ds.extern = true; this.p++;
+          if (this.kind() === Tok.String) { ds.externC = this.tx() === '"C"'; ds.extern = !this.at('{', 1); this.p++; }
+          continue;
+        case 'static': ds.static = true; this.p++; continue;
+        case 'inline': case '__inline__': case '__inline': ds.inline = true; this.p++; continue;
+        case 'constexpr': case 'consteval': case 'constinit': ds.constexpr = true; this.p++; continue;
+        case 'register': case 'virtual': case 'explicit': case 'friend': case 'mutable': case '__extension__': this.p++; continue;
+        case 'thread_local': case '__thread': throw new Unsupported('thread_local');
+        case 'const': case '__const': q |= Q.Const; this.p++; continue;
+        case 'volatile': case '__volatile__': q |= Q.Volatile; this.p++; continue;
+        case '__restrict__': case '__restrict': case 'restrict': q |= Q.Restrict; this.p++; continue;
+        case 'signed': case '__signed__': case '__signed': signed = true; this.p++; continue;
+        case 'unsigned': signed = false; this.p++; continue;
+        case 'short': short = true; this.p++; continue;
+        case 'long': longs++; this.p++; continue;
+        case 'int': case 'char': case 'bool': case 'float': case 'double': case 'void': case 'wchar_t': case 'char16_t': case 'char32_t': case '__int128':
+          if (base || named) break;
+          base = t; this.p++; continue;
+        case '_Bool': base = 'bool'; this.p++; continue;
+        case 'auto': if (base || named) break; ds.auto = true; this.p++; continue;
+        case '__builtin_va_list': throw new Unsupported('__builtin_va_list');
+        case '_Float128': case '__float128': case '__fp16': case '_Float16': throw new Unsupported(`type ${t}`);
+        case 'decltype': case '__typeof__': case 'typeof': case '__decltype': throw new Unsupported(t);
+        case 'typename': throw new Unsupported('dependent type name');
+        case 'struct': case 'class': case 'union': {
+          if (base || named) break;
+          named = this.parseRecordSpec(ds); continue;
+        }
+        case 'enum': {
+          if (base || named) break;
+          named = this.parseEnumSpec(ds); continue;
+        }
+        default: {
+          if (base || named || signed !== null || short || longs) break;
+          if (this.u.isKeyword(t)) break;
+          // a type name?
+          const save = this.p;
+          if (t === '::' || this.at('::', 1)) {
+            let j = this.p; const abs = t === '::'; if (abs) j++;
+            const path: string[] = [];
+            while (this.u.toks.kind[j] === Tok.Ident && this.u.text(j + 1) === '::') { path.push(this.u.text(j)); j += 2; }
+            if (this.u.toks.kind[j] !== Tok.Ident) break;
+            const syms = this.u.lookupPath(path, this.u.text(j), this.ns, abs);
+            if (syms.length && syms[0]!.kind === 'type') { named = syms[0]!.ty; this.p = j + 1; if (this.at('<')) throw new Unsupported(`template ${this.u.text(j)}<...>`); continue; }
+            this.p = save; break;
+          }
+          const syms = this.lookup(t);
+          if (syms.length && syms[0]!.kind === 'type') {
+            // `T(` at statement start in a class would be a constructor; not handled here
+            named = syms[0]!.ty; this.p++;
+            if (this.at('<')) throw new Unsupported(`template ${t}<...>`);
+            continue;
+          }
+          if (syms.length === 0 && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
+          break;
+        }
+      }
+      break;
+    }
+    let ty: CType | null = named;
+    if (!ty) {
+      if (base === 'void') ty = C.void;
+      else if (base === 'bool') ty = C.bool;
+      else if (base === 'float') ty = C.float;
+      else if (base === 'double') ty = longs ? { k: 'ldouble', q: 0 } : C.double;
+      else if (base === 'char') ty = signed === null ? C.char : signed ? C.schar : C.uchar;
+      else if (base === 'wchar_t' || base === 'char16_t' || base === 'char32_t') ty = intT(base);
+      else if (base === '__int128') ty = intT(signed === false ? 'unsigned __int128' : '__int128');
+      else if (base === 'int' || signed !== null || short || longs) {
+        const nm: IntName = short ? 'short' : longs >= 2 ? 'long long' : longs === 1 ? 'long' : 'int';
+        ty = intT(signed === false ? ('unsigned ' + (nm === 'int' ? 'int' : nm)) as IntName : nm);
+      }
+    }
+    if (ty && ty.k === 'ldouble') throw new Unsupported('long double');
+    if (ty) ty = withQ(ty, q);
+    else if (ds.auto) ty = null;
+    ds.ty = ty;
+    (ds as DeclSpec & { q: number }).q = q;
+    return ds;
+  }
+
+  private parseRecordSpec(ds: DeclSpec): CType {
+    const tag = this.tx() as 'struct' | 'class' | 'union'; this.p++;
+    const attrs: Attrs = {};
+    this.parseAttributes(attrs);
+    let name = '';
+    let namePos = this.p;
+    if (this.kind() === Tok.Ident && !this.at('{')) {
+      if (this.at('::', 1)) throw new Unsupported('qualified class name');
+      name = this.tx(); namePos = this.p; this.p++;
+    }
+    if (this.at('<')) throw new Unsupported('template specialisation');
+    this.parseAttributes(attrs);
+    const hasBody = this.at('{') || this.at(':');
+    let rec: RecordDecl;
+    if (hasBody) {
+      if (this.at(':')) throw new Unsupported('class with base classes');
+      rec = name ? this.declareRecordHere(tag, name, true) : this.u.newRecord(tag, '', this.ns, this.outerRecords());
+      this.parseRecordBody(rec, attrs.aligned ?? 1);
+      ds.tagOnly = true;
+    } else {
+      if (!name) this.syntax('expected an identifier', 40);
+      // reference (or forward declaration when followed by ';')
+      const fwd = this.at(';');
+      const found = this.lookup(name).find(s => s.kind === 'type' && s.ty.k === 'record');
+      if (found && found.kind === 'type' && !fwd) rec = (found.ty as CType & { k: 'record' }).rec;
+      else rec = this.declareRecordHere(tag, name, false);
+      if (fwd) ds.tagOnly = true;
+    }
+    void namePos;
+    return { k: 'record', rec, q: 0 };
+  }
+  private outerRecords(): string[] { return this.recordStack.map(r => r.name); }
+  recordStack: RecordDecl[] = [];
+  private declareRecordHere(tag: RecordDecl['tag'], name: string, defining: boolean): RecordDecl {
+    if (this.scopes.length > 0) {
+      // block scope record
+      const cur = this.scopes[this.scopes.length - 1]!.get(name);
+      if (cur && cur.kind === 'type' && cur.ty.k === 'record') return cur.ty.rec;
+      const rec = this.u.newRecord(tag, name, this.ns, []);
+      this.declare({ kind: 'type', name, ty: { k: 'record', rec, q: 0 } });
+      return rec;
+    }
+    return this.u.recordFor(tag, name, this.ns, this.outerRecords(), defining);
+  }
+
+  parseRecordBody(rec: RecordDecl, minAlign: number): void {
+    this.expect('{');
+    if (rec.complete) { this.p--; this.skipBalanced(); return; }
+    rec.fields = [];
+    this.recordStack.push(rec);
+    while (!this.at('}') && this.kind() !== Tok.EOF) {
+      if (this.at('public') || this.at('private') || this.at('protected')) { this.p++; this.expect(':'); continue; }
+      if (this.eat(';')) continue;
+      if (this.at('template') || this.at('using') || this.at('static_assert') || this.at('typedef') || this.at('friend')) {
+        if (this.at('static_assert') || this.at('friend')) { this.skipToSemi(); continue; }
+        throw new Unsupported(`member ${this.tx()} in class`);
+      }
+      const ds = this.parseDeclSpecs();
+      if (ds.static) throw new Unsupported('static data member');
+      if (!ds.ty) {
+        // constructor / destructor
+        throw new Unsupported('constructors/destructors');
+      }
+      if (ds.tagOnly && this.at(';')) {
+        // nested type or anonymous struct/union member
+        const t = ds.ty;
+        if (t.k === 'record' && !t.rec.name) throw new Unsupported('anonymous struct/union member');
+        this.p++; continue;
+      }
+      for (;;) {
+        const d = this.parseDeclarator(ds.ty, false);
+        if (d.ty.k === 'func') {
+          rec.hasMethods = true;
+          // skip method body / pure specifier
+          if (this.at('{')) { this.skipBalanced(); break; }
+          if (this.at('=')) { while (!this.at(';')) this.p++; }
+          break;
+        }
+        if (this.at(':')) throw new Unsupported('bitfield');
+        if (this.at('=') || this.at('{')) throw new Unsupported('default member initializer');
+        if (d.ty.k === 'array' && d.ty.n === null) throw new Unsupported('flexible array member');
+        let fty = d.ty;
+        if (d.attrs.aligned) throw new Unsupported('aligned member');
+        rec.fields.push({ name: d.name, ty: fty, offset: 0, irIndex: -1 });
+        void fty;
+        if (!this.eat(',')) break;
+      }
+      if (this.at('}')) continue;
+      if (this.recordStack.length && this.tx(-1) === '}') continue;
+      this.expect(';');
+    }
+    this.expect('}');
+    this.recordStack.pop();
+    layoutRecord(rec, minAlign);
+    const after: Attrs = {};
+    this.parseAttributes(after);
+    if (after.aligned) layoutRecord(rec, Math.max(minAlign, after.aligned));
+  }
+  skipToSemi(): void {
+    while (this.kind() !== Tok.EOF && !this.at(';')) { if (this.at('(') || this.at('{') || this.at('[')) this.skipBalanced(); else this.p++; }
+    this.eat(';');
+  }
+
+  private parseEnumSpec(ds: DeclSpec): CType {
+    this.p++;
+    let scoped = false;
+    if (this.at('class') || this.at('struct')) { scoped = true; this.p++; }
+    this.parseAttributes({});
+    let name = '';
+    if (this.kind() === Tok.Ident && !this.at('{') && !this.at(':')) { name = this.tx(); this.p++; }
+    let underlying: CType | null = null;
+    if (this.eat(':')) underlying = this.parseTypeName();
+    if (!this.at('{')) {
+      const found = name ? this.lookup(name).find(s => s.kind === 'type' && s.ty.k === 'enum') : undefined;
+      if (found && found.kind === 'type') return found.ty;
+      const en = this.u.enumFor(name, this.ns, underlying ?? C.int, scoped);
+      if (this.at(';')) ds.tagOnly = true;
+      return { k: 'enum', en, q: 0 };
+    }
+    const en: EnumDecl = name && this.scopes.length === 0 ? this.u.enumFor(name, this.ns, underlying ?? C.int, scoped)
+      : { name, scope: [...this.ns], underlying: underlying ?? C.int, scoped, consts: new Map() };
+    const ety: CType = { k: 'enum', en, q: 0 };
+    this.p++;
+    let next = 0n, min = 0n, max = 0n;
+    const vals: [string, bigint, Pos][] = [];
+    while (!this.at('}')) {
+      const nm = this.tx(); const npos = this.p;
+      if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
+      this.p++;
+      this.parseAttributes({});
+      if (this.eat('=')) next = this.constInt(this.parseCond());
+      vals.push([nm, next, npos]);
+      en.consts.set(nm, next);
+      if (!scoped && this.scopes.length) this.declare({ kind: 'enumconst', name: nm, ty: ety, value: next });
+      if (next < min) min = next; if (next > max) max = next;
+      next++;
+      if (!this.eat(',')) break;
+    }
+    this.expect('}');
+    if (!underlying) {
+      // GCC: int if it fits, else unsigned int, long, unsigned long
+      if (min >= -(1n << 31n) && max < (1n << 31n)) en.underlying = C.int;
+      else if (min >= 0n && max < (1n << 32n)) en.underlying = C.uint;
+      else if (min >= -(1n << 63n) && max < (1n << 63n)) en.underlying = C.long;
+      else en.underlying = C.ulong;
+    }
+    ds.tagOnly = true;
+    return ety;
+  }
+
+  // ------------------------------------------------------------------ declarators
+  parseDeclarator(base: CType, abstract: boolean): DeclaratorInfo {
+    const info: DeclaratorInfo = { name: '', qual: [], pos: this.p, ty: base, paramNames: [], defaults: [], paramPos: [], attrs: {}, isFuncDeclarator: false };
+    const build = this.parseDeclaratorInner(info, abstract, true);
+    info.ty = build(base);
+    // trailing things
+    for (;;) {
+      if (this.parseAttributes(info.attrs)) continue;
+      if (this.at('__asm__') || this.at('asm') || this.at('__asm')) {
+        this.p++; this.expect('(');
+        const s = this.tx(); this.p++; info.asmLabel = s.slice(1, -1);
+        this.expect(')'); continue;
+      }
+      break;
+    }
+    return info;
+  }
+  private parseDeclaratorInner(info: DeclaratorInfo, abstract: boolean, outer: boolean): (t: CType) => CType {
+    const ptrs: PtrOp[] = [];
+    for (;;) {
+      this.parseAttributes(info.attrs);
+      if (this.at('*')) {
+        this.p++; let q = 0;
+        for (;;) {
+          if (this.at('const') || this.at('__const')) q |= Q.Const;
+          else if (this.at('volatile') || this.at('__volatile__')) q |= Q.Volatile;
+          else if (this.at('__restrict__') || this.at('__restrict') || this.at('restrict')) q |= Q.Restrict;
+          else if (this.parseAttributes(info.attrs)) continue;
+          else break;
+          this.p++;
+        }
+        ptrs.push({ k: 'ptr', q });
+      } else if (this.at('&')) { this.p++; ptrs.push({ k: 'ref', q: 0 }); }
+      else if (this.at('&&')) { this.p++; ptrs.push({ k: 'rref', q: 0 }); }
+      else if (this.kind() === Tok.Ident && this.at('::', 1) && this.at('*', 2)) throw new Unsupported('pointer to member');
+      else break;
+    }
+    let inner: ((t: CType) => CType) | null = null;
+    let direct = false;
+    if (this.at('(') && (this.at('*', 1) || this.at('&', 1) || this.at('(', 1) || this.at('__attribute__', 1) || (this.at('^', 1)))) {
+      this.p++;
+      inner = this.parseDeclaratorInner(info, abstract, false);
+      this.expect(')');
+    } else if (this.kind() === Tok.Ident && !this.u.isKeyword(this.tx()) || this.at('::') || this.at('operator')) {
+      if (this.at('operator')) throw new Unsupported('operator overloading');
+      // (qualified) declarator id
+      if (this.at('::')) this.p++;
+      while (this.kind() === Tok.Ident && this.at('::', 1)) { info.qual.push(this.tx()); this.p += 2; }
+      if (this.at('~')) throw new Unsupported('destructor');
+      if (this.at('operator')) throw new Unsupported('operator overloading');
+      info.name = this.tx(); info.pos = this.p; this.p++;
+      direct = true;
+      if (this.at('<')) throw new Unsupported('template specialisation');
+    } else if (!abstract) {
+      this.syntax('expected an identifier', 40);
+    }
+    const suffixes: Suffix[] = [];
+    for (;;) {
+      if (this.at('[')) {
+        this.p++;
+        let n: number | null = null;
+        if (!this.at(']')) n = Number(this.constInt(this.parseExpr()));
+        this.expect(']');
+        suffixes.push({ k: 'arr', n });
+      } else if (this.at('(')) {
+        const s = this.parseParams();
+        suffixes.push(s);
+        if (suffixes.length === 1 && (direct || (!inner && abstract)) && outer) {
+          info.paramNames = s.names; info.defaults = s.defaults; info.paramPos = s.pos; info.isFuncDeclarator = true;
+        } else if (suffixes.length === 1 && direct) { info.paramNames = s.names; info.defaults = s.defaults; info.paramPos = s.pos; info.isFuncDeclarator = true; }
+        // cv/ref qualifiers, exception specs
+        for (;;) {
+          if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
+          if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
+          if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+          if (this.at('->')) throw new Unsupported('trailing return type');
+          break;
+        }
+      } else break;
+    }
+    return (t: CType) => {
+      for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : refTo(t);
+      for (let i = suffixes.length - 1; i >= 0; i--) {
+        const s = suffixes[i]!;
+        if (s.k === 'arr') t = arrayOf(t, s.n);
+        else t = { k: 'func', ret: t, params: s.params, variadic: s.variadic, q: 0 };
+      }
+      return inner ? inner(t) : t;
+    };
+  }
+  private parseParams(): Suffix & { k: 'fn' } {
+    this.expect('(');
+    const params: CType[] = [], names: string[] = [], defaults: (number | null)[] = [], pos: Pos[] = [];
+    let variadic = false;
+    if (this.at('void') && this.at(')', 1)) { this.p += 2; return { k: 'fn', params, variadic, names, defaults, pos }; }
+    while (!this.at(')')) {
+      if (this.eat('...')) { variadic = true; break; }
+      const ds = this.parseDeclSpecs();
+      if (!ds.ty) { if (ds.auto) throw new Unsupported('auto parameter'); this.syntax('expected a type specifier', 79); }
+      const d = this.parseDeclarator(ds.ty, true);
+      let t = d.ty;
+      if (t.k === 'array') t = ptrTo(t.elem, 0);
+      else if (t.k === 'func') t = ptrTo(t);
+      params.push(t); names.push(d.name); pos.push(d.name ? d.pos : this.p);
+      if (this.eat('=')) {
+        defaults.push(this.p);
+        let depth = 0;
+        while (this.kind() !== Tok.EOF) {
+          const s = this.tx();
+          if (depth === 0 && (s === ',' || s === ')')) break;
+          if (s === '(' || s === '[' || s === '{') depth++;
+          if (s === ')' || s === ']' || s === '}') depth--;
+          this.p++;
+        }
+      } else defaults.push(null);
+      if (!this.eat(',')) break;
+    }
+    this.expect(')');
+    return { k: 'fn', params, variadic, names, defaults, pos };
+  }
+  parseTypeName(): CType {
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    const d = this.parseDeclarator(ds.ty, true);
+    return d.ty;
+  }
+
+  // ------------------------------------------------------------------ namespace-scope declarations (on demand)
+  /** Parse one top-level declaration (the skimmer's range) and return the entities it declares. */
+  parseTopDecl(flagsInAnon: boolean): Sym[] {
+    const out: Sym[] = [];
+    if (this.at('template')) throw new Unsupported('template declaration');
+    if (this.at('using')) {
+      this.p++;
+      if (this.at('namespace')) return out;
+      // using-declaration (`using ::printf;`) or alias (`using T = int;`)
+      if (this.kind() === Tok.Ident && this.at('=', 1)) {
+        const name = this.tx(); this.p += 2;
+        const ty = this.parseTypeName();
+        out.push({ kind: 'type', name, ty });
+        return out;
+      }
+      let path: string[] = []; let abs = false;
+      if (this.eat('::')) abs = true;
+      while (this.kind() === Tok.Ident && this.at('::', 1)) { path.push(this.tx()); this.p += 2; }
+      const name = this.tx(); this.p++;
+      return this.u.lookupPath(path, name, this.ns, abs);
+    }
+    if (this.at('static_assert') || this.at('asm') || this.at('__asm__')) return out;
+    const ds = this.parseDeclSpecs();
+    if (this.at(';')) {
+      if (ds.ty && ds.ty.k === 'record') out.push({ kind: 'type', name: ds.ty.rec.name, ty: unqual(ds.ty) });
+      if (ds.ty && ds.ty.k === 'enum') out.push({ kind: 'type', name: ds.ty.en.name, ty: unqual(ds.ty) }, ...this.enumConsts(ds.ty));
+      return out;
+    }
+    if (ds.ty && ds.ty.k === 'enum' && ds.tagOnly) out.push(...this.enumConsts(ds.ty));
+    if (!ds.ty) {
+      if (ds.auto) throw new Unsupported('auto at namespace scope');
+      this.syntax('expected a type specifier', 79);
+    }
+    for (;;) {
+      const d = this.parseDeclarator(ds.ty, false);
+      if (d.qual.length) throw new Unsupported('qualified declarator (out-of-line member)');
+      const attrs = { ...ds.attrs, ...d.attrs };
+      if (ds.typedef) {
+        const t = d.ty;
+        if (t.k === 'record' && !t.rec.name && !t.rec.typedefName) t.rec.typedefName = d.name;
+        if (t.k === 'enum' && !t.en.name && !t.en.typedefName) t.en.typedefName = d.name;
+        out.push({ kind: 'type', name: d.name, ty: t });
+      } else if (d.ty.k === 'func') {
+        const f = this.u.declareFunction(d, ds, attrs, this.ns, flagsInAnon);
+        if (this.at('{')) {
+          f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+          f.paramNames = d.paramNames; f.pos = d.pos;
+          out.push(f);
+          return out;
+        }
+        out.push(f);
+      } else {
+        const v = this.u.declareVariable(d, ds, attrs, this.ns, flagsInAnon, this);
+        out.push(v);
+      }
+      if (!this.eat(',')) break;
+    }
+    return out;
+  }
+  private enumConsts(t: CType): Sym[] {
+    if (t.k !== 'enum' || t.en.scoped) return [];
+    return [...t.en.consts].map(([name, value]) => ({ kind: 'enumconst' as const, name, ty: t, value }));
+  }
+
+  /** Parse an initialiser for a global/local of type ty ('=' already consumed or at '{'). */
+  parseInitializer(ty: CType): Init {
+    if (this.at('{')) return this.parseInitList(ty);
+    const pos = this.p;
+    const e = this.parseAssign();
+    return this.initFromExpr(e, ty, pos);
+  }
+  initFromExpr(e: Expr, ty: CType, pos: Pos): Init {
+    if (ty.k === 'array' && e.k === 'str' && e.ty.k === 'array') return { k: 'expr', e };
+    const c = implicitConvert(e, ty);
+    if (!c) { this.u.error(pos, 144, `a value of type "${typeName(e.ty)}" cannot be used to initialize an entity of type "${typeName(ty)}"`); return { k: 'expr', e: errExpr(pos) }; }
+    return { k: 'expr', e: c };
+  }
+  parseInitList(ty: CType): Init {
+    const pos = this.p;
+    this.expect('{');
+    const items: { off: number; path: number[]; init: Init }[] = [];
+    if (ty.k === 'array') {
+      let i = 0;
+      const es = sizeOfC(ty.elem);
+      while (!this.at('}')) {
+        if (this.at('[')) throw new Unsupported('designated initializer');
+        items.push({ off: i * es, path: [i], init: this.parseInitializer(ty.elem) });
+        i++;
+        if (!this.eat(',')) break;
+      }
+      this.expect('}');
+      return { k: 'list', ty, items, pos };
+    }
+    if (ty.k === 'record') {
+      const fields = ty.rec.fields;
+      let i = 0;
+      while (!this.at('}')) {
+        if (this.at('.')) throw new Unsupported('designated initializer');
+        const f = fields[i];
+        if (!f) { this.u.error(this.p, 146, 'too many initializer values'); this.skipInitTail(); break; }
+        items.push({ off: f.offset, path: [i], init: this.parseInitializer(f.ty) });
+        i++;
+        if (ty.rec.tag === 'union') { this.eat(','); break; }
+        if (!this.eat(',')) break;
+      }
+      this.expect('}');
+      return { k: 'list', ty, items, pos };
+    }
+    // scalar in braces
+    if (this.at('}')) { this.p++; return { k: 'zero', ty }; }
+    const init = this.parseInitializer(ty);
+    this.eat(',');
+    this.expect('}');
+    return init;
+  }
+  private skipInitTail(): void { while (!this.at('}') && this.kind() !== Tok.EOF) { if (this.at('{') || this.at('(')) this.skipBalanced(); else this.p++; } }
+
+  // ------------------------------------------------------------------ function bodies
+  parseFunctionBody(f: FuncSym): Stmt {
+    this.fn = f;
+    const fty = f.ty;
+    this.retTy = fty.ret;
+    this.push();
+    f.params = fty.params.map((t, i) => {
+      const v = this.u.newVar(f.paramNames[i] ?? '', t, 'param', f.pos);
+      if (v.name) this.declare(v);
+      return v;
+    });
+    const body = this.parseBlock();
+    this.pop();
+    for (const g of this.gotos) if (!this.labels.has(g.label)) this.u.error(g.pos, 114, `label "${g.label}" was referenced but not defined`);
+    return body;
+  }
+  parseBlock(): Stmt {
+    this.expect('{');
+    this.push();
+    const body: Stmt[] = [];
+    while (!this.at('}')) {
+      if (this.kind() === Tok.EOF) this.syntax('expected a "}"', 67);
+      const s = this.parseStmtRecover();
+      if (s) body.push(s);
+    }
+    this.p++;
+    this.pop();
+    return { k: 'block', body };
+  }
+  private parseStmtRecover(): Stmt | null {
+    const start = this.p;
+    try { return this.parseStmt(); } catch (e) {
+      if (!(e instanceof SyntaxAbort)) throw e;
+      if (this.p === start) this.p++;
+      // skip to the end of the statement
+      let depth = 0;
+      while (this.kind() !== Tok.EOF) {
+        const t = this.tx();
+        if (depth === 0 && t === ';') { this.p++; break; }
+        if (depth === 0 && t === '}') break;
+        if (t === '{' || t === '(' || t === '[') depth++;
+        if (t === ')' || t === ']') depth = Math.max(0, depth - 1);
+        if (t === '}') { depth--; if (depth === 0) { this.p++; break; } }
+        this.p++;
+      }
+      return null;
+    }
+  }
+  parseStmt(): Stmt {
+    const pos = this.p;
+    const k = this.kind();
+    if (k === Tok.Pragma) {
+      const text = this.tx();
+      this.p++;
+      const m = /^\s*pragma\s+unroll\s*(\(?\s*(\d+)\s*\)?)?/.exec(text);
+      if (m) this.pendingUnroll = m[2] ? Number(m[2]) : 0;
+      return { k: 'null' };
+    }
+    if (k === Tok.Ident) {
+      const t = this.tx();
+      switch (t) {
+        case 'if': {
+          this.p++;
+          if (this.at('constexpr')) this.p++;
+          this.expect('(');
+          const c = this.parseCondition();
+          this.expect(')');
+          const th = this.parseSubStmt();
+          let el: Stmt | null = null;
+          if (this.eat('else')) el = this.parseSubStmt();
+          return { k: 'if', c, t: th, e: el, pos };
+        }
+        case 'while': {
+          const unroll = this.takeUnroll();
+          this.p++; this.expect('(');
+          this.push();
+          const c = this.parseCondition(); this.expect(')');
+          const body = this.loopBody();
+          this.pop();
+          return { k: 'while', c, body, pos, unroll };
+        }
+        case 'do': {
+          const unroll = this.takeUnroll();
+          this.p++;
+          const body = this.loopBody();
+          this.expect('while'); this.expect('(');
+          const c = this.cond(this.parseExpr()); this.expect(')'); this.expect(';');
+          return { k: 'do', c, body, pos, unroll };
+        }
+        case 'for': {
+          const unroll = this.takeUnroll();
+          this.p++; this.expect('(');
+          this.push();
+          let init: Stmt | null = null;
+          if (!this.eat(';')) {
+            if (this.startsType()) init = this.parseLocalDecl();
+            else { const e = this.parseExpr(); this.expect(';'); init = { k: 'expr', e, pos }; }
+          }
+          if (this.at(':')) throw new Unsupported('range-based for');
+          const c = this.at(';') ? null : this.parseCondition();
+          this.expect(';');
+          const inc = this.at(')') ? null : this.parseExpr();
+          this.expect(')');
+          const body = this.loopBody();
+          this.pop();
+          return { k: 'for', init, c, inc, body, pos, unroll };
+        }
+        case 'switch': {
+          this.p++; this.expect('(');
+          const c0 = this.parseExpr(); this.expect(')');
+          let c = promote(c0);
+          if (!isIntegral(c.ty) && c.ty.k !== 'error') { this.u.error(c0.pos, 847, 'expression must have integral or enum type'); c = errExpr(c0.pos); }
+          const sw = { cases: [] as { v: bigint | null; id: number }[], ty: c.ty };
+          this.switches.push(sw); this.breakable++;
+          const body = this.parseSubStmt();
+          this.switches.pop(); this.breakable--;
+          return { k: 'switch', c, body, cases: sw.cases, pos };
+        }
+        case 'case': {
+          this.p++;
+          const e = this.parseCond();
+          this.expect(':');
+          const sw = this.switches[this.switches.length - 1];
+          if (!sw) { this.u.error(pos, 127, 'a case label may only be used within a switch'); return { k: 'null' }; }
+          const v = this.constInt(e);
+          const id = this.caseId++;
+          const vv = wrapInt(v, sw.ty.k === 'error' ? C.int : sw.ty);
+          if (sw.cases.some(c => c.v === vv)) this.u.error(pos, 1578, `case label value has already appeared in this switch`);
+          sw.cases.push({ v: vv, id });
+          return { k: 'case', id, pos };
+        }
+        case 'default': {
+          this.p++; this.expect(':');
+          const sw = this.switches[this.switches.length - 1];
+          if (!sw) { this.u.error(pos, 128, 'a default label may only be used within a switch'); return { k: 'null' }; }
+          const id = this.caseId++;
+          sw.cases.push({ v: null, id });
+          return { k: 'case', id, pos };
+        }
+        case 'break':
+          this.p++; this.expect(';');
+          if (!this.breakable) this.u.error(pos, 116, 'a break statement may only be used within a loop or switch');
+          return { k: 'break', pos };
+        case 'continue':
+          this.p++; this.expect(';');
+          if (!this.continuable) this.u.error(pos, 115, 'a continue statement may only be used within a loop');
+          return { k: 'continue', pos };
+        case 'return': {
+          this.p++;
+          if (this.eat(';')) {
+            if (this.retTy.k !== 'void') this.u.error(pos, 940, 'missing return value'); // EDG: warning in C++? keep as error-free
+            return { k: 'return', e: null, pos };
+          }
+          const epos = this.p;
+          const e = this.at('{') ? null : this.parseExpr();
+          if (!e) { const init = this.parseInitList(this.retTy); this.expect(';'); return { k: 'return', e: null, init, pos }; }
+          this.expect(';');
+          if (this.retTy.k === 'void') {
+            if (e.ty.k !== 'void' && e.ty.k !== 'error') this.u.error(epos, 118, 'a void function may not return a value');
+            return { k: 'return', e: e.ty.k === 'void' ? e : null, pos };
+          }
+          const c = implicitConvert(e, this.retTy);
+          if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
+          return { k: 'return', e: c, pos };
+        }
+        case 'goto': {
+          this.p++;
+          const label = this.tx(); this.p++; this.expect(';');
+          this.gotos.push({ label, pos });
+          return { k: 'goto', label, pos };
+        }
+        case 'asm': case '__asm__': case '__asm': {
+          const e = this.parseAsm(); this.expect(';');
+          return { k: 'expr', e, pos };
+        }
+        case 'try': case 'throw': throw new Unsupported('exceptions');
+        case 'static_assert': {
+          this.p++; this.expect('(');
+          const e = this.parseAssign();
+          const v = this.constInt(e);
+          if (this.eat(',')) { this.p++; }
+          this.expect(')'); this.expect(';');
+          if (v === 0n) this.u.error(pos, 1574, 'static assertion failed');
+          return { k: 'null' };
+        }
+        case 'using': {
+          this.p++;
+          if (this.at('namespace')) throw new Unsupported('block-scope using namespace');
+          if (this.kind() === Tok.Ident && this.at('=', 1)) { const name = this.tx(); this.p += 2; const ty = this.parseTypeName(); this.expect(';'); this.declare({ kind: 'type', name, ty }); return { k: 'null' }; }
+          let path: string[] = []; let abs = false;
+          if (this.eat('::')) abs = true;
+          while (this.kind() === Tok.Ident && this.at('::', 1)) { path.push(this.tx()); this.p += 2; }
+          const name = this.tx(); this.p++; this.expect(';');
+          const syms = this.u.lookupPath(path, name, this.ns, abs);
+          if (syms.length) this.scopes[this.scopes.length - 1]!.set(name, syms[0]!);
+          return { k: 'null' };
+        }
+        default:
+          if (this.at(':', 1) && !this.u.isKeyword(t)) {
+            this.p += 2;
+            if (this.labels.has(t)) this.u.error(pos, 1580, `label "${t}" already defined`);
+            this.labels.add(t);
+            return { k: 'label', label: t, pos };
+          }
+          if (this.startsType()) return this.parseLocalDecl();
+      }
+    }
+    if (this.at('{')) return this.parseBlock();
+    if (this.eat(';')) return { k: 'null' };
+    const e = this.parseExpr();
+    this.expect(';');
+    return { k: 'expr', e, pos };
+  }
+  private takeUnroll(): number | undefined { const u = this.pendingUnroll; this.pendingUnroll = undefined; return u; }
+  private parseSubStmt(): Stmt {
+    this.push();
+    try { return this.parseStmt(); } finally { this.pop(); }
+  }
+  private loopBody(): Stmt {
+    this.breakable++; this.continuable++;
+    const sw = this.switches; this.switches = [];
+    try { return this.parseSubStmt(); } finally { this.breakable--; this.continuable--; this.switches = sw; }
+  }
+  private cond(e: Expr): Expr {
+    const c = toCond(e);
+    if (!c) { this.u.error(e.pos, 711, `expression must have bool type (or be convertible to bool)`); return errExpr(e.pos); }
+    return c;
+  }
+  /** A condition: expression, or a declaration with initialiser (`if (int x = f())`). */
+  private parseCondition(): Expr {
+    if (this.startsType()) {
+      const pos = this.p;
+      const ds = this.parseDeclSpecs();
+      const d = this.parseDeclarator(ds.ty ?? C.int, false);
+      this.expect('=');
+      const v = this.u.newVar(d.name, d.ty, 'local', d.pos);
+      const init = this.parseInitializer(d.ty);
+      this.declare(v);
+      // represent as (v = init, v)
+      const ve = mk(v.ty, pos, true, { k: 'var', sym: v });
+      const ie = init.k === 'expr' ? init.e : errExpr(pos);
+      return this.cond(mk(v.ty, pos, true, { k: 'comma', a: mk(v.ty, pos, true, { k: 'assign', a: ve, b: ie }), b: ve }));
+    }
+    return this.cond(this.parseExpr());
+  }
+
+  parseLocalDecl(): Stmt {
+    const pos = this.p;
+    const ds = this.parseDeclSpecs();
+    const stmts: Stmt[] = [];
+    if (this.at(';') && ds.tagOnly) { this.p++; return { k: 'null' }; }
+    if (!ds.ty && !ds.auto) this.syntax('expected a type specifier', 79);
+    for (;;) {
+      const d = this.parseDeclarator(ds.ty ?? C.int, false);
+      const attrs = { ...ds.attrs, ...d.attrs };
+      if (ds.typedef) { this.declare({ kind: 'type', name: d.name, ty: d.ty }); if (!this.eat(',')) break; continue; }
+      if (d.ty.k === 'func') {
+        // block-scope function declaration (e.g. extern __device__ builtin in CUDA headers)
+        const f = this.u.declareFunction(d, ds, attrs, this.ns, false);
+        this.declare(f);
+        if (!this.eat(',')) break;
+        continue;
+      }
+      if (ds.extern || attrs.shared || ds.static || attrs.constant || attrs.device) {
+        const v = this.u.declareLocalStatic(d, ds, attrs, this);
+        this.declare(v);
+        if (!this.eat(',')) break;
+        continue;
+      }
+      let ty = d.ty;
+      let init: Init | null = null;
+      if (this.eat('=')) {
+        if (ds.auto && !ds.ty) {
+          const e = this.parseAssign();
+          const r = rval(e);
+          ty = withQ(unqual(r.ty), (ds as DeclSpec & { q: number }).q);
+          if (d.ty.k === 'ptr' || d.ty.k === 'ref') throw new Unsupported('auto with declarator operators');
+          init = { k: 'expr', e: r };
+        } else init = this.parseInitializer(ty);
+      } else if (this.at('{')) {
+        init = this.parseInitList(ty);
+      } else if (this.at('(')) {
+        this.p++; const e = this.parseExpr(); this.expect(')');
+        init = this.initFromExpr(e, ty, e.pos);
+      } else if (ds.auto && !ds.ty) this.syntax('expected a "="', 65);
+      if (ty.k === 'array' && ty.n === null && init) {
+        if (init.k === 'list') ty = arrayOf(ty.elem, init.items.length);
+        else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);
+        if (init.k === 'list') init.ty = ty;
+      }
+      if (ty.k === 'ref' && !init) this.u.error(d.pos, 252, `reference variable "${d.name}" requires an initializer`);
+      if (ty.k === 'record' && !ty.rec.complete) this.u.error(d.pos, 70, `incomplete type is not allowed`);
+      if (ds.constexpr && !(ty.q & Q.Const)) ty = withQ(ty, Q.Const);
+      const v = this.u.newVar(d.name, ty, 'local', d.pos);
+      if (ds.constexpr || (ty.q & Q.Const)) {
+        if (init && init.k === 'expr' && isArith(ty)) { const cv = evalConst(init.e); if (cv !== null) v.constVal = cv; }
+      }
+      if (this.scopes[this.scopes.length - 1]!.has(d.name)) {
+        const prev = this.scopes[this.scopes.length - 1]!.get(d.name)!;
+        if (prev.kind === 'var' && prev.storage !== 'param') this.u.error(d.pos, 101, `"${d.name}" has already been declared in the current scope`);
+      }
+      this.declare(v);
+      stmts.push({ k: 'decl', v, init, pos });
+      if (!this.eat(',')) break;
+    }
+    this.expect(';');
+    return stmts.length === 1 ? stmts[0]! : { k: 'block', body: stmts };
+  }
+
+  // ------------------------------------------------------------------ expressions
+  parseExpr(): Expr {
+    let e = this.parseAssign();
+    while (this.at(',')) {
+      const pos = this.p; this.p++;
+      const b = this.parseAssign();
+      e = mk(b.ty, pos, b.lv, { k: 'comma', a: e, b: b });
+    }
+    return e;
+  }
+  parseAssign(): Expr {
+    const lhs = this.parseCond();
+    const op = this.tx();
+    if (this.kind() === Tok.Punct && ASSIGN_OPS.has(op)) {
+      const pos = this.p; this.p++;
+      const rhs = this.at('{') ? this.braceExpr() : this.parseAssign();
+      return this.assign(op, lhs, rhs, pos);
+    }
+    return lhs;
+  }
+  private braceExpr(): Expr { throw new Unsupported('braced initializer in expression'); }
+  private modifiable(e: Expr, pos: Pos): boolean {
+    if (e.ty.k === 'error') return false;
+    if (!e.lv) { this.u.error(e.pos, 137, 'expression must be a modifiable lvalue'); return false; }
+    if (e.ty.q & Q.Const || e.ty.k === 'array') { this.u.error(e.pos, 137, 'expression must be a modifiable lvalue'); return false; }
+    void pos;
+    return true;
+  }
+  assign(op: string, a: Expr, b: Expr, pos: Pos): Expr {
+    if (a.ty.k === 'error' || b.ty.k === 'error') return errExpr(pos);
+    if (!this.modifiable(a, pos)) return errExpr(pos);
+    if (op === '=') {
+      const c = implicitConvert(b, unqual(a.ty));
+      if (!c) { this.u.error(b.pos, 513, `a value of type "${typeName(b.ty)}" cannot be assigned to an entity of type "${typeName(a.ty)}"`); return errExpr(pos); }
+      return mk(a.ty, pos, true, { k: 'assign', a, b: c });
+    }
+    const bop = op.slice(0, -1);
+    const at = unqual(a.ty);
+    if (at.k === 'ptr' && (bop === '+' || bop === '-')) {
+      const r = promote(b);
+      if (!isIntegral(r.ty)) { this.badOperands(pos, a, b); return errExpr(pos); }
+      return mk(a.ty, pos, true, { k: 'cassign', op: bop, a, b: r, opTy: at });
+    }
+    const r = rval(b);
+    if (!isArith(at) || !isArith(r.ty)) { this.badOperands(pos, a, b); return errExpr(pos); }
+    if ((bop === '%' || bop === '&' || bop === '|' || bop === '^' || bop === '<<' || bop === '>>') && (!isIntegral(at) || !isIntegral(r.ty))) { this.badOperands(pos, a, b); return errExpr(pos); }
+    if (bop === '<<' || bop === '>>') return mk(a.ty, pos, true, { k: 'cassign', op: bop, a, b: promote(r), opTy: promotedType0(at) });
+    const opTy = usualArithType(at, r.ty);
+    return mk(a.ty, pos, true, { k: 'cassign', op: bop, a, b: convertArith(r, opTy), opTy });
+  }
+  private badOperands(pos: Pos, a: Expr, b: Expr): void {
+    this.u.error(pos, 2140, `operand types are incompatible ("${typeName(a.ty)}" and "${typeName(b.ty)}")`);
+  }
+  parseCond(): Expr {
+    const c = this.parseBinary(1);
+    if (!this.at('?')) return c;
+    const pos = this.p; this.p++;
+    const a = this.parseExpr();
+    this.expect(':');
+    const b = this.parseAssign();
+    return this.condExpr(c, a, b, pos);
+  }
+  condExpr(c0: Expr, a: Expr, b: Expr, pos: Pos): Expr {
+    const c = this.cond(c0);
+    if (a.ty.k === 'error' || b.ty.k === 'error') return errExpr(pos);
+    // lvalue conditional when both are lvalues of the same type
+    if (a.lv && b.lv && sameUnq(a.ty, b.ty) && a.ty.k !== 'array') return mk(a.ty, pos, true, { k: 'cond', c, a, b });
+    const ra = rval(a), rb = rval(b);
+    if (isArith(ra.ty) && isArith(rb.ty)) { const t = usualArithType(ra.ty, rb.ty); return mk(t, pos, false, { k: 'cond', c, a: convertArith(ra, t), b: convertArith(rb, t) }); }
+    if (ra.ty.k === 'void' && rb.ty.k === 'void') return mk(C.void, pos, false, { k: 'cond', c, a: ra, b: rb });
+    if (ra.ty.k === 'ptr' || rb.ty.k === 'ptr') {
+      const t = ra.ty.k === 'ptr' && !isNullConst(ra) ? ra.ty : rb.ty;
+      const x = implicitConvert(ra, t), y = implicitConvert(rb, t);
+      if (x && y) return mk(t, pos, false, { k: 'cond', c, a: x, b: y });
+      const t2 = rb.ty;
+      const x2 = implicitConvert(ra, t2), y2 = implicitConvert(rb, t2);
+      if (x2 && y2) return mk(t2, pos, false, { k: 'cond', c, a: x2, b: y2 });
+    }
+    if (ra.ty.k === 'record' && rb.ty.k === 'record' && ra.ty.rec === rb.ty.rec) return mk(unqual(ra.ty), pos, false, { k: 'cond', c, a: ra, b: rb });
+    this.u.error(pos, 42, `operand types are incompatible ("${typeName(a.ty)}" and "${typeName(b.ty)}")`);
+    return errExpr(pos);
+  }
+  parseBinary(minPrec: number): Expr {
+    let lhs = this.parseUnary();
+    for (;;) {
+      if (this.kind() !== Tok.Punct) break;
+      const op = this.tx();
+      const prec = BIN_PREC[op];
+      if (prec === undefined || prec < minPrec) break;
+      const pos = this.p; this.p++;
+      const rhs = this.parseBinary(prec + 1);
+      lhs = this.binary(op, lhs, rhs, pos);
+    }
+    return lhs;
+  }
+  binary(op: string, a0: Expr, b0: Expr, pos: Pos): Expr {
+    if (a0.ty.k === 'error' || b0.ty.k === 'error') return errExpr(pos);
+    if (op === '&&' || op === '||') {
+      const a = this.cond(a0), b = this.cond(b0);
+      return mk(C.bool, pos, false, { k: 'bin', op, a, b });
+    }
+    const a = rval(a0), b = rval(b0);
+    const at = a.ty, bt = b.ty;
+    const bad = (): Expr => { this.badOperands(pos, a0, b0); return errExpr(pos); };
+    switch (op) {
+      case '+': case '-':
+        if (at.k === 'ptr' && isIntegral(bt)) return this.ptrAdd(a, promote(b), op === '-', pos);
+        if (op === '+' && bt.k === 'ptr' && isIntegral(at)) return this.ptrAdd(b, promote(a), false, pos);
+        if (op === '-' && at.k === 'ptr' && bt.k === 'ptr') {
+          if (!sameUnq(at.to, bt.to)) return bad();
+          return mk(C.long, pos, false, { k: 'ptrdiff', a, b, elem: at.to });
+        }
+      // fallthrough
+      case '*': case '/': {
+        if (!isArith(at) || !isArith(bt)) return bad();
+        const t = usualArithType(at, bt);
+        return mk(t, pos, false, { k: 'bin', op, a: convertArith(a, t), b: convertArith(b, t) });
+      }
+      case '%': case '&': case '|': case '^': {
+        if (!isIntegral(at) || !isIntegral(bt)) return bad();
+        const t = usualArithType(at, bt);
+        return mk(t, pos, false, { k: 'bin', op, a: convertArith(a, t), b: convertArith(b, t) });
+      }
+      case '<<': case '>>': {
+        if (!isIntegral(at) || !isIntegral(bt)) return bad();
+        const pa = promote(a), pb = promote(b);
+        return mk(pa.ty, pos, false, { k: 'bin', op, a: pa, b: pb });
+      }
+      default: {
+        // comparisons
+        if (isArith(at) && isArith(bt)) {
+          const t = usualArithType(at, bt);
+          return mk(C.bool, pos, false, { k: 'bin', op, a: convertArith(a, t), b: convertArith(b, t) });
+        }
+        if ((at.k === 'ptr' || at.k === 'nullptr') && (bt.k === 'ptr' || bt.k === 'nullptr' || isNullConst(b))) {
+          const t = at.k === 'ptr' ? at : bt.k === 'ptr' ? bt : ptrTo(C.void);
+          const x = at.k === 'ptr' ? a : cast(a, 'null', t);
+          const y = bt.k === 'ptr' ? b : cast(b, 'null', t);
+          return mk(C.bool, pos, false, { k: 'bin', op, a: x, b: y });
+        }
+        if (isNullConst(a) && bt.k === 'ptr') return mk(C.bool, pos, false, { k: 'bin', op, a: cast(a, 'null', bt), b });
+        return bad();
+      }
+    }
+  }
+  private ptrAdd(p: Expr, i: Expr, neg: boolean, pos: Pos): Expr {
+    const pt = p.ty as CType & { k: 'ptr' };
+    if (pt.to.k === 'void' || pt.to.k === 'func') { /* GNU extension: void* arithmetic uses size 1 */ }
+    if (pt.to.k === 'record' && !pt.to.rec.complete) { this.u.error(pos, 833, `pointer to incomplete class type "${typeName(pt.to)}" is not allowed`); return errExpr(pos); }
+    return mk(unqual(p.ty), pos, false, { k: 'ptradd', p, i, neg });
+  }
+  parseUnary(): Expr {
+    const pos = this.p;
+    const t = this.tx();
+    if (this.kind() === Tok.Punct) {
+      switch (t) {
+        case '++': case '--': {
+          this.p++; const e = this.parseUnary();
+          return this.incdec(t, true, e, pos);
+        }
+        case '-': case '+': case '~': {
+          this.p++; const e0 = this.parseCastExpr();
+          if (e0.ty.k === 'error') return e0;
+          const e = promote(e0);
+          if (t === '~' ? !isIntegral(e.ty) : !(isArith(e.ty) || (t === '+' && e.ty.k === 'ptr'))) { this.u.error(pos, 29, t === '~' ? 'expression must have integral or unscoped enum type' : 'expression must have arithmetic type'); return errExpr(pos); }
+          if (e.k === 'int' && t === '-') return mk(e.ty, pos, false, { k: 'int', v: wrapInt(-e.v, e.ty) });
+          if (e.k === 'fp' && t === '-') return mk(e.ty, pos, false, { k: 'fp', v: -e.v });
+          return mk(e.ty, pos, false, { k: 'unary', op: t, e });
+        }
+        case '!': {
+          this.p++; const e = this.parseCastExpr();
+          if (e.ty.k === 'error') return e;
+          return mk(C.bool, pos, false, { k: 'unary', op: '!', e: this.cond(e) });
+        }
+        case '*': {
+          this.p++; const e0 = this.parseCastExpr();
+          return this.deref(e0, pos);
+        }
+        case '&': {
+          this.p++; const e = this.parseCastExpr();
+          if (e.ty.k === 'error') return e;
+          if (e.k === 'func') return rval(e);
+          if (!e.lv) { this.u.error(pos, 158, 'expression must be an lvalue or a function designator'); return errExpr(pos); }
+          if (e.k === 'bvar' || e.k === 'bvarbase') throw new Unsupported('address of a builtin variable');
+          return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
+        }
+        case '&&': throw new Unsupported('label address');
+        case '(': return this.parseCastExpr();
+        case '::': break;
+        default: break;
+      }
+    }
+    if (this.kind() === Tok.Ident) {
+      switch (t) {
+        case 'sizeof': {
+          this.p++;
+          if (this.at('...')) throw new Unsupported('sizeof...');
+          let ty: CType;
+          if (this.at('(') && this.startsType(1)) { this.p++; ty = this.parseTypeName(); this.expect(')'); }
+          else { const e = this.parseUnary(); ty = e.ty; if (e.ty.k === 'error') return e; }
+          if (ty.k === 'ref') ty = ty.to;
+          if ((ty.k === 'record' && !ty.rec.complete) || ty.k === 'void' || ty.k === 'func') { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+          return mk(C.ulong, pos, false, { k: 'int', v: BigInt(sizeOfC(ty)) });
+        }
+        case 'alignof': case '__alignof__': case '_Alignof': case '__alignof': {
+          this.p++;
+          this.expect('(');
+          let ty: CType;
+          if (this.startsType()) ty = this.parseTypeName(); else ty = this.parseExpr().ty;
+          this.expect(')');
+          return mk(C.ulong, pos, false, { k: 'int', v: BigInt(alignOfC(ty.k === 'ref' ? ty.to : ty)) });
+        }
+        case '__extension__': this.p++; return this.parseCastExpr();
+        case 'new': case 'delete': throw new Unsupported(`operator ${t}`);
+        case '__builtin_offsetof': {
+          this.p++; this.expect('(');
+          const ty = this.parseTypeName(); this.expect(',');
+          let off = 0; let cur = ty;
+          for (;;) {
+            const name = this.tx(); this.p++;
+            if (cur.k !== 'record') throw new Unsupported('offsetof');
+            const f = cur.rec.fields.find(x => x.name === name);
+            if (!f) throw new Unsupported('offsetof');
+            off += f.offset; cur = f.ty;
+            if (this.eat('.')) continue;
+            if (this.at('[')) throw new Unsupported('offsetof with array index');
+            break;
+          }
+          this.expect(')');
+          return mk(C.ulong, pos, false, { k: 'int', v: BigInt(off) });
+        }
+        default: break;
+      }
+    }
+    return this.parsePostfix(this.parsePrimary());
+  }
+  deref(e0: Expr, pos: Pos): Expr {
+    if (e0.ty.k === 'error') return e0;
+    const e = rval(e0);
+    if (e.ty.k !== 'ptr') { this.u.error(pos, 75, 'operand of "*" must be a pointer but has type "' + typeName(e0.ty) + '"'); return errExpr(pos); }
+    if (e.ty.to.k === 'func') return e;
+    if (e.ty.to.k === 'void') { this.u.error(pos, 75, 'operand of "*" must be a pointer to a complete object type'); return errExpr(pos); }
+    return mk(e.ty.to, pos, true, { k: 'deref', e });
+  }
+  private incdec(op: string, prefix: boolean, e: Expr, pos: Pos): Expr {
+    if (e.ty.k === 'error') return e;
+    if (!this.modifiable(e, pos)) return errExpr(pos);
+    if (!isScalar(e.ty) || e.ty.k === 'nullptr') { this.u.error(pos, 29, 'expression must be a modifiable lvalue'); return errExpr(pos); }
+    return mk(e.ty, pos, prefix, { k: 'incdec', op: op as '++', prefix, e });
+  }
+  parseCastExpr(): Expr {
+    if (this.at('(') && this.startsType(1)) {
+      const pos = this.p;
+      this.p++;
+      const ty = this.parseTypeName();
+      this.expect(')');
+      if (this.at('{')) throw new Unsupported('compound literal');
+      const e = this.parseCastExpr();
+      return this.explicitCast(e, ty, pos);
+    }
+    return this.parseUnary();
+  }
+  explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
+    if (e.ty.k === 'error') return e;
+    const r = explicitConvert(e, ty);
+    if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
+    if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
+    return { ...r, pos: r.pos } as Expr;
+  }
+  parsePostfix(e: Expr): Expr {
+    for (;;) {
+      const pos = this.p;
+      if (this.at('[')) {
+        this.p++;
+        const i = this.parseExpr();
+        this.expect(']');
+        e = this.index(e, i, pos);
+      } else if (this.at('(')) {
+        this.p++;
+        const args: Expr[] = [];
+        while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+        this.expect(')');
+        e = this.call(e, args, pos);
+      } else if (this.at('.') || this.at('->')) {
+        const arrow = this.at('->'); this.p++;
+        if (this.at('template') || this.at('~')) throw new Unsupported('member template / destructor call');
+        const name = this.tx(); const npos = this.p;
+        if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
+        this.p++;
+        e = this.member(e, name, arrow, npos);
+      } else if (this.at('++') || this.at('--')) {
+        const op = this.tx(); this.p++;
+        e = this.incdec(op, false, e, pos);
+      } else return e;
+    }
+  }
+  index(a: Expr, i: Expr, pos: Pos): Expr {
+    if (a.ty.k === 'error' || i.ty.k === 'error') return errExpr(pos);
+    let base = rval(a), idx = rval(i);
+    if (base.ty.k !== 'ptr' && idx.ty.k === 'ptr') [base, idx] = [idx, base];
+    if (base.ty.k !== 'ptr') { this.u.error(pos, 31, 'expression must have pointer-to-object type but it has type "' + typeName(a.ty) + '"'); return errExpr(pos); }
+    if (!isIntegral(idx.ty)) { this.u.error(i.pos, 32, 'expression must have integral or unscoped enum type'); return errExpr(pos); }
+    return mk(base.ty.to, pos, true, { k: 'index', base, idx: promote(idx) });
+  }
+  member(e: Expr, name: string, arrow: boolean, pos: Pos): Expr {
+    if (e.ty.k === 'error') return e;
+    if (e.k === 'bvarbase') {
+      if (!['x', 'y', 'z'].includes(name)) { this.u.error(pos, 135, `class "uint3" has no member "${name}"`); return errExpr(pos); }
+      return mk(C.uint, pos, false, { k: 'bvar', name: e.name, field: name });
+    }
+    let rt = e.ty;
+    let base = e;
+    if (arrow) {
+      base = rval(e);
+      if (base.ty.k !== 'ptr') { this.u.error(pos, 131, `expression must have pointer-to-class type but it has type "${typeName(e.ty)}"`); return errExpr(pos); }
+      rt = base.ty.to;
+    }
+    if (rt.k !== 'record') { this.u.error(pos, 153, `expression must have class type but it has type "${typeName(rt)}"`); return errExpr(pos); }
+    const f = rt.rec.fields.find(x => x.name === name);
+    if (!f) {
+      if (rt.rec.hasMethods && this.at('(')) throw new Unsupported('member function call');
+      this.u.error(pos, 135, `${rt.rec.tag} "${typeName(unqual(rt))}" has no member "${name}"`); return errExpr(pos);
+    }
+    const fty = withQ(f.ty, rt.q & (Q.Const | Q.Volatile));
+    return mk(fty, pos, arrow || e.lv, { k: 'member', e: base, field: f, arrow });
+  }
+
+  call(callee: Expr, args: Expr[], pos: Pos): Expr {
+    if (callee.ty.k === 'error' || args.some(a => a.ty.k === 'error')) return errExpr(pos);
+    let f: FuncSym | null = null;
+    if (callee.k === 'func') {
+      const set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
+      f = this.resolveOverload(set, args, pos, callee.sym.name);
+      if (!f) return errExpr(pos);
+      return this.buildCall(f, null, f.ty, args, pos);
+    }
+    const c = rval(callee);
+    if (c.ty.k === 'ptr' && c.ty.to.k === 'func') return this.buildCall(null, c, c.ty.to, args, pos);
+    this.u.error(pos, 109, `expression preceding parentheses of apparent call must have (pointer-to-) function type`);
+    return errExpr(pos);
+  }
+  private resolveOverload(set: FuncSym[], args: Expr[], pos: Pos, name: string): FuncSym | null {
+    const viable: { f: FuncSym; ranks: number[] }[] = [];
+    for (const f of set) {
+      const ps = f.ty.params;
+      const nDefaults = f.defaults.filter(d => d !== null).length;
+      if (args.length > ps.length && !f.ty.variadic) continue;
+      if (args.length < ps.length - nDefaults) continue;
+      const ranks: number[] = [];
+      let ok = true;
+      for (let i = 0; i < args.length; i++) {
+        const r = i < ps.length ? convRank(args[i]!, ps[i]!) : 3;
+        if (r < 0) { ok = false; break; }
+        ranks.push(r);
+      }
+      if (ok) viable.push({ f, ranks });
+    }
+    if (viable.length === 0) {
+      if (set.length === 1) {
+        const f = set[0]!;
+        const ps = f.ty.params;
+        const nDefaults = f.defaults.filter(d => d !== null).length;
+        if (args.length < ps.length - nDefaults) { this.u.error(pos + 1 < this.p ? this.p - 1 : pos, 165, 'too few arguments in function call'); return null; }
+        if (args.length > ps.length && !f.ty.variadic) { this.u.error(args[ps.length]!.pos, 140, 'too many arguments in function call'); return null; }
+        for (let i = 0; i < args.length && i < ps.length; i++) {
+          if (convRank(args[i]!, ps[i]!) < 0) {
+            this.u.error(args[i]!.pos, 167, `argument of type "${typeName(args[i]!.ty)}" is incompatible with parameter of type "${typeName(ps[i]!)}"`);
+            return null;
+          }
+        }
+      }
+      this.u.error(pos - 1, 304, `no instance of overloaded function "${name}" matches the argument list`);
+      return null;
+    }
+    let best = viable[0]!;
+    let ambiguous = false;
+    for (let i = 1; i < viable.length; i++) {
+      const c = viable[i]!;
+      const cmp = compareRanks(c.ranks, best.ranks);
+      if (cmp < 0) { best = c; ambiguous = false; }
+      else if (cmp === 0) ambiguous = true;
+    }
+    if (ambiguous) {
+      // re-check: best must beat every other
+      const strictly = viable.every(v => v === best || compareRanks(best.ranks, v.ranks) < 0);
+      if (!strictly) { this.u.error(pos - 1, 308, `more than one instance of overloaded function "${name}" matches the argument list`); return null; }
+    }
+    return best.f;
+  }
+  private buildCall(f: FuncSym | null, callee: Expr | null, fty: CType & { k: 'func' }, args: Expr[], pos: Pos): Expr {
+    const ps = fty.params;
+    const conv: Expr[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (i < ps.length) {
+        const c = implicitConvert(a, ps[i]!);
+        if (!c) { this.u.error(a.pos, 167, `argument of type "${typeName(a.ty)}" is incompatible with parameter of type "${typeName(ps[i]!)}"`); return errExpr(pos); }
+        conv.push(c);
+      } else {
+        // default argument promotions for variadic arguments
+        let r = rval(a);
+        if (r.ty.k === 'float') r = convertArith(r, C.double);
+        else if (isIntegral(r.ty)) r = promote(r);
+        else if (r.ty.k === 'nullptr') r = cast(r, 'null', ptrTo(C.void));
+        else if (r.ty.k === 'record') throw new Unsupported('struct passed through ...');
+        conv.push(r);
+      }
+    }
+    if (f && args.length < ps.length) {
+      for (let i = args.length; i < ps.length; i++) {
+        const d = f.defaults[i];
+        if (d === null || d === undefined) { this.u.error(pos, 165, 'too few arguments in function call'); return errExpr(pos); }
+        const sub = new Parser(this.u, d, this.u.toks.count, f.scope);
+        const e = sub.parseAssign();
+        const c = implicitConvert(e, ps[i]!);
+        if (!c) return errExpr(pos);
+        conv.push(c);
+      }
+    }
+    let rt = fty.ret;
+    let lv = false;
+    if (rt.k === 'ref') { rt = rt.to; lv = true; }
+    return mk(rt, pos, lv, { k: 'call', f, callee, args: conv });
+  }
+
+  parsePrimary(): Expr {
+    const pos = this.p;
+    const k = this.kind();
+    if (k === Tok.Number) { this.p++; return this.u.numberLiteral(pos); }
+    if (k === Tok.Char) { this.p++; return this.u.charLiteral(pos); }
+    if (k === Tok.String) {
+      const parts: number[] = [];
+      while (this.kind() === Tok.String) { parts.push(this.p); this.p++; }
+      return this.u.stringLiteral(parts);
+    }
+    if (this.at('(')) {
+      this.p++;
+      if (this.at('{')) throw new Unsupported('statement expression');
+      const e = this.parseExpr();
+      this.expect(')');
+      return { ...e, pos: e.pos };
+    }
+    if (k === Tok.Ident || this.at('::')) {
+      const t = this.tx();
+      switch (t) {
+        case 'true': this.p++; return mk(C.bool, pos, false, { k: 'int', v: 1n });
+        case 'false': this.p++; return mk(C.bool, pos, false, { k: 'int', v: 0n });
+        case 'nullptr': this.p++; return mk(C.nullptr, pos, false, { k: 'int', v: 0n });
+        case '__null': this.p++; return mk(C.long, pos, false, { k: 'int', v: 0n });
+        case 'this': throw new Unsupported('this');
+        case 'static_cast': case 'reinterpret_cast': case 'const_cast': {
+          this.p++; this.expect('<');
+          const ty = this.parseTypeName();
+          this.expect('>');
+          this.expect('(');
+          const e = this.parseExpr();
+          this.expect(')');
+          return this.explicitCast(e, ty, pos);
+        }
+        case 'dynamic_cast': case 'typeid': throw new Unsupported(t);
+        case '__func__': case '__FUNCTION__': case '__PRETTY_FUNCTION__': {
+          this.p++;
+          const name = t === '__PRETTY_FUNCTION__' ? this.u.prettyFunction(this.fn) : (this.fn?.name ?? '');
+          return this.u.stringFromText(name, pos);
+        }
+        case 'asm': case '__asm__': case '__asm': return this.parseAsm();
+        case '__builtin_expect': {
+          this.p++; this.expect('(');
+          const a = this.parseAssign(); this.expect(','); this.parseAssign(); this.expect(')');
+          return convertArith(rval(a), C.long);
+        }
+        case '__builtin_va_arg': case '__builtin_va_start': throw new Unsupported('varargs');
+        case '[': throw new Unsupported('lambda');
+        default: break;
+      }
+      if (this.startsType() && !this.u.isKeyword(t) || TYPE_KW.has(t)) {
+        // functional cast T(x) / T{}
+        const ty = this.parseDeclSpecs().ty;
+        if (!ty) this.syntax('expected an expression', 29);
+        if (this.at('{')) throw new Unsupported('braced functional cast');
+        if (!this.at('(')) this.syntax('expected a "("', 125);
+        this.p++;
+        if (this.at(')')) { this.p++; if (!isScalar(ty)) throw new Unsupported('value-initialised temporary'); return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), ty); }
+        const e = this.parseExpr();
+        this.expect(')');
+        return this.explicitCast(e, ty, pos);
+      }
+      if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
+      const { name, syms } = this.qualifiedLookup();
+      if (syms.length === 0) {
+        this.u.error(pos, 20, `identifier "${name}" is undefined`);
+        return errExpr(pos);
+      }
+      const s = syms[0]!;
+      switch (s.kind) {
+        case 'var': {
+          if (s.deviceBuiltin) {
+            if (s.name === 'warpSize') return mk(C.int, pos, false, { k: 'bvar', name: s.name, field: null });
+            return mk(s.ty, pos, true, { k: 'bvarbase', name: s.name });
+          }
+          this.u.noteVarUse(s, this.fn, pos);
+          let ty = s.ty;
+          if (ty.k === 'ref') ty = ty.to;
+          return mk(ty, pos, true, { k: 'var', sym: s });
+        }
+        case 'func': {
+          const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
+          const e = mk(s.ty, pos, true, { k: 'func', sym: s });
+          (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
+          return e;
+        }
+        case 'enumconst': return mk(s.ty, pos, false, { k: 'int', v: s.value });
+        case 'type': this.syntax('type name is not allowed', 254, pos);
+        // falls through (never)
+        case 'namespace': this.syntax('expected an expression', 29, pos);
+      }
+    }
+    if (k === Tok.Punct && this.tx() === '[') throw new Unsupported('lambda');
+    this.syntax('expected an expression', 29);
+  }
+
+  parseAsm(): Expr {
+    const pos = this.p;
+    this.p++;
+    let vol = false;
+    for (;;) {
+      if (this.at('volatile') || this.at('__volatile__') || this.at('__volatile')) { vol = true; this.p++; continue; }
+      if (this.at('goto') || this.at('inline')) { this.p++; continue; }
+      break;
+    }
+    this.expect('(');
+    let text = '';
+    while (this.kind() === Tok.String) { text += this.u.stringValue(this.p); this.p++; }
+    const outs: { c: string; e: Expr }[] = [], ins: { c: string; e: Expr }[] = [], clobbers: string[] = [];
+    const operands = (list: { c: string; e: Expr }[], out: boolean) => {
+      while (this.kind() === Tok.String) {
+        const c = this.u.stringValue(this.p); this.p++;
+        this.expect('(');
+        const e = this.parseExpr();
+        this.expect(')');
+        if (out && !e.lv) this.u.error(e.pos, 137, 'expression must be a modifiable lvalue');
+        list.push({ c, e });
+        if (!this.eat(',')) break;
+      }
+    };
+    let sections = 0;
+    if (this.eat(':')) { sections++; operands(outs, true); }
+    if (this.eat(':')) { sections++; operands(ins, false); }
+    if (this.eat(':')) {
+      sections++;
+      while (this.kind() === Tok.String) { clobbers.push(this.u.stringValue(this.p)); this.p++; if (!this.eat(',')) break; }
+    }
+    if (this.at(':')) throw new Unsupported('asm goto');
+    this.expect(')');
+    void sections;
+    return mk(C.void, pos, false, { k: 'asm', text, outs, ins, clobbers, vol: vol || outs.length === 0 });
+  }
+}
+
+function promotedType0(t: CType): CType {
+  if (t.k === 'bool' || (t.k === 'int' && t.bits < 32)) return C.int;
+  if (t.k === 'enum') return C.int;
+  return unqual(t);
+}
+function sameUnq(a: CType, b: CType): boolean {
+  const x = unqual(a), y = unqual(b);
+  if (x.k !== y.k) return false;
+  if (x.k === 'ptr' && y.k === 'ptr') return sameUnq(x.to, y.to) && x.to.q === y.to.q;
+  if (x.k === 'int' && y.k === 'int') return x.name === y.name;
+  if (x.k === 'record' && y.k === 'record') return x.rec === y.rec;
+  if (x.k === 'enum' && y.k === 'enum') return x.en === y.en;
+  return x.k !== 'array' && x.k !== 'func';
+}
+/** <0 if a is better than b, >0 if worse, 0 if neither. */
+function compareRanks(a: number[], b: number[]): number {
+  let better = false, worse = false;
+  for (let i = 0; i < a.length; i++) { if (a[i]! < b[i]!) better = true; else if (a[i]! > b[i]!) worse = true; }
+  return better && !worse ? -1 : worse && !better ? 1 : 0;
+}
+void isFloating; void isRecord;

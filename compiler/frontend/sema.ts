@@ -1,0 +1,178 @@
+// Semantic rules on typed expressions: value conversions, promotions, the usual arithmetic conversions,
+// implicit-conversion ranking (for overload resolution) and implicit/explicit casts.
+
+import type { Expr, CastKind } from './ast';
+import { type CType, C, intT, isArith, isIntegral, isFloating, isScalar, sameType, unqual, ptrTo, sizeOfC, Q, intBits } from './ctype';
+
+export function mk(ty: CType, pos: number, lv: boolean, rest: Record<string, unknown>): Expr {
+  return { ty, pos, lv, ...rest } as Expr;
+}
+export const errExpr = (pos: number): Expr => mk(C.error, pos, false, { k: 'error' });
+
+export function cast(e: Expr, ck: CastKind, to: CType): Expr {
+  return mk(to, e.pos, false, { k: 'cast', ck, e });
+}
+
+/** Lvalue-to-rvalue, array-to-pointer and function-to-pointer conversions. */
+export function rval(e: Expr): Expr {
+  if (e.ty.k === 'error') return e;
+  if (e.ty.k === 'array') return cast(e, 'decay', ptrTo(e.ty.elem));
+  if (e.ty.k === 'func') return e.k === 'func' || e.lv ? cast(e, 'fdecay', ptrTo(e.ty)) : e;
+  if (e.lv) return cast(e, 'load', unqual(e.ty));
+  return e;
+}
+
+export function isNullConst(e: Expr): boolean {
+  if (e.ty.k === 'nullptr') return true;
+  let x = e;
+  while (x.k === 'cast' && (x.ck === 'int' || x.ck === 'noop')) x = x.e;
+  return x.k === 'int' && x.v === 0n && isIntegral(e.ty);
+}
+
+/** Integral promotion (bool, char, short, enum → int; unsigned short stays int). */
+export function promotedType(t: CType): CType {
+  if (t.k === 'bool') return C.int;
+  if (t.k === 'enum') return promotedType(t.en.underlying);
+  if (t.k === 'int' && t.bits < 32) return C.int;
+  if (t.k === 'int' && (t.name === 'wchar_t' || t.name === 'char32_t')) return t.signed ? C.int : C.uint;
+  return unqual(t);
+}
+export function promote(e: Expr): Expr {
+  const r = rval(e);
+  if (!isIntegral(r.ty)) return r;
+  return convertArith(r, promotedType(r.ty));
+}
+
+const RANK: Record<string, number> = { 'int': 3, 'unsigned int': 3, 'long': 4, 'unsigned long': 4, 'long long': 5, 'unsigned long long': 5, '__int128': 6, 'unsigned __int128': 6 };
+export function usualArithType(a: CType, b: CType): CType {
+  if (a.k === 'ldouble' || b.k === 'ldouble') return { k: 'ldouble', q: 0 };
+  if (a.k === 'double' || b.k === 'double') return C.double;
+  if (a.k === 'float' || b.k === 'float') return C.float;
+  const x = promotedType(a), y = promotedType(b);
+  if (x.k !== 'int' || y.k !== 'int') return C.int;
+  if (x.name === y.name) return x;
+  if (x.signed === y.signed) return RANK[x.name]! >= RANK[y.name]! ? x : y;
+  const [s, u] = x.signed ? [x, y] : [y, x];
+  if (s.k !== 'int' || u.k !== 'int') return C.int;
+  if (RANK[u.name]! >= RANK[s.name]!) return u;
+  if (s.bits > u.bits) return s;
+  return intT(('unsigned ' + s.name) as 'unsigned long');
+}
+
+/** Convert an arithmetic rvalue to another arithmetic type (no diagnostics). */
+export function convertArith(e: Expr, to: CType): Expr {
+  const from = e.ty;
+  to = unqual(to);
+  if (sameType(unqual(from), to)) return e;
+  if (to.k === 'bool') return cast(e, 'tobool', to);
+  if (isIntegral(to)) {
+    if (isFloating(from)) return cast(e, 'f2i', to);
+    if (e.k === 'int' && to.k === 'int') return mk(to, e.pos, false, { k: 'int', v: wrapInt(e.v, to) });
+    return cast(e, 'int', to);
+  }
+  if (isFloating(to)) {
+    if (isFloating(from)) return cast(e, 'f2f', to);
+    return cast(e, 'i2f', to);
+  }
+  return cast(e, 'noop', to);
+}
+export function wrapInt(v: bigint, t: CType): bigint {
+  const bits = t.k === 'bool' ? 1 : intBits(t);
+  const signed = t.k === 'int' ? t.signed : t.k === 'enum' ? true : false;
+  if (t.k === 'bool') return v !== 0n ? 1n : 0n;
+  return signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v);
+}
+
+/**
+ * Rank of the implicit conversion of `e` to `to` (0 exact, 1 promotion, 2 conversion, 3 user-defined/ellipsis),
+ * or -1 when there is none.
+ */
+export function convRank(e: Expr, to: CType): number {
+  const from = e.ty;
+  if (from.k === 'error' || to.k === 'error') return 0;
+  if (to.k === 'ref') {
+    const target = to.to;
+    if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return 0;
+    if (target.q & Q.Const) { const r = convRank(rval(e), unqual(target)); return r < 0 ? -1 : Math.max(r, 0); }
+    return -1;
+  }
+  const f = from.k === 'array' ? ptrTo(from.elem) : from.k === 'func' ? ptrTo(from) : unqual(from);
+  const t = unqual(to);
+  if (sameType(f, t)) return 0;
+  if (f.k === 'ptr' && t.k === 'ptr') {
+    if (sameType(unqual(f.to), unqual(t.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 0;
+    if (t.to.k === 'void' && f.to.k !== 'func' && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 2;
+    return -1;
+  }
+  if (t.k === 'ptr' && isNullConst(e)) return 2;
+  if (t.k === 'bool' && (f.k === 'ptr' || f.k === 'nullptr')) return 2;
+  if (isArith(t) && isArith(f)) {
+    if (t.k === 'enum') return -1;
+    if (isIntegral(f) && f.k !== 'int' || (f.k === 'int' && f.bits < 32)) { if (sameType(promotedType(f), t)) return 1; }
+    if (f.k === 'float' && t.k === 'double') return 1;
+    return 2;
+  }
+  if (t.k === 'record' && f.k === 'record' && t.rec === f.rec) return 0;
+  return -1;
+}
+
+/** Implicit conversion for initialisation/assignment/argument passing; returns null when impossible. */
+export function implicitConvert(e: Expr, to: CType): Expr | null {
+  if (e.ty.k === 'error' || to.k === 'error') return e;
+  if (to.k === 'ref') {
+    if (convRank(e, to) < 0) return null;
+    if (e.lv && sameType(unqual(e.ty), unqual(to.to))) return e;   // bind directly
+    const v = implicitConvert(e, unqual(to.to));
+    if (!v) return null;
+    return mk(unqual(to.to), e.pos, true, { k: 'temp', init: { k: 'expr', e: v } });
+  }
+  const t = unqual(to);
+  if (t.k === 'record') {
+    if (e.ty.k === 'record' && e.ty.rec === t.rec) return e;
+    return null;
+  }
+  const r = rval(e);
+  const f = r.ty;
+  if (sameType(unqual(f), t)) return r;
+  if (isArith(t) && isArith(f)) { if (t.k === 'enum' && !sameType(unqual(f), t)) return null; return convertArith(r, t); }
+  if (t.k === 'bool' && (f.k === 'ptr' || f.k === 'nullptr')) return cast(r, 'tobool', t);
+  if (t.k === 'ptr') {
+    if (isNullConst(r)) return cast(r, 'null', t);
+    if (f.k === 'ptr') {
+      const ok = sameType(unqual(f.to), unqual(t.to)) || t.to.k === 'void';
+      const qok = ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0;
+      if (ok && qok) return cast(r, 'p2p', t);
+    }
+  }
+  return null;
+}
+
+/** Explicit (C-style / static_cast / reinterpret_cast) conversion; null when impossible. */
+export function explicitConvert(e: Expr, to: CType): Expr | null {
+  if (e.ty.k === 'error') return e;
+  const t = unqual(to);
+  if (t.k === 'void') return cast(rval(e), 'void', C.void);
+  if (to.k === 'ref') {
+    if (!e.lv) return implicitConvert(e, to);
+    return mk(to.to, e.pos, true, { k: 'deref', e: cast(cast(e, 'noop', ptrTo(e.ty)) , 'p2p', ptrTo(to.to)) });
+  }
+  const imp = implicitConvert(e, t);
+  if (imp) return imp;
+  const r = rval(e);
+  const f = unqual(r.ty);
+  if (isArith(t) && isArith(f)) return convertArith(r, t);
+  if (t.k === 'ptr' && (f.k === 'ptr' || f.k === 'nullptr')) return cast(r, f.k === 'nullptr' ? 'null' : 'p2p', t);
+  if (t.k === 'ptr' && isIntegral(f)) return cast(r, 'i2p', t);
+  if (isIntegral(t) && f.k === 'ptr') { const x = cast(r, 'p2i', sizeOfC(t) === 8 ? t : C.ulong); return sizeOfC(t) === 8 ? x : convertArith(x, t); }
+  if (t.k === 'record' && f.k === 'record' && f.rec === t.rec) return r;
+  return null;
+}
+
+/** Contextual conversion to bool (conditions); returns a bool-typed rvalue or null. */
+export function toCond(e: Expr): Expr | null {
+  const r = rval(e);
+  if (r.ty.k === 'error') return r;
+  if (r.ty.k === 'bool') return r;
+  if (isScalar(r.ty)) return cast(r, 'tobool', C.bool);
+  return null;
+}

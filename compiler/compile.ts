@@ -31,8 +31,9 @@ const EXTERNAL_OK = new Set(['vprintf', '__assertfail', 'malloc', 'free']);
  * libdevice is not linked yet: a call that would need it (or any other undefined function) makes the
  * unit unsupported, so it falls back visibly instead of producing PTX that fails to link.
  */
-function checkExternalCalls(m: Module): void {
+function checkExternalCalls(m: Module, opts: CompileOptions): void {
   const missing = m.funcs.filter(f => f.blocks.length === 0 && !f.name.startsWith('llvm.') && !EXTERNAL_OK.has(f.name)
+    && (!opts.rdc || f.name.startsWith('__nv_'))
     && m.funcs.some(g => g.blocks.some(b => b.insts.some(i => i.op === 'call' && i.ops[0] === f))));
   if (missing.length === 0) return;
   const names = missing.map(f => f.name).sort();
@@ -53,7 +54,7 @@ export function compileUnit(src: string, opts: CompileOptions): CompileResult {
     lap('irgen');
     const errors = fe.diagnostics.filter(d => d.severity === 'error' || d.severity === 'catastrophic');
     if (errors.length > 0) return { ok: false, ptx: '', stub: '', diagnostics: fe.diagnostics, times };
-    checkExternalCalls(fe.module);
+    checkExternalCalls(fe.module, opts);
     optimize(fe.module, opts);
     lap('optimize');
     const ptx = emitPtx(fe.module, opts);

@@ -58,6 +58,10 @@ export interface Index {
   decls: DeclEntry[];
   /** name → indices into decls (in source order) */
   byName: Map<string, number[]>;
+  /** Every namespace seen, by full path ('std', 'std::__cxx11', '(anonymous)', 'a::(anonymous)'): whether it was
+   *  declared `inline` (then its members are also members of the enclosing namespace, e.g. std::__cxx11,
+   *  std::chrono::_V2) and the '{' token of each of its blocks. */
+  namespaces?: Map<string, { inline: boolean; opens: number[] }>;
   /** Structural problems found while skimming (unbalanced brackets, missing ';'); tok = token index. */
   errors?: { tok: number; message: string }[];
 }

@@ -92,6 +92,91 @@ for (let c = 0; c < 128; c++) {
 }
 const isIdCont = (c: number): boolean => (c < 128 ? (CC[c] & 2) !== 0 : c !== 0xfeff);
 
+// Small hot helpers at module level: V8 optimizes these quickly, which matters for a cold (one-shot) lex.
+let gHash = 0;
+/** End of the identifier whose first char c is before p; its hash is left in gHash. */
+function identEnd(src: string, p: number, n: number, c: number): number {
+  let h = c;
+  while (p < n) {
+    const d = src.charCodeAt(p);
+    if (d < 128 ? (CC[d] & 2) === 0 : d === 0xfeff || d === 0xa0) break;
+    h = (Math.imul(h, 31) + d) | 0;
+    p++;
+  }
+  gHash = h;
+  return p;
+}
+function spacesEnd(src: string, p: number, n: number): number {
+  while (p < n) {
+    const d = src.charCodeAt(p);
+    if (d >= 128 || (CC[d] & 8) === 0) break;
+    p++;
+  }
+  return p;
+}
+
+/** Punctuator at p (first char c): (id | len << 8), or -1. */
+function punctAt(src: string, p: number, c: number): number {
+  const c1 = src.charCodeAt(p + 1);
+  let pid = -1, len = 1;
+  switch (c) {
+    case 123: pid = P_LBRACE; break;
+    case 125: pid = P_RBRACE; break;
+    case 91: pid = P_LBRACK; break;
+    case 93: pid = P_RBRACK; break;
+    case 40: pid = P_LPAREN; break;
+    case 41: pid = P_RPAREN; break;
+    case 59: pid = P_SEMI; break;
+    case 44: pid = P_COMMA; break;
+    case 63: pid = P_QUEST; break;
+    case 126: pid = P_TILDE; break;
+    case 58: if (c1 === 58) { pid = P_COLON2; len = 2; } else pid = P_COLON; break;
+    case 46:
+      if (c1 === 46 && src.charCodeAt(p + 2) === 46) { pid = P_ELLIPSIS; len = 3; }
+      else if (c1 === 42) { pid = P_DOTSTAR; len = 2; }
+      else pid = P_DOT;
+      break;
+    case 45:
+      if (c1 === 62) {
+        if (src.charCodeAt(p + 2) === 42) { pid = P_ARROWSTAR; len = 3; } else { pid = P_ARROW; len = 2; }
+      } else if (c1 === 45) { pid = P_MINUSMINUS; len = 2; }
+      else if (c1 === 61) { pid = P_MINUSEQ; len = 2; }
+      else pid = P_MINUS;
+      break;
+    case 43:
+      if (c1 === 43) { pid = P_PLUSPLUS; len = 2; } else if (c1 === 61) { pid = P_PLUSEQ; len = 2; } else pid = P_PLUS;
+      break;
+    case 42: if (c1 === 61) { pid = P_STAREQ; len = 2; } else pid = P_STAR; break;
+    case 47: if (c1 === 61) { pid = P_SLASHEQ; len = 2; } else pid = P_SLASH; break;
+    case 37: if (c1 === 61) { pid = P_PERCENTEQ; len = 2; } else pid = P_PERCENT; break;
+    case 94: if (c1 === 61) { pid = P_CARETEQ; len = 2; } else pid = P_CARET; break;
+    case 33: if (c1 === 61) { pid = P_NE; len = 2; } else pid = P_EXCL; break;
+    case 61: if (c1 === 61) { pid = P_EQ; len = 2; } else pid = P_ASSIGN; break;
+    case 38:
+      if (c1 === 38) { pid = P_AMPAMP; len = 2; } else if (c1 === 61) { pid = P_AMPEQ; len = 2; } else pid = P_AMP;
+      break;
+    case 124:
+      if (c1 === 124) { pid = P_PIPEPIPE; len = 2; } else if (c1 === 61) { pid = P_PIPEEQ; len = 2; } else pid = P_PIPE;
+      break;
+    case 60:
+      if (c1 === 61) {
+        if (src.charCodeAt(p + 2) === 62) { pid = P_SPACESHIP; len = 3; } else { pid = P_LE; len = 2; }
+      } else if (c1 === 60) {
+        if (src.charCodeAt(p + 2) === 61) { pid = P_SHLEQ; len = 3; } else { pid = P_SHL; len = 2; }
+      } else pid = P_LT;
+      break;
+    case 62:
+      if (c1 === 61) { pid = P_GE; len = 2; }
+      else if (c1 === 62) {
+        if (src.charCodeAt(p + 2) === 61) { pid = P_SHREQ; len = 3; } else { pid = P_SHR; len = 2; }
+      } else pid = P_GT;
+      break;
+    case 35: if (c1 === 35) { pid = P_HASHHASH; len = 2; } else pid = P_HASH; break;
+    default: break;
+  }
+  return pid < 0 ? -1 : pid | (len << 8);
+}
+
 /** What lex returns: a Tokens whose `errors` is always present (possibly empty). */
 export interface TokensWithErrors extends Tokens { readonly errors: LexError[] }
 
@@ -250,6 +335,55 @@ export function lex(src: string): TokensWithErrors {
     return close + delim.length + 2;
   };
 
+  /** A directive line starting with the '#' at p (at the start of a line); returns where lexing resumes. */
+  const directive = (p: number): number => {
+    space = 1;
+    let q = p + 1;
+    while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
+    let wordEnd = q;
+    while (wordEnd < n && isIdCont(src.charCodeAt(wordEnd))) wordEnd++;
+    const d0 = src.charCodeAt(q);
+    if ((d0 >= 48 && d0 <= 57) || (wordEnd - q === 4 && src.startsWith('line', q))) {
+      // line marker: # N "file" flags   or   #line N "file"
+      if (!(d0 >= 48 && d0 <= 57)) {
+        q = wordEnd;
+        while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
+      }
+      let num = 0;
+      while (q < n) {
+        const d = src.charCodeAt(q);
+        if (d < 48 || d > 57) break;
+        num = num * 10 + (d - 48); q++;
+      }
+      while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
+      if (src.charCodeAt(q) === 34) {
+        let r = q + 1;
+        while (r < n && src.charCodeAt(r) !== 34 && src.charCodeAt(r) !== 10) {
+          if (src.charCodeAt(r) === 92) r++;
+          r++;
+        }
+        const cur = curFile >= 0 ? files[curFile] : '';
+        if (curFile < 0 || r - q - 1 !== cur.length || !src.startsWith(cur, q + 1)) curFile = fileIndex(src.slice(q + 1, r));
+      }
+      const le = lineEnd(q);
+      line = num;
+      return le + 1; // past the newline: the next line is line `num`
+    }
+    if (wordEnd - q === 6 && src.startsWith('pragma', q)) {
+      const l0 = line;
+      const le = lineEnd(wordEnd);
+      let e = le;
+      while (e > q && (src.charCodeAt(e - 1) === 13 || src.charCodeAt(e - 1) === 32 || src.charCodeAt(e - 1) === 9)) e--;
+      const saveLine = line; line = l0;
+      push(Tok.Pragma, q, e, -1);
+      line = saveLine;
+      space = 1;
+      return le;
+    }
+    // any other directive (or the null directive): skip the line
+    return lineEnd(q);
+  };
+
   let bol = true; // only whitespace since the last newline
   let p = 0;
   if (src.charCodeAt(0) === 0xfeff) p = 1;
@@ -259,72 +393,17 @@ export function lex(src: string): TokensWithErrors {
 
     // whitespace
     if (c === 10) { line++; p++; bol = true; space = 1; continue; }
-    if (c < 128 && (CC[c] & 8) !== 0) { p++; space = 1; continue; }
+    if (c < 128 && (CC[c] & 8) !== 0) { p = spacesEnd(src, p + 1, n); space = 1; continue; }
 
     // directives
-    if (c === 35 /* # */ && bol) {
-      space = 1;
-      let q = p + 1;
-      while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
-      let wordEnd = q;
-      while (wordEnd < n && isIdCont(src.charCodeAt(wordEnd))) wordEnd++;
-      const d0 = src.charCodeAt(q);
-      if ((d0 >= 48 && d0 <= 57) || (wordEnd - q === 4 && src.startsWith('line', q))) {
-        // line marker: # N "file" flags   or   #line N "file"
-        if (!(d0 >= 48 && d0 <= 57)) {
-          q = wordEnd;
-          while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
-        }
-        let num = 0;
-        while (q < n) {
-          const d = src.charCodeAt(q);
-          if (d < 48 || d > 57) break;
-          num = num * 10 + (d - 48); q++;
-        }
-        while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
-        if (src.charCodeAt(q) === 34) {
-          let r = q + 1;
-          while (r < n && src.charCodeAt(r) !== 34 && src.charCodeAt(r) !== 10) {
-            if (src.charCodeAt(r) === 92) r++;
-            r++;
-          }
-          curFile = fileIndex(src.slice(q + 1, r));
-        }
-        const le = lineEnd(q);
-        line = num;
-        p = le + 1; // past the newline: the next line is line `num`
-        bol = true;
-        continue;
-      }
-      if (wordEnd - q === 6 && src.startsWith('pragma', q)) {
-        const l0 = line;
-        const le = lineEnd(wordEnd);
-        let e = le;
-        while (e > q && (src.charCodeAt(e - 1) === 13 || src.charCodeAt(e - 1) === 32 || src.charCodeAt(e - 1) === 9)) e--;
-        const saveLine = line; line = l0;
-        push(Tok.Pragma, q, e, -1);
-        line = saveLine;
-        space = 1;
-        p = le;
-        continue;
-      }
-      // any other directive (or the null directive): skip the line
-      p = lineEnd(q);
-      continue;
-    }
+    if (c === 35 /* # */ && bol) { space = 1; p = directive(p); continue; }
     bol = false;
 
     // identifiers (and prefixed literals)
     if (c < 128 ? (CC[c] & 1) !== 0 : c !== 0xfeff && c !== 0xa0) {
       const s = p;
-      let h = c;
-      p++;
-      while (p < n) {
-        const d = src.charCodeAt(p);
-        if (d < 128 ? (CC[d] & 2) === 0 : d === 0xfeff || d === 0xa0) break;
-        h = (Math.imul(h, 31) + d) | 0;
-        p++;
-      }
+      p = identEnd(src, p + 1, n, c);
+      const h = gHash;
       const q = src.charCodeAt(p);
       if ((q === 34 || q === 39) && p - s <= 3) {
         const pre = src.slice(s, p);
@@ -401,63 +480,9 @@ export function lex(src: string): TokensWithErrors {
     }
 
     // punctuators
+    const pl = punctAt(src, p, c);
+    const pid = pl < 0 ? -1 : pl & 255, len = pl >> 8;
     const c1 = src.charCodeAt(p + 1);
-    let pid = -1, len = 1;
-    switch (c) {
-      case 123: pid = P_LBRACE; break;
-      case 125: pid = P_RBRACE; break;
-      case 91: pid = P_LBRACK; break;
-      case 93: pid = P_RBRACK; break;
-      case 40: pid = P_LPAREN; break;
-      case 41: pid = P_RPAREN; break;
-      case 59: pid = P_SEMI; break;
-      case 44: pid = P_COMMA; break;
-      case 63: pid = P_QUEST; break;
-      case 126: pid = P_TILDE; break;
-      case 58: if (c1 === 58) { pid = P_COLON2; len = 2; } else pid = P_COLON; break;
-      case 46:
-        if (c1 === 46 && src.charCodeAt(p + 2) === 46) { pid = P_ELLIPSIS; len = 3; }
-        else if (c1 === 42) { pid = P_DOTSTAR; len = 2; }
-        else pid = P_DOT;
-        break;
-      case 45:
-        if (c1 === 62) {
-          if (src.charCodeAt(p + 2) === 42) { pid = P_ARROWSTAR; len = 3; } else { pid = P_ARROW; len = 2; }
-        } else if (c1 === 45) { pid = P_MINUSMINUS; len = 2; }
-        else if (c1 === 61) { pid = P_MINUSEQ; len = 2; }
-        else pid = P_MINUS;
-        break;
-      case 43:
-        if (c1 === 43) { pid = P_PLUSPLUS; len = 2; } else if (c1 === 61) { pid = P_PLUSEQ; len = 2; } else pid = P_PLUS;
-        break;
-      case 42: if (c1 === 61) { pid = P_STAREQ; len = 2; } else pid = P_STAR; break;
-      case 47: if (c1 === 61) { pid = P_SLASHEQ; len = 2; } else pid = P_SLASH; break;
-      case 37: if (c1 === 61) { pid = P_PERCENTEQ; len = 2; } else pid = P_PERCENT; break;
-      case 94: if (c1 === 61) { pid = P_CARETEQ; len = 2; } else pid = P_CARET; break;
-      case 33: if (c1 === 61) { pid = P_NE; len = 2; } else pid = P_EXCL; break;
-      case 61: if (c1 === 61) { pid = P_EQ; len = 2; } else pid = P_ASSIGN; break;
-      case 38:
-        if (c1 === 38) { pid = P_AMPAMP; len = 2; } else if (c1 === 61) { pid = P_AMPEQ; len = 2; } else pid = P_AMP;
-        break;
-      case 124:
-        if (c1 === 124) { pid = P_PIPEPIPE; len = 2; } else if (c1 === 61) { pid = P_PIPEEQ; len = 2; } else pid = P_PIPE;
-        break;
-      case 60:
-        if (c1 === 61) {
-          if (src.charCodeAt(p + 2) === 62) { pid = P_SPACESHIP; len = 3; } else { pid = P_LE; len = 2; }
-        } else if (c1 === 60) {
-          if (src.charCodeAt(p + 2) === 61) { pid = P_SHLEQ; len = 3; } else { pid = P_SHL; len = 2; }
-        } else pid = P_LT;
-        break;
-      case 62:
-        if (c1 === 61) { pid = P_GE; len = 2; }
-        else if (c1 === 62) {
-          if (src.charCodeAt(p + 2) === 61) { pid = P_SHREQ; len = 3; } else { pid = P_SHR; len = 2; }
-        } else pid = P_GT;
-        break;
-      case 35: if (c1 === 35) { pid = P_HASHHASH; len = 2; } else pid = P_HASH; break;
-      default: break;
-    }
     if (pid >= 0) {
       push(Tok.Punct, p, p + len, pid);
       p += len;

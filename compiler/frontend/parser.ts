@@ -52,7 +52,7 @@ const TYPE_KW = new Set(['void', 'bool', 'char', 'short', 'int', 'long', 'float'
   'wchar_t', 'char16_t', 'char32_t', '__int128', 'struct', 'class', 'union', 'enum', 'const', 'volatile', '__const', '__volatile__',
   'typename', 'decltype', '__typeof__', 'typeof', '__builtin_va_list', '_Float128', '__float128', '__fp16', '_Float16', 'auto']);
 const SPEC_KW = new Set(['typedef', 'extern', 'static', 'inline', '__inline__', '__inline', 'constexpr', 'register', 'virtual', 'explicit', 'friend',
-  'mutable', 'thread_local', '__thread', '__extension__', '__attribute__', '__attribute', '__restrict__', '__restrict', 'consteval', 'constinit', 'alignas', '__declspec']);
+  'mutable', 'thread_local', '__thread', '__extension__', '__attribute__', '__noinline__', '__attribute', '__restrict__', '__restrict', 'consteval', 'constinit', 'alignas', '__declspec']);
 
 export class Parser {
   p: number;
@@ -202,6 +202,7 @@ export class Parser {
         this.expect(')'); this.expect(')');
         continue;
       }
+      if (this.at('__noinline__')) { any = true; a.noinline = true; this.p++; continue; }
       if (this.at('__declspec') || this.at('alignas')) {
         any = true; const isAl = this.at('alignas'); this.p++;
         if (isAl) { this.expect('('); if (this.startsType()) a.aligned = alignOfC(this.parseTypeName()); else a.aligned = Number(this.constInt(this.parseAssign())); this.expect(')'); }
@@ -369,6 +370,7 @@ export class Parser {
         if (this.at('static_assert') || this.at('friend')) { this.skipToSemi(); continue; }
         throw new Unsupported(`member ${this.tx()} in class`);
       }
+      if (this.isMemberFunction()) { rec.hasMethods = true; this.skipMember(); continue; }
       const ds = this.parseDeclSpecs();
       if (ds.static) throw new Unsupported('static data member');
       if (!ds.ty) {
@@ -409,6 +411,28 @@ export class Parser {
     const after: Attrs = {};
     this.parseAttributes(after);
     if (after.aligned) layoutRecord(rec, Math.max(minAlign, after.aligned));
+  }
+  /** A member function declaration/definition (incl. constructors, operators): `name (` before any `;`/`{`/`=` at depth 0. */
+  private isMemberFunction(): boolean {
+    for (let i = 0; ; i++) {
+      const k = this.kind(i);
+      if (k === Tok.EOF) return false;
+      const t = this.tx(i);
+      if (k === Tok.Punct && (t === ';' || t === '{' || t === '=' || t === '}' || t === ':')) return false;
+      if (t === 'operator') return true;
+      if (t === '__attribute__' && this.at('(', i + 1)) { let d = 0; let j = i + 1; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
+      if (t === '(' ) return this.kind(i - 1) === Tok.Ident && !this.at('*', i + 1) && !this.at('&', i + 1) && !this.at('^', i + 1);
+      if (t === '[' ) return false;
+    }
+  }
+  private skipMember(): void {
+    while (this.kind() !== Tok.EOF) {
+      if (this.at(';')) { this.p++; return; }
+      if (this.at('{')) { this.skipBalanced(); this.eat(';'); return; }
+      if (this.at('(') || this.at('[')) { this.skipBalanced(); continue; }
+      if (this.at('}')) return;
+      this.p++;
+    }
   }
   skipToSemi(): void {
     while (this.kind() !== Tok.EOF && !this.at(';')) { if (this.at('(') || this.at('{') || this.at('[')) this.skipBalanced(); else this.p++; }
@@ -663,6 +687,7 @@ export class Parser {
   initFromExpr(e: Expr, ty: CType, pos: Pos): Init {
     if (ty.k === 'array' && e.k === 'str' && e.ty.k === 'array') return { k: 'expr', e };
     const c = implicitConvert(e, ty);
+    if (!c && e.ty.k === 'record' && ty.k !== 'record') { this.u.error(pos, 415, `no suitable conversion function from "${typeName(e.ty)}" to "${typeName(ty)}" exists`); return { k: 'expr', e: errExpr(pos) }; }
     if (!c) { this.u.error(pos, 144, `a value of type "${typeName(e.ty)}" cannot be used to initialize an entity of type "${typeName(ty)}"`); return { k: 'expr', e: errExpr(pos) }; }
     return { k: 'expr', e: c };
   }
@@ -975,7 +1000,7 @@ export class Parser {
         if (!this.eat(',')) break;
         continue;
       }
-      let ty = d.ty;
+      let ty: CType = d.ty;
       let init: Init | null = null;
       if (this.eat('=')) {
         if (ds.auto && !ds.ty) {
@@ -1080,6 +1105,7 @@ export class Parser {
   condExpr(c0: Expr, a: Expr, b: Expr, pos: Pos): Expr {
     const c = this.cond(c0);
     if (a.ty.k === 'error' || b.ty.k === 'error') return errExpr(pos);
+    if (sameUnq(a.ty, b.ty) && (a.ty.k === 'enum' || a.ty.k === 'bool') && !(a.lv && b.lv)) return mk(unqual(a.ty), pos, false, { k: 'cond', c, a: rval(a), b: rval(b) });
     // lvalue conditional when both are lvalues of the same type
     if (a.lv && b.lv && sameUnq(a.ty, b.ty) && a.ty.k !== 'array') return mk(a.ty, pos, true, { k: 'cond', c, a, b });
     const ra = rval(a), rb = rval(b);
@@ -1127,12 +1153,8 @@ export class Parser {
           if (!sameUnq(at.to, bt.to)) return bad();
           return mk(C.long, pos, false, { k: 'ptrdiff', a, b, elem: at.to });
         }
-      // fallthrough
-      case '*': case '/': {
-        if (!isArith(at) || !isArith(bt)) return bad();
-        const t = usualArithType(at, bt);
-        return mk(t, pos, false, { k: 'bin', op, a: convertArith(a, t), b: convertArith(b, t) });
-      }
+        return this.arithBin(op, a, b, bad, pos);
+      case '*': case '/': return this.arithBin(op, a, b, bad, pos);
       case '%': case '&': case '|': case '^': {
         if (!isIntegral(at) || !isIntegral(bt)) return bad();
         const t = usualArithType(at, bt);
@@ -1159,6 +1181,11 @@ export class Parser {
         return bad();
       }
     }
+  }
+  private arithBin(op: string, a: Expr, b: Expr, bad: () => Expr, pos: Pos): Expr {
+    if (!isArith(a.ty) || !isArith(b.ty)) return bad();
+    const t = usualArithType(a.ty, b.ty);
+    return mk(t, pos, false, { k: 'bin', op, a: convertArith(a, t), b: convertArith(b, t) });
   }
   private ptrAdd(p: Expr, i: Expr, neg: boolean, pos: Pos): Expr {
     const pt = p.ty as CType & { k: 'ptr' };
@@ -1202,7 +1229,7 @@ export class Parser {
           return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
         }
         case '&&': throw new Unsupported('label address');
-        case '(': return this.parseCastExpr();
+        case '(': if (this.startsType(1)) return this.parseCastExpr(); break;
         case '::': break;
         default: break;
       }
@@ -1325,8 +1352,8 @@ export class Parser {
       if (!['x', 'y', 'z'].includes(name)) { this.u.error(pos, 135, `class "uint3" has no member "${name}"`); return errExpr(pos); }
       return mk(C.uint, pos, false, { k: 'bvar', name: e.name, field: name });
     }
-    let rt = e.ty;
-    let base = e;
+    let rt: CType = e.ty;
+    let base: Expr = e;
     if (arrow) {
       base = rval(e);
       if (base.ty.k !== 'ptr') { this.u.error(pos, 131, `expression must have pointer-to-class type but it has type "${typeName(e.ty)}"`); return errExpr(pos); }
@@ -1336,7 +1363,7 @@ export class Parser {
     const f = rt.rec.fields.find(x => x.name === name);
     if (!f) {
       if (rt.rec.hasMethods && this.at('(')) throw new Unsupported('member function call');
-      this.u.error(pos, 135, `${rt.rec.tag} "${typeName(unqual(rt))}" has no member "${name}"`); return errExpr(pos);
+      this.u.error(pos, 135, `class "${typeName(unqual(rt))}" has no member "${name}"`); return errExpr(pos);
     }
     const fty = withQ(f.ty, rt.q & (Q.Const | Q.Volatile));
     return mk(fty, pos, arrow || e.lv, { k: 'member', e: base, field: f, arrow });
@@ -1560,16 +1587,21 @@ export class Parser {
         if (!this.eat(',')) break;
       }
     };
-    let sections = 0;
-    if (this.eat(':')) { sections++; operands(outs, true); }
-    if (this.eat(':')) { sections++; operands(ins, false); }
-    if (this.eat(':')) {
-      sections++;
+    // sections separated by ':' (the lexer makes '::' of two adjacent colons)
+    let pendingColon = 0;
+    const colon = (): boolean => {
+      if (pendingColon) { pendingColon--; return true; }
+      if (this.eat(':')) return true;
+      if (this.eat('::')) { pendingColon = 1; return true; }
+      return false;
+    };
+    if (colon()) { if (!pendingColon) operands(outs, true); }
+    if (colon()) { if (!pendingColon) operands(ins, false); }
+    if (colon()) {
       while (this.kind() === Tok.String) { clobbers.push(this.u.stringValue(this.p)); this.p++; if (!this.eat(',')) break; }
     }
     if (this.at(':')) throw new Unsupported('asm goto');
     this.expect(')');
-    void sections;
     return mk(C.void, pos, false, { k: 'asm', text, outs, ins, clobbers, vol: vol || outs.length === 0 });
   }
 }

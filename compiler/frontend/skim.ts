@@ -120,8 +120,9 @@ export function skim(t: Tokens): Index {
   const errors: { tok: number; message: string }[] = [];
   const decls: DeclEntry[] = [];
   const byName = new Map<string, number[]>();
+  const namespaces = new Map<string, { inline: boolean; opens: number[] }>();
   try {
-    skimInto(t, decls, errors);
+    skimInto(t, decls, errors, namespaces);
   } catch (e) {
     // Defensive: the walker is written not to throw, but an index is better than an exception.
     errors.push({ tok: t.count, message: `internal skimmer error: ${(e as Error).message}` });
@@ -132,10 +133,11 @@ export function skim(t: Tokens): Index {
     const l = byName.get(nm);
     if (l) l.push(k); else byName.set(nm, [k]);
   }
-  return { decls, byName, errors };
+  return { decls, byName, errors, namespaces };
 }
 
-function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message: string }[]): void {
+function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message: string }[],
+  namespaces: Map<string, { inline: boolean; opens: number[] }>): void {
   const n = t.count;
   const kind = t.kind, id = t.id, names = t.names;
   const match = matchBrackets(t, errors);
@@ -247,17 +249,17 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
   const doNamespace = (first: number, i: number): number => {
     let j = i + 1;
     const comps: string[] = [];
-    let inlineNs = false;
+    const inl: boolean[] = [];
+    let nextInline = kw(first) === K_INLINE;
     for (; j < n; j++) {
-      if (isName(j)) { comps.push(names[id[j]]); continue; }
+      if (isName(j)) { comps.push(names[id[j]]); inl.push(nextInline); nextInline = false; continue; }
       if (isP(j, P_COLON2)) continue;
       const k = kw(j);
-      if (k === K_INLINE) { inlineNs = true; continue; }
+      if (k === K_INLINE) { nextInline = true; continue; }
       if (k === K_ATTR && isP(j + 1, P_LPAREN) && match[j + 1] > 0) { j = match[j + 1]; continue; }
       if (isP(j, P_LBRACK) && isP(j + 1, P_LBRACK) && match[j] > 0) { j = match[j]; continue; }
       break;
     }
-    void inlineNs;
     if (isP(j, P_ASSIGN)) {
       const e = toSemi(j);
       add('namespace-alias', comps[0] ?? '', '', first, Math.min(e, n - 1), -1, -1, baseFlags());
@@ -265,8 +267,16 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
     }
     if (isP(j, P_LBRACE)) {
       const isAnon = comps.length === 0;
-      const part = isAnon ? '(anonymous)' : comps.join('::');
-      frames.push({ scope: scope === '' ? part : scope + '::' + part, externC, anon: anon || isAnon, open: j });
+      if (isAnon) { comps.push('(anonymous)'); inl.push(nextInline); }
+      let full = scope;
+      for (let c = 0; c < comps.length; c++) {
+        full = full === '' ? comps[c] : full + '::' + comps[c];
+        let ns = namespaces.get(full);
+        if (!ns) { ns = { inline: false, opens: [] }; namespaces.set(full, ns); }
+        if (inl[c]) ns.inline = true;
+        if (c === comps.length - 1) ns.opens.push(j);
+      }
+      frames.push({ scope: full, externC, anon: anon || isAnon, open: j });
       setTop();
       return j + 1;
     }
@@ -495,12 +505,12 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
       if (k === Tok.Punct) {
         const p = id[i];
         if (p === P_SEMI) { finish(i); return i + 1; }
-        if (p === P_COMMA) { endDeclarator(); i++; continue; }
+        if (p === P_COMMA) { if (!memInit) endDeclarator(); i++; continue; }
         if (p === P_LPAREN) {
           const close = match[i];
           if (close < 0) { errors.push({ tok: i, message: 'expected a ")"' }); finish(n - 1); return n; }
-          if (inInit || curFunc || memInit || curName >= 0) { i = close + 1; continue; }
           if (pendingOp) { curFunc = true; funcParen = true; pendingOp = false; i = close + 1; continue; }
+          if (inInit || curFunc || memInit || curName >= 0 || special !== null) { i = close + 1; continue; }
           let nameTok = -1;
           const prev = i - 1;
           if (prev >= first) {
@@ -589,9 +599,7 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
           }
           i++; continue;
         case K_ASM:
-          if (i === first || (curName < 0 && lastIdent < 0 && dcls.length === 0 && records.length === 0 && !isP(i - 1, P_RPAREN))) {
-            if (i === first) special = 'asm';
-          }
+          if (i === first) special = 'asm';
           if (isP(i + 1, P_LPAREN) && match[i + 1] > 0) { i = match[i + 1] + 1; continue; }
           i++; continue;
         case K_PARENKW:

@@ -1,0 +1,348 @@
+// ptxd-cicc: the drop-in cicc. Use it as `nvcc --cicc-prefix=<path>/ptxd-cicc …`; nvcc then runs
+// `ptxd-cicc <real cicc> <cicc args…>` (research/cicc-cli-contract.md §7.2).
+//
+// Contract with nvcc: nothing on stdout, diagnostics on stderr in EDG's format, exit 0 on success and 1
+// on errors, outputs (PTX, stub, placeholder .c/.gpu, trace) written atomically. A unit our compiler
+// cannot handle is compiled by the real cicc instead (unless PTXD_FALLBACK=never), visibly: a line on
+// stderr with PTXD_VERBOSE=1 and a record in <cache dir>/fallbacks.jsonl.
+//
+// The compiler is loaded lazily so that argv errors and fallbacks cost no compiler start-up.
+
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { homedir } from 'node:os';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
+import { CiccArgError, defaultOutputPath, parseCiccArgs, type CiccArgs } from './cicc-args';
+import { generateModuleId } from './module-id';
+import { OutputError, writeOutputsAtomically, type OutputFile } from './outputs';
+import type { CompileOptions } from '../compiler/options';
+import type { Diagnostic } from '../compiler/diagnostics';
+import type { CompileResult } from '../compiler/compile';
+
+export interface CiccContext {
+  /** The real cicc, when known (argv[1] under --cicc-prefix, or the capture of `ptxd compile`). */
+  realCicc?: string;
+  env: NodeJS.ProcessEnv;
+  stderr: (s: string) => void;
+  /** Milliseconds since the process started, for the trace file. */
+  now: () => number;
+}
+
+/** Thrown to stop with an exit code after the message has been printed. */
+class Exit extends Error {
+  constructor(public readonly code: number) { super(`exit ${code}`); this.name = 'Exit'; }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Messages in cicc's wording
+
+function commandLineError(ctx: CiccContext, message: string): never {
+  ctx.stderr(`Command-line error: ${message}\n\n1 catastrophic error detected in this compilation.\nCompilation terminated.\n`);
+  throw new Exit(1);
+}
+
+function catastrophic(ctx: CiccContext, message: string, unitName: string): never {
+  ctx.stderr(`Catastrophic error: ${message}\n\n1 catastrophic error detected in the compilation of "${unitName}".\nCompilation terminated.\n`);
+  throw new Exit(1);
+}
+
+function summaryLine(errors: number, catastrophics: number, unitName: string): string {
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  if (catastrophics === 0) return `${plural(errors, 'error')} detected in the compilation of "${unitName}".\n`;
+  const head = errors > 0 ? `${plural(errors, 'error')} and ` : '';
+  return `${head}${plural(catastrophics, 'catastrophic error')} detected in the compilation of "${unitName}".\nCompilation terminated.\n`;
+}
+
+/** Applies -w, --promote_warnings and --diag_suppress/--diag_warn/--diag_error to one diagnostic. */
+export function adjustDiagnostic(d: Diagnostic, o: CompileOptions): Diagnostic | undefined {
+  const num = d.number === undefined ? undefined : String(d.number);
+  let severity = d.severity;
+  const listed = (l: string[]) => num !== undefined && l.includes(num);
+  if (severity === 'warning' || severity === 'remark') {
+    if (listed(o.diagSuppress)) return undefined;
+    if (listed(o.diagError)) severity = 'error';
+  } else if (severity === 'error' && listed(o.diagWarn)) {
+    severity = 'warning';
+  }
+  if (severity === 'warning' || severity === 'remark') {
+    if (o.suppressWarnings) return undefined;
+    if (o.promoteWarnings && severity === 'warning') severity = 'error';
+  }
+  return severity === d.severity ? d : { ...d, severity };
+}
+
+/** Prints the diagnostics like EDG; returns the error and catastrophic-error counts. */
+function printDiagnostics(ctx: CiccContext, diags: readonly Diagnostic[], o: CompileOptions,
+  format: (d: Diagnostic, n: boolean) => string): { errors: number; catastrophics: number } {
+  let errors = 0, catastrophics = 0, remarkShown = false;
+  for (const raw of diags) {
+    const d = adjustDiagnostic(raw, o);
+    if (!d) continue;
+    ctx.stderr(format(d, o.displayErrorNumber));
+    if (d.severity === 'error') errors++;
+    else if (d.severity === 'catastrophic') catastrophics++;
+    else if (d.severity === 'warning' && d.number !== undefined && o.displayErrorNumber && !remarkShown) {
+      ctx.stderr('Remark: The warnings can be suppressed with "-diag-suppress <warning-number>"\n\n');
+      remarkShown = true;
+    }
+  }
+  return { errors, catastrophics };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Finding the real cicc, and falling back to it
+
+function isExecutableFile(p: string): boolean {
+  try { return statSync(p).isFile(); } catch { return false; }
+}
+
+function sameFile(a: string, b: string): boolean {
+  try { return realpathSync(a) === realpathSync(b); } catch { return false; }
+}
+
+/** True when `p` is (a link to) this client, as in a shadow toolkit whose cicc is ptxd-cicc. */
+function isOurselves(p: string): boolean {
+  const self = process.argv[1];
+  if (self && sameFile(p, self)) return true;
+  try {
+    const head = readFileSync(p, { encoding: 'utf8', flag: 'r' }).slice(0, 400);
+    return head.startsWith('#!') && head.includes('ptxd');
+  } catch { return false; }
+}
+
+export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string): string | undefined {
+  const candidates: string[] = [];
+  if (fromArgv) candidates.push(fromArgv);
+  if (env.CICC_PATH) candidates.push(join(env.CICC_PATH, 'cicc'));
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && isExecutableFile(join(dir, 'nvcc'))) {
+      let nvcc = join(dir, 'nvcc');
+      candidates.push(join(dir, '..', 'nvvm', 'bin', 'cicc'));
+      try { nvcc = realpathSync(nvcc); candidates.push(join(dirname(nvcc), '..', 'nvvm', 'bin', 'cicc')); } catch { /* keep */ }
+      break;
+    }
+  }
+  if (env.CUDA_HOME) candidates.push(join(env.CUDA_HOME, 'nvvm', 'bin', 'cicc'));
+  if (env.CUDA_PATH) candidates.push(join(env.CUDA_PATH, 'nvvm', 'bin', 'cicc'));
+  candidates.push('/usr/local/cuda/nvvm/bin/cicc');
+  return candidates.find(c => isExecutableFile(c) && !isOurselves(c));
+}
+
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  return env.PTXD_CACHE_DIR || join(env.HOME || homedir(), '.cache', 'ptxd');
+}
+
+function recordFallback(env: NodeJS.ProcessEnv, reason: string, input: string, arch: string): void {
+  try {
+    const dir = cacheDir(env);
+    mkdirSync(dir, { recursive: true });
+    const rec = { time: new Date().toISOString(), reason, input, arch };
+    appendFileSync(join(dir, 'fallbacks.jsonl'), JSON.stringify(rec) + '\n');
+  } catch {
+    // The stats record is best effort: never fail a build over it.
+  }
+}
+
+interface FallbackInfo { argv: readonly string[]; unitName: string; arch: string }
+
+/** Runs the real cicc with the same argv (or reports the unit as not compilable with PTXD_FALLBACK=never). */
+function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo): number {
+  const env = ctx.env;
+  if (env.PTXD_FALLBACK === 'never') {
+    ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit: ${reason}\n`);
+    return 1;
+  }
+  const real = env.PTXD_IN_FALLBACK ? undefined : findRealCicc(env, ctx.realCicc);
+  if (!real) {
+    ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit (${reason}) and the real cicc was not found ` +
+      '(set CICC_PATH or CUDA_HOME)\n');
+    return 1;
+  }
+  if (env.PTXD_VERBOSE === '1') ctx.stderr(`ptxd: falling back to the real cicc: ${reason}\n`);
+  recordFallback(env, reason, info.unitName, info.arch);
+  const r = spawnSync(real, [...info.argv], { stdio: 'inherit', env: { ...env, PTXD_IN_FALLBACK: '1' } });
+  if (r.error) {
+    ctx.stderr(`${info.unitName}: error: could not run the real cicc (${real}): ${r.error.message}\n`);
+    return 1;
+  }
+  return r.status ?? 1;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One compile
+
+function archName(o: CompileOptions): string {
+  return `compute_${o.arch}${o.archSuffix}`;
+}
+
+function traceJson(args: CiccArgs, ctx: CiccContext, t: { start: number; feEnd: number; end: number }): string {
+  const offsetMs = Number(args.traceEnv ? ctx.env[args.traceEnv] ?? 0 : 0) || 0;
+  const pid = args.tracePid ?? process.pid;
+  const us = (ms: number) => Math.round((offsetMs + ms) * 1000);
+  const ev = (name: string, from: number, to: number, detail?: string) => ({
+    ...(detail !== undefined ? { args: { detail } } : {}),
+    dur: Math.max(1, us(to) - us(from)), name, ph: 'X', pid, tid: 0, ts: us(from),
+  });
+  // ptxas (run with --ftrace-phase-after=LibNVVM) needs an event named LibNVVM in this file.
+  return JSON.stringify({
+    traceEvents: [
+      ev('CUDA C++ Front-End', t.start, t.feEnd, args.input),
+      ev('LibNVVM', t.feEnd, t.end, args.input),
+    ],
+  });
+}
+
+/**
+ * The whole cicc job for one argv (without the real-cicc path): returns the exit code. Never throws;
+ * never writes to stdout.
+ */
+export function runCicc(argv: readonly string[], ctx: CiccContext): number {
+  let info: FallbackInfo = { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' };
+  try {
+    let args: CiccArgs;
+    try {
+      args = parseCiccArgs(argv);
+    } catch (e) {
+      if (!(e instanceof CiccArgError)) throw e;
+      if (e.kind === 'missing-input') {
+        ctx.stderr('Missing input file\nRecognized input file extensions are: .bc .ci .i .cup .optixir\n');
+        return 1;
+      }
+      commandLineError(ctx, e.message);
+    }
+    const o = args.options;
+    const unitName = o.origSrcFileName;
+    info = { argv, unitName, arch: archName(o) };
+
+    if (args.rejected.length > 0) return fallBack(ctx, `unsupported option ${args.rejected.join(', ')}`, info);
+    if (args.inputKind !== 'ii') return fallBack(ctx, `input kind not supported: ${basename(args.input)}`, info);
+
+    if (args.genModuleIdFile || args.moduleIdFile === undefined) {
+      o.moduleId = generateModuleId(o.origSrcPathName, o.origSrcFileName);
+    } else {
+      try {
+        o.moduleId = readFileSync(args.moduleIdFile, 'utf8').trim();
+      } catch {
+        catastrophic(ctx, `cannot open module id file "${args.moduleIdFile}"`, unitName);
+      }
+    }
+
+    let src: string;
+    try {
+      src = readFileSync(args.input, 'utf8');
+    } catch {
+      catastrophic(ctx, `cannot open source file "${args.input}"`, unitName);
+    }
+
+    const start = ctx.now();
+    // Lazy: the compiler is the heavy part of the client.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { compileUnit } = require('../compiler/compile') as typeof import('../compiler/compile');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { formatDiagnostic } = require('../compiler/diagnostics') as typeof import('../compiler/diagnostics');
+    const result: CompileResult = compileUnit(src, o);
+    const end = ctx.now();
+
+    if (result.unsupported !== undefined) return fallBack(ctx, result.unsupported, info);
+
+    const { errors, catastrophics } = printDiagnostics(ctx, result.diagnostics, o, formatDiagnostic);
+    if (errors > 0 || catastrophics > 0 || !result.ok) {
+      ctx.stderr(summaryLine(Math.max(errors, catastrophics === 0 && !result.ok ? 1 : 0), catastrophics, unitName));
+      return 1;
+    }
+
+    const files: OutputFile[] = [{ path: args.output ?? defaultOutputPath(args.input), data: result.ptx, what: 'output file' }];
+    if (args.stubFile !== undefined) files.push({ path: args.stubFile, data: result.stub, what: 'generated C file' });
+    if (args.genCFile !== undefined) files.push({ path: args.genCFile, data: `# 1 "${o.origSrcFileName}"\n`, what: 'generated C file' });
+    if (args.genDeviceFile !== undefined) files.push({ path: args.genDeviceFile, data: 'typedef char __nv_bool;\n', what: 'generated device file' });
+    if (args.traceFile !== undefined) {
+      const t = result.times;
+      const feEnd = Math.min(end, start + t.lex + t.skim + t.irgen);
+      files.push({ path: args.traceFile, data: traceJson(args, ctx, { start, feEnd, end }), what: 'output file' });
+    }
+    try {
+      writeOutputsAtomically(files);
+    } catch (e) {
+      if (!(e instanceof OutputError)) throw e;
+      const why = (e.cause as NodeJS.ErrnoException | undefined)?.code;
+      catastrophic(ctx, `cannot open ${e.file.what} "${e.file.path}"${why ? ` (${why})` : ''}`, unitName);
+    }
+    return 0;
+  } catch (e) {
+    if (e instanceof Exit) return e.code;
+    // A bug in ptxd never breaks a build: fall back (or report it with PTXD_FALLBACK=never).
+    const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    if (ctx.env.PTXD_VERBOSE === '1' && e instanceof Error && e.stack) ctx.stderr(`${e.stack}\n`);
+    try {
+      return fallBack(ctx, `internal error: ${msg}`, info);
+    } catch {
+      return 1;
+    }
+  }
+}
+
+/** Splits off the real cicc that `--cicc-prefix` puts before the cicc arguments. */
+export function splitRealCicc(argv: readonly string[]): { realCicc?: string; args: readonly string[] } {
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith('-') && (first === 'cicc' || first.endsWith('/cicc'))) {
+    return { realCicc: first, args: argv.slice(1) };
+  }
+  return { args: argv };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Capture mode, used by `ptxd compile` on a .cu: nvcc runs us with PTXD_CAPTURE_DIR set; we record the
+// exact cicc argv and copies of its inputs, then stop nvcc (exit 1) before anything else runs.
+
+export interface Capture {
+  argv: string[];
+  realCicc?: string;
+  cwd: string;
+  /** Absolute paths of the copies. */
+  input: string;
+  moduleIdFile?: string;
+}
+
+function capture(dir: string, realCicc: string | undefined, argv: readonly string[]): number {
+  const { writeFileSync, copyFileSync } = require('node:fs') as typeof import('node:fs');
+  const cwd = process.cwd();
+  const args = parseCiccArgs(argv);
+  const n = Date.now().toString(36) + '-' + process.pid;
+  const input = join(dir, `unit-${n}.cpp1.ii`);
+  copyFileSync(resolve(cwd, args.input), input);
+  let moduleIdFile: string | undefined;
+  if (args.moduleIdFile !== undefined && !args.genModuleIdFile && existsSync(resolve(cwd, args.moduleIdFile))) {
+    moduleIdFile = join(dir, `unit-${n}.module_id`);
+    copyFileSync(resolve(cwd, args.moduleIdFile), moduleIdFile);
+  }
+  const cap: Capture = { argv: [...argv], realCicc, cwd, input, moduleIdFile };
+  writeFileSync(join(dir, `capture-${n}.json`), JSON.stringify(cap));
+  return 1;
+}
+
+export function main(): void {
+  const t0 = Date.now();
+  const env = process.env;
+  const ctx: CiccContext = {
+    env,
+    stderr: s => { process.stderr.write(s); },
+    now: () => Date.now() - t0,
+  };
+  let code = 1;
+  try {
+    const { realCicc, args } = splitRealCicc(process.argv.slice(2));
+    ctx.realCicc = realCicc;
+    if (env.PTXD_CAPTURE_DIR) {
+      code = capture(env.PTXD_CAPTURE_DIR, realCicc, args);
+    } else {
+      code = runCicc(args, ctx);
+    }
+  } catch (e) {
+    if (env.PTXD_VERBOSE === '1' && e instanceof Error && e.stack) ctx.stderr(`${e.stack}\n`);
+    else ctx.stderr(`ptxd-cicc: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    code = 1;
+  }
+  process.exitCode = code;
+}
+
+if (require.main === module) main();

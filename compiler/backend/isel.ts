@@ -1,0 +1,1132 @@
+// Instruction selection for one function: SSA IR → PTX text (a "piece").
+// Every SSA value gets its own virtual register(s) (aggregates: one per scalar leaf); phis are eliminated by
+// parallel copies on the incoming edges, critical edges going through edge blocks placed after the body.
+// The text depends only on the function (labels and the depot name carry FN_MARK, replaced at assembly).
+import type { Func, Block, Inst, Value, Const, Type, Arg, Global, ICmpPred, FCmpPred } from '../middle/ir';
+import { T, AS, sizeOf, alignOf, fieldOffset, isInt, ptrTy, typeStr, isTerminator } from '../middle/ir';
+import type { CompileOptions } from '../options';
+import { Unsupported } from '../diagnostics';
+import { Registers, classOfReg } from './registers';
+import { regClassOf, leavesOf, leafRange, bitsOf, memSuffix, movSuffix, fpImm, intImm, isScalar, type RegClass, type Leaf } from './types';
+import { ptxName, kernelParamDecl, funcHeader, paramKind, callPrototype, type ParamKind } from './callconv';
+import { emitIntrinsic } from './intrinsics';
+import { emitInlineAsm } from './inlineasm';
+
+/** Placeholder for the function's ordinal in labels (`$L__BB<fn>_<n>`) and the depot name. */
+export const FN_MARK = '@@FN@@';
+
+export interface FnPiece {
+  name: string;
+  /** Definition text, ending in "}\n"; contains FN_MARK. */
+  text: string;
+  /** Function symbols this piece references (callees and taken addresses). */
+  funcRefs: string[];
+}
+
+/** Memory address: state space ('' generic) and `[base+off]`. */
+export interface Addr { space: string; base: string; off: number }
+
+export function spaceOf(as: number): string {
+  switch (as) {
+    case AS.generic: return '';
+    case AS.global: return 'global';
+    case AS.shared: return 'shared';
+    case AS.const: return 'const';
+    case AS.local: return 'local';
+    case AS.param: return 'param';
+    default: throw new Unsupported(`address space ${as}`);
+  }
+}
+export const addrText = (a: Addr): string => `[${a.base}${a.off ? (a.off > 0 ? '+' : '+') + a.off : ''}]`;
+const dot = (s: string): string => (s ? '.' + s : '');
+
+export function ptxScope(s: string | undefined): string {
+  return s === 'block' ? 'cta' : s === 'device' ? 'gpu' : 'sys';
+}
+
+export class FnEmitter {
+  readonly regs = new Registers();
+  readonly lines: string[] = [];
+  private vals = new Map<Value, string[]>();
+  private users = new Map<Value, Inst[]>();
+  private blockIdx = new Map<Block, number>();
+  private nextLabel: number;
+  private depotSize = 0;
+  private depotAlign = 1;
+  private allocaOff = new Map<Inst, number>();
+  private byvalDirect = new Set<Arg>();
+  private byvalCopy = new Map<Arg, number>();
+  private fmaOf = new Map<Inst, { mul: Inst; other: Value; subMul: boolean; subOther: boolean }>();
+  private contracted = new Set<Inst>();
+  private deferred: string[][] = [];
+  private hasPreds = new Set<Block>();
+  readonly funcRefs = new Set<string>();
+  private callSeq = 0;
+  needSP = false;
+  readonly fname: string;
+
+  constructor(readonly f: Func, readonly opts: CompileOptions) {
+    this.fname = ptxName(f.name);
+    f.blocks.forEach((b, i) => this.blockIdx.set(b, i));
+    this.nextLabel = f.blocks.length;
+    this.analyse();
+  }
+
+  // ------------------------------------------------------------------ emission helpers
+
+  ins(opc: string, ...operands: string[]): void { this.lines.push(operands.length ? `\t${opc} \t${operands.join(', ')};` : `\t${opc};`); }
+  raw(line: string): void { this.lines.push(line); }
+  fresh(c: RegClass): string { return this.regs.fresh(c); }
+  label(b: Block): string { return `$L__BB${FN_MARK}_${this.blockIdx.get(b)!}`; }
+  newLabel(): string { return `$L__BB${FN_MARK}_${this.nextLabel++}`; }
+  get ftz(): string { return this.opts.ftz ? '.ftz' : ''; }
+
+  // ------------------------------------------------------------------ analysis
+
+  private analyse(): void {
+    const f = this.f;
+    const addUse = (v: Value, i: Inst): void => {
+      if (v.kind !== 'inst' && v.kind !== 'arg') return;
+      let l = this.users.get(v); if (!l) this.users.set(v, l = []);
+      l.push(i);
+    };
+    for (const b of f.blocks) for (const i of b.insts) {
+      for (const o of i.ops) addUse(o, i);
+      if (i.op === 'br' || i.op === 'condbr' || i.op === 'switch') for (const t of i.targets) this.hasPreds.add(t);
+    }
+    // allocas → local depot
+    for (const b of f.blocks) for (const i of b.insts) {
+      if (i.op !== 'alloca') continue;
+      const c = i.ops[0];
+      if (!c || c.kind !== 'int') throw new Unsupported('dynamic alloca');
+      const n = Number(c.value);
+      const ty = i.srcTy!;
+      const al = Math.max(i.align ?? 1, alignOf(ty), 1);
+      this.allocaOff.set(i, this.depotAlloc(Math.max(1, sizeOf(ty) * n), al));
+    }
+    // by-value aggregate params: read straight from .param space when only loaded through constant offsets
+    for (const a of f.params) {
+      if (!a.byval) continue;
+      if (this.onlyConstLoads(a)) this.byvalDirect.add(a);
+      else this.byvalCopy.set(a, this.depotAlloc(Math.max(1, sizeOf(a.byval)), Math.max(a.align ?? 1, alignOf(a.byval))));
+    }
+    // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
+    if (this.opts.fmad) {
+      for (const b of f.blocks) for (const i of b.insts) {
+        if ((i.op !== 'fadd' && i.op !== 'fsub') || (i.ty.k !== 'float' && i.ty.k !== 'double')) continue;
+        for (let k = 0; k < 2; k++) {
+          const m = i.ops[k]!;
+          if (m.kind !== 'inst' || m.op !== 'fmul' || m.parent !== b || this.contracted.has(m) || m.ty !== i.ty) continue;
+          if ((this.users.get(m) ?? []).length !== 1 || m.ops[0] === m.ops[1] && false) continue;
+          this.contracted.add(m);
+          this.fmaOf.set(i, { mul: m, other: i.ops[1 - k]!, subMul: i.op === 'fsub' && k === 1, subOther: i.op === 'fsub' && k === 0 });
+          break;
+        }
+      }
+    }
+  }
+
+  private depotAlloc(size: number, align: number): number {
+    const off = Math.ceil(this.depotSize / align) * align;
+    this.depotSize = off + size;
+    this.depotAlign = Math.max(this.depotAlign, align);
+    return off;
+  }
+
+  private onlyConstLoads(v: Value): boolean {
+    for (const u of this.users.get(v) ?? []) {
+      if (u.op === 'load' && u.ops[0] === v && !u.volatile && !u.ordering) continue;
+      if (u.op === 'gep' && u.ops[0] === v && u.ops.slice(1).every(x => x.kind === 'int') && this.onlyConstLoads(u)) continue;
+      return false;
+    }
+    return true;
+  }
+
+  private isDirectParamPtr(v: Value): boolean {
+    if (v.kind === 'arg') return this.byvalDirect.has(v);
+    if (v.kind === 'inst' && v.op === 'gep') return this.isDirectParamPtr(v.ops[0]!);
+    return false;
+  }
+
+  useCount(v: Value): number { return (this.users.get(v) ?? []).length; }
+
+  // ------------------------------------------------------------------ values and operands
+
+  /** The registers of an instruction/argument result (allocated on first request). */
+  regsOf(v: Inst | Arg): string[] {
+    let r = this.vals.get(v);
+    if (!r) {
+      r = leavesOf(v.ty).map(l => this.fresh(regClassOf(l.ty)));
+      this.vals.set(v, r);
+    }
+    return r;
+  }
+  /** Register of a scalar result. */
+  reg(v: Inst | Arg): string { return this.regsOf(v)[0]!; }
+
+  /** Leaf registers of any value (constants are materialised with mov). */
+  leaves(v: Value): string[] {
+    if (v.kind === 'inst' || v.kind === 'arg') return this.regsOf(v);
+    if (isScalar(v.ty)) return [this.scalar(v)];
+    if (v.kind === 'agg' || v.kind === 'zero' || v.kind === 'undef' || v.kind === 'poison' || v.kind === 'bytes')
+      return constLeaves(v).map(c => this.scalar(c));
+    throw new Unsupported(`value of kind ${v.kind} as an aggregate`);
+  }
+
+  /** A scalar operand in a register. */
+  scalar(v: Value): string {
+    if (v.kind === 'inst' || v.kind === 'arg') return this.reg(v);
+    const c = regClassOf(v.ty);
+    const imm = this.imm(v);
+    const d = this.fresh(c);
+    if (imm !== null) {
+      if (c === 'p') this.ins('setp.ne.u32', d, imm === '0' ? '0' : '1', '0');
+      else this.ins(`mov.${c === 'rs' && !isInt(v.ty) ? 'b16' : movSuffix(c)}`, d, imm);
+      return d;
+    }
+    // addresses of globals/functions and constant expressions
+    this.ins('mov.u64', d, this.symAddr(v));
+    return d;
+  }
+
+  /** An operand that may be an immediate (integers and FP constants; predicates and symbols go to registers). */
+  src(v: Value): string {
+    if (v.kind === 'inst' || v.kind === 'arg') return this.reg(v);
+    if (v.ty === T.i1) return this.scalar(v);
+    const imm = this.imm(v);
+    return imm ?? this.scalar(v);
+  }
+
+  /** Immediate text of a scalar constant (null for symbolic constants). */
+  imm(v: Value): string | null {
+    switch (v.kind) {
+      case 'int': return intImm(v.value, bitsOf(v.ty));
+      case 'fp': return fpImm(v.ty, v.value);
+      case 'null': case 'zero': case 'undef': case 'poison':
+        return v.ty.k === 'float' || v.ty.k === 'double' ? fpImm(v.ty, 0) : '0';
+      default: return null;
+    }
+  }
+
+  /** Symbol text for the address of a global/function (in its own space; generic for cexpr casts goes through cvta). */
+  private symAddr(v: Value): string {
+    if (v.kind === 'global') return ptxName(v.name);
+    if (v.kind === 'func') { this.funcRefs.add(v.name); return ptxName(v.name); }
+    if (v.kind === 'cexpr') {
+      const base = v.base;
+      if (v.op === 'bitcast' || v.op === 'ptrtoint') return this.symAddr(base as Value);
+      if (v.op === 'addrspacecast') {
+        const from = (base as Value).ty.k === 'ptr' ? ((base as Value).ty as { as: number }).as : 0;
+        const to = v.ty.k === 'ptr' ? (v.ty as { as: number }).as : 0;
+        const inner = this.symAddr(base as Value);
+        if (from === to) return inner;
+        const t = this.fresh('rd');
+        this.ins('mov.u64', t, inner);
+        const r = this.fresh('rd');
+        if (to === 0) this.ins(`cvta.${spaceOf(from)}.u64`, r, t);
+        else if (from === 0) this.ins(`cvta.to.${spaceOf(to)}.u64`, r, t);
+        else throw new Unsupported('addrspacecast between two specific spaces');
+        return r;
+      }
+      if (v.op === 'gep') {
+        const off = constGepOffset(v.srcTy!, v.indices ?? []);
+        const inner = this.symAddr(base as Value);
+        if (inner.startsWith('%')) {
+          if (!off) return inner;
+          const r = this.fresh('rd'); this.ins('add.s64', r, inner, String(off)); return r;
+        }
+        return off ? `${inner}+${off}` : inner;
+      }
+    }
+    throw new Unsupported(`constant of kind ${v.kind} as an operand`);
+  }
+
+  /** i8 values live in 16-bit registers with undefined high bits: extend before width-sensitive ops. */
+  ext8(v: Value, signed: boolean): string {
+    if (v.kind === 'int') return intImm(signed ? BigInt.asIntN(8, v.value) : BigInt.asUintN(8, v.value), 16);
+    const r = this.scalar(v);
+    const d = this.fresh('rs');
+    if (signed) this.ins('cvt.s16.s8', d, r);
+    else this.ins('and.b16', d, r, '255');
+    return d;
+  }
+  /** An integer operand ready for a width-sensitive op (i8 extended). */
+  intSrc(v: Value, signed: boolean): string {
+    return v.ty === T.i8 ? this.ext8(v, signed) : this.src(v);
+  }
+
+  /** Convert a register to class `to` (for asm operands, params): ints widen/narrow, same-size FP by bit moves. */
+  coerce(r: string, from: Type, to: RegClass, signed = false): string {
+    const fc = classOfReg(r) ?? regClassOf(from);
+    if (fc === to) return r;
+    const d = this.fresh(to);
+    const fb = fc === 'p' ? 1 : fc === 'rs' ? 16 : fc === 'r' || fc === 'f' ? 32 : 64;
+    const tb = to === 'rs' ? 16 : to === 'r' || to === 'f' ? 32 : 64;
+    if (fc === 'p') { const t = to === 'f' || to === 'fd' ? this.fresh(tb === 32 ? 'r' : 'rd') : d; this.ins(`selp.u${tb}`, t, '1', '0', r); if (t !== d) this.ins(`mov.b${tb}`, d, t); return d; }
+    if (to === 'p') { this.ins(`setp.ne.${fc === 'f' ? 'f32' : fc === 'fd' ? 'f64' : 'b' + fb}`, d, r, fc === 'f' ? '0f00000000' : fc === 'fd' ? '0d0000000000000000' : '0'); return d; }
+    if (fb === tb) { this.ins(`mov.b${tb}`, d, r); return d; }
+    // width change through integer registers
+    let src = r;
+    if (fc === 'f' || fc === 'fd') { src = this.fresh(fc === 'f' ? 'r' : 'rd'); this.ins(`mov.b${fb}`, src, r); }
+    const ic: RegClass = tb === 16 ? 'rs' : tb === 32 ? 'r' : 'rd';
+    const dst = to === 'f' || to === 'fd' ? this.fresh(ic) : d;
+    const sfx = from === T.i8 && fb === 16 ? '8' : String(fb);
+    this.ins(`cvt.${tb > fb && signed ? 's' : 'u'}${tb}.${tb > fb && signed ? 's' : 'u'}${sfx}`, dst, src);
+    if (dst !== d) this.ins(`mov.b${tb}`, d, dst);
+    return d;
+  }
+
+  // ------------------------------------------------------------------ addresses
+
+  addrOf(p: Value): Addr {
+    if (p.kind === 'arg' && this.byvalDirect.has(p)) return { space: 'param', base: `${this.fname}_param_${p.index}`, off: 0 };
+    if (p.kind === 'inst' && p.op === 'alloca') { return { space: 'local', base: '%SPL', off: this.allocaOff.get(p)! }; }
+    if (p.kind === 'global') return { space: spaceOf(p.addrSpace), base: ptxName(p.name), off: 0 };
+    if (p.kind === 'cexpr' && (p.op === 'addrspacecast' || p.op === 'bitcast') && (p.base.kind === 'global' || p.base.kind === 'cexpr')) {
+      const inner = this.addrOf(p.base as Value);
+      if (inner.space !== '' && inner.base.startsWith('%') === false) return inner;
+    }
+    if (p.kind === 'cexpr' && p.op === 'gep') {
+      const inner = this.addrOf(p.base as Value);
+      if (!inner.base.startsWith('%')) return { ...inner, off: inner.off + constGepOffset(p.srcTy!, p.indices ?? []) };
+    }
+    if (p.kind === 'inst' && p.op === 'gep' && p.ops.slice(1).every(x => x.kind === 'int')) {
+      const inner = this.addrOf(p.ops[0]!);
+      return { ...inner, off: inner.off + constGepOffset(p.srcTy!, p.ops.slice(1) as Const[]) };
+    }
+    const as = p.ty.k === 'ptr' ? (p.ty as { as: number }).as : 0;
+    return { space: spaceOf(as), base: this.scalar(p), off: 0 };
+  }
+
+  /** Load one scalar of type `ty` from `a` into a fresh (or given) register. */
+  loadScalar(ty: Type, a: Addr, qual = '', dst?: string): string {
+    const at = addrText(a);
+    const sp = dot(a.space);
+    if (ty === T.i1) {
+      const t = this.fresh('rs'), t2 = this.fresh('rs');
+      this.ins(`ld${qual}${sp}.u8`, t, at);
+      this.ins('and.b16', t2, t, '1');
+      const d = dst ?? this.fresh('p');
+      this.ins('setp.eq.b16', d, t2, '1');
+      return d;
+    }
+    const d = dst ?? this.fresh(regClassOf(ty));
+    this.ins(`ld${qual}${sp}.${memSuffix(ty)}`, d, at);
+    return d;
+  }
+  storeScalar(ty: Type, a: Addr, v: string, qual = ''): void {
+    const at = addrText(a);
+    const sp = dot(a.space);
+    if (ty === T.i1) {
+      const t = this.fresh('rs');
+      this.ins('selp.u16', t, '1', '0', v);
+      this.ins(`st${qual}${sp}.u8`, at, t);
+      return;
+    }
+    let val = v;
+    if (!val.startsWith('%')) { const r = this.fresh(regClassOf(ty)); this.ins(`mov.${ty.k === 'half' || ty.k === 'bfloat' ? 'b16' : movSuffix(regClassOf(ty))}`, r, val); val = r; }
+    this.ins(`st${qual}${sp}.${memSuffix(ty)}`, at, val);
+  }
+
+  /** Copy `size` bytes between two addresses in chunks of the common alignment (≤ 8). */
+  copyBytes(dst: Addr, src: Addr, size: number, align: number): void {
+    let w = 8; while (w > 1 && (align % w !== 0 || size % w !== 0)) w >>= 1;
+    const ty = w === 8 ? T.i64 : w === 4 ? T.i32 : w === 2 ? T.i16 : T.i8;
+    for (let o = 0; o < size; o += w) {
+      const r = this.loadScalar(ty, { ...src, off: src.off + o });
+      this.storeScalar(ty, { ...dst, off: dst.off + o }, r);
+    }
+  }
+
+  // ------------------------------------------------------------------ the function
+
+  emit(): FnPiece {
+    const f = this.f;
+    if (f.blocks.length === 0) throw new Error('emitFunction on a declaration');
+    // parameters
+    f.params.forEach((a, i) => this.emitParam(a, i));
+    f.blocks.forEach((b, i) => this.emitBlock(b, i));
+    for (const d of this.deferred) { this.raw(''); for (const l of d) this.raw(l); }
+
+    const head: string[] = [];
+    const visible = f.linkage !== 'internal' && f.linkage !== 'private' && (f.isKernel || this.opts.rdc);
+    const weak = this.opts.rdc && (f.linkage === 'weak' || f.linkage === 'linkonce_odr');
+    const link = weak ? '.weak ' : visible ? '.visible ' : '';
+    if (visible || weak) head.push(`\t// .globl\t${this.fname}`);
+    if (f.isKernel) {
+      const ps = f.params.map((_, i) => '\t' + kernelParamDecl(f, i));
+      head.push(ps.length ? `${link}.entry ${this.fname}(\n${ps.join(',\n')}\n)` : `${link}.entry ${this.fname}()`);
+      if (f.attrs.maxntid) head.push(`.maxntid ${f.attrs.maxntid}, 1, 1`);
+      if (f.attrs.minctasm) head.push(`.minnctapersm ${f.attrs.minctasm}`);
+      if (f.attrs.maxclusterrank && this.opts.arch >= 90) head.push(`.maxclusterrank ${f.attrs.maxclusterrank}`);
+    } else {
+      if (f.fnTy.varargs) throw new Unsupported(`variadic device function ${f.name}`);
+      head.push(funcHeader(f, link, false));
+    }
+    head.push('{');
+    const decls: string[] = [];
+    if (this.depotSize > 0) {
+      decls.push(`\t.local .align ${Math.max(this.depotAlign, 1)} .b8 \t__local_depot${FN_MARK}[${this.depotSize}];`);
+      decls.push('\t.reg .b64 \t%SP;', '\t.reg .b64 \t%SPL;');
+    }
+    decls.push(...this.regs.decls());
+    const pro: string[] = [];
+    if (this.depotSize > 0) {
+      pro.push(`\tmov.u64 \t%SPL, __local_depot${FN_MARK};`);
+      if (this.needSP) pro.push('\tcvta.local.u64 \t%SP, %SPL;');
+    }
+    const text = [...head, ...decls, '', '', ...pro, ...this.lines, '', '}', ''].join('\n');
+    return { name: f.name, text, funcRefs: [...this.funcRefs].sort() };
+  }
+
+  private emitParam(a: Arg, i: number): void {
+    const f = this.f;
+    const pname = `${this.fname}_param_${i}`;
+    if (a.byval) {
+      const off = this.byvalCopy.get(a);
+      if (off !== undefined) {
+        const pk = paramKind(a.ty, a.byval, a.align);
+        this.copyBytes({ space: 'local', base: '%SPL', off }, { space: 'param', base: pname, off: 0 }, sizeOf(a.byval), pk.k === 'agg' ? pk.align : 1);
+        this.needSP = true;
+        this.ins('add.u64', this.reg(a), '%SP', String(off));
+      }
+      return;
+    }
+    if (this.useCount(a) === 0) return;
+    if (!isScalar(a.ty)) {
+      // first-class aggregate parameter
+      const ls = leavesOf(a.ty), rs = this.regsOf(a);
+      ls.forEach((l, k) => this.loadScalar(l.ty, { space: 'param', base: pname, off: l.off }, '', rs[k]));
+      return;
+    }
+    const t = a.ty;
+    if (t === T.i1) {
+      const r = this.fresh(f.isKernel ? 'rs' : 'r'), r2 = this.fresh(f.isKernel ? 'rs' : 'r');
+      this.ins(f.isKernel ? 'ld.param.u8' : 'ld.param.u32', r, `[${pname}]`);
+      this.ins(f.isKernel ? 'and.b16' : 'and.b32', r2, r, '1');
+      this.ins(f.isKernel ? 'setp.eq.b16' : 'setp.eq.b32', this.reg(a), r2, '1');
+      return;
+    }
+    this.ins(`ld.param.${memSuffix(t)}`, this.reg(a), `[${pname}]`);
+  }
+
+  private emitBlock(b: Block, i: number): void {
+    if (i > 0) {
+      this.raw('');
+      if (this.hasPreds.has(b)) this.raw(`${this.label(b)}:`);
+    }
+    b.insts.forEach((inst, k) => {
+      if (k < b.insts.length - 1 && isTerminator(inst)) throw new Error(`instruction after the terminator in block ${b.name}`);
+      this.emitInst(inst, b, i);
+    });
+    const last = b.insts[b.insts.length - 1];
+    if (!last || !isTerminator(last)) throw new Error(`block ${b.name} has no terminator`);
+  }
+
+  // ------------------------------------------------------------------ phis and branches
+
+  /** Parallel copies into the phis of `to` for the edge from → to. */
+  private edgeCopies(from: Block, to: Block, out: string[]): void {
+    const moves: { d: string; s: string; c: RegClass }[] = [];
+    const save = this.lines.length;
+    for (const p of to.insts) {
+      if (p.op !== 'phi') break;
+      const k = p.targets.indexOf(from);
+      if (k < 0) throw new Error(`phi in ${to.name} lacks an entry for ${from.name}`);
+      const v = p.ops[k]!;
+      const ds = this.regsOf(p);
+      let ss: string[];
+      if (v.kind === 'inst' || v.kind === 'arg') ss = this.regsOf(v);
+      else if (isScalar(v.ty)) ss = [v.ty === T.i1 ? this.scalar(v) : this.src(v)];
+      else ss = constLeaves(v as Const).map(c => c.ty === T.i1 ? this.scalar(c) : this.src(c));
+      ds.forEach((d, j) => moves.push({ d, s: ss[j]!, c: classOfReg(d)! }));
+    }
+    // materialisations emitted into this.lines belong to the edge: move them to `out`
+    out.push(...this.lines.splice(save));
+    let pending = moves.filter(m => m.d !== m.s);
+    const mov = (d: string, s: string, c: RegClass): void => {
+      out.push(`\tmov.${c === 'rs' ? 'b16' : movSuffix(c)} \t${d}, ${s};`);
+    };
+    while (pending.length) {
+      const k = pending.findIndex(m => !pending.some(o => o !== m && o.s === m.d));
+      if (k >= 0) { const m = pending[k]!; mov(m.d, m.s, m.c); pending.splice(k, 1); continue; }
+      const m = pending[0]!;
+      const t = this.fresh(m.c);
+      mov(t, m.d, m.c);
+      pending = pending.map(o => (o.s === m.d ? { ...o, s: t } : o));
+    }
+  }
+  private hasPhis(b: Block): boolean { return b.insts[0]?.op === 'phi'; }
+
+  /** Target label for a conditional edge; an edge block when the target has phis. */
+  private edgeTarget(from: Block, to: Block): string {
+    if (!this.hasPhis(to)) return this.label(to);
+    const l = this.newLabel();
+    const body: string[] = [`${l}:`];
+    this.edgeCopies(from, to, body);
+    body.push(`\tbra.uni \t${this.label(to)};`);
+    this.deferred.push(body);
+    return l;
+  }
+  /** Unconditional jump (with copies) at the end of a block. */
+  private jump(from: Block, to: Block, idx: number): void {
+    const out: string[] = [];
+    this.edgeCopies(from, to, out);
+    this.lines.push(...out);
+    if (this.blockIdx.get(to) !== idx + 1) this.ins('bra.uni', this.label(to));
+  }
+
+  // ------------------------------------------------------------------ instructions
+
+  private emitInst(i: Inst, b: Block, bi: number): void {
+    switch (i.op) {
+      case 'phi': this.regsOf(i); return;
+      case 'alloca':
+        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i))) {
+          this.needSP = true;
+          this.ins('add.u64', this.reg(i), '%SP', String(this.allocaOff.get(i)!));
+        }
+        return;
+      case 'br': this.jump(b, i.targets[0]!, bi); return;
+      case 'condbr': {
+        const [t, e] = i.targets as [Block, Block];
+        const c = i.ops[0]!;
+        if (t === e || c.kind === 'int') { this.jump(b, c.kind === 'int' && c.value === 0n ? e : t, bi); return; }
+        const p = this.scalar(c);
+        if (this.blockIdx.get(t) === bi + 1 && !this.hasPhis(e)) {
+          // fall through into the then-block: branch on the negated condition
+          this.lines.push(`\t@!${p} bra \t${this.label(e)};`);
+          this.jump(b, t, bi);
+          return;
+        }
+        this.lines.push(`\t@${p} bra \t${this.edgeTarget(b, t)};`);
+        this.jump(b, e, bi);
+        return;
+      }
+      case 'switch': {
+        const v = i.ops[0]!;
+        const bits = bitsOf(v.ty);
+        const x = v.ty === T.i8 ? this.ext8(v, false) : this.scalar(v);
+        const done = new Map<Block, string>();
+        for (let k = 1; k < i.ops.length; k++) {
+          const cv = i.ops[k] as Const;
+          const tgt = i.targets[k]!;
+          if (tgt === i.targets[0]) continue;
+          let l = done.get(tgt);
+          if (!l) { l = this.edgeTarget(b, tgt); done.set(tgt, l); }
+          const p = this.fresh('p');
+          const imm = cv.kind === 'int' ? intImm(v.ty === T.i8 ? BigInt.asUintN(8, cv.value) : cv.value, bits === 8 ? 16 : bits) : '0';
+          if (v.ty === T.i1) { const t = this.coerce(x, T.i1, 'r'); this.ins('setp.eq.s32', p, t, imm); }
+          else this.ins(`setp.eq.s${bits === 8 ? 16 : bits}`, p, x, imm);
+          this.lines.push(`\t@${p} bra \t${l};`);
+        }
+        this.jump(b, i.targets[0]!, bi);
+        return;
+      }
+      case 'ret': this.emitRet(i); return;
+      case 'unreachable': this.raw('\ttrap;'); return;
+      case 'load': this.emitLoad(i); return;
+      case 'store': this.emitStore(i); return;
+      case 'gep': this.emitGep(i); return;
+      case 'icmp': this.emitICmp(i); return;
+      case 'fcmp': this.emitFCmp(i); return;
+      case 'select': this.emitSelect(i); return;
+      case 'call': this.emitCall(i); return;
+      case 'atomicrmw': this.emitRmw(i); return;
+      case 'cmpxchg': this.emitCas(i); return;
+      case 'fence': this.emitFence(i); return;
+      case 'extractvalue': {
+        const r = leafRange(i.ops[0]!.ty, i.idx ?? []);
+        const src = this.leaves(i.ops[0]!).slice(r.first, r.first + r.count);
+        const ds = this.regsOf(i);
+        ds.forEach((d, k) => this.mov(d, src[k]!));
+        return;
+      }
+      case 'insertvalue': {
+        const r = leafRange(i.ty, i.idx ?? []);
+        const src = [...this.leaves(i.ops[0]!)];
+        const ins = this.leaves(i.ops[1]!);
+        for (let k = 0; k < r.count; k++) src[r.first + k] = ins[k]!;
+        this.regsOf(i).forEach((d, k) => this.mov(d, src[k]!));
+        return;
+      }
+      case 'extractelement': case 'insertelement':
+        throw new Unsupported(`vector instruction ${i.op}`);
+      case 'fneg': {
+        const t = i.ty;
+        if (t.k === 'half' || t.k === 'bfloat') { const d = this.reg(i); const s = this.scalar(i.ops[0]!); this.ins('xor.b16', d, s, '-32768'); return; }
+        this.ins(`neg${t.k === 'float' ? this.ftz : ''}.${t.k === 'float' ? 'f32' : 'f64'}`, this.reg(i), this.src(i.ops[0]!));
+        return;
+      }
+      default:
+        if (isBinOp(i.op)) { this.emitBin(i); return; }
+        if (isCastOp(i.op)) { this.emitCast(i); return; }
+        throw new Unsupported(`instruction ${i.op}`);
+    }
+  }
+
+  mov(d: string, s: string): void {
+    if (d === s) return;
+    const c = classOfReg(d)!;
+    if (c === 'p' && !s.startsWith('%')) { this.ins('setp.ne.u32', d, s === '0' ? '0' : '1', '0'); return; }
+    this.ins(`mov.${c === 'rs' ? 'b16' : movSuffix(c)}`, d, s);
+  }
+
+  private emitRet(i: Inst): void {
+    const v = i.ops[0];
+    if (v && !this.f.isKernel) {
+      const rk = paramKind(v.ty);
+      if (rk.k === 'scalar') this.storeParamScalar('func_retval0', 0, v.ty, this.scalar(v), 32);
+      else {
+        const ls = leavesOf(v.ty), rs = this.leaves(v);
+        ls.forEach((l, k) => this.storeParamScalar('func_retval0', l.off, l.ty, rs[k]!, 0));
+      }
+    }
+    this.raw('\tret;');
+  }
+
+  /** st.param of a scalar; `widen` = 32 widens sub-32-bit integers to a .b32 slot. */
+  storeParamScalar(name: string, off: number, ty: Type, r: string, widen: number, signed = false): void {
+    const at = `[${name}+${off}]`;
+    if (ty === T.i1) {
+      const t = this.fresh(widen ? 'r' : 'rs');
+      this.ins(widen ? 'selp.u32' : 'selp.u16', t, '1', '0', r);
+      this.ins(widen ? 'st.param.b32' : 'st.param.b8', at, t);
+      return;
+    }
+    if (isInt(ty) && ty.bits < 32 && widen) {
+      const t = this.coerce(r, ty, 'r', signed);
+      this.ins('st.param.b32', at, t);
+      return;
+    }
+    const sfx = ty.k === 'float' ? 'f32' : ty.k === 'double' ? 'f64' : ty === T.i8 ? 'b8' : 'b' + bitsOf(ty);
+    this.ins(`st.param.${sfx}`, at, r);
+  }
+
+  private emitLoad(i: Inst): void {
+    const p = i.ops[0]!;
+    const a = this.addrOf(p);
+    const q = this.memQual(i, a, true);
+    if (i.ordering === 'seq_cst') this.ins(`fence.sc.${ptxScope(i.scope)}`);
+    if (isScalar(i.ty)) { this.loadScalar(i.ty, a, q, this.reg(i)); return; }
+    const rs = this.regsOf(i);
+    leavesOf(i.ty).forEach((l, k) => this.loadScalar(l.ty, { ...a, off: a.off + l.off }, q, rs[k]));
+  }
+  private emitStore(i: Inst): void {
+    const v = i.ops[0]!, p = i.ops[1]!;
+    const a = this.addrOf(p);
+    if (a.space === 'param') throw new Unsupported('store into a by-value parameter');
+    const q = this.memQual(i, a, false);
+    if (i.ordering === 'seq_cst') this.ins(`fence.sc.${ptxScope(i.scope)}`);
+    if (isScalar(v.ty)) { this.storeScalar(v.ty, a, v.ty === T.i1 ? this.scalar(v) : this.src(v), q); return; }
+    const rs = this.leaves(v);
+    leavesOf(v.ty).forEach((l, k) => this.storeScalar(l.ty, { ...a, off: a.off + l.off }, rs[k]!, q));
+  }
+  private memQual(i: Inst, a: Addr, load: boolean): string {
+    if (i.ordering) {
+      if (a.space !== '' && a.space !== 'global' && a.space !== 'shared') throw new Unsupported(`atomic access to .${a.space}`);
+      const sc = ptxScope(i.scope);
+      const sem = load ? (i.ordering === 'monotonic' ? 'relaxed' : 'acquire') : (i.ordering === 'monotonic' || i.ordering === 'seq_cst' ? 'relaxed' : 'release');
+      return `.${sem}.${sc}`;
+    }
+    if (i.volatile && a.space !== 'param' && a.space !== 'const') return '.volatile';
+    return '';
+  }
+
+  private emitGep(i: Inst): void {
+    if (this.isDirectParamPtr(i)) return; // folded into ld.param addresses
+    const base = i.ops[0]!;
+    let cur: Type = i.srcTy!;
+    let off = 0;
+    const baseReg = this.scalar(base);
+    let acc = baseReg;
+    const addDyn = (idx: Value, scale: number): void => {
+      if (scale === 0) return;
+      let t: string;
+      const c = classOfReg(this.scalar(idx)) ?? regClassOf(idx.ty);
+      const r = this.scalar(idx);
+      t = this.fresh('rd');
+      if (c === 'r') this.ins('mul.wide.s32', t, r, String(scale));
+      else {
+        const w = c === 'rd' ? r : this.coerce(idx.ty === T.i8 ? this.ext8(idx, true) : r, idx.ty === T.i8 ? T.i16 : idx.ty, 'rd', true);
+        if (scale === 1) t = w; else this.ins('mul.lo.s64', t, w, String(scale));
+      }
+      const s = this.fresh('rd');
+      this.ins('add.s64', s, acc, t);
+      acc = s;
+    };
+    i.ops.slice(1).forEach((idx, k) => {
+      if (k === 0) {
+        const sz = sizeOf(cur);
+        if (idx.kind === 'int') off += Number(idx.value) * sz; else addDyn(idx, sz);
+        return;
+      }
+      if (cur.k === 'struct') {
+        if (idx.kind !== 'int') throw new Unsupported('non-constant struct index in gep');
+        off += fieldOffset(cur as Type & { k: 'struct' }, Number(idx.value));
+        cur = cur.fields[Number(idx.value)]!;
+      } else if (cur.k === 'array' || cur.k === 'vector') {
+        const el = cur.elem;
+        if (idx.kind === 'int') off += Number(idx.value) * sizeOf(el); else addDyn(idx, sizeOf(el));
+        cur = el;
+      } else throw new Unsupported(`gep into ${typeStr(cur)}`);
+    });
+    if (off === 0 && acc !== baseReg && !this.vals.has(i)) { this.vals.set(i, [acc]); return; }
+    const d = this.reg(i);
+    if (off !== 0) this.ins('add.s64', d, acc, String(off));
+    else this.mov(d, acc);
+  }
+
+  // ------------------------------------------------------------------ arithmetic
+
+  private emitBin(i: Inst): void {
+    const t = i.ty;
+    const [a, b] = i.ops as [Value, Value];
+    if (this.contracted.has(i)) return;
+    const d = this.reg(i);
+    if (t.k === 'int') {
+      const bits = t.bits, w = bits === 8 ? 16 : bits;
+      if (bits === 1) {
+        const x = this.scalar(a), y = this.scalar(b);
+        switch (i.op) {
+          case 'and': case 'mul': this.ins('and.pred', d, x, y); return;
+          case 'or': this.ins('or.pred', d, x, y); return;
+          case 'xor': case 'add': case 'sub': this.ins('xor.pred', d, x, y); return;
+          case 'udiv': case 'sdiv': this.mov(d, x); return;
+          case 'urem': case 'srem': this.ins('setp.ne.u32', d, '0', '0'); return;
+          default: throw new Unsupported(`i1 ${i.op}`);
+        }
+      }
+      switch (i.op) {
+        case 'add': this.ins(`add.s${w}`, d, this.src(a), this.src(b)); return;
+        case 'sub': this.ins(`sub.s${w}`, d, this.src(a), this.src(b)); return;
+        case 'mul': this.ins(`mul.lo.s${w}`, d, this.src(a), this.src(b)); return;
+        case 'sdiv': this.ins(`div.s${w}`, d, this.intSrc(a, true), this.intSrc(b, true)); return;
+        case 'udiv': this.ins(`div.u${w}`, d, this.intSrc(a, false), this.intSrc(b, false)); return;
+        case 'srem': this.ins(`rem.s${w}`, d, this.intSrc(a, true), this.intSrc(b, true)); return;
+        case 'urem': this.ins(`rem.u${w}`, d, this.intSrc(a, false), this.intSrc(b, false)); return;
+        case 'and': this.ins(`and.b${w}`, d, this.src(a), this.src(b)); return;
+        case 'or': this.ins(`or.b${w}`, d, this.src(a), this.src(b)); return;
+        case 'xor': this.ins(`xor.b${w}`, d, this.src(a), this.src(b)); return;
+        case 'shl': this.ins(`shl.b${w}`, d, this.src(a), this.shiftAmt(b)); return;
+        case 'lshr': this.ins(`shr.u${w}`, d, this.intSrc(a, false), this.shiftAmt(b)); return;
+        case 'ashr': this.ins(`shr.s${w}`, d, this.intSrc(a, true), this.shiftAmt(b)); return;
+        default: throw new Unsupported(`integer ${i.op}`);
+      }
+    }
+    if (t.k === 'half' || t.k === 'bfloat') { this.viaF32(i); return; }
+    if (t.k !== 'float' && t.k !== 'double') throw new Unsupported(`${i.op} on ${typeStr(t)}`);
+    const f32 = t.k === 'float';
+    const ty = f32 ? 'f32' : 'f64';
+    const ftz = f32 ? this.ftz : '';
+    const rn = this.opts.fmad ? '' : '.rn';
+    switch (i.op) {
+      case 'fadd': case 'fsub': {
+        const fm = this.fmaOf.get(i);
+        if (fm) {
+          let x = this.src(fm.mul.ops[0]!);
+          const y = this.src(fm.mul.ops[1]!);
+          let z = this.src(fm.other);
+          if (fm.subMul) x = this.negF(x, t);
+          if (fm.subOther) z = this.negF(z, t);
+          this.ins(`fma.rn${ftz}.${ty}`, d, x, y, z);
+          return;
+        }
+        this.ins(`${i.op === 'fadd' ? 'add' : 'sub'}${rn}${ftz}.${ty}`, d, this.src(a), this.src(b));
+        return;
+      }
+      case 'fmul':
+        if (this.contracted.has(i)) return;
+        this.ins(`mul${rn}${ftz}.${ty}`, d, this.src(a), this.src(b));
+        return;
+      case 'fdiv': {
+        const fast = (i.fmf ?? []).some(x => x === 'arcp' || x === 'afn' || x === 'fast');
+        const one = a.kind === 'fp' && a.value === 1;
+        if (!f32) { if (one) this.ins('rcp.rn.f64', d, this.src(b)); else this.ins('div.rn.f64', d, this.src(a), this.src(b)); return; }
+        if (fast) { this.ins(`div.approx${ftz}.f32`, d, this.src(a), this.src(b)); return; }
+        if (one) { this.ins(`rcp.${this.opts.precDiv ? 'rn' : 'approx'}${ftz}.f32`, d, this.src(b)); return; }
+        if (this.opts.precDiv) this.ins(`div.rn${ftz}.f32`, d, this.src(a), this.src(b));
+        else if (this.opts.genDivApproxFtz) this.ins(`div.approx${ftz}.f32`, d, this.src(a), this.src(b));
+        else this.ins(`div.full${ftz}.f32`, d, this.src(a), this.src(b));
+        return;
+      }
+      case 'frem': throw new Unsupported('frem');
+      default: throw new Unsupported(`FP ${i.op}`);
+    }
+  }
+  private negF(x: string, t: Type): string {
+    if (!x.startsWith('%')) {
+      // flip the sign bit of the hex immediate
+      const hex = x.slice(2), n = BigInt('0x' + hex) ^ (1n << BigInt(hex.length * 4 - 1));
+      return x.slice(0, 2) + n.toString(16).toUpperCase().padStart(hex.length, '0');
+    }
+    const r = this.fresh(t.k === 'float' ? 'f' : 'fd');
+    this.ins(`neg${t.k === 'float' ? this.ftz : ''}.${t.k === 'float' ? 'f32' : 'f64'}`, r, x);
+    return r;
+  }
+  private shiftAmt(v: Value): string {
+    if (v.kind === 'int') return String(Number(BigInt.asUintN(32, v.value)) >>> 0);
+    const r = v.ty === T.i8 ? this.ext8(v, false) : this.scalar(v);
+    const c = classOfReg(r)!;
+    if (c === 'r') return r;
+    const d = this.fresh('r');
+    this.ins(c === 'rs' ? 'cvt.u32.u16' : 'cvt.u32.u64', d, r);
+    return d;
+  }
+
+  /** half/bfloat arithmetic by promotion to f32 (exact for +, -, *, / with one final rounding). */
+  private viaF32(i: Inst): void {
+    const t = i.ty;
+    const x = this.toF32(i.ops[0]!), y = this.toF32(i.ops[1]!);
+    const r = this.fresh('f');
+    const op = { fadd: 'add.rn', fsub: 'sub.rn', fmul: 'mul.rn', fdiv: 'div.rn' }[i.op as string];
+    if (!op) throw new Unsupported(`${i.op} on ${t.k}`);
+    this.ins(`${op}.f32`, r, x, y);
+    this.fromF32(r, t, this.reg(i));
+  }
+  toF32(v: Value): string {
+    const r = this.scalar(v);
+    const d = this.fresh('f');
+    if (v.ty.k === 'half') this.ins('cvt.f32.f16', d, r);
+    else { const t = this.fresh('r'); this.ins('cvt.u32.u16', t, r); const t2 = this.fresh('r'); this.ins('shl.b32', t2, t, '16'); this.ins('mov.b32', d, t2); }
+    return d;
+  }
+  fromF32(r: string, t: Type, d: string): void {
+    if (t.k === 'half') { this.ins('cvt.rn.f16.f32', d, r); return; }
+    if (this.opts.arch < 80) throw new Unsupported('bfloat16 rounding on sm_75');
+    this.ins('cvt.rn.bf16.f32', d, r);
+  }
+
+  private emitICmp(i: Inst): void {
+    const [a, b] = i.ops as [Value, Value];
+    const p = i.pred as ICmpPred;
+    const d = this.reg(i);
+    const signed = p[0] === 's';
+    const cmp = { eq: 'eq', ne: 'ne', ugt: 'gt', uge: 'ge', ult: 'lt', ule: 'le', sgt: 'gt', sge: 'ge', slt: 'lt', sle: 'le' }[p];
+    if (a.ty === T.i1) {
+      const x = this.coerceI1(a, signed), y = this.coerceI1(b, signed);
+      this.ins(`setp.${cmp}.${signed ? 's' : 'u'}32`, d, x, y);
+      return;
+    }
+    const bits = bitsOf(a.ty), w = bits === 8 ? 16 : bits;
+    const x = this.intSrc(a, signed), y = this.intSrc(b, signed);
+    this.ins(`setp.${cmp}.${signed ? 's' : 'u'}${w}`, d, x.startsWith('%') || y.startsWith('%') ? x : this.scalar(a), y);
+  }
+  private coerceI1(v: Value, signed: boolean): string {
+    if (v.kind === 'int') return v.value ? (signed ? '-1' : '1') : '0';
+    const r = this.fresh('r');
+    this.ins(signed ? 'selp.s32' : 'selp.u32', r, signed ? '-1' : '1', '0', this.scalar(v));
+    return r;
+  }
+
+  private emitFCmp(i: Inst): void {
+    const [a, b] = i.ops as [Value, Value];
+    const p = i.pred as FCmpPred;
+    const d = this.reg(i);
+    if (p === 'false' || p === 'true') { this.ins('setp.ne.u32', d, p === 'true' ? '1' : '0', '0'); return; }
+    const cmp = { oeq: 'eq', one: 'ne', olt: 'lt', ole: 'le', ogt: 'gt', oge: 'ge', ord: 'num', uno: 'nan',
+      ueq: 'equ', une: 'neu', ult: 'ltu', ule: 'leu', ugt: 'gtu', uge: 'geu' }[p];
+    let x: string, y: string, ty: string, ftz = '';
+    if (a.ty.k === 'half' || a.ty.k === 'bfloat') { x = this.toF32(a); y = this.toF32(b); ty = 'f32'; }
+    else { x = this.src(a); y = this.src(b); ty = a.ty.k === 'float' ? 'f32' : 'f64'; ftz = a.ty.k === 'float' ? this.ftz : ''; }
+    if (!x.startsWith('%') && !y.startsWith('%')) x = this.scalar(a);
+    this.ins(`setp.${cmp}${ftz}.${ty}`, d, x, y);
+  }
+
+  private emitSelect(i: Inst): void {
+    const [c, a, b] = i.ops as [Value, Value, Value];
+    const ds = this.regsOf(i);
+    if (c.kind === 'int') { const s = this.leaves(c.value ? a : b); ds.forEach((d, k) => this.mov(d, s[k]!)); return; }
+    const p = this.scalar(c);
+    const as = isScalar(a.ty) ? [a.ty === T.i1 ? this.scalar(a) : this.src(a)] : this.leaves(a);
+    const bs = isScalar(b.ty) ? [b.ty === T.i1 ? this.scalar(b) : this.src(b)] : this.leaves(b);
+    ds.forEach((d, k) => {
+      const cls = classOfReg(d)!;
+      if (cls === 'p') {
+        const t1 = this.fresh('p'), t2 = this.fresh('p'), nc = this.fresh('p');
+        this.ins('and.pred', t1, p, as[k]!);
+        this.ins('not.pred', nc, p);
+        this.ins('and.pred', t2, nc, bs[k]!);
+        this.ins('or.pred', d, t1, t2);
+        return;
+      }
+      const sfx = cls === 'rs' ? 'b16' : cls === 'r' ? 'b32' : cls === 'rd' ? 'b64' : cls === 'f' ? 'f32' : 'f64';
+      let x = as[k]!, y = bs[k]!;
+      if (cls === 'rs') { if (!x.startsWith('%')) x = this.regImm(x, 'rs'); if (!y.startsWith('%')) y = this.regImm(y, 'rs'); }
+      this.ins(`selp.${sfx}`, d, x, y, p);
+    });
+  }
+  regImm(imm: string, c: RegClass): string { const r = this.fresh(c); this.ins(`mov.${c === 'rs' ? 'b16' : movSuffix(c)}`, r, imm); return r; }
+
+  // ------------------------------------------------------------------ casts
+
+  private emitCast(i: Inst): void {
+    const x = i.ops[0]!;
+    const from = x.ty, to = i.ty;
+    const d = this.reg(i);
+    const fb = bitsOf(from), tb = bitsOf(to);
+    const ftzOf = (t: Type): string => (t.k === 'float' ? this.ftz : '');
+    switch (i.op) {
+      case 'trunc': {
+        if (to === T.i1) { const t = this.fresh(regClassOf(from)); this.ins(`and.b${fb === 8 ? 16 : fb}`, t, this.scalar(x), '1'); this.ins(`setp.eq.b${fb === 8 ? 16 : fb}`, d, t, '1'); return; }
+        const fw = fb === 8 ? 16 : fb, tw = tb === 8 ? 16 : tb;
+        if (fw === tw) { this.mov(d, this.scalar(x)); return; }
+        this.ins(`cvt.u${tw}.u${fw}`, d, this.scalar(x));
+        return;
+      }
+      case 'zext': case 'sext': {
+        const s = i.op === 'sext';
+        const tw = tb === 8 ? 16 : tb;
+        if (from === T.i1) { this.ins(`selp.${s ? 's' : 'u'}${tw}`, d, s ? '-1' : '1', '0', this.scalar(x)); return; }
+        if (from === T.i8 && tw === 16) { this.mov(d, this.ext8(x, s)); return; }
+        this.ins(`cvt.${s ? 's' : 'u'}${tw}.${s ? 's' : 'u'}${fb}`, d, this.scalar(x));
+        return;
+      }
+      case 'fptrunc':
+        if (to.k === 'half' || to.k === 'bfloat') { this.fromF32(from.k === 'float' ? this.scalar(x) : this.cvtF64F32(x), to, d); return; }
+        this.ins(`cvt.rn${this.ftz}.f32.f64`, d, this.scalar(x));
+        return;
+      case 'fpext':
+        if (from.k === 'half' || from.k === 'bfloat') {
+          const f = this.toF32(x);
+          if (to.k === 'float') this.mov(d, f); else this.ins('cvt.f64.f32', d, f);
+          return;
+        }
+        this.ins(`cvt${this.ftz}.f64.f32`, d, this.scalar(x));
+        return;
+      case 'fptosi': case 'fptoui': {
+        const s = i.op === 'fptosi' ? 's' : 'u';
+        let src = this.scalar(x), ft = from;
+        if (from.k === 'half' || from.k === 'bfloat') { src = this.toF32(x); ft = T.f32; }
+        const fs = ft.k === 'float' ? 'f32' : 'f64';
+        if (to === T.i1) { const t = this.fresh('rs'); this.ins(`cvt.rzi${ftzOf(ft)}.${s}16.${fs}`, t, src); this.ins('setp.ne.b16', d, t, '0'); return; }
+        this.ins(`cvt.rzi${ftzOf(ft)}.${s}${tb === 8 ? 16 : tb}.${fs}`, d, src);
+        return;
+      }
+      case 'sitofp': case 'uitofp': {
+        const s = i.op === 'sitofp';
+        let src: string, sb = fb;
+        if (from === T.i1) { src = this.coerceI1(x, s); sb = 32; }
+        else if (from === T.i8) { src = this.ext8(x, s); sb = 16; }
+        else src = this.scalar(x);
+        if (to.k === 'half' || to.k === 'bfloat') {
+          const f = this.fresh('f');
+          this.ins(`cvt.rn.f32.${s ? 's' : 'u'}${sb}`, f, src);
+          this.fromF32(f, to, d);
+          return;
+        }
+        this.ins(`cvt.rn.${to.k === 'float' ? 'f32' : 'f64'}.${s ? 's' : 'u'}${sb}`, d, src);
+        return;
+      }
+      case 'ptrtoint': case 'inttoptr': {
+        if (to === T.i1) { this.ins('setp.ne.u64', d, this.scalar(x), '0'); return; }
+        if (from === T.i1) { this.ins(`selp.u${tb}`, d, '1', '0', this.scalar(x)); return; }
+        const fw = fb === 8 ? 16 : fb, tw = tb === 8 ? 16 : tb;
+        if (fw === tw) this.mov(d, this.scalar(x));
+        else this.ins(`cvt.u${tw}.u${fw}`, d, fw === 16 && from === T.i8 ? this.ext8(x, false) : this.scalar(x));
+        return;
+      }
+      case 'bitcast': {
+        if (!isScalar(from)) throw new Unsupported(`bitcast of ${typeStr(from)}`);
+        const s = this.scalar(x);
+        if (regClassOf(from) === regClassOf(to)) { this.mov(d, s); return; }
+        this.ins(`mov.b${tb}`, d, s);
+        return;
+      }
+      case 'addrspacecast': {
+        const fa = (from as { as: number }).as, ta = (to as { as: number }).as;
+        const s = this.scalar(x);
+        if (fa === ta) this.mov(d, s);
+        else if (ta === 0) this.ins(`cvta.${spaceOf(fa)}.u64`, d, s);
+        else if (fa === 0) this.ins(`cvta.to.${spaceOf(ta)}.u64`, d, s);
+        else throw new Unsupported('addrspacecast between two specific spaces');
+        return;
+      }
+    }
+    throw new Unsupported(`cast ${i.op}`);
+  }
+  private cvtF64F32(x: Value): string { const f = this.fresh('f'); this.ins(`cvt.rn${this.ftz}.f32.f64`, f, this.scalar(x)); return f; }
+
+  // ------------------------------------------------------------------ calls
+
+  private emitCall(i: Inst): void {
+    const callee = i.ops[0]!;
+    const args = i.ops.slice(1);
+    if (callee.kind === 'asm') { emitInlineAsm(this, i, callee, args); return; }
+    if (callee.kind === 'func' && callee.name.startsWith('llvm.')) { emitIntrinsic(this, i, callee.name, args); return; }
+    const fnTy = i.fnTy ?? (callee.kind === 'func' ? callee.fnTy : undefined);
+    if (!fnTy) throw new Unsupported('call without a signature');
+    const direct = callee.kind === 'func' ? callee : null;
+    if (direct) this.funcRefs.add(direct.name);
+    if (fnTy.varargs && !(direct && direct.name === 'vprintf')) throw new Unsupported('variadic call');
+    const seq = this.callSeq++;
+    // compute argument registers first (materialisations go before the call sequence)
+    const kinds: ParamKind[] = fnTy.params.map((t, k) => {
+      const a = direct?.params[k];
+      return paramKind(t, a?.byval, a?.align);
+    });
+    const argRegs: (string[] | Addr)[] = args.slice(0, fnTy.params.length).map((v, k) => {
+      const pk = kinds[k]!;
+      if (pk.k === 'agg' && direct?.params[k]?.byval) return this.addrOf(v);
+      if (pk.k === 'scalar') return [v.ty === T.i1 ? this.scalar(v) : this.scalar(v)];
+      return this.leaves(v);
+    });
+    let calleeOp = '';
+    if (!direct) calleeOp = this.scalar(callee);
+    this.raw(`\t{ // callseq ${seq}, 0`);
+    kinds.forEach((pk, k) => {
+      const name = `param${k}`;
+      if (pk.k === 'scalar') {
+        this.raw(`\t.param .b${pk.width} ${name};`);
+        const a = direct?.params[k];
+        this.storeParamScalar(name, 0, pk.ty, (argRegs[k] as string[])[0]!, 32, !!a?.attrs.includes('signext'));
+      } else {
+        this.lines.push(`\t.param .align ${pk.align} .b8 ${name}[${pk.size}];`);
+        const r = argRegs[k]!;
+        if (Array.isArray(r)) leavesOf(pk.ty).forEach((l, j) => this.storeParamScalar(name, l.off, l.ty, r[j]!, 0));
+        else this.copyBytes({ space: 'param', base: name, off: 0 }, r, sizeOf(pk.ty), pk.align);
+      }
+    });
+    const rk = fnTy.ret.k === 'void' ? null : paramKind(fnTy.ret);
+    if (rk) this.lines.push(rk.k === 'scalar' ? `\t.param .b${rk.width} retval0;` : `\t.param .align ${rk.align} .b8 retval0[${rk.size}];`);
+    const plist = kinds.map((_, k) => `param${k}`).join(', ');
+    const ret = rk ? '(retval0), ' : '';
+    if (direct) this.lines.push(`\tcall.uni ${ret}${ptxName(direct.name)}, (${plist});`);
+    else {
+      const proto = `prototype_${seq}`;
+      this.lines.push(`\t${callPrototype(proto, fnTy.ret, fnTy.params)}`);
+      this.lines.push(`\tcall ${ret}${calleeOp}, (${plist}), ${proto};`);
+    }
+    if (rk) {
+      const rt = fnTy.ret;
+      if (rk.k === 'scalar') {
+        const d = this.reg(i);
+        if (rt === T.i1) { const t = this.fresh('r'); this.ins('ld.param.b32', t, '[retval0+0]'); const t2 = this.fresh('r'); this.ins('and.b32', t2, t, '1'); this.ins('setp.eq.b32', d, t2, '1'); }
+        else if (rt.k === 'int' && rt.bits < 32) this.ins(`ld.param.b${rt.bits === 8 ? 8 : 16}`, d, '[retval0+0]');
+        else this.ins(`ld.param.${rt.k === 'float' ? 'f32' : rt.k === 'double' ? 'f64' : 'b' + bitsOf(rt)}`, d, '[retval0+0]');
+      } else {
+        const rs = this.regsOf(i);
+        leavesOf(rt).forEach((l, k) => this.loadScalar(l.ty, { space: 'param', base: 'retval0', off: l.off }, '', rs[k]));
+      }
+    }
+    this.raw(`\t} // callseq ${seq}`);
+  }
+
+  // ------------------------------------------------------------------ atomics
+
+  private atomPrefix(i: Inst, a: Addr): string {
+    if (a.space !== '' && a.space !== 'global' && a.space !== 'shared') throw new Unsupported(`atomic on .${a.space}`);
+    const ord = i.ordering ?? 'monotonic';
+    const sc = i.scope === 'block' ? '.cta' : i.scope === 'device' ? '' : '.sys';
+    if (ord === 'monotonic') return `atom${dot(a.space)}${sc}`;
+    if (ord === 'seq_cst') this.ins(`fence.sc.${ptxScope(i.scope)}`);
+    const sem = ord === 'acquire' ? 'acquire' : ord === 'release' ? 'release' : 'acq_rel';
+    return `atom.${sem}.${ptxScope(i.scope)}${dot(a.space)}`;
+  }
+
+  private emitRmw(i: Inst): void {
+    const [p, v] = i.ops as [Value, Value];
+    const t = v.ty;
+    const a = this.addrOf(p);
+    const at = addrText(a);
+    const bits = bitsOf(t);
+    if (!(bits === 32 || bits === 64) || t === T.i1) throw new Unsupported(`atomicrmw on ${typeStr(t)}`);
+    const d = this.reg(i);
+    let op: string, sfx: string, val = this.src(v);
+    const isF = t.k === 'float' || t.k === 'double';
+    switch (i.rmw) {
+      case 'xchg': op = 'exch'; sfx = `b${bits}`; if (isF) { const r = this.fresh(bits === 32 ? 'r' : 'rd'); this.ins(`mov.b${bits}`, r, this.scalar(v)); const o = this.fresh(bits === 32 ? 'r' : 'rd'); this.ins(`${this.atomPrefix(i, a)}.exch.b${bits}`, o, at, r); this.ins(`mov.b${bits}`, d, o); return; } break;
+      case 'add': op = 'add'; sfx = `u${bits}`; break;
+      case 'sub': { op = 'add'; sfx = `u${bits}`; if (v.kind === 'int') val = intImm(-v.value, bits); else { const n = this.fresh(regClassOf(t)); this.ins(`neg.s${bits}`, n, val); val = n; } break; }
+      case 'and': op = 'and'; sfx = `b${bits}`; break;
+      case 'or': op = 'or'; sfx = `b${bits}`; break;
+      case 'xor': op = 'xor'; sfx = `b${bits}`; break;
+      case 'max': op = 'max'; sfx = `s${bits}`; break;
+      case 'min': op = 'min'; sfx = `s${bits}`; break;
+      case 'umax': op = 'max'; sfx = `u${bits}`; break;
+      case 'umin': op = 'min'; sfx = `u${bits}`; break;
+      case 'fadd': op = 'add'; sfx = `f${bits}`; break;
+      case 'fsub': { op = 'add'; sfx = `f${bits}`; val = this.negF(val, t); break; }
+      case 'nand': {
+        // CAS loop
+        const pre = this.atomPrefix(i, a);
+        const cls = regClassOf(t);
+        const old = this.fresh(cls), nw = this.fresh(cls), tmp = this.fresh(cls), got = this.fresh(cls), ok = this.fresh('p');
+        const loop = this.newLabel();
+        this.ins(`ld${dot(a.space)}.u${bits}`, old, at);
+        this.raw(`${loop}:`);
+        this.ins(`and.b${bits}`, tmp, old, val);
+        this.ins(`not.b${bits}`, nw, tmp);
+        this.ins(`${pre}.cas.b${bits}`, got, at, old, nw);
+        this.ins(`setp.ne.b${bits}`, ok, got, old);
+        this.mov(old, got);
+        this.lines.push(`\t@${ok} bra \t${loop};`);
+        this.mov(d, got);
+        return;
+      }
+      default: throw new Unsupported(`atomicrmw ${i.rmw}`);
+    }
+    if (!isF && t.k !== 'int') sfx = `b${bits}`;
+    this.ins(`${this.atomPrefix(i, a)}.${op}.${sfx}`, d, at, val);
+  }
+
+  private emitCas(i: Inst): void {
+    const [p, c, n] = i.ops as [Value, Value, Value];
+    const bits = bitsOf(c.ty);
+    if (bits !== 32 && bits !== 64 && bits !== 16) throw new Unsupported(`cmpxchg on ${typeStr(c.ty)}`);
+    const a = this.addrOf(p);
+    const [d, ok] = this.regsOf(i) as [string, string];
+    const cmp = this.scalar(c);
+    let nv = this.src(n);
+    if (c.ty.k === 'float' || c.ty.k === 'double') throw new Unsupported('cmpxchg on FP');
+    if (bits === 16 && !nv.startsWith('%')) nv = this.regImm(nv, 'rs');
+    this.ins(`${this.atomPrefix(i, a)}.cas.b${bits}`, d, addrText(a), cmp, nv);
+    this.ins(`setp.eq.b${bits}`, ok, d, cmp);
+  }
+
+  private emitFence(i: Inst): void {
+    const ord = i.ordering ?? 'seq_cst';
+    if (ord === 'seq_cst') {
+      this.raw(`\tmembar.${i.scope === 'block' ? 'cta' : i.scope === 'device' ? 'gl' : 'sys'};`);
+      return;
+    }
+    this.raw(`\tfence.acq_rel.${ptxScope(i.scope)};`);
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+const BIN = new Set(['add', 'sub', 'mul', 'sdiv', 'udiv', 'srem', 'urem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor', 'fadd', 'fsub', 'fmul', 'fdiv', 'frem']);
+const CAST = new Set(['trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'fptoui', 'fptosi', 'uitofp', 'sitofp', 'ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast']);
+const isBinOp = (op: string): boolean => BIN.has(op);
+const isCastOp = (op: string): boolean => CAST.has(op);
+
+/** Byte offset of a gep with constant indices. */
+export function constGepOffset(srcTy: Type, idx: readonly Value[]): number {
+  let off = 0;
+  let cur = srcTy;
+  idx.forEach((v, k) => {
+    if (v.kind !== 'int') throw new Unsupported('non-constant index in a constant gep');
+    const n = Number(v.value);
+    if (k === 0) { off += n * sizeOf(cur); return; }
+    if (cur.k === 'struct') { off += fieldOffset(cur as Type & { k: 'struct' }, n); cur = cur.fields[n]!; }
+    else if (cur.k === 'array' || cur.k === 'vector') { off += n * sizeOf(cur.elem); cur = cur.elem; }
+    else throw new Unsupported('bad constant gep');
+  });
+  return off;
+}
+
+/** Scalar constants of an aggregate constant, in leaf order. */
+export function constLeaves(c: Const): Const[] {
+  const ls = leavesOf(c.ty);
+  if (c.kind === 'agg') return c.elems.flatMap(e => (isScalar(e.ty) ? [e] : constLeaves(e)));
+  if (c.kind === 'bytes') return Array.from(c.bytes.subarray(0, ls.length), b => ({ kind: 'int', ty: T.i8, value: BigInt.asIntN(8, BigInt(b)) }) as Const);
+  return ls.map((l: Leaf) => ({ kind: c.kind === 'poison' || c.kind === 'undef' ? 'undef' : 'zero', ty: l.ty }) as Const);
+}
+
+export function emitFunction(f: Func, opts: CompileOptions): FnPiece {
+  return new FnEmitter(f, opts).emit();
+}
+
+export type { Global };
+export { ptrTy };

@@ -1,0 +1,775 @@
+// IR generation from the typed AST: functions (allocas for locals, blocks for control flow),
+// globals with constant-folded initialisers, string literals, builtins and inline asm.
+
+import {
+  type Module, type Func, type Global, type Value, type Const, type Block, type Type as IRType, type Inst, type InlineAsm,
+  Builder, T, AS, cInt, cFP, cNull, cZero, cUndef, newFunc, newGlobal, declareFunc, funcTy, arrayTy, ptrTy, structTy, alignOf, sizeOf,
+  type ICmpPred, type FCmpPred, type BinOp,
+} from '../middle/ir';
+import { Unsupported } from '../diagnostics';
+import type { CompileOptions } from '../options';
+import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
+import { type CType, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
+import { evalConst } from './consteval';
+import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
+import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
+import type { Unit } from './unit';
+
+const AS_OF: Record<VarSym['space'], number> = { device: AS.global, constant: AS.const, shared: AS.shared, managed: AS.global, none: AS.global };
+
+export class ModuleGen {
+  m: Module;
+  private fns = new Map<FuncSym, Func>();
+  private globals = new Map<VarSym, Global>();
+  private strings = new Map<string, Global>();
+  private strCount = 0;
+  private localStaticCount = new Map<string, number>();
+  queue: FuncSym[] = [];
+  constructor(public u: Unit, public opts: CompileOptions, m: Module) { this.m = m; }
+
+  // ------------------------------------------------------------------ functions
+  lowerSig(f: CType & { k: 'func' }): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
+    const sret = f.ret.k === 'record';
+    const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
+    if (sret) params.push({ ty: T.ptr });
+    for (const p of f.params) {
+      if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
+      else params.push({ ty: irType(p) });
+    }
+    const ret = sret ? T.void : irType(f.ret);
+    return { fnTy: funcTy(ret, params.map(p => p.ty), f.variadic) as IRType & { k: 'func' }, sret, params };
+  }
+  func(f: FuncSym): Func {
+    let fn = this.fns.get(f);
+    if (fn) return fn;
+    const sig = this.lowerSig(f.ty);
+    const name = mangleFunction(f, this.opts.moduleId);
+    const internal = f.isGlobal ? (f.isStatic || f.inAnon) : (f.isStatic || f.inAnon || !this.opts.rdc);
+    fn = newFunc(name, sig.fnTy, f.bodyStart >= 0 && internal ? 'internal' : 'external');
+    fn.isKernel = f.isGlobal;
+    sig.params.forEach((p, i) => {
+      const a = fn!.params[i]!;
+      if (p.byval) { a.byval = p.byval; a.align = p.align; }
+      if (sig.sret && i === 0) { a.sret = irType(f.ty.ret); a.align = alignOfC(f.ty.ret); }
+    });
+    if (f.forceinline) fn.attrs.alwaysinline = true;
+    if (f.noinline) fn.attrs.noinline = true;
+    if (f.isGlobal && f.launchBounds) { fn.attrs.maxntid = f.launchBounds[0]; if (f.launchBounds[1] !== undefined) fn.attrs.minctasm = f.launchBounds[1]; }
+    this.fns.set(f, fn);
+    this.m.funcs.push(fn);
+    if (f.bodyStart >= 0 && !f.deviceBuiltin) this.queue.push(f);
+    return fn;
+  }
+  emitBody(f: FuncSym): void {
+    const fn = this.func(f);
+    if (!f.body) return;
+    new FnGen(this, f, fn).run(f.body);
+  }
+
+  // ------------------------------------------------------------------ globals
+  global(v: VarSym): Global {
+    let g = this.globals.get(v);
+    if (g) return g;
+    const as = AS_OF[v.space];
+    if (v.space === 'managed') throw new Unsupported('__managed__ variable');
+    let name: string;
+    if (v.storage === 'static-local') {
+      const owner = (v as VarSym & { owner?: FuncSym | null }).owner ?? null;
+      const base = owner ? mangleLocalStatic(owner, v.name, this.opts.moduleId, 0) : v.name;
+      const n = this.localStaticCount.get(base) ?? 0;
+      this.localStaticCount.set(base, n + 1);
+      name = v.isExtern ? v.name : n === 0 ? base : mangleLocalStatic(owner, v.name, this.opts.moduleId, n);
+    } else name = mangleVariable(v, this.opts.moduleId);
+    let vt = irType(v.ty);
+    const align = Math.max((v as VarSym & { align?: number }).align ?? 0, alignOfC(v.ty));
+    if (v.space === 'shared' && v.isExtern) {
+      vt = arrayTy(0, irType(v.ty.k === 'array' ? v.ty.elem : v.ty));
+      g = newGlobal(name, vt, AS.shared, null, { linkage: 'external', align: Math.max(align, 16) });
+    } else if (v.space === 'shared') {
+      g = newGlobal(name, vt, AS.shared, cUndef(vt), { linkage: 'internal', align });
+    } else if (v.isExtern) {
+      g = newGlobal(name, vt, as, null, { linkage: 'external', align });
+    } else {
+      const init = v.init ? this.constInit(v.init, v.ty) : cZero(vt);
+      const internal = v.isStatic || v.storage === 'static-local';
+      g = newGlobal(name, vt, as, init, { linkage: internal ? 'internal' : 'external', align, externallyInitialized: !internal && (v.space === 'device' || v.space === 'constant') });
+      if (v.space === 'none') { g.isConstant = true; g.linkage = 'internal'; g.addrSpace = AS.const; (g as { ty: IRType }).ty = ptrTy(AS.const); }
+    }
+    this.globals.set(v, g);
+    this.m.globals.push(g);
+    return g;
+  }
+  string(bytes: Uint8Array): Global {
+    const key = Buffer.from(bytes).toString('latin1');
+    let g = this.strings.get(key);
+    if (g) return g;
+    const name = this.strCount === 0 ? '$str' : `$str.${this.strCount}`;
+    this.strCount++;
+    const ty = arrayTy(bytes.length, T.i8);
+    g = newGlobal(name, ty, AS.global, { kind: 'bytes', ty, bytes }, { linkage: 'private', isConstant: true, align: 1, unnamedAddr: true });
+    this.strings.set(key, g);
+    this.m.globals.push(g);
+    return g;
+  }
+  /** Generic-address constant of a global. */
+  genericAddr(g: Global | Func): Const {
+    if (g.kind === 'func' || g.addrSpace === 0) return { kind: 'cexpr', ty: T.ptr, op: 'bitcast', base: g } as Const;
+    return { kind: 'cexpr', ty: T.ptr, op: 'addrspacecast', base: g };
+  }
+
+  // ------------------------------------------------------------------ constant initialisers
+  constInit(init: Init, ty: CType): Const {
+    const it = irType(ty);
+    if (init.k === 'zero') return cZero(it);
+    if (init.k === 'expr') {
+      const e = init.e;
+      if (ty.k === 'array' && e.k === 'str') {
+        const bytes = new Uint8Array(ty.n ?? e.bytes.length);
+        bytes.set(e.bytes.subarray(0, bytes.length));
+        return { kind: 'bytes', ty: it, bytes };
+      }
+      if (ty.k === 'record') throw new Unsupported('struct copy in a global initializer');
+      return this.constScalar(e, ty);
+    }
+    // list
+    if (ty.k === 'array') {
+      const n = ty.n ?? init.items.length;
+      const et = irType(ty.elem);
+      const elems: Const[] = [];
+      for (let i = 0; i < n; i++) {
+        const item = init.items.find(x => x.path[0] === i);
+        elems.push(item ? this.constInit(item.init, ty.elem) : cZero(et));
+      }
+      if (elems.every(e => e.kind === 'zero')) return cZero(it);
+      return { kind: 'agg', ty: it, elems };
+    }
+    if (ty.k === 'record') {
+      const rec = ty.rec;
+      const st = it as IRType & { k: 'struct' };
+      const elems: Const[] = st.fields.map(f => cZero(f));
+      for (const item of init.items) {
+        const f = rec.fields[item.path[0]!]!;
+        if (f.irIndex < 0) throw new Unsupported('union initializer of a non-leading member');
+        elems[f.irIndex] = this.constInit(item.init, f.ty);
+      }
+      if (elems.every(e => e.kind === 'zero')) return cZero(it);
+      return { kind: 'agg', ty: it, elems };
+    }
+    return cZero(it);
+  }
+  /** Constant generic address of a static-storage lvalue (global, element, member), or null. */
+  private constAddr(e: Expr): Const | null {
+    if (e.k === 'var' && e.sym.storage !== 'local' && e.sym.storage !== 'param') return this.genericAddr(this.global(e.sym));
+    if (e.k === 'str') return this.genericAddr(this.string(e.bytes));
+    if (e.k === 'index' && e.base.k === 'cast' && e.base.ck === 'decay') {
+      const b = this.constAddr(e.base.e); const i = evalConst(e.idx);
+      if (b && typeof i === 'bigint') return this.offsetConst(b, i * BigInt(sizeOfC(e.ty)));
+    }
+    if (e.k === 'member' && !e.arrow) { const b = this.constAddr(e.e); if (b) return this.offsetConst(b, BigInt(e.field.offset)); }
+    return null;
+  }
+  private offsetConst(base: Const, off: bigint): Const {
+    if (off === 0n) return base;
+    // gep on the global in its own address space, then the cast to generic
+    if (base.kind === 'cexpr' && base.op === 'addrspacecast' && base.base.kind === 'global') {
+      const g = base.base;
+      const gep: Const = { kind: 'cexpr', ty: g.ty, op: 'gep', base: g, srcTy: T.i8, indices: [cInt(T.i64, off)] };
+      return { kind: 'cexpr', ty: T.ptr, op: 'addrspacecast', base: gep };
+    }
+    return { kind: 'cexpr', ty: T.ptr, op: 'gep', base, srcTy: T.i8, indices: [cInt(T.i64, off)] };
+  }
+  constScalar(e: Expr, ty: CType): Const {
+    const it = irType(ty);
+    const v = evalConst(e);
+    if (v !== null) {
+      if (isFloating(ty)) return cFP(it, Number(v));
+      if (ty.k === 'ptr') { if (v === 0n) return cNull(); throw new Unsupported('integer-to-pointer constant'); }
+      return cInt(it, typeof v === 'bigint' ? v : BigInt(Math.trunc(v)));
+    }
+    // address constants
+    let x = e;
+    while (x.k === 'cast' && (x.ck === 'p2p' || x.ck === 'noop' || x.ck === 'decay' || x.ck === 'fdecay')) {
+      if (x.ck === 'decay' || x.ck === 'fdecay') break;
+      x = x.e;
+    }
+    if (x.k === 'cast' && x.ck === 'null') return cNull();
+    if (x.k === 'cast' && x.ck === 'decay' && x.e.k === 'str') return this.genericAddr(this.string(x.e.bytes));
+    if (x.k === 'cast' && x.ck === 'decay' && x.e.k === 'var' && x.e.sym.storage !== 'local') return this.genericAddr(this.global(x.e.sym));
+    if (x.k === 'addr') { const c = this.constAddr(x.e); if (c) return c; }
+    if (x.k === 'ptradd' && x.p.k === 'cast' && x.p.ck === 'decay') {
+      const i = evalConst(x.i);
+      const base = this.constAddr(x.p.e);
+      const el = x.ty.k === 'ptr' ? x.ty.to : C.char;
+      if (base && typeof i === 'bigint') return this.offsetConst(base, (x.neg ? -i : i) * BigInt(sizeOfC(el)));
+    }
+    if (x.k === 'cast' && x.ck === 'fdecay' && x.e.k === 'func') return this.genericAddr(this.func(x.e.sym));
+    throw new Unsupported('non-constant global initializer');
+  }
+}
+
+interface Loop { brk: Block; cont: Block | null }
+
+class FnGen {
+  b: Builder;
+  locals = new Map<VarSym, Value>();
+  private loops: Loop[] = [];
+  private caseBlocks = new Map<number, Block>();
+  private labels = new Map<string, Block>();
+  private retSlot: Value | null = null;
+  private sret: Value | null = null;
+  private retBlock: Block | null = null;
+  private names = new Map<string, number>();
+  ctx: BuiltinCtx;
+
+  constructor(private g: ModuleGen, private f: FuncSym, private fn: Func) {
+    this.b = new Builder(fn);
+    this.ctx = { b: this.b, m: g.m, opts: g.opts };
+  }
+  private blk(base: string): Block {
+    const n = this.names.get(base) ?? 0;
+    this.names.set(base, n + 1);
+    return this.b.detachedBlock(n === 0 ? base : `${base}${n}`);
+  }
+  /** Continue emitting in block `bl` (falling through from the current block if it is open). */
+  private enter(bl: Block): void {
+    if (!this.b.terminated()) this.b.br(bl);
+    this.b.placeBlock(bl);
+    this.b.setBlock(bl);
+  }
+  /** After a terminator: a fresh (unreachable) block for any following code. */
+  private ensureOpen(): void {
+    if (this.b.terminated()) { const d = this.blk('dead'); this.b.placeBlock(d); this.b.setBlock(d); }
+  }
+
+  run(body: Stmt): void {
+    const entry = this.b.newBlock('entry');
+    this.b.setBlock(entry);
+    const ps = this.f.params ?? [];
+    let ai = 0;
+    if (this.f.ty.ret.k === 'record') { this.sret = this.fn.params[0]!; this.fn.params[0]!.name = 'agg.result'; ai = 1; }
+    ps.forEach((v, i) => {
+      const a = this.fn.params[ai + i]!;
+      a.name = v.name || `p${i}`;
+      if (v.ty.k === 'record' || v.ty.k === 'ref') { this.locals.set(v, a); return; }
+      const slot = this.b.alloca(irType(v.ty), alignOfC(v.ty), v.name ? `${v.name}.addr` : '');
+      this.b.store(a, slot, alignOfC(v.ty));
+      this.locals.set(v, slot);
+    });
+    const rt = this.f.ty.ret;
+    if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), alignOfC(rt), 'retval');
+    this.retBlock = this.b.detachedBlock('return');
+    this.stmt(body);
+    this.enter(this.retBlock);
+    if (this.retSlot) {
+      this.b.ret(this.b.load(irType(rt), this.retSlot, alignOfC(rt)));
+    } else this.b.ret();
+  }
+
+  // ------------------------------------------------------------------ statements
+  stmt(s: Stmt): void {
+    if (s.k !== 'label' && s.k !== 'case' && s.k !== 'block' && s.k !== 'null') this.ensureOpen();
+    switch (s.k) {
+      case 'null': return;
+      case 'expr': this.expr(s.e); return;
+      case 'block': for (const x of s.body) this.stmt(x); return;
+      case 'decl': this.decl(s.v, s.init); return;
+      case 'if': {
+        const th = this.blk('if.then'), en = this.blk('if.end');
+        const el = s.e ? this.blk('if.else') : en;
+        this.b.condbr(this.cond(s.c), th, el);
+        this.enter(th); this.stmt(s.t);
+        if (s.e) { this.jump(en); this.enter(el); this.stmt(s.e); }
+        this.enter(en);
+        return;
+      }
+      case 'while': {
+        const c = this.blk('while.cond'), body = this.blk('while.body'), end = this.blk('while.end');
+        this.enter(c);
+        this.b.condbr(this.cond(s.c), body, end);
+        this.loops.push({ brk: end, cont: c });
+        this.enter(body); this.stmt(s.body); this.jump(c);
+        this.loops.pop();
+        this.enter(end);
+        return;
+      }
+      case 'do': {
+        const body = this.blk('do.body'), c = this.blk('do.cond'), end = this.blk('do.end');
+        this.enter(body);
+        this.loops.push({ brk: end, cont: c });
+        this.stmt(s.body);
+        this.loops.pop();
+        this.enter(c);
+        this.b.condbr(this.cond(s.c), body, end);
+        this.enter(end);
+        return;
+      }
+      case 'for': {
+        if (s.init) this.stmt(s.init);
+        this.ensureOpen();
+        const c = this.blk('for.cond'), body = this.blk('for.body'), inc = this.blk('for.inc'), end = this.blk('for.end');
+        this.enter(c);
+        if (s.c) this.b.condbr(this.cond(s.c), body, end); else this.b.br(body);
+        this.loops.push({ brk: end, cont: inc });
+        this.enter(body); this.stmt(s.body);
+        this.loops.pop();
+        this.enter(inc);
+        if (s.inc) this.expr(s.inc);
+        this.jump(c);
+        this.enter(end);
+        return;
+      }
+      case 'switch': {
+        const v = this.rv(s.c);
+        const end = this.blk('sw.epilog');
+        let def = end;
+        const cases: [Const, Block][] = [];
+        for (const c of s.cases) {
+          const bl = this.blk(c.v === null ? 'sw.default' : 'sw.bb');
+          this.caseBlocks.set(c.id, bl);
+          if (c.v === null) def = bl; else cases.push([cInt(v.ty, c.v), bl]);
+        }
+        this.b.switch_(v, def, cases);
+        this.loops.push({ brk: end, cont: this.loops.length ? this.loops[this.loops.length - 1]!.cont : null });
+        this.stmt(s.body);
+        this.loops.pop();
+        this.enter(end);
+        return;
+      }
+      case 'case': this.enter(this.caseBlocks.get(s.id)!); return;
+      case 'break': this.jump(this.loops[this.loops.length - 1]!.brk); return;
+      case 'continue': {
+        for (let i = this.loops.length - 1; i >= 0; i--) { const c = this.loops[i]!.cont; if (c) { this.jump(c); return; } }
+        return;
+      }
+      case 'return': {
+        if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
+        else if (s.e) {
+          if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
+          else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
+          else this.expr(s.e);
+        }
+        this.jump(this.retBlock!);
+        return;
+      }
+      case 'goto': this.jump(this.label(s.label)); return;
+      case 'label': this.enter(this.label(s.label)); return;
+    }
+  }
+  private jump(bl: Block): void { if (!this.b.terminated()) this.b.br(bl); }
+  private label(name: string): Block {
+    let bl = this.labels.get(name);
+    if (!bl) { bl = this.blk(name); this.labels.set(name, bl); }
+    return bl;
+  }
+  private decl(v: VarSym, init: Init | null): void {
+    if (v.ty.k === 'ref') {
+      if (init && init.k === 'expr') this.locals.set(v, this.addr(init.e));
+      return;
+    }
+    const slot = this.b.alloca(irType(v.ty), alignOfC(v.ty), v.name);
+    this.locals.set(v, slot);
+    if (init) this.initInto(slot, init, v.ty);
+  }
+  private initInto(addr: Value, init: Init, ty: CType): void {
+    if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); return; }
+    if (init.k === 'expr') {
+      const e = init.e;
+      if (ty.k === 'array' && e.k === 'str') {
+        const bytes = new Uint8Array(ty.n ?? e.bytes.length); bytes.set(e.bytes.subarray(0, bytes.length));
+        this.b.store({ kind: 'bytes', ty: irType(ty), bytes }, addr, alignOfC(ty));
+        return;
+      }
+      if (ty.k === 'record') { this.copyRecord(addr, this.addr(e), ty); return; }
+      this.b.store(this.rv(e), addr, alignOfC(ty), (ty.q & Q.Volatile) !== 0);
+      return;
+    }
+    this.b.store(cZero(irType(ty)), addr, alignOfC(ty));
+    for (const item of init.items) {
+      const ety = ty.k === 'array' ? ty.elem : ty.k === 'record' ? ty.rec.fields[item.path[0]!]!.ty : ty;
+      const p = item.off === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, item.off)]);
+      this.initInto(p, item.init, ety);
+    }
+  }
+  copyRecord(dst: Value, src: Value, ty: CType): void {
+    const memcpy = declareFunc(this.g.m, 'llvm.memcpy.p0.p0.i64', funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as IRType & { k: 'func' });
+    const d = dst.ty.k === 'ptr' && dst.ty.as !== 0 ? this.b.cast('addrspacecast', dst, T.ptr) : dst;
+    const s = src.ty.k === 'ptr' && src.ty.as !== 0 ? this.b.cast('addrspacecast', src, T.ptr) : src;
+    const call = this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, sizeOfC(ty)), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]);
+    void call;
+  }
+
+  // ------------------------------------------------------------------ expressions
+  /** Evaluate for side effects. */
+  expr(e: Expr): void {
+    if (e.ty.k === 'record') { this.addr(e); return; }
+    this.value(e);
+  }
+  /** Rvalue of a scalar expression. */
+  rv(e: Expr): Value { return this.value(e)!; }
+  /** Condition as i1. */
+  cond(e: Expr): Value {
+    if (e.k === 'cast' && e.ck === 'tobool') return this.toBool(this.rv(e.e), e.e.ty);
+    if (e.k === 'unary' && e.op === '!') return this.b.bin('xor', this.cond(e.e), cInt(T.i1, 1));
+    if (e.k === 'bin' && (e.op === '&&' || e.op === '||')) return this.logical(e.op, e.a, e.b);
+    if (e.k === 'bin' && ['<', '>', '<=', '>=', '==', '!='].includes(e.op)) return this.compare(e.op, e.a, e.b);
+    if (e.k === 'int') return cInt(T.i1, e.v !== 0n ? 1 : 0);
+    return this.toBool(this.rv(e), e.ty);
+  }
+  private toBool(v: Value, ty: CType): Value {
+    if (ty.k === 'ptr' || ty.k === 'nullptr') return this.b.icmp('ne', v, cNull());
+    if (isFloating(ty)) return this.b.fcmp('une', v, cFP(v.ty, 0));
+    return this.b.icmp('ne', v, cInt(v.ty, 0));
+  }
+  private logical(op: string, a: Expr, b: Expr): Value {
+    const rhs = this.blk(op === '&&' ? 'land.rhs' : 'lor.rhs'), end = this.blk(op === '&&' ? 'land.end' : 'lor.end');
+    const ca = this.cond(a);
+    const from = this.b.block!;
+    if (op === '&&') this.b.condbr(ca, rhs, end); else this.b.condbr(ca, end, rhs);
+    this.enter(rhs);
+    const cb = this.cond(b);
+    const rhsEnd = this.b.block!;
+    this.enter(end);
+    return this.b.phi(T.i1, [[cInt(T.i1, op === '&&' ? 0 : 1), from], [cb, rhsEnd]]);
+  }
+  private compare(op: string, a: Expr, b: Expr): Value {
+    const x = this.rv(a), y = this.rv(b);
+    const t = a.ty;
+    if (isFloating(t)) {
+      const p: Record<string, FCmpPred> = { '<': 'olt', '>': 'ogt', '<=': 'ole', '>=': 'oge', '==': 'oeq', '!=': 'une' };
+      return this.b.fcmp(p[op]!, x, y);
+    }
+    const s = isSigned(t);
+    const p: Record<string, ICmpPred> = { '<': s ? 'slt' : 'ult', '>': s ? 'sgt' : 'ugt', '<=': s ? 'sle' : 'ule', '>=': s ? 'sge' : 'uge', '==': 'eq', '!=': 'ne' };
+    return this.b.icmp(p[op]!, x, y);
+  }
+  private boolVal(c: Value): Value { return this.b.cast('zext', c, T.i8); }
+
+  /** Scalar-valued evaluation (undefined for void). */
+  value(e: Expr): Value | undefined {
+    switch (e.k) {
+      case 'int': return e.ty.k === 'nullptr' ? cNull() : cInt(irType(e.ty), e.v);
+      case 'fp': return cFP(irType(e.ty), e.v);
+      case 'cast': return this.castExpr(e);
+      case 'unary': {
+        if (e.op === '!') return this.boolVal(this.cond(e));
+        const v = this.rv(e.e);
+        if (e.op === '+') return v;
+        if (e.op === '-') return isFloating(e.ty) ? this.b.fneg(v) : this.b.bin('sub', cInt(v.ty, 0), v);
+        return this.b.bin('xor', v, cInt(v.ty, -1));
+      }
+      case 'addr': return this.generic(this.addr(e.e));
+      case 'incdec': return this.incdec(e);
+      case 'bin': return this.binary(e);
+      case 'ptradd': return this.ptrAdd(this.rv(e.p), e.p.ty, e.i, e.neg);
+      case 'ptrdiff': {
+        const a = this.b.cast('ptrtoint', this.rv(e.a), T.i64), b = this.b.cast('ptrtoint', this.rv(e.b), T.i64);
+        const d = this.b.bin('sub', a, b);
+        const sz = sizeOfC(e.elem.k === 'void' ? C.char : e.elem);
+        return sz === 1 ? d : this.b.bin('sdiv', d, cInt(T.i64, sz), { exact: true });
+      }
+      case 'assign': {
+        if (e.ty.k === 'record') { this.addr(e); return undefined; }
+        const v = this.rv(e.b);
+        this.b.store(v, this.addr(e.a), alignOfC(e.a.ty), (e.a.ty.q & Q.Volatile) !== 0);
+        return v;
+      }
+      case 'cassign': return this.compound(e).v;
+      case 'cond': {
+        if (e.lv || e.ty.k === 'record') return this.b.load(irType(e.ty), this.addr(e), alignOfC(e.ty));
+        if (e.ty.k === 'void') {
+          const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
+          this.b.condbr(this.cond(e.c), t, f);
+          this.enter(t); this.expr(e.a); this.jump(end);
+          this.enter(f); this.expr(e.b); this.enter(end);
+          return undefined;
+        }
+        const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
+        this.b.condbr(this.cond(e.c), t, f);
+        this.enter(t); const a = this.rv(e.a); const ab = this.b.block!; this.jump(end);
+        this.enter(f); const b = this.rv(e.b); const bb = this.b.block!;
+        this.enter(end);
+        return this.b.phi(a.ty, [[a, ab], [b, bb]]);
+      }
+      case 'comma': this.expr(e.a); return this.value(e.b);
+      case 'call': return this.call(e);
+      case 'bvar': {
+        const v = lowerBuiltinVar(this.ctx, e.name, e.field);
+        if (!v) throw new Unsupported(`builtin variable ${e.name}`);
+        return v;
+      }
+      case 'asm': return this.asm(e);
+      case 'var': case 'deref': case 'index': case 'member': case 'str': case 'temp': case 'bvarbase': case 'func': case 'fname':
+        // lvalue used directly as a value (only via casts normally)
+        return this.b.load(irType(e.ty), this.addr(e), alignOfC(e.ty), (e.ty.q & Q.Volatile) !== 0);
+      case 'initlist': case 'error': throw new Unsupported(`codegen of ${e.k}`);
+    }
+  }
+  private generic(p: Value): Value {
+    if (p.ty.k === 'ptr' && p.ty.as !== 0) {
+      if (p.kind === 'global') return this.g.genericAddr(p);
+      return this.b.cast('addrspacecast', p, T.ptr);
+    }
+    return p;
+  }
+  private castExpr(e: Expr & { k: 'cast' }): Value | undefined {
+    const from = e.e.ty, to = e.ty;
+    switch (e.ck) {
+      case 'load': {
+        if (e.e.k === 'var' && e.e.sym.constVal !== undefined && e.e.sym.storage === 'global' && e.e.sym.space === 'none') {
+          const cv = e.e.sym.constVal;
+          return isFloating(to) ? cFP(irType(to), Number(cv)) : cInt(irType(to), typeof cv === 'bigint' ? cv : BigInt(Math.trunc(cv)));
+        }
+        if (to.k === 'record') throw new Unsupported('record rvalue');
+        return this.b.load(irType(to), this.addr(e.e), alignOfC(to), (from.q & Q.Volatile) !== 0);
+      }
+      case 'decay': return this.generic(this.addr(e.e));
+      case 'fdecay': return e.e.k === 'func' ? this.g.func(e.e.sym) : this.rv(e.e);
+      case 'noop': return this.value(e.e);
+      case 'void': this.expr(e.e); return undefined;
+      case 'null': { const v = this.value(e.e); void v; return cNull(); }
+      case 'p2p': return this.rv(e.e);
+      case 'p2i': return this.b.cast('ptrtoint', this.rv(e.e), irType(to));
+      case 'i2p': { let v = this.rv(e.e); if (v.ty !== T.i64) v = this.b.cast(isSigned(from) ? 'sext' : 'zext', v, T.i64); return this.b.cast('inttoptr', v, T.ptr); }
+      case 'tobool': return this.boolVal(this.toBool(this.rv(e.e), from));
+      default: return this.arith(this.rv(e.e), from, to);
+    }
+  }
+  /** Arithmetic conversion of an IR value between C types. */
+  arith(v: Value, from: CType, to: CType): Value {
+    const ft = irType(from), tt = irType(to);
+    if (to.k === 'bool') return this.boolVal(this.toBool(v, from));
+    if (isFloating(from) && isFloating(to)) {
+      if (ft === tt) return v;
+      if (v.kind === 'fp') return cFP(tt, v.value);
+      return this.b.cast(sizeOf(ft) < sizeOf(tt) ? 'fpext' : 'fptrunc', v, tt);
+    }
+    if (isFloating(from)) return this.b.cast(isSigned(to) ? 'fptosi' : 'fptoui', v, tt);
+    if (isFloating(to)) return this.b.cast(isSigned(from) ? 'sitofp' : 'uitofp', v, tt);
+    if (ft === tt) return v;
+    const fb = (ft as { bits: number }).bits, tb = (tt as { bits: number }).bits;
+    if (v.kind === 'int') return cInt(tt, isSigned(from) ? v.value : BigInt.asUintN(fb, v.value));
+    if (fb > tb) return this.b.cast('trunc', v, tt);
+    return this.b.cast(isSigned(from) ? 'sext' : 'zext', v, tt);
+  }
+  private ptrAdd(p: Value, pty: CType, i: Expr, neg: boolean): Value {
+    const elem = pty.k === 'ptr' ? pty.to : C.char;
+    let idx = this.rv(i);
+    idx = this.arith(idx, i.ty, isSigned(i.ty) || i.ty.k === 'bool' ? C.long : C.ulong);
+    if (neg) idx = idx.kind === 'int' ? cInt(T.i64, -idx.value) : this.b.bin('sub', cInt(T.i64, 0), idx);
+    const et = elem.k === 'void' || elem.k === 'func' ? T.i8 : irType(elem);
+    return this.b.gep(et, p, [idx]);
+  }
+  private binary(e: Expr & { k: 'bin' }): Value {
+    const op = e.op;
+    if (op === '&&' || op === '||' || ['<', '>', '<=', '>=', '==', '!='].includes(op)) return this.boolVal(this.cond(e));
+    return this.arithOp(op, this.rv(e.a), this.rv(e.b), e.ty, e.b.ty);
+  }
+  private arithOp(op: string, a: Value, b: Value, ty: CType, bty: CType): Value {
+    const fp = isFloating(ty), s = isSigned(ty);
+    if ((op === '<<' || op === '>>') && b.ty !== a.ty) b = this.arith(b, bty, ty.k === 'int' && ty.bits === 64 ? C.ulong : C.uint);
+    let bop: BinOp;
+    switch (op) {
+      case '+': bop = fp ? 'fadd' : 'add'; break;
+      case '-': bop = fp ? 'fsub' : 'sub'; break;
+      case '*': bop = fp ? 'fmul' : 'mul'; break;
+      case '/': bop = fp ? 'fdiv' : s ? 'sdiv' : 'udiv'; break;
+      case '%': bop = fp ? 'frem' : s ? 'srem' : 'urem'; break;
+      case '&': bop = 'and'; break;
+      case '|': bop = 'or'; break;
+      case '^': bop = 'xor'; break;
+      case '<<': bop = 'shl'; break;
+      case '>>': bop = s ? 'ashr' : 'lshr'; break;
+      default: throw new Unsupported(`operator ${op}`);
+    }
+    const extra: Partial<Inst> = {};
+    if (s && !fp && (bop === 'add' || bop === 'sub' || bop === 'mul')) extra.nsw = true;
+    if (fp && this.g.opts.fmad && !this.g.opts.fastMath) extra.fmf = ['contract'];
+    if (fp && this.g.opts.fastMath) extra.fmf = ['fast'];
+    return this.b.bin(bop, a, b, extra);
+  }
+  private compound(e: Expr & { k: 'cassign' }): { v: Value; p: Value } {
+    const p = this.addr(e.a);
+    const at = unqual(e.a.ty);
+    const vol = (e.a.ty.q & Q.Volatile) !== 0;
+    const rhs = this.rv(e.b);
+    const old = this.b.load(irType(at), p, alignOfC(at), vol);
+    let res: Value;
+    if (at.k === 'ptr') {
+      const ie = { ...e.b } as Expr;
+      void ie;
+      let idx = this.arith(rhs, e.b.ty, isSigned(e.b.ty) ? C.long : C.ulong);
+      if (e.op === '-') idx = this.b.bin('sub', cInt(T.i64, 0), idx);
+      res = this.b.gep(at.to.k === 'void' ? T.i8 : irType(at.to), old, [idx]);
+    } else {
+      const lhs = this.arith(old, at, e.opTy);
+      const r = this.arithOp(e.op, lhs, rhs, e.opTy, e.b.ty);
+      res = this.arith(r, e.opTy, at);
+    }
+    this.b.store(res, p, alignOfC(at), vol);
+    return { v: res, p };
+  }
+  private incdec(e: Expr & { k: 'incdec' }): Value {
+    const p = this.addr(e.e);
+    const t = unqual(e.e.ty);
+    const vol = (e.e.ty.q & Q.Volatile) !== 0;
+    const old = this.b.load(irType(t), p, alignOfC(t), vol);
+    let nv: Value;
+    if (t.k === 'ptr') nv = this.b.gep(t.to.k === 'void' ? T.i8 : irType(t.to), old, [cInt(T.i64, e.op === '++' ? 1 : -1)]);
+    else if (isFloating(t)) nv = this.b.bin('fadd', old, cFP(old.ty, e.op === '++' ? 1 : -1));
+    else if (t.k === 'bool') nv = cInt(T.i8, 1);
+    else nv = this.b.bin(e.op === '++' ? 'add' : 'sub', old, cInt(old.ty, 1), isSigned(t) && intBitsOf(t) >= 32 ? { nsw: true } : {});
+    this.b.store(nv, p, alignOfC(t), vol);
+    (e as { _addr?: Value })._addr = p;
+    return e.prefix ? nv : old;
+  }
+
+  // ------------------------------------------------------------------ lvalues
+  addr(e: Expr): Value {
+    switch (e.k) {
+      case 'var': {
+        const v = e.sym;
+        const l = this.locals.get(v);
+        if (l) return l;
+        if (v.storage === 'local' || v.storage === 'param') throw new Error(`internal: local ${v.name} without storage`);
+        if (v.space === 'none' && v.constVal === undefined && !v.isConstexpr) throw new Unsupported(`host variable ${v.name} in device code`);
+        return this.generic(this.g.global(v));
+      }
+      case 'str': return this.generic(this.g.string(e.bytes));
+      case 'deref': return this.rv(e.e);
+      case 'index': return this.ptrAdd(this.rv(e.base), e.base.ty, e.idx, false);
+      case 'member': {
+        const base = e.arrow ? this.rv(e.e) : this.addr(e.e);
+        if (e.field.offset === 0) return base;
+        return this.b.gep(T.i8, base, [cInt(T.i64, e.field.offset)]);
+      }
+      case 'assign': {
+        const p = this.addr(e.a);
+        if (e.ty.k === 'record') this.copyRecord(p, this.addr(e.b), e.ty);
+        else this.b.store(this.rv(e.b), p, alignOfC(e.a.ty), (e.a.ty.q & Q.Volatile) !== 0);
+        return p;
+      }
+      case 'cassign': return this.compound(e).p;
+      case 'incdec': { this.incdec(e); return (e as { _addr?: Value })._addr!; }
+      case 'comma': this.expr(e.a); return this.addr(e.b);
+      case 'cond': {
+        const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
+        this.b.condbr(this.cond(e.c), t, f);
+        this.enter(t); const a = this.addrOrTemp(e.a); const ab = this.b.block!; this.jump(end);
+        this.enter(f); const b = this.addrOrTemp(e.b); const bb = this.b.block!;
+        this.enter(end);
+        return this.b.phi(T.ptr, [[a, ab], [b, bb]]);
+      }
+      case 'cast':
+        if (e.ck === 'load' || e.ck === 'noop' || e.ck === 'p2p') return this.addr(e.e);
+        return this.temp(e);
+      case 'call': {
+        if (e.ty.k === 'record') {
+          const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
+          this.call(e, slot);
+          return slot;
+        }
+        if (e.lv) return this.call(e)!;
+        return this.temp(e);
+      }
+      case 'temp': {
+        const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'ref.tmp');
+        this.initInto(slot, e.init, e.ty);
+        return slot;
+      }
+      default: return this.temp(e);
+    }
+  }
+  private addrOrTemp(e: Expr): Value { return e.lv || e.ty.k === 'record' ? this.generic(this.addr(e)) : this.temp(e); }
+  private temp(e: Expr): Value {
+    if (e.ty.k === 'record') throw new Unsupported(`record temporary of ${e.k}`);
+    const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'tmp');
+    this.b.store(this.rv(e), slot, alignOfC(e.ty));
+    return slot;
+  }
+
+  // ------------------------------------------------------------------ calls
+  private call(e: Expr & { k: 'call' }, sretSlot?: Value): Value | undefined {
+    const f = e.f;
+    if (f && f.deviceBuiltin) return this.builtinCall(f, e.args, e.ty);
+    if (f && !f.isDevice && !f.isGlobal) {
+      const u = this.g.u;
+      const sig = (x: FuncSym) => u.prettyFunction(x).replace(/^\S+ /, '');
+      u.error(e.pos, 20014, `calling a __host__ function("${sig(f)}") from a ${this.f.isGlobal ? '__global__' : '__device__'} function("${sig(this.f)}") is not allowed`);
+    }
+    if (f && f.isGlobal) throw new Unsupported('kernel launch from device code');
+    const fty = f ? f.ty : ((e.callee!.ty as CType & { k: 'ptr' }).to as CType & { k: 'func' });
+    const sig = this.g.lowerSig(fty);
+    const args: Value[] = [];
+    let slot: Value | undefined;
+    if (sig.sret) { slot = sretSlot ?? this.b.alloca(irType(fty.ret), alignOfC(fty.ret), 'agg.tmp'); args.push(slot); }
+    e.args.forEach((a, i) => {
+      const pt = i < fty.params.length ? fty.params[i]! : a.ty;
+      if (pt.k === 'record') {
+        const tmp = this.b.alloca(irType(pt), alignOfC(pt), 'agg.tmp');
+        this.copyRecord(tmp, this.addr(a), pt);
+        args.push(tmp);
+      } else if (pt.k === 'ref') args.push(this.generic(this.addr(a)));
+      else args.push(this.rv(a));
+    });
+    const callee: Value = f ? this.g.func(f) : this.rv(e.callee!);
+    const r = this.b.call(callee, sig.fnTy, args);
+    if (sig.sret) return slot;
+    return fty.ret.k === 'void' ? undefined : r;
+  }
+  private builtinCall(f: FuncSym, argsE: Expr[], retC: CType): Value | undefined {
+    const args = argsE.map((a, i) => {
+      const pt = f.ty.params[i];
+      if (pt && pt.k === 'ref') return this.generic(this.addr(a));
+      if (a.ty.k === 'record') throw new Unsupported(`struct argument to builtin ${f.name}`);
+      return this.rv(a);
+    });
+    if (f.name === '__assert_fail') {
+      const af = declareFunc(this.g.m, '__assertfail', funcTy(T.void, [T.ptr, T.ptr, T.i32, T.ptr, T.i64]) as IRType & { k: 'func' });
+      this.b.call(af, af.fnTy, [args[0]!, args[1]!, args[2]!, args[3]!, cInt(T.i64, 1)]);
+      return undefined;
+    }
+    const rt = retC.k === 'ref' ? T.ptr : irType(retC);
+    const r = lowerBuiltinCall(this.ctx, f.name, args, rt);
+    if (r === null) throw new Unsupported(`builtin ${f.name}`);
+    if (r === undefined) return retC.k === 'void' ? undefined : cUndef(rt);
+    if (r.ty !== rt && r.ty.k === 'int' && rt.k === 'int') return this.b.cast(r.ty.bits < rt.bits ? 'zext' : 'trunc', r, rt);
+    return r;
+  }
+
+  // ------------------------------------------------------------------ inline asm
+  private asm(e: Expr & { k: 'asm' }): Value | undefined {
+    const outs: { c: string; p: Value; ty: IRType; t: CType }[] = [];
+    const cons: string[] = [];
+    const inVals: Value[] = [];
+    const inCons: string[] = [];
+    for (const o of e.outs) {
+      const p = this.addr(o.e);
+      const t = unqual(o.e.ty);
+      const rw = o.c.startsWith('+');
+      const c = o.c.replace(/^[=+]&?/, '');
+      outs.push({ c, p, ty: irType(t), t });
+      cons.push('=' + (o.c.includes('&') ? '&' : '') + c);
+      if (rw) { inVals.push(this.b.load(irType(t), p, alignOfC(t))); inCons.push(String(outs.length - 1)); }
+    }
+    for (const i of e.ins) {
+      let v: Value;
+      if (i.c.includes('m')) throw new Unsupported('asm memory operand');
+      if (i.e.ty.k === 'bool') v = this.b.cast('zext', this.rv(i.e), T.i32);
+      else v = this.rv(i.e);
+      inVals.push(v); inCons.push(i.c);
+    }
+    const clob = e.clobbers.map(c => `~{${c}}`);
+    const constraints = [...cons, ...inCons, ...clob].join(',');
+    const text = e.text.replace(/\$/g, '$$$$').replace(/%(\d+)/g, '$$$1').replace(/%%/g, '%').replace(/%=/g, '${:uid}');
+    const retTy = outs.length === 0 ? T.void : outs.length === 1 ? outs[0]!.ty : structTy(outs.map(o => o.ty));
+    const fnTy = funcTy(retTy, inVals.map(v => v.ty)) as IRType & { k: 'func' };
+    const ia: InlineAsm = { kind: 'asm', ty: T.ptr, fnTy, text, constraints, sideEffects: e.vol };
+    const r = this.b.call(ia, fnTy, inVals);
+    if (outs.length === 1) this.b.store(r, outs[0]!.p, alignOfC(outs[0]!.t));
+    else outs.forEach((o, i) => this.b.store(this.b.extractvalue(r, [i], o.ty), o.p, alignOfC(o.t)));
+    return undefined;
+  }
+}
+
+function intBitsOf(t: CType): number { return t.k === 'int' ? t.bits : 32; }
+void isIntegral; void alignOf;

@@ -1,0 +1,118 @@
+// Front-end entry: find the device roots (kernels, __device__/__constant__ variables), parse and check
+// what they reach, generate IR, and describe the kernels/variables for the host stub.
+
+import type { Tokens } from './tokens';
+import { type Index, DeclFlag } from './index-types';
+import type { CompileOptions } from '../options';
+import { type Diagnostic, Unsupported } from '../diagnostics';
+import { type Module, newModule } from '../middle/ir';
+import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types';
+import type { FuncSym, VarSym } from './ast';
+import { type CType, sizeOfC, alignOfC, recordQualName } from './ctype';
+import { Unit } from './unit';
+import { Parser, SyntaxAbort } from './parser';
+import { ModuleGen } from './codegen';
+import { mangleFunction, mangleVariable } from './mangle';
+
+export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { module: Module; stub: StubInput; diagnostics: Diagnostic[] } {
+  const u = new Unit(toks, index, opts);
+  const module = newModule();
+  const stub: StubInput = { kernels: [], variables: [] };
+  const kernels: FuncSym[] = [];
+  const vars: VarSym[] = [];
+
+  // 1. roots
+  for (let di = 0; di < index.decls.length; di++) {
+    const d = index.decls[di]!;
+    if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
+      if (d.flags & DeclFlag.Template) throw new Unsupported('template kernel');
+      if (d.qualifier) throw new Unsupported('kernel defined out of line');
+      for (const s of u.load(di)) if (s.kind === 'func' && s.isGlobal && s.bodyStart >= 0 && !kernels.includes(s)) kernels.push(s);
+    } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))
+      && !(d.flags & DeclFlag.Extern) && !(d.flags & DeclFlag.DeviceBuiltin)) {
+      if (d.flags & DeclFlag.Template) throw new Unsupported('variable template');
+      for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) vars.push(s);
+    }
+  }
+
+  // 2. parse and check every function the roots reach
+  const gen = new ModuleGen(u, opts, module);
+  const parsed = new Set<FuncSym>();
+  const parseBody = (f: FuncSym): void => {
+    if (parsed.has(f)) return;
+    parsed.add(f);
+    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, f.scope);
+    try { f.body = p.parseFunctionBody(f); }
+    catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
+  };
+  for (const v of vars) gen.global(v);
+  for (const k of kernels) gen.func(k);
+  // codegen discovers callees; parse lazily as they are queued
+  while (gen.queue.length) {
+    const f = gen.queue.shift()!;
+    parseBody(f);
+    if (u.errorCount > 0) { drainParse(gen, parseBody); break; }
+    gen.emitBody(f);
+  }
+  // static local variables are created by codegen on first use
+  if (u.errorCount > 0) return { module, stub, diagnostics: u.diags };
+
+  // 3. stub description
+  for (const k of kernels) stub.kernels.push(stubKernel(u, k, opts));
+  for (const v of vars) stub.variables.push(stubVariable(v, opts));
+  return { module, stub, diagnostics: u.diags };
+}
+
+/** After an error: keep parsing the remaining queued bodies (to report their errors too), no codegen. */
+function drainParse(gen: ModuleGen, parseBody: (f: FuncSym) => void): void {
+  while (gen.queue.length) parseBody(gen.queue.shift()!);
+}
+
+function namespacesOf(scope: string[]): string[] { return scope.map(s => s === '(anonymous)' ? '_NV_ANON_NAMESPACE' : s); }
+
+function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
+  let off = 0;
+  const params = k.ty.params.map(t => {
+    const size = sizeOfC(t), align = alignOfC(t);
+    off = Math.ceil(off / align) * align;
+    const p = { type: hostType(t), size, align, offset: off };
+    off += size;
+    return p;
+  });
+  return {
+    mangled: mangleFunction(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
+    file: u.fileOf(k.pos), line: u.lineOf(k.pos), params,
+  };
+}
+
+function stubVariable(v: VarSym, opts: CompileOptions): StubVariable {
+  return {
+    name: v.name, namespaces: namespacesOf(v.scope), deviceName: mangleVariable(v, opts.moduleId), size: sizeOfC(v.ty),
+    isConstant: v.space === 'constant', isManaged: v.space === 'managed', isStatic: v.isStatic, isShared: v.space === 'shared',
+  };
+}
+
+/** A C type spelled as host code sees it. */
+export function hostType(t: CType): HostType {
+  const cv = (x: HostType): HostType => {
+    const o = x as HostType & { const?: boolean; volatile?: boolean };
+    if (t.q & 1) o.const = true;
+    if (t.q & 2) o.volatile = true;
+    return o;
+  };
+  switch (t.k) {
+    case 'void': return cv({ k: 'builtin', name: 'void' });
+    case 'bool': return cv({ k: 'builtin', name: 'bool' });
+    case 'int': return cv({ k: 'builtin', name: t.name === 'long' ? 'long' : t.name === 'unsigned long' ? 'unsigned long' : t.name });
+    case 'float': return cv({ k: 'builtin', name: 'float' });
+    case 'double': return cv({ k: 'builtin', name: 'double' });
+    case 'ldouble': return cv({ k: 'builtin', name: 'long double' });
+    case 'nullptr': return cv({ k: 'builtin', name: 'std::nullptr_t' });
+    case 'ptr': { const p: HostType = { k: 'ptr', to: hostType(t.to) }; if (t.q & 1) p.const = true; if (t.q & 2) p.volatile = true; if (t.q & 4) p.restrict = true; return p; }
+    case 'ref': return { k: 'ref', to: hostType(t.to) };
+    case 'record': return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
+    case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
+    case 'array': case 'func': case 'error':
+      throw new Unsupported(`kernel parameter of type ${t.k}`);
+  }
+}

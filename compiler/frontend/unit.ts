@@ -1,0 +1,467 @@
+// The translation unit as the front end sees it: tokens + skimmer index, on-demand loading of
+// namespace-scope declarations, name lookup, entity tables, literals and diagnostics.
+
+import { Tok, type Tokens } from './tokens';
+import { type Index, type DeclEntry, DeclFlag } from './index-types';
+import type { CompileOptions } from '../options';
+import { type Diagnostic, Unsupported } from '../diagnostics';
+import type { Expr, Sym, VarSym, FuncSym, Pos } from './ast';
+import { type CType, type RecordDecl, type EnumDecl, C, Q, arrayOf, withQ, typeName, unqual, isArith, intT } from './ctype';
+import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } from './parser';
+import { evalConst } from './consteval';
+import { mk } from './sema';
+
+const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'char16_t', 'char32_t', 'class', 'const',
+  'constexpr', 'const_cast', 'continue', 'decltype', 'default', 'delete', 'do', 'double', 'dynamic_cast', 'else', 'enum', 'explicit', 'extern',
+  'false', 'float', 'for', 'friend', 'goto', 'if', 'inline', 'int', 'long', 'mutable', 'namespace', 'new', 'noexcept', 'nullptr', 'operator',
+  'private', 'protected', 'public', 'register', 'reinterpret_cast', 'return', 'short', 'signed', 'sizeof', 'static', 'static_assert',
+  'static_cast', 'struct', 'switch', 'template', 'this', 'thread_local', 'throw', 'true', 'try', 'typedef', 'typeid', 'typename', 'union',
+  'unsigned', 'using', 'virtual', 'void', 'volatile', 'wchar_t', 'while', '__attribute__', '__extension__', '__inline__', '__restrict__',
+  '__const', '__volatile__', '__signed__', '__typeof__', '__asm__', '__asm', '__alignof__', '__int128', '__builtin_va_list', 'consteval', 'constinit']);
+
+const norm = (scope: string): string => scope.split('::').filter(s => s && s !== '(anonymous)').join('::');
+const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
+
+export class Unit {
+  diags: Diagnostic[] = [];
+  private loaded = new Map<number, Sym[]>();
+  private loading = new Set<number>();
+  private byNorm = new Map<string, number[]>();     // name → decl indices (non-template, relevant kinds)
+  private namespaces = new Set<string>();           // normalised namespace paths that exist
+  private usingDirs = new Map<string, string[][]>(); // normalised scope → target namespace paths
+  private funcs = new Map<string, FuncSym>();
+  private vars = new Map<string, VarSym>();
+  private records = new Map<string, RecordDecl>();
+  private enums = new Map<string, EnumDecl>();
+  private enumerators: Map<string, number[]> | null = null;
+  private nextId = 1;
+  /** Global variables in the order they were first referenced/defined (codegen emits the used ones). */
+  staticLocals: VarSym[] = [];
+  errorCount = 0;
+  /** Which entries are being parsed as "the user's code" (diagnostics there are real). */
+  constructor(public toks: Tokens, public index: Index, public opts: CompileOptions) {
+    this.namespaces.add('');
+    for (let i = 0; i < index.decls.length; i++) {
+      const d = index.decls[i]!;
+      const n = norm(d.scope);
+      const parts = n ? n.split('::') : [];
+      for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
+      if (d.kind === 'namespace-alias' && d.name) {
+        this.namespaces.add(n ? n + '::' + d.name : d.name);
+      }
+      if (d.kind === 'using' || d.kind === 'other' || d.kind === 'using-directive') {
+        if (this.text(d.first) === 'using' && this.text(d.first + 1) === 'namespace') {
+          const path: string[] = [];
+          for (let j = d.first + 2; j <= d.last; j++) { const t = this.text(j); if (t === ';') break; if (t !== '::') path.push(t); }
+          const arr = this.usingDirs.get(n) ?? [];
+          arr.push(path);
+          this.usingDirs.set(n, arr);
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ tokens & diagnostics
+  text(i: number): string {
+    const t = this.toks;
+    if (i < 0 || i >= t.count) return '';
+    const id = t.id[i]!;
+    return id >= 0 ? t.names[id]! : t.src.slice(t.start[i]!, t.end[i]!);
+  }
+  isKeyword(s: string): boolean { return KEYWORDS.has(s); }
+  fileOf(pos: Pos): string { return this.toks.files[this.toks.file[Math.min(pos, this.toks.count)]!] ?? ''; }
+  lineOf(pos: Pos): number { return this.toks.line[Math.min(pos, this.toks.count)]!; }
+  error(pos: Pos, num: number, message: string): void {
+    this.diag('error', pos, num, message);
+  }
+  diag(severity: 'error' | 'warning', pos: Pos, num: number, message: string): void {
+    const t = this.toks;
+    const p = Math.min(pos, t.count);
+    const s = t.start[p] ?? t.src.length;
+    let ls = s; while (ls > 0 && t.src[ls - 1] !== '\n') ls--;
+    let le = s; while (le < t.src.length && t.src[le] !== '\n') le++;
+    if (severity === 'error') this.errorCount++;
+    this.diags.push({ severity, file: this.fileOf(p), line: this.lineOf(p), col: s - ls + 1, number: num, message, sourceLine: t.src.slice(ls, le) });
+  }
+
+  // ------------------------------------------------------------------ namespace-scope lookup
+  private entriesNamed(name: string): number[] {
+    return this.index.byName.get(name) ?? [];
+  }
+  /** Load (parse) a top-level declaration, returning the entities it declares. */
+  load(di: number): Sym[] {
+    const c = this.loaded.get(di);
+    if (c) return c;
+    if (this.loading.has(di)) return [];
+    const d = this.index.decls[di]!;
+    if (d.flags & DeclFlag.Template) return [];
+    if (d.kind === 'static_assert' || d.kind === 'asm' || d.kind === 'namespace-alias') { this.loaded.set(di, []); return []; }
+    this.loading.add(di);
+    try {
+      const p = new Parser(this, d.first, d.last + 1, splitScope(d.scope));
+      const before = this.diags.length;
+      let syms: Sym[];
+      try { syms = p.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0 || d.scope.includes('(anonymous)')); }
+      catch (e) {
+        if (e instanceof SyntaxAbort) {
+          const isUser = this.isUserFile(d.first);
+          if (!isUser) { this.diags.length = before; throw new Unsupported(`cannot parse declaration of ${d.name} (${this.fileOf(d.first)}:${this.lineOf(d.first)})`); }
+          syms = [];
+        } else throw e;
+      }
+      this.loaded.set(di, syms);
+      return syms;
+    } finally { this.loading.delete(di); }
+  }
+  isUserFile(pos: Pos): boolean {
+    const f = this.fileOf(pos);
+    return f === this.opts.origSrcFileName || (!f.startsWith('/usr/') && !f.includes('/cuda') && !f.startsWith('<'));
+  }
+  /** Entities named `name` declared directly in the namespace with normalised path `ns` (plus using-directives). */
+  private inNamespace(ns: string, name: string, seen = new Set<string>()): Sym[] {
+    if (seen.has(ns)) return [];
+    seen.add(ns);
+    const out: Sym[] = [];
+    for (const di of this.entriesNamed(name)) {
+      const d = this.index.decls[di]!;
+      if (norm(d.scope) !== ns) continue;
+      if (d.flags & DeclFlag.Template) continue;
+      if (d.kind === 'enumerator') {
+        const owner = this.enumOwner(d);
+        if (owner >= 0) for (const s of this.load(owner)) if (s.name === name && !out.includes(s)) out.push(s);
+        continue;
+      }
+      if (d.qualifier) continue;
+      for (const s of this.load(di)) if (s.name === name && !out.includes(s)) out.push(s);
+    }
+    if (out.length === 0) {
+      // unscoped enumerators
+      for (const di of this.enumeratorEntries(name)) {
+        const d = this.index.decls[di]!;
+        if (norm(d.scope) !== ns) continue;
+        for (const s of this.load(di)) if (s.name === name && !out.includes(s)) out.push(s);
+      }
+    }
+    for (const target of this.usingDirs.get(ns) ?? []) {
+      const tn = this.resolveNsPath(target, ns);
+      if (tn !== null) for (const s of this.inNamespace(tn, name, seen)) if (!out.includes(s)) out.push(s);
+    }
+    // merge function overloads declared in different entries; a type hides nothing here
+    return out;
+  }
+  private owners = new Map<number, number>();
+  /** The declaration (enum, typedef, variable) whose braces hold an enumerator entry. */
+  private enumOwner(d: DeclEntry): number {
+    const c = this.owners.get(d.bodyStart);
+    if (c !== undefined) return c;
+    let found = -1;
+    const decls = this.index.decls;
+    for (let i = 0; i < decls.length; i++) {
+      const o = decls[i]!;
+      if (o.kind === 'enumerator' || o.kind === 'other') continue;
+      if (o.first <= d.bodyStart && o.last >= d.bodyEnd) { found = i; if (o.kind === 'enum') break; }
+    }
+    this.owners.set(d.bodyStart, found);
+    return found;
+  }
+  private resolveNsPath(path: string[], from: string): string | null {
+    const fromParts = from ? from.split('::') : [];
+    for (let d = fromParts.length; d >= 0; d--) {
+      const cand = [...fromParts.slice(0, d), ...path].join('::');
+      if (this.namespaces.has(cand)) return cand;
+    }
+    return null;
+  }
+  private enumeratorEntries(name: string): number[] {
+    if (!this.enumerators) {
+      this.enumerators = new Map();
+      for (let di = 0; di < this.index.decls.length; di++) {
+        const d = this.index.decls[di]!;
+        if (d.kind !== 'enum' && d.kind !== 'typedef') continue;
+        let open = d.bodyStart;
+        if (open < 0) {
+          if (d.kind !== 'typedef') continue;
+          // typedef enum { ... } X;
+          for (let j = d.first; j <= d.last; j++) { if (this.text(j) === 'enum') { for (let k = j; k <= d.last; k++) if (this.text(k) === '{') { open = k; break; } break; } if (this.text(j) === '{' || this.text(j) === ';') break; }
+          if (open < 0) continue;
+        }
+        let depth = 0;
+        let expectName = true;
+        for (let j = open + 1; j <= d.last; j++) {
+          const t = this.text(j);
+          if (t === '(' || t === '{' || t === '[') depth++;
+          else if (t === ')' || t === ']') depth--;
+          else if (t === '}') { if (depth === 0) break; depth--; }
+          else if (depth === 0 && t === ',') { expectName = true; continue; }
+          if (depth === 0 && expectName && this.toks.kind[j] === Tok.Ident) {
+            const arr = this.enumerators.get(t) ?? []; arr.push(di); this.enumerators.set(t, arr);
+            expectName = false;
+          }
+        }
+      }
+    }
+    return this.enumerators.get(name) ?? [];
+  }
+  /** Unqualified lookup from namespace `ns` (raw path), innermost first. */
+  lookup(name: string, ns: string[]): Sym[] {
+    const parts = norm(ns.join('::'));
+    const arr = parts ? parts.split('::') : [];
+    for (let d = arr.length; d >= 0; d--) {
+      const r = this.inNamespace(arr.slice(0, d).join('::'), name);
+      if (r.length) return r;
+    }
+    return [];
+  }
+  /** Lookup of `name` in namespace `path` (already resolved, normalised components). */
+  lookupIn(path: string[], name: string): Sym[] { return this.inNamespace(path.join('::'), name); }
+  /** Lookup of `A::B::name` written in namespace ns (abs: leading ::). */
+  lookupPath(path: string[], name: string, ns: string[], abs: boolean): Sym[] {
+    if (path.length === 0) return abs ? this.inNamespace('', name) : this.lookup(name, ns);
+    const from = abs ? '' : norm(ns.join('::'));
+    // enum-qualified?
+    const r = this.resolveNsPath(path, from);
+    if (r !== null) return this.inNamespace(r, name);
+    return [];
+  }
+  /** What `name` denotes when followed by `::`, inside the resolved namespace path. */
+  resolveIn(path: string[], name: string): { kind: 'ns'; path: string[] } | { kind: 'enum'; en: EnumDecl } | { kind: 'record'; rec: RecordDecl } | { kind: 'none' } {
+    const full = [...path, name].join('::');
+    if (this.namespaces.has(full)) return { kind: 'ns', path: [...path, name] };
+    const syms = this.inNamespace(path.join('::'), name);
+    const t = syms.find(s => s.kind === 'type');
+    if (t && t.kind === 'type' && t.ty.k === 'enum') return { kind: 'enum', en: t.ty.en };
+    if (t && t.kind === 'type' && t.ty.k === 'record') return { kind: 'record', rec: t.ty.rec };
+    for (const target of this.usingDirs.get(path.join('::')) ?? []) {
+      const tn = this.resolveNsPath(target, path.join('::'));
+      if (tn !== null && this.namespaces.has(tn + '::' + name)) return { kind: 'ns', path: [...tn.split('::'), name] };
+    }
+    return { kind: 'none' };
+  }
+  isTemplateName(name: string, _ns: string[]): boolean {
+    return this.entriesNamed(name).some(di => (this.index.decls[di]!.flags & DeclFlag.Template) !== 0);
+  }
+
+  // ------------------------------------------------------------------ entities
+  newRecord(tag: RecordDecl['tag'], name: string, scope: string[], outer: string[]): RecordDecl {
+    return { tag, name, scope: [...scope], outer: [...outer], complete: false, fields: [], size: 0, align: 1, ir: null, hasMethods: false };
+  }
+  recordFor(tag: RecordDecl['tag'], name: string, scope: string[], outer: string[], defining: boolean): RecordDecl {
+    const key = [...scope, ...outer, name].join('::');
+    let r = this.records.get(key);
+    if (!r) {
+      r = this.newRecord(tag, name, scope, outer);
+      this.records.set(key, r);
+      if (!defining && outer.length === 0) {
+        // find the definition elsewhere in this namespace and load it
+        for (const di of this.entriesNamed(name)) {
+          const d = this.index.decls[di]!;
+          if (d.kind === 'record' && d.bodyStart >= 0 && d.scope === scope.join('::') && !(d.flags & DeclFlag.Template)) { this.load(di); break; }
+        }
+      }
+    }
+    return r;
+  }
+  enumFor(name: string, scope: string[], underlying: CType, scoped: boolean): EnumDecl {
+    const key = [...scope, name].join('::');
+    let e = this.enums.get(key);
+    if (!e) { e = { name, scope: [...scope], underlying, scoped, consts: new Map() }; this.enums.set(key, e); }
+    return e;
+  }
+  newVar(name: string, ty: CType, storage: VarSym['storage'], pos: Pos): VarSym {
+    return { kind: 'var', name, ty, storage, space: 'none', isExtern: false, isStatic: false, isConstexpr: false, scope: [], pos, id: this.nextId++ };
+  }
+  declareFunction(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean): FuncSym {
+    const ty = d.ty as CType & { k: 'func' };
+    const key = [ns.join('::'), d.name, ty.params.map(p => typeName(unqual(p))).join(','), ty.variadic ? '...' : ''].join('|');
+    let f = this.funcs.get(key);
+    if (!f) {
+      f = {
+        kind: 'func', name: d.name, ty, scope: [...ns], paramNames: d.paramNames, defaults: d.defaults,
+        isGlobal: false, isDevice: false, isHost: false, deviceBuiltin: false, isStatic: false, inAnon, externC: ds.externC,
+        isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
+      };
+      this.funcs.set(key, f);
+    } else {
+      // later declarations may add default arguments and parameter names
+      f.defaults = f.defaults.map((x, i) => x ?? d.defaults[i] ?? null);
+      if (d.paramNames.some(n => n)) f.paramNames = d.paramNames;
+    }
+    f.isGlobal ||= !!attrs.global; f.isDevice ||= !!attrs.device; f.isHost ||= !!attrs.host;
+    f.deviceBuiltin ||= !!attrs.deviceBuiltin || (!!attrs.cudartBuiltin && d.name === '__assert_fail');
+    f.isStatic ||= ds.static; f.externC ||= ds.externC; f.isInline ||= ds.inline;
+    f.forceinline ||= !!attrs.alwaysInline; f.noinline ||= !!attrs.noinline;
+    if (attrs.launchBounds) f.launchBounds = attrs.launchBounds;
+    if (ds.constexpr) { f.isInline = true; }
+    return f;
+  }
+  declareVariable(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, p: Parser): VarSym {
+    const key = [...ns, d.name].join('::');
+    let v = this.vars.get(key);
+    if (!v) {
+      v = this.newVar(d.name, d.ty, 'global', d.pos);
+      v.scope = [...ns];
+      this.vars.set(key, v);
+    }
+    v.space = attrs.shared ? 'shared' : attrs.constant ? 'constant' : attrs.managed ? 'managed' : attrs.device ? 'device' : v.space;
+    if (attrs.deviceBuiltin) v.deviceBuiltin = true;
+    v.isStatic ||= ds.static || inAnon;
+    v.externC ||= ds.externC;
+    v.isConstexpr ||= ds.constexpr;
+    let ty = d.ty;
+    if (ds.constexpr) ty = withQ(ty, Q.Const);
+    if (p.at('=') || p.at('{')) {
+      p.eat('=');
+      const init = p.parseInitializer(ty);
+      if (ty.k === 'array' && ty.n === null) {
+        if (init.k === 'list') { ty = arrayOf(ty.elem, init.items.length); init.ty = ty; }
+        else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);
+      }
+      v.init = init;
+      v.pos = d.pos;
+      v.isExtern = false;
+      if ((ty.q & Q.Const) && isArith(ty) && init.k === 'expr') { const cv = evalConst(init.e); if (cv !== null) v.constVal = cv; }
+    } else if (ds.extern && v.init === undefined) {
+      v.isExtern = true;
+    } else if (!ds.extern) { v.isExtern = false; v.pos = d.pos; if (v.init === undefined) v.init = null; }
+    v.ty = ty;
+    if (attrs.aligned) (v as VarSym & { align?: number }).align = attrs.aligned;
+    return v;
+  }
+  declareLocalStatic(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, p: Parser): VarSym {
+    const v = this.newVar(d.name, d.ty, 'static-local', d.pos);
+    v.space = attrs.shared ? 'shared' : attrs.constant ? 'constant' : attrs.device ? 'device' : 'none';
+    v.isExtern = ds.extern; v.isStatic = ds.static;
+    if (ds.extern && !attrs.shared) {
+      // block-scope extern declaration of a namespace-scope variable
+      const found = this.lookup(d.name, p.ns).find(s => s.kind === 'var');
+      if (found && found.kind === 'var') return found;
+    }
+    if (p.eat('=') || p.at('{')) {
+      if (v.space === 'shared') this.error(p.p, 3, 'initializer not allowed for __shared__ variable');
+      v.init = p.parseInitializer(d.ty);
+      if (d.ty.k === 'array' && d.ty.n === null && v.init.k === 'list') { v.ty = arrayOf(d.ty.elem, v.init.items.length); v.init.ty = v.ty; }
+    }
+    if (v.space === 'none' && !ds.static) throw new Unsupported('block-scope extern variable');
+    if (attrs.aligned) (v as VarSym & { align?: number }).align = attrs.aligned;
+    (v as VarSym & { owner?: FuncSym | null }).owner = p.fn;
+    this.staticLocals.push(v);
+    return v;
+  }
+  noteVarUse(v: VarSym, fn: FuncSym | null, pos: Pos): void {
+    if (!fn || v.storage !== 'global') return;
+    if (v.space !== 'none' || v.deviceBuiltin) return;
+    if (v.constVal !== undefined) return;
+    if (v.isConstexpr) return;
+    if (fn.isDevice || fn.isGlobal) {
+      this.error(pos, 20, `identifier "${v.name}" is undefined in device code`);
+    }
+  }
+
+  // ------------------------------------------------------------------ literals
+  numberLiteral(pos: Pos): Expr {
+    let s = this.text(pos).replace(/'/g, '');
+    const isHex = /^0[xX]/.test(s);
+    const isFloat = isHex ? /[pP]/.test(s) : /[.eE]/.test(s);
+    if (isFloat) {
+      const m = /^(.*?)([fFlL]?)$/.exec(s)!;
+      const suf = m[2]!.toLowerCase();
+      if (suf === 'l') throw new Unsupported('long double literal');
+      const v = isHex ? parseHexFloat(m[1]!) : Number(m[1]);
+      const ty = suf === 'f' ? C.float : C.double;
+      return mk(ty, pos, false, { k: 'fp', v: suf === 'f' ? Math.fround(v) : v });
+    }
+    const m = /^(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)$/.exec(s);
+    if (!m) { this.error(pos, 2420, 'invalid literal suffix'); return mk(C.int, pos, false, { k: 'int', v: 0n }); }
+    const digits = m[1]!;
+    const suf = m[2]!.toLowerCase();
+    let v: bigint;
+    if (/^0[bB]/.test(digits)) v = BigInt(digits);
+    else if (/^0[xX]/.test(digits)) v = BigInt(digits);
+    else if (digits.length > 1 && digits[0] === '0') v = BigInt('0o' + digits.slice(1));
+    else v = BigInt(digits);
+    const u = suf.includes('u');
+    const longs = (suf.match(/l/g) ?? []).length;
+    const decimal = !/^0[xXbB]/.test(digits) && !(digits.length > 1 && digits[0] === '0');
+    const cands: [string, bigint][] = [];
+    const fits = (name: string, bits: bigint, signed: boolean) => cands.push([name, signed ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n]);
+    if (longs === 0) { if (!u) fits('int', 32n, true); if (u || !decimal) fits('unsigned int', 32n, false); }
+    if (longs <= 1) { if (!u) fits('long', 64n, true); if (u || !decimal) fits('unsigned long', 64n, false); }
+    if (!u) fits('long long', 64n, true); if (u || !decimal) fits('unsigned long long', 64n, false);
+    let ty: CType = C.ullong;
+    for (const [name, max] of cands) if (v <= max) { ty = intT(name as 'int'); break; }
+    if (v > 0xffffffffffffffffn) this.error(pos, 23, 'integer constant is too large');
+    return mk(ty, pos, false, { k: 'int', v: ty.k === 'int' && ty.signed ? BigInt.asIntN(64, v) : v });
+  }
+  charLiteral(pos: Pos): Expr {
+    const s = this.text(pos);
+    const q = s.indexOf("'");
+    const prefix = s.slice(0, q);
+    const bytes = unescape(s.slice(q + 1, s.lastIndexOf("'")));
+    if (prefix && prefix !== 'u8') {
+      const ty = prefix === 'L' ? intT('wchar_t') : prefix === 'u' ? intT('char16_t') : intT('char32_t');
+      const str = Buffer.from(bytes).toString('utf8');
+      return mk(ty, pos, false, { k: 'int', v: BigInt(str.codePointAt(0) ?? 0) });
+    }
+    if (bytes.length === 1) return mk(C.char, pos, false, { k: 'int', v: BigInt.asIntN(8, BigInt(bytes[0]!)) });
+    let v = 0n; for (const b of bytes) v = (v << 8n) | BigInt(b);
+    return mk(C.int, pos, false, { k: 'int', v: BigInt.asIntN(32, v) });
+  }
+  stringValue(pos: Pos): string {
+    const s = this.text(pos);
+    const q = s.indexOf('"');
+    return Buffer.from(unescape(s.slice(q + 1, s.lastIndexOf('"')))).toString('latin1');
+  }
+  stringLiteral(parts: Pos[]): Expr {
+    const chunks: number[] = [];
+    for (const p of parts) {
+      const s = this.text(p);
+      const q = s.indexOf('"');
+      const prefix = s.slice(0, q);
+      if (prefix && prefix !== 'u8') throw new Unsupported('wide string literal');
+      if (prefix.includes('R')) throw new Unsupported('raw string literal');
+      chunks.push(...unescape(s.slice(q + 1, s.lastIndexOf('"'))));
+    }
+    chunks.push(0);
+    const bytes = Uint8Array.from(chunks);
+    return mk(arrayOf(withQ(C.char, Q.Const), bytes.length), parts[0]!, true, { k: 'str', bytes });
+  }
+  stringFromText(text: string, pos: Pos): Expr {
+    const bytes = Uint8Array.from([...Buffer.from(text, 'utf8'), 0]);
+    return mk(arrayOf(withQ(C.char, Q.Const), bytes.length), pos, true, { k: 'str', bytes });
+  }
+  prettyFunction(f: FuncSym | null): string {
+    if (!f) return '';
+    const qual = [...f.scope.map(s => s === '(anonymous)' ? '<unnamed>' : s), f.name].join('::');
+    return `${typeName(f.ty.ret)} ${qual}(${f.ty.params.map(typeName).join(', ')}${f.ty.variadic ? ', ...' : ''})`;
+  }
+}
+
+function parseHexFloat(s: string): number {
+  const m = /^0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(s);
+  if (!m) return NaN;
+  const int = m[1] || '0', frac = m[2] ?? '';
+  const mant = parseInt(int + frac || '0', 16);
+  return mant * Math.pow(2, Number(m[3]) - 4 * frac.length);
+}
+
+function unescape(s: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c !== '\\') { const cp = s.codePointAt(i)!; if (cp > 0xffff) i++; out.push(...Buffer.from(String.fromCodePoint(cp), 'utf8')); continue; }
+    const n = s[++i]!;
+    switch (n) {
+      case 'n': out.push(10); break; case 't': out.push(9); break; case 'r': out.push(13); break; case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        let j = i, v = 0; while (j < s.length && j < i + 3 && /[0-7]/.test(s[j]!)) { v = v * 8 + Number(s[j]); j++; }
+        out.push(v & 255); i = j - 1; break;
+      }
+      case 'x': { let j = i + 1, v = 0; while (j < s.length && /[0-9a-fA-F]/.test(s[j]!)) { v = v * 16 + parseInt(s[j]!, 16); j++; } out.push(v & 255); i = j - 1; break; }
+      case 'a': out.push(7); break; case 'b': out.push(8); break; case 'f': out.push(12); break; case 'v': out.push(11); break; case 'e': out.push(27); break;
+      case 'u': case 'U': { const len = n === 'u' ? 4 : 8; const cp = parseInt(s.slice(i + 1, i + 1 + len), 16); out.push(...Buffer.from(String.fromCodePoint(cp), 'utf8')); i += len; break; }
+      default: out.push(n.charCodeAt(0)); break;
+    }
+  }
+  return out;
+}
+
+export type { DeclEntry };

@@ -1,0 +1,913 @@
+// Function passes over the IR: mem2reg, constant folding + instsimplify, CSE, DCE, SimplifyCFG.
+// Every transformation keeps the IR valid (see verify.ts) and the semantics exact (IEEE folding only,
+// no folding of UB/poison-producing operations, nothing moved across memory side effects).
+import type { CompileOptions } from '../options';
+import type { Block, Const, Func, Inst, Module, Type, Value } from './ir';
+import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr } from './ir';
+import { constStr } from './llprint';
+
+// ================================================================ CFG and dominators
+
+export interface CFG {
+  /** Predecessor lists with one entry per edge (a switch with two cases to B makes its block appear twice). */
+  preds: Map<Block, Block[]>;
+  /** Reachable blocks in reverse post-order, entry first. */
+  rpo: Block[];
+  rpoIndex: Map<Block, number>;
+  /** Immediate dominator (the entry's is null); unreachable blocks are absent. */
+  idom: Map<Block, Block | null>;
+  children: Map<Block, Block[]>;
+  /** Pre/post numbers on the dominator tree for O(1) dominance queries. */
+  pre: Map<Block, number>;
+  post: Map<Block, number>;
+}
+
+export function succsOf(b: Block): Block[] {
+  const t = b.insts[b.insts.length - 1];
+  if (!t || !isTerminator(t)) return [];
+  return t.targets;
+}
+
+export function buildCFG(f: Func): CFG {
+  const preds = new Map<Block, Block[]>();
+  for (const b of f.blocks) preds.set(b, []);
+  for (const b of f.blocks) for (const s of succsOf(b)) { const l = preds.get(s); if (l) l.push(b); }
+  // reverse post-order (iterative DFS)
+  const rpo: Block[] = [];
+  const seen = new Set<Block>();
+  const entry = f.blocks[0];
+  if (entry) {
+    const stack: [Block, number][] = [[entry, 0]];
+    seen.add(entry);
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      const ss = succsOf(top[0]);
+      if (top[1] < ss.length) {
+        const s = ss[top[1]++]!;
+        if (!seen.has(s) && preds.has(s)) { seen.add(s); stack.push([s, 0]); }
+      } else { rpo.push(top[0]); stack.pop(); }
+    }
+    rpo.reverse();
+  }
+  const rpoIndex = new Map<Block, number>();
+  rpo.forEach((b, i) => rpoIndex.set(b, i));
+  // Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm".
+  const idomIdx: number[] = new Array(rpo.length).fill(-1);
+  if (rpo.length) idomIdx[0] = 0;
+  const intersect = (a: number, b: number): number => {
+    while (a !== b) {
+      while (a > b) a = idomIdx[a]!;
+      while (b > a) b = idomIdx[b]!;
+    }
+    return a;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    for (let i = 1; i < rpo.length; i++) {
+      let nd = -1;
+      for (const p of preds.get(rpo[i]!)!) {
+        const pi = rpoIndex.get(p);
+        if (pi === undefined || idomIdx[pi] === -1) continue;
+        nd = nd === -1 ? pi : intersect(pi, nd);
+      }
+      if (nd !== idomIdx[i]) { idomIdx[i] = nd; changed = true; }
+    }
+  }
+  const idom = new Map<Block, Block | null>();
+  const children = new Map<Block, Block[]>();
+  rpo.forEach((b, i) => { children.set(b, []); idom.set(b, i === 0 ? null : rpo[idomIdx[i]!]!); });
+  for (let i = 1; i < rpo.length; i++) children.get(rpo[idomIdx[i]!]!)!.push(rpo[i]!);
+  const pre = new Map<Block, number>(), post = new Map<Block, number>();
+  if (rpo.length) {
+    let n = 0;
+    const st: [Block, number][] = [[rpo[0]!, 0]];
+    pre.set(rpo[0]!, n++);
+    while (st.length) {
+      const top = st[st.length - 1]!;
+      const ch = children.get(top[0])!;
+      if (top[1] < ch.length) { const c = ch[top[1]++]!; pre.set(c, n++); st.push([c, 0]); }
+      else { post.set(top[0], n++); st.pop(); }
+    }
+  }
+  return { preds, rpo, rpoIndex, idom, children, pre, post };
+}
+
+/** Does block a dominate block b? (Everything dominates an unreachable block; LLVM's convention.) */
+export function dominates(cfg: CFG, a: Block, b: Block): boolean {
+  const pb = cfg.pre.get(b);
+  if (pb === undefined) return true;
+  const pa = cfg.pre.get(a);
+  if (pa === undefined) return false;
+  return pa <= pb && cfg.post.get(b)! <= cfg.post.get(a)!;
+}
+
+function dominanceFrontiers(cfg: CFG): Map<Block, Set<Block>> {
+  const df = new Map<Block, Set<Block>>();
+  for (const b of cfg.rpo) df.set(b, new Set());
+  for (const b of cfg.rpo) {
+    const ps = [...new Set(cfg.preds.get(b)!)].filter(p => cfg.idom.has(p));
+    if (ps.length < 2) continue;
+    const id = cfg.idom.get(b)!;
+    for (const p of ps) {
+      let r: Block | null = p;
+      while (r && r !== id) { df.get(r)!.add(b); r = cfg.idom.get(r) ?? null; }
+    }
+  }
+  return df;
+}
+
+// ================================================================ use replacement
+
+/** Follows a replacement map to its end. */
+function resolve(repl: Map<Value, Value>, v: Value): Value {
+  let r = v;
+  for (let n = 0; n < 1000; n++) { const x = repl.get(r); if (x === undefined) return r; r = x; }
+  throw new Error('passes: replacement cycle');
+}
+
+/** Rewrites every operand in f through the replacement map. */
+export function applyReplacements(f: Func, repl: Map<Value, Value>): void {
+  if (repl.size === 0) return;
+  for (const b of f.blocks) for (const i of b.insts) {
+    for (let k = 0; k < i.ops.length; k++) {
+      const o = i.ops[k]!;
+      if (repl.has(o)) i.ops[k] = resolve(repl, o);
+    }
+  }
+}
+
+export function replaceAllUses(f: Func, from: Value, to: Value): void {
+  applyReplacements(f, new Map([[from, to]]));
+}
+
+function removeInsts(f: Func, dead: Set<Inst>): void {
+  if (dead.size === 0) return;
+  for (const b of f.blocks) b.insts = b.insts.filter(i => !dead.has(i));
+}
+
+const phisOf = (b: Block): Inst[] => { const r: Inst[] = []; for (const i of b.insts) { if (i.op !== 'phi') break; r.push(i); } return r; };
+
+function removePhiEntry(s: Block, pred: Block): void {
+  for (const p of phisOf(s)) {
+    const k = p.targets.indexOf(pred);
+    if (k >= 0) { p.targets.splice(k, 1); p.ops.splice(k, 1); }
+  }
+}
+
+// ================================================================ the pipeline
+
+export function optimize(m: Module, opts: CompileOptions): void {
+  if (opts.optLevel === 0) return;
+  for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
+  if (inlineCalls(m, opts)) {
+    for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
+  }
+}
+
+export function optimizeFunction(f: Func, opts: CompileOptions): void {
+  simplifyCFG(f);
+  mem2reg(f);
+  for (let it = 0; it < 10; it++) {
+    let changed = instSimplify(f, opts);
+    changed = cse(f) || changed;
+    changed = dce(f) || changed;
+    changed = simplifyCFG(f) || changed;
+    if (!changed) break;
+  }
+}
+
+// ================================================================ mem2reg
+
+const promotableTy = (t: Type): boolean => t.k === 'int' || t.k === 'float' || t.k === 'double' || t.k === 'half' || t.k === 'bfloat' || t.k === 'ptr' || t.k === 'vector';
+
+export function mem2reg(f: Func): boolean {
+  removeUnreachable(f);
+  const entry = f.blocks[0];
+  if (!entry) return false;
+  const cand = new Map<Inst, number>();
+  const allocas: Inst[] = [];
+  for (const i of entry.insts) {
+    if (i.op !== 'alloca' || !i.srcTy || !promotableTy(i.srcTy) || i.ty !== T.ptr) continue;
+    const c = i.ops[0];
+    if (c && !(c.kind === 'int' && c.value === 1n)) continue;
+    cand.set(i, -1);
+  }
+  if (cand.size === 0) return false;
+  const bad = new Set<Inst>();
+  const defBlocks = new Map<Inst, Set<Block>>();
+  for (const b of f.blocks) for (const i of b.insts) {
+    i.ops.forEach((o, k) => {
+      if (o.kind !== 'inst' || !cand.has(o)) return;
+      const ok = (i.op === 'load' && k === 0 && !i.volatile && i.ty === o.srcTy)
+        || (i.op === 'store' && k === 1 && !i.volatile && i.ops[0]!.ty === o.srcTy && i.ops[0] !== o);
+      if (!ok) bad.add(o);
+      else if (i.op === 'store') { let s = defBlocks.get(o); if (!s) defBlocks.set(o, s = new Set()); s.add(b); }
+    });
+  }
+  for (const [a] of cand) if (!bad.has(a)) { cand.set(a, allocas.length); allocas.push(a); }
+  if (allocas.length === 0) return false;
+
+  const cfg = buildCFG(f);
+  const df = dominanceFrontiers(cfg);
+  // phi placement (iterated dominance frontier)
+  const phiOf = new Map<Inst, number>();            // inserted phi -> alloca index
+  const newPhis = new Map<Block, Inst[]>();
+  allocas.forEach((a, ai) => {
+    const has = new Set<Block>();
+    const work = [...(defBlocks.get(a) ?? [])].filter(b => cfg.idom.has(b));
+    const inWork = new Set(work);
+    while (work.length) {
+      const b = work.pop()!;
+      for (const d of df.get(b) ?? []) {
+        if (has.has(d)) continue;
+        has.add(d);
+        const phi: Inst = { kind: 'inst', op: 'phi', ty: a.srcTy!, ops: [], targets: [], parent: d, name: a.name ? a.name : '' };
+        phiOf.set(phi, ai);
+        let l = newPhis.get(d); if (!l) newPhis.set(d, l = []); l.push(phi);
+        if (!inWork.has(d)) { inWork.add(d); work.push(d); }
+      }
+    }
+  });
+  for (const [b, l] of newPhis) b.insts.unshift(...l);
+
+  // renaming over the dominator tree
+  const repl = new Map<Value, Value>();
+  const dead = new Set<Inst>(allocas);
+  const init: Value[] = allocas.map(a => cUndef(a.srcTy!));
+  const stack: [Block, Value[]][] = [[cfg.rpo[0]!, init]];
+  while (stack.length) {
+    const [b, inVals] = stack.pop()!;
+    const vals = inVals.slice();
+    for (const i of b.insts) {
+      const pa = phiOf.get(i);
+      if (pa !== undefined) { vals[pa] = i; continue; }
+      if (i.op === 'load') {
+        const a = i.ops[0]!;
+        const ai = a.kind === 'inst' ? cand.get(a) : undefined;
+        if (ai !== undefined && ai >= 0) { repl.set(i, resolve(repl, vals[ai]!)); dead.add(i); }
+      } else if (i.op === 'store') {
+        const a = i.ops[1]!;
+        const ai = a.kind === 'inst' ? cand.get(a) : undefined;
+        if (ai !== undefined && ai >= 0) { vals[ai] = resolve(repl, i.ops[0]!); dead.add(i); }
+      }
+    }
+    for (const s of succsOf(b)) for (const phi of newPhis.get(s) ?? []) {
+      phi.ops.push(vals[phiOf.get(phi)!]!); phi.targets.push(b);
+    }
+    for (const c of cfg.children.get(b) ?? []) stack.push([c, vals]);
+  }
+  applyReplacements(f, repl);
+  removeInsts(f, dead);
+  return true;
+}
+
+// ================================================================ constant folding / instsimplify
+
+const U = (v: bigint, bits: number): bigint => BigInt.asUintN(bits, v);
+const S = (v: bigint, bits: number): bigint => BigInt.asIntN(bits, v);
+const bitsOf = (t: Type): number => (t as { bits: number }).bits;
+const isIntConst = (v: Value): v is Const & { kind: 'int' } => v.kind === 'int';
+const isFPConst = (v: Value): v is Const & { kind: 'fp' } => v.kind === 'fp';
+const isLocal = (v: Value): boolean => v.kind === 'inst' || v.kind === 'arg';
+const COMMUTATIVE = new Set(['add', 'mul', 'and', 'or', 'xor', 'fadd', 'fmul']);
+
+function foldIntBin(op: string, a: bigint, b: bigint, bits: number): bigint | null {
+  switch (op) {
+    case 'add': return a + b;
+    case 'sub': return a - b;
+    case 'mul': return a * b;
+    case 'and': return a & b;
+    case 'or': return a | b;
+    case 'xor': return a ^ b;
+    case 'udiv': return U(b, bits) === 0n ? null : U(a, bits) / U(b, bits);
+    case 'urem': return U(b, bits) === 0n ? null : U(a, bits) % U(b, bits);
+    case 'sdiv': case 'srem': {
+      const x = S(a, bits), y = S(b, bits);
+      if (y === 0n) return null;
+      if (y === -1n && x === -(1n << BigInt(bits - 1))) return null;   // overflow: UB
+      return op === 'sdiv' ? x / y : x % y;                          // BigInt truncates toward zero
+    }
+    case 'shl': case 'lshr': case 'ashr': {
+      const sh = U(b, bits);
+      if (sh >= BigInt(bits)) return null;                            // poison
+      if (op === 'shl') return a << sh;
+      if (op === 'lshr') return U(a, bits) >> sh;
+      return S(a, bits) >> sh;
+    }
+  }
+  return null;
+}
+
+const F32_MIN_NORMAL = 2 ** -126;
+const isDenormal32 = (x: number): boolean => x !== 0 && Math.abs(x) < F32_MIN_NORMAL;
+
+function foldFPBin(op: string, ty: Type, a: number, b: number, opts: CompileOptions): number | null {
+  if (ty.k !== 'float' && ty.k !== 'double') return null;
+  const f32 = ty.k === 'float';
+  if (f32 && opts.ftz && (isDenormal32(a) || isDenormal32(b))) return null;
+  if (op === 'fdiv' && f32 && !opts.precDiv) return null;   // the target computes an approximation
+  let r: number;
+  switch (op) {
+    case 'fadd': r = a + b; break;
+    case 'fsub': r = a - b; break;
+    case 'fmul': r = a * b; break;
+    case 'fdiv': r = a / b; break;
+    case 'frem': r = a % b; break;
+    default: return null;
+  }
+  if (f32) { r = Math.fround(r); if (opts.ftz && isDenormal32(r)) return null; }
+  return r;
+}
+
+function icmpInt(pred: string, a: bigint, b: bigint, bits: number): boolean {
+  switch (pred) {
+    case 'eq': return U(a, bits) === U(b, bits);
+    case 'ne': return U(a, bits) !== U(b, bits);
+    case 'ugt': return U(a, bits) > U(b, bits);
+    case 'uge': return U(a, bits) >= U(b, bits);
+    case 'ult': return U(a, bits) < U(b, bits);
+    case 'ule': return U(a, bits) <= U(b, bits);
+    case 'sgt': return S(a, bits) > S(b, bits);
+    case 'sge': return S(a, bits) >= S(b, bits);
+    case 'slt': return S(a, bits) < S(b, bits);
+    case 'sle': return S(a, bits) <= S(b, bits);
+  }
+  throw new Error('bad icmp predicate ' + pred);
+}
+
+function fcmpFold(pred: string, a: number, b: number): boolean {
+  const uno = Number.isNaN(a) || Number.isNaN(b);
+  switch (pred) {
+    case 'false': return false;
+    case 'true': return true;
+    case 'ord': return !uno;
+    case 'uno': return uno;
+    case 'oeq': return !uno && a === b;
+    case 'ogt': return !uno && a > b;
+    case 'oge': return !uno && a >= b;
+    case 'olt': return !uno && a < b;
+    case 'ole': return !uno && a <= b;
+    case 'one': return !uno && a !== b;
+    case 'ueq': return uno || a === b;
+    case 'ugt': return uno || a > b;
+    case 'uge': return uno || a >= b;
+    case 'ult': return uno || a < b;
+    case 'ule': return uno || a <= b;
+    case 'une': return uno || a !== b;
+  }
+  throw new Error('bad fcmp predicate ' + pred);
+}
+
+const dv = new DataView(new ArrayBuffer(8));
+
+function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
+  const to = i.ty;
+  if (x.kind === 'undef' || x.kind === 'poison') return null;
+  if (i.op === 'bitcast' && x.ty === to) return x;
+  if (isIntConst(x)) {
+    const from = bitsOf(x.ty);
+    switch (i.op) {
+      case 'trunc': case 'sext': return cInt(to, S(x.value, from));
+      case 'zext': return cInt(to, U(x.value, from));
+      case 'sitofp': case 'uitofp': {
+        const v = i.op === 'sitofp' ? S(x.value, from) : U(x.value, from);
+        if (to.k === 'double') return cFP(to, Number(v));
+        if (to.k === 'float' && (v < 0n ? -v : v) <= 1n << 53n) {
+          const r = Math.fround(Number(v));
+          return opts.ftz && isDenormal32(r) ? null : cFP(to, r);
+        }
+        return null;
+      }
+      case 'bitcast':
+        if (to.k === 'float' && from === 32) { dv.setUint32(0, Number(U(x.value, 32))); return cFP(to, dv.getFloat32(0)); }
+        if (to.k === 'double' && from === 64) { dv.setBigUint64(0, U(x.value, 64)); return cFP(to, dv.getFloat64(0)); }
+        return null;
+    }
+    return null;
+  }
+  if (isFPConst(x) && (x.ty.k === 'float' || x.ty.k === 'double')) {
+    const v = x.value;
+    if (x.ty.k === 'float' && opts.ftz && isDenormal32(v)) return null;
+    switch (i.op) {
+      case 'fpext': return to.k === 'double' ? cFP(to, v) : null;
+      case 'fptrunc': {
+        if (to.k !== 'float') return null;
+        const r = Math.fround(v);
+        return opts.ftz && isDenormal32(r) ? null : cFP(to, r);
+      }
+      case 'fptosi': case 'fptoui': {
+        if (!Number.isFinite(v) || to.k !== 'int') return null;
+        const t = BigInt(Math.trunc(v));
+        const bits = to.bits;
+        const lo = i.op === 'fptosi' ? -(1n << BigInt(bits - 1)) : 0n;
+        const hi = i.op === 'fptosi' ? (1n << BigInt(bits - 1)) : (1n << BigInt(bits));
+        if (t < lo || t >= hi) return null;                         // poison
+        return cInt(to, t);
+      }
+      case 'bitcast':
+        // NaN payloads do not survive a JS number; fold only non-NaN values.
+        if (Number.isNaN(v)) return null;
+        if (x.ty.k === 'float' && to.k === 'int' && to.bits === 32) { dv.setFloat32(0, v); return cInt(to, BigInt(dv.getUint32(0))); }
+        if (x.ty.k === 'double' && to.k === 'int' && to.bits === 64) { dv.setFloat64(0, v); return cInt(to, dv.getBigUint64(0)); }
+        return null;
+    }
+    return null;
+  }
+  // cast chains
+  if (x.kind === 'inst') {
+    const y = x.ops[0];
+    if (i.op === 'trunc' && (x.op === 'zext' || x.op === 'sext') && y && y.ty === to) return y;
+    if (i.op === 'bitcast' && x.op === 'bitcast' && y && y.ty === to) return y;
+    if (i.op === 'addrspacecast' && x.op === 'addrspacecast' && y && y.ty === to) return y;
+  }
+  return null;
+}
+
+/** Returns a value equivalent to i, or null. May swap commutative operands in place. */
+export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
+  const o = i.ops;
+  switch (i.op) {
+    case 'add': case 'sub': case 'mul': case 'udiv': case 'sdiv': case 'urem': case 'srem':
+    case 'shl': case 'lshr': case 'ashr': case 'and': case 'or': case 'xor': {
+      if (i.ty.k !== 'int') return null;
+      const bits = i.ty.bits;
+      if (COMMUTATIVE.has(i.op) && (isIntConst(o[0]!) && !isIntConst(o[1]!))) { const t = o[0]!; o[0] = o[1]!; o[1] = t; }
+      const a = o[0]!, b = o[1]!;
+      if (isIntConst(a) && isIntConst(b)) { const r = foldIntBin(i.op, a.value, b.value, bits); return r === null ? null : cInt(i.ty, r); }
+      const same = a === b && isLocal(a);
+      const zero = cInt(i.ty, 0);
+      if (isIntConst(b)) {
+        const bv = U(b.value, bits), ones = U(-1n, bits);
+        switch (i.op) {
+          case 'add': case 'sub': case 'or': case 'xor': case 'shl': case 'lshr': case 'ashr': if (bv === 0n) return a; break;
+          case 'mul': if (bv === 1n) return a; if (bv === 0n) return zero; break;
+          case 'udiv': case 'sdiv': if (bv === 1n) return a; break;
+          case 'urem': case 'srem': if (bv === 1n) return zero; break;
+          case 'and': if (bv === 0n) return zero; if (bv === ones) return a; break;
+        }
+        if (i.op === 'or' && bv === ones) return b;
+      }
+      if (isIntConst(a) && U(a.value, bits) === 0n && (i.op === 'shl' || i.op === 'lshr' || i.op === 'ashr')) return zero;
+      if (same) {
+        if (i.op === 'sub' || i.op === 'xor') return zero;
+        if (i.op === 'and' || i.op === 'or') return a;
+      }
+      return null;
+    }
+    case 'fadd': case 'fsub': case 'fmul': case 'fdiv': case 'frem': {
+      if (COMMUTATIVE.has(i.op) && isFPConst(o[0]!) && !isFPConst(o[1]!)) { const t = o[0]!; o[0] = o[1]!; o[1] = t; }
+      const a = o[0]!, b = o[1]!;
+      if (isFPConst(a) && isFPConst(b)) { const r = foldFPBin(i.op, i.ty, a.value, b.value, opts); return r === null ? null : cFP(i.ty, r); }
+      if (isFPConst(b) && (i.ty.k === 'double' || (i.ty.k === 'float' && !opts.ftz))) {
+        const negZero = b.value === 0 && 1 / b.value < 0, posZero = b.value === 0 && 1 / b.value > 0;
+        if (i.op === 'fadd' && negZero) return a;
+        if (i.op === 'fsub' && posZero) return a;
+        if ((i.op === 'fmul' || i.op === 'fdiv') && b.value === 1) return a;
+      }
+      return null;
+    }
+    case 'fneg': {
+      const a = o[0]!;
+      if (isFPConst(a) && (a.ty.k === 'float' || a.ty.k === 'double') && !Number.isNaN(a.value)) return cFP(i.ty, -a.value);
+      if (a.kind === 'inst' && a.op === 'fneg') return a.ops[0]!;
+      return null;
+    }
+    case 'icmp': {
+      const a = o[0]!, b = o[1]!;
+      const p = i.pred!;
+      if (isIntConst(a) && isIntConst(b)) return icmpInt(p, a.value, b.value, bitsOf(a.ty)) ? cTrue : cFalse;
+      if ((a.kind === 'null' || a.kind === 'zero') && (b.kind === 'null' || b.kind === 'zero') && a.ty.k === 'ptr') {
+        return icmpInt(p, 0n, 0n, 64) ? cTrue : cFalse;
+      }
+      if (a === b && isLocal(a)) return ['eq', 'uge', 'ule', 'sge', 'sle'].includes(p) ? cTrue : cFalse;
+      if (isIntConst(b) && U(b.value, bitsOf(b.ty)) === 0n) { if (p === 'ult') return cFalse; if (p === 'uge') return cTrue; }
+      return null;
+    }
+    case 'fcmp': {
+      const a = o[0]!, b = o[1]!;
+      if (i.pred === 'true') return cTrue;
+      if (i.pred === 'false') return cFalse;
+      if (isFPConst(a) && isFPConst(b) && (a.ty.k === 'float' || a.ty.k === 'double')) {
+        if (a.ty.k === 'float' && opts.ftz && (isDenormal32(a.value) || isDenormal32(b.value))) return null;
+        return fcmpFold(i.pred!, a.value, b.value) ? cTrue : cFalse;
+      }
+      return null;
+    }
+    case 'select': {
+      const c = o[0]!;
+      if (isIntConst(c)) return c.value & 1n ? o[1]! : o[2]!;
+      if (o[1] === o[2]) return o[1]!;
+      return null;
+    }
+    case 'phi': {
+      let v: Value | null = null;
+      for (const x of o) {
+        if (x === i) continue;
+        if (v === null) v = x;
+        else if (v !== x) return null;
+      }
+      if (v === null) return null;
+      return v;
+    }
+    case 'gep': {
+      if (o.length > 1 && o.slice(1).every(x => isIntConst(x) && x.value === 0n) && o[0]!.ty === i.ty) return o[0]!;
+      return null;
+    }
+    case 'load': {
+      const p = o[0]!;
+      if (i.volatile || p.kind !== 'global') return null;
+      if (!p.isConstant || !p.init || p.externallyInitialized || p.linkage === 'weak' || p.linkage === 'linkonce_odr' || p.linkage === 'common') return null;
+      if (p.valueTy !== i.ty) return null;
+      const c = p.init;
+      if (c.kind === 'int' || c.kind === 'fp') return c;
+      return null;
+    }
+    case 'extractvalue': {
+      const a = o[0]!;
+      const idx = i.idx ?? [];
+      if (a.kind === 'inst' && a.op === 'insertvalue' && sameIdx(a.idx ?? [], idx)) return a.ops[1]!;
+      if (a.kind === 'agg' && idx.length === 1) { const e = a.elems[idx[0]!]; if (e && e.ty === i.ty) return e; }
+      return null;
+    }
+    default:
+      if (isCast(i.op)) return foldCast(i, o[0]!, opts);
+      return null;
+  }
+}
+const sameIdx = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);
+const CASTS = new Set(['trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'fptoui', 'fptosi', 'uitofp', 'sitofp', 'ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast']);
+const isCast = (op: string): boolean => CASTS.has(op);
+
+export function instSimplify(f: Func, opts: CompileOptions): boolean {
+  const repl = new Map<Value, Value>();
+  const dead = new Set<Inst>();
+  const cfg = buildCFG(f);
+  for (const b of cfg.rpo) for (const i of b.insts) {
+    for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
+    const r = simplifyInst(i, opts);
+    if (r !== null && r !== i && r.ty === i.ty) { repl.set(i, r); dead.add(i); }
+  }
+  applyReplacements(f, repl);
+  removeInsts(f, dead);
+  return dead.size > 0;
+}
+
+// ================================================================ CSE
+
+function isPureCallee(v: Value): boolean {
+  if (v.kind !== 'func') return false;
+  if (!v.attrs.readnone || v.attrs.convergent || v.fnTy.ret.k === 'void') return false;
+  // Reads of clocks/timers are marked readnone by some front ends but are not repeatable.
+  return !/clock|globaltimer/.test(v.name);
+}
+
+const PURE_OPS = new Set(['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor',
+  'fadd', 'fsub', 'fmul', 'fdiv', 'frem', 'fneg', 'icmp', 'fcmp', 'select', 'gep', 'extractvalue', 'insertvalue',
+  'extractelement', 'insertelement', ...CASTS]);
+
+function mayWriteMemory(i: Inst): boolean {
+  switch (i.op) {
+    case 'store': case 'atomicrmw': case 'cmpxchg': case 'fence': return true;
+    case 'load': return !!i.volatile;
+    case 'call': return !isPureCallee(i.ops[0]!);
+    default: return false;
+  }
+}
+
+export function cse(f: Func): boolean {
+  const cfg = buildCFG(f);
+  const ids = new Map<Value, number>();
+  const key = (v: Value): string => {
+    switch (v.kind) {
+      case 'inst': case 'arg': case 'global': case 'func': case 'asm': {
+        let n = ids.get(v); if (n === undefined) { n = ids.size; ids.set(v, n); } return '#' + n;
+      }
+      default: return `${typeStr(v.ty)} ${constStr(v)}`;
+    }
+  };
+  const instKey = (i: Inst): string => {
+    const ops = i.ops.map(key);
+    if (COMMUTATIVE.has(i.op) && ops[0]! > ops[1]!) ops.reverse();
+    const attrs = [typeStr(i.ty), i.pred ?? '', i.srcTy ? typeStr(i.srcTy) : '', i.idx?.join('.') ?? '',
+      i.nsw ? 'nsw' : '', i.nuw ? 'nuw' : '', i.exact ? 'exact' : '', i.inbounds ? 'ib' : '', (i.fmf ?? []).join('.')];
+    return `${i.op}|${attrs.join('|')}|${ops.join(',')}`;
+  };
+  const repl = new Map<Value, Value>();
+  const dead = new Set<Inst>();
+  const scope: Map<string, Inst>[] = [];
+  const lookup = (k: string): Inst | undefined => { for (let s = scope.length - 1; s >= 0; s--) { const x = scope[s]!.get(k); if (x) return x; } return undefined; };
+  // iterative dominator-tree walk with scope push/pop
+  const stack: [Block, boolean][] = cfg.rpo.length ? [[cfg.rpo[0]!, false]] : [];
+  while (stack.length) {
+    const [b, done] = stack.pop()!;
+    if (done) { scope.pop(); continue; }
+    const table = new Map<string, Inst>();
+    scope.push(table);
+    const loads = new Map<string, Inst>();   // block-local load CSE, cleared by anything that may write
+    for (const i of b.insts) {
+      for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
+      if (PURE_OPS.has(i.op) || (i.op === 'call' && isPureCallee(i.ops[0]!))) {
+        const k = instKey(i);
+        const prev = lookup(k);
+        if (prev) { repl.set(i, prev); dead.add(i); } else table.set(k, i);
+      } else if (i.op === 'load' && !i.volatile) {
+        const k = `${typeStr(i.ty)}|${key(i.ops[0]!)}`;
+        const prev = loads.get(k);
+        if (prev) { repl.set(i, prev); dead.add(i); } else loads.set(k, i);
+      } else if (mayWriteMemory(i)) loads.clear();
+    }
+    stack.push([b, true]);
+    const ch = cfg.children.get(b) ?? [];
+    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false]);
+  }
+  applyReplacements(f, repl);
+  removeInsts(f, dead);
+  return dead.size > 0;
+}
+
+// ================================================================ DCE
+
+function hasSideEffects(i: Inst): boolean {
+  if (isTerminator(i)) return true;
+  switch (i.op) {
+    case 'store': case 'atomicrmw': case 'cmpxchg': case 'fence': return true;
+    case 'load': return !!i.volatile;
+    case 'call': {
+      const c = i.ops[0]!;
+      if (c.kind === 'asm') return c.sideEffects || c.fnTy.ret.k === 'void';
+      if (c.kind === 'func') return !(c.attrs.readnone && !c.attrs.convergent);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+/** Aggressive DCE over values: everything not reachable from a side effect through operands dies (dead phi cycles too). */
+export function dce(f: Func): boolean {
+  const live = new Set<Inst>();
+  const work: Inst[] = [];
+  for (const b of f.blocks) for (const i of b.insts) if (hasSideEffects(i)) { live.add(i); work.push(i); }
+  while (work.length) {
+    const i = work.pop()!;
+    for (const o of i.ops) if (o.kind === 'inst' && !live.has(o)) { live.add(o); work.push(o); }
+  }
+  let changed = false;
+  for (const b of f.blocks) {
+    const n = b.insts.length;
+    b.insts = b.insts.filter(i => live.has(i));
+    if (b.insts.length !== n) changed = true;
+  }
+  return changed;
+}
+
+// ================================================================ SimplifyCFG
+
+export function simplifyCFG(f: Func): boolean {
+  let changed = false;
+  for (let round = 0; round < 100; round++) {
+    let c = foldConstantTerminators(f);
+    c = removeUnreachable(f) || c;
+    c = mergeBlocks(f) || c;
+    c = removeForwardingBlocks(f) || c;
+    if (!c) break;
+    changed = true;
+  }
+  return changed;
+}
+
+function foldConstantTerminators(f: Func): boolean {
+  let changed = false;
+  for (const b of f.blocks) {
+    const t = b.insts[b.insts.length - 1];
+    if (!t) continue;
+    let keep = -1;
+    if (t.op === 'condbr') {
+      const c = t.ops[0]!;
+      if (c.kind === 'int') keep = c.value & 1n ? 0 : 1;
+      else if (t.targets[0] === t.targets[1]) keep = 0;
+    } else if (t.op === 'switch') {
+      const v = t.ops[0]!;
+      if (t.ops.length === 1) keep = 0;
+      else if (v.kind === 'int') {
+        keep = 0;
+        for (let k = 1; k < t.ops.length; k++) { const c = t.ops[k]!; if (c.kind === 'int' && c.value === v.value) { keep = k; break; } }
+      } else if (t.targets.every(x => x === t.targets[0]) ) keep = 0;
+    }
+    if (keep < 0) continue;
+    const target = t.targets[keep]!;
+    t.targets.forEach((s, k) => { if (k !== keep) removePhiEntry(s, b); });
+    const br: Inst = { kind: 'inst', op: 'br', ty: T.void, ops: [], targets: [target], parent: b, name: '', loc: t.loc };
+    b.insts[b.insts.length - 1] = br;
+    changed = true;
+  }
+  return changed;
+}
+
+export function removeUnreachable(f: Func): boolean {
+  const entry = f.blocks[0];
+  if (!entry) return false;
+  const reach = new Set<Block>([entry]);
+  const work = [entry];
+  while (work.length) for (const s of succsOf(work.pop()!)) if (!reach.has(s)) { reach.add(s); work.push(s); }
+  if (reach.size === f.blocks.length) return false;
+  for (const b of f.blocks) {
+    if (reach.has(b)) continue;
+    for (const s of succsOf(b)) if (reach.has(s)) {
+      for (const p of phisOf(s)) {
+        for (let k = p.targets.length - 1; k >= 0; k--) if (p.targets[k] === b) { p.targets.splice(k, 1); p.ops.splice(k, 1); }
+      }
+    }
+  }
+  f.blocks = f.blocks.filter(b => reach.has(b));
+  // A reachable value may still name a deleted instruction only through a phi of a deleted edge (removed above).
+  return true;
+}
+
+function mergeBlocks(f: Func): boolean {
+  let changed = false;
+  const preds = buildCFG(f).preds;
+  const repl = new Map<Value, Value>();
+  for (let bi = 1; bi < f.blocks.length; bi++) {
+    const b = f.blocks[bi]!;
+    const ps = preds.get(b)!;
+    if (ps.length !== 1) continue;
+    const p = ps[0]!;
+    if (p === b) continue;
+    const pt = p.insts[p.insts.length - 1];
+    if (!pt || pt.op !== 'br') continue;
+    // B's phis have exactly one entry: replace them by it.
+    const phis = phisOf(b);
+    for (const phi of phis) repl.set(phi, phi.ops[0]!);
+    const rest = b.insts.slice(phis.length);
+    p.insts.pop();
+    for (const i of rest) { i.parent = p; p.insts.push(i); }
+    for (const s of succsOf(b)) {
+      for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? p : x));
+      preds.set(s, preds.get(s)!.map(x => (x === b ? p : x)));
+    }
+    f.blocks.splice(bi, 1);
+    bi--;
+    changed = true;
+  }
+  applyReplacements(f, repl);
+  return changed;
+}
+
+function removeForwardingBlocks(f: Func): boolean {
+  let changed = false;
+  const preds = buildCFG(f).preds;        // kept up to date below
+  const dropOne = (l: Block[], x: Block): void => { const k = l.indexOf(x); if (k >= 0) l.splice(k, 1); };
+  for (let bi = 1; bi < f.blocks.length; bi++) {
+    const b = f.blocks[bi]!;
+    if (b.insts.length !== 1 || b.insts[0]!.op !== 'br') continue;
+    const s = b.insts[0]!.targets[0]!;
+    if (s === b) continue;
+    const sPhis = phisOf(s);
+    const sPreds = new Set(preds.get(s)!);
+    let redirected = 0, skipped = 0;
+    for (const p of new Set(preds.get(b)!)) {
+      // would give s two edges from p with possibly different values
+      if (sPhis.length && sPreds.has(p)) { skipped++; continue; }
+      const t = p.insts[p.insts.length - 1]!;
+      let n = 0;
+      t.targets = t.targets.map(x => (x === b ? (n++, s) : x));
+      for (const phi of sPhis) {
+        const v = phi.ops[phi.targets.indexOf(b)]!;
+        for (let k = 0; k < n; k++) { phi.ops.push(v); phi.targets.push(p); }
+      }
+      const pb = preds.get(b)!, ps = preds.get(s)!;
+      for (let k = 0; k < n; k++) { dropOne(pb, p); ps.push(p); }
+      redirected++;
+    }
+    if (redirected === 0) continue;
+    changed = true;
+    if (skipped === 0) {
+      removePhiEntry(s, b);
+      dropOne(preds.get(s)!, b);
+      f.blocks.splice(bi, 1);
+      bi--;
+    }
+  }
+  return changed;
+}
+
+// ================================================================ inlining
+
+const INLINE_SIZE_O3 = 40;   // instructions; small internal helpers are inlined at -O3
+
+function inlineCandidate(caller: Func, callee: Value, opts: CompileOptions): callee is Func {
+  if (callee.kind !== 'func' || callee === caller || callee.blocks.length === 0 || callee.isKernel) return false;
+  if (callee.fnTy.varargs || callee.attrs.noinline) return false;
+  if (callee.params.some(a => a.byval)) return false;          // would need a private copy of the aggregate
+  if (callee.attrs.alwaysinline) return true;
+  if (opts.optLevel < 3 || (callee.linkage !== 'internal' && callee.linkage !== 'private')) return false;
+  let n = 0;
+  for (const b of callee.blocks) n += b.insts.length;
+  if (n > INLINE_SIZE_O3) return false;
+  // do not inline a function that calls itself
+  return !callee.blocks.some(b => b.insts.some(i => i.op === 'call' && i.ops[0] === callee));
+}
+
+/** Inlines alwaysinline callees (and, at -O3, small internal ones); drops internal functions left unused. */
+export function inlineCalls(m: Module, opts: CompileOptions): boolean {
+  let changed = false;
+  for (let round = 0; round < 4; round++) {
+    let c = false;
+    for (const f of m.funcs) {
+      for (let bi = 0; bi < f.blocks.length; bi++) {
+        const b = f.blocks[bi]!;
+        for (let k = 0; k < b.insts.length; k++) {
+          const i = b.insts[k]!;
+          if (i.op !== 'call' || !inlineCandidate(f, i.ops[0]!, opts)) continue;
+          if (i.fnTy !== (i.ops[0] as Func).fnTy) continue;
+          // skip the inlined copy (its own calls wait for the next round; this bounds recursion)
+          bi += inlineCall(f, b, k, i.ops[0] as Func);
+          c = true;
+          break;   // the rest of this block moved to a new block, visited next
+        }
+      }
+    }
+    if (!c) break;
+    changed = true;
+  }
+  if (changed) removeDeadInternalFuncs(m);
+  return changed;
+}
+
+/** Inlines the call at b.insts[at]; returns the number of callee blocks placed after b. */
+function inlineCall(f: Func, b: Block, at: number, callee: Func): number {
+  const call = b.insts[at]!;
+  const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
+  // split b after the call
+  const post: Block = { name: `${b.name || 'bb'}.split`, insts: b.insts.slice(at + 1), parent: f };
+  for (const i of post.insts) i.parent = post;
+  b.insts.length = at;
+  for (const s of succsOf(post)) for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? post : x));
+  // clone the callee
+  const vmap = new Map<Value, Value>();
+  callee.params.forEach((a, k) => vmap.set(a, call.ops[k + 1]!));
+  const bmap = new Map<Block, Block>();
+  for (const cb of callee.blocks) bmap.set(cb, { name: `${tag}.${cb.name || 'bb'}`, insts: [], parent: f });
+  const entry = f.blocks[0]!;
+  const hoisted: Inst[] = [];
+  const rets: [Value | null, Block][] = [];
+  const clones: Inst[] = [];
+  callee.blocks.forEach((cb, cbi) => {
+    const nb = bmap.get(cb)!;
+    for (const i of cb.insts) {
+      const c: Inst = { ...i, ops: i.ops.slice(), targets: i.targets.map(t => bmap.get(t)!), parent: nb,
+        idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined };
+      vmap.set(i, c);
+      if (i.op === 'alloca' && cbi === 0 && (i.ops.length === 0 || i.ops[0]!.kind === 'int')) { c.parent = entry; hoisted.push(c); clones.push(c); continue; }
+      if (i.op === 'ret') {
+        rets.push([i.ops.length ? i.ops[0]! : null, nb]);
+        nb.insts.push({ kind: 'inst', op: 'br', ty: T.void, ops: [], targets: [post], parent: nb, name: '', loc: i.loc });
+        continue;
+      }
+      nb.insts.push(c);
+      clones.push(c);
+    }
+  });
+  for (const c of clones) c.ops = c.ops.map(o => vmap.get(o) ?? o);
+  const retVals = rets.map(([v, rb]) => [v === null ? null : vmap.get(v) ?? v, rb] as const);
+  b.insts.push({ kind: 'inst', op: 'br', ty: T.void, ops: [], targets: [bmap.get(callee.blocks[0]!)!], parent: b, name: '', loc: call.loc });
+  // the call's value
+  if (call.ty.k !== 'void') {
+    let rv: Value;
+    if (retVals.length === 1) rv = retVals[0]![0]!;
+    else if (retVals.length === 0) rv = cUndef(call.ty);
+    else {
+      const phi: Inst = { kind: 'inst', op: 'phi', ty: call.ty, ops: retVals.map(r => r[0]!), targets: retVals.map(r => r[1]), parent: post, name: call.name };
+      post.insts.unshift(phi);
+      rv = phi;
+    }
+    // place blocks first: b, callee blocks, post
+    placeInlined(f, b, callee, bmap, post);
+    replaceAllUses(f, call, rv);
+  } else placeInlined(f, b, callee, bmap, post);
+  // allocas go to the top of the caller's entry block
+  let ai = 0; while (ai < entry.insts.length && entry.insts[ai]!.op === 'alloca') ai++;
+  entry.insts.splice(ai, 0, ...hoisted);
+  return callee.blocks.length;
+}
+
+function placeInlined(f: Func, b: Block, callee: Func, bmap: Map<Block, Block>, post: Block): void {
+  const pos = f.blocks.indexOf(b);
+  f.blocks.splice(pos + 1, 0, ...callee.blocks.map(cb => bmap.get(cb)!), post);
+}
+
+function removeDeadInternalFuncs(m: Module): void {
+  for (;;) {
+    const used = new Set<Value>();
+    const markConst = (c: Value): void => {
+      used.add(c);
+      if (c.kind === 'agg') c.elems.forEach(markConst);
+      else if (c.kind === 'cexpr') markConst(c.base);
+    };
+    for (const g of m.globals) if (g.init) markConst(g.init);
+    for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) markConst(o);
+    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || (f.linkage !== 'internal' && f.linkage !== 'private') || used.has(f));
+    if (keep.length === m.funcs.length) return;
+    m.funcs = keep;
+  }
+}

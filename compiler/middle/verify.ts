@@ -1,0 +1,356 @@
+// IR verifier: structural SSA rules (as LLVM's verifier checks them) plus the NVVM IR contract rules that
+// matter for us (research/seed-optimizer.md §2.23). Returns a list of messages; [] means valid.
+import type { Block, Func, Inst, Module, Type, Value } from './ir';
+import { T, isTerminator, typeStr, isInt, isPtr } from './ir';
+import { buildCFG, dominates, type CFG } from './passes';
+import { describeValue } from './llprint';
+
+const BIN_INT = new Set(['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor']);
+const BIN_FP = new Set(['fadd', 'fsub', 'fmul', 'fdiv', 'frem']);
+const ORDS = new Set(['monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst']);
+
+const scalarOf = (t: Type): Type => (t.k === 'vector' ? t.elem : t);
+const intBits = (t: Type): number => { const s = scalarOf(t); return s.k === 'int' ? s.bits : 0; };
+const fpBits = (t: Type): number => {
+  const s = scalarOf(t);
+  return s.k === 'half' || s.k === 'bfloat' ? 16 : s.k === 'float' ? 32 : s.k === 'double' ? 64 : 0;
+};
+const bitWidth = (t: Type): number => {
+  if (t.k === 'vector') return t.n * bitWidth(t.elem);
+  return t.k === 'int' ? t.bits : t.k === 'ptr' ? 64 : fpBits(t);
+};
+const isFirstClassAgg = (t: Type): boolean => t.k === 'struct' || t.k === 'array';
+
+/** The type reached by indexing `t` with constant/variable indices (struct indices must be constants). */
+function indexType(t: Type, idx: readonly (number | null)[]): Type | null {
+  let cur: Type = t;
+  for (const k of idx) {
+    if (cur.k === 'array' || cur.k === 'vector') cur = cur.elem;
+    else if (cur.k === 'struct') { if (k === null || k < 0 || k >= cur.fields.length) return null; cur = cur.fields[k]!; }
+    else return null;
+  }
+  return cur;
+}
+
+export function verifyModule(m: Module): string[] {
+  const errs: string[] = [];
+  if (!/^nvptx(64)?-.*-cuda$/.test(m.triple)) errs.push(`module: triple '${m.triple}' is not nvptx[64]-*-cuda`);
+  if (!m.dataLayout) errs.push('module: missing data layout');
+  const names = new Set<string>();
+  for (const g of [...m.globals, ...m.funcs]) {
+    if (!g.name) errs.push('module: unnamed global or function');
+    if (names.has(g.name)) errs.push(`module: duplicate symbol @${g.name}`);
+    names.add(g.name);
+  }
+  for (const g of m.globals) {
+    const w = `global @${g.name}`;
+    if (!isPtr(g.ty) || g.ty.as !== g.addrSpace) errs.push(`${w}: pointer type ${typeStr(g.ty)} does not match addrspace(${g.addrSpace})`);
+    if (g.init && g.init.ty !== g.valueTy) errs.push(`${w}: initialiser type ${typeStr(g.init.ty)} is not ${typeStr(g.valueTy)}`);
+    if (g.addrSpace === 5 || g.addrSpace === 101) errs.push(`${w}: globals cannot live in addrspace(${g.addrSpace})`);
+    // __shared__ variables cannot be statically initialised; cicc emits undef.
+    if (g.addrSpace === 3 && g.init && g.init.kind !== 'undef' && g.init.kind !== 'zero') errs.push(`${w}: shared variables cannot have an initialiser`);
+  }
+  for (const f of m.funcs) errs.push(...verifyFunction(f, m));
+  return errs;
+}
+
+export function verifyFunction(f: Func, m?: Module): string[] {
+  const errs: string[] = [];
+  const where = (b: Block | null, i?: Inst): string => `@${f.name}${b ? ` %${b.name || '?'}` : ''}${i ? ` ${i.op}${i.name ? ' %' + i.name : ''}` : ''}`;
+  const err = (b: Block | null, i: Inst | undefined, msg: string): void => { errs.push(`${where(b, i)}: ${msg}`); };
+
+  if (f.fnTy.params.length !== f.params.length) err(null, undefined, 'parameter count does not match the function type');
+  f.params.forEach((a, k) => {
+    if (a.ty !== f.fnTy.params[k]) err(null, undefined, `parameter ${k} type ${typeStr(a.ty)} does not match ${typeStr(f.fnTy.params[k] ?? T.void)}`);
+    if (a.index !== k) err(null, undefined, `parameter ${k} has index ${a.index}`);
+    if ((a.byval || a.sret) && !isPtr(a.ty)) err(null, undefined, `byval/sret parameter ${k} is not a pointer`);
+  });
+  if (f.attrs.alwaysinline && f.attrs.noinline) err(null, undefined, 'both alwaysinline and noinline');
+  if (f.isKernel) {
+    if (f.fnTy.ret !== T.void) err(null, undefined, 'kernels must return void');
+    if (f.blocks.length === 0) err(null, undefined, 'kernel without a body');
+    if (f.fnTy.varargs) err(null, undefined, 'kernels cannot be variadic');
+  }
+  // NVVM: integer parameters and returns narrower than 32 bits need zeroext/signext.
+  if (!f.name.startsWith('llvm.') && !f.isKernel) {
+    f.params.forEach((a, k) => {
+      if (isInt(a.ty) && a.ty.bits < 32 && !a.attrs.some(x => x === 'zeroext' || x === 'signext'))
+        err(null, undefined, `i${a.ty.bits} parameter ${k} needs zeroext or signext (NVVM)`);
+    });
+  }
+  if (f.blocks.length === 0) return errs;
+
+  const blockSet = new Set(f.blocks);
+  const instBlock = new Map<Inst, Block>();
+  const instPos = new Map<Inst, number>();
+  for (const b of f.blocks) {
+    if (b.parent !== f) err(b, undefined, 'block parent is not this function');
+    b.insts.forEach((i, k) => {
+      if (instBlock.has(i)) err(b, i, 'instruction appears twice');
+      instBlock.set(i, b); instPos.set(i, k);
+    });
+  }
+  // terminators and successors first (the CFG is needed for the rest)
+  const before = errs.length;
+  for (const b of f.blocks) {
+    const last = b.insts[b.insts.length - 1];
+    if (!last || !isTerminator(last)) { err(b, undefined, 'block does not end with a terminator'); continue; }
+    b.insts.forEach((i, k) => { if (k < b.insts.length - 1 && isTerminator(i)) err(b, i, 'terminator in the middle of a block'); });
+    for (const s of last.targets) if (!blockSet.has(s)) err(b, last, `branch to a block (%${s.name}) not in this function`);
+  }
+  if (errs.length > before) return errs;
+  const cfg: CFG = buildCFG(f);
+  if ((cfg.preds.get(f.blocks[0]!) ?? []).length) err(f.blocks[0]!, undefined, 'the entry block has predecessors');
+
+  const phiDone = new Set<Block>();
+  for (const b of f.blocks) {
+    let inPhis = true;
+    for (const i of b.insts) {
+      if (i.op === 'phi') {
+        if (!inPhis) err(b, i, 'phi after a non-phi instruction');
+      } else inPhis = false;
+      if (i.parent !== b) err(b, i, 'instruction parent is not its block');
+      checkInst(f, b, i, err, m);
+      // operands: defined, and dominating the use
+      i.ops.forEach((o, k) => {
+        if (o.kind === 'arg' && f.params[o.index] !== o) err(b, i, `operand ${k} is an argument of another function`);
+        if (o.kind !== 'inst') return;
+        const db = instBlock.get(o);
+        if (!db) { err(b, i, `operand ${k} (${describeValue(o)}) is not in this function (deleted?)`); return; }
+        if (o.ty.k === 'void') err(b, i, `operand ${k} has void type`);
+        if (i.op === 'phi') {
+          const from = i.targets[k];
+          if (from && cfg.idom.has(from) && !dominates(cfg, db, from)) err(b, i, `incoming value ${describeValue(o)} does not dominate the end of %${from.name}`);
+        } else if (db === b) {
+          if (instPos.get(o)! >= instPos.get(i)!) err(b, i, `operand ${k} (${describeValue(o)}) is used before its definition`);
+        } else if (cfg.idom.has(b) && !dominates(cfg, db, b)) err(b, i, `operand ${k} (${describeValue(o)}) does not dominate its use`);
+      });
+    }
+    // phi incoming blocks must be exactly the predecessors (as a multiset)
+    if (!phiDone.has(b)) {
+      phiDone.add(b);
+      const preds = cfg.preds.get(b)!;
+      const want = new Map<Block, number>();
+      for (const p of preds) want.set(p, (want.get(p) ?? 0) + 1);
+      for (const i of b.insts) {
+        if (i.op !== 'phi') break;
+        if (i.ops.length !== i.targets.length) { err(b, i, 'phi values and blocks differ in number'); continue; }
+        const have = new Map<Block, number>();
+        const val = new Map<Block, Value>();
+        i.targets.forEach((p, k) => {
+          have.set(p, (have.get(p) ?? 0) + 1);
+          const prev = val.get(p);
+          if (prev && prev !== i.ops[k] && !(prev.kind === i.ops[k]!.kind && prev.kind !== 'inst' && prev.kind !== 'arg')) err(b, i, `different values for the same predecessor %${p.name}`);
+          val.set(p, i.ops[k]!);
+        });
+        let ok = have.size === want.size;
+        for (const [p, n] of want) if (have.get(p) !== n) ok = false;
+        if (!ok) err(b, i, `phi incoming blocks [${i.targets.map(x => x.name).join(', ')}] do not match predecessors [${preds.map(x => x.name).join(', ')}]`);
+      }
+    }
+  }
+  return errs;
+}
+
+type Err = (b: Block | null, i: Inst | undefined, msg: string) => void;
+
+function checkInst(f: Func, b: Block, i: Inst, err: Err, m?: Module): void {
+  const o = i.ops;
+  const need = (n: number): boolean => { if (o.length !== n) { err(b, i, `expects ${n} operands, has ${o.length}`); return false; } return true; };
+  const tyIs = (v: Value, t: Type, what: string): void => { if (v.ty !== t) err(b, i, `${what} has type ${typeStr(v.ty)}, expected ${typeStr(t)}`); };
+  const ptrAS = (v: Value): number => (isPtr(v.ty) ? v.ty.as : -1);
+  if (BIN_INT.has(i.op)) {
+    if (!need(2)) return;
+    if (!intBits(i.ty)) err(b, i, `integer op on ${typeStr(i.ty)}`);
+    tyIs(o[0]!, i.ty, 'lhs'); tyIs(o[1]!, i.ty, 'rhs');
+    return;
+  }
+  if (BIN_FP.has(i.op)) {
+    if (!need(2)) return;
+    if (!fpBits(i.ty)) err(b, i, `fp op on ${typeStr(i.ty)}`);
+    tyIs(o[0]!, i.ty, 'lhs'); tyIs(o[1]!, i.ty, 'rhs');
+    return;
+  }
+  switch (i.op) {
+    case 'fneg': if (need(1)) { if (!fpBits(i.ty)) err(b, i, 'fneg of a non-fp type'); tyIs(o[0]!, i.ty, 'operand'); } return;
+    case 'trunc': case 'zext': case 'sext': {
+      if (!need(1)) return;
+      const a = intBits(o[0]!.ty), r = intBits(i.ty);
+      if (!a || !r) { err(b, i, 'integer cast of non-integers'); return; }
+      if (i.op === 'trunc' ? r >= a : r <= a) err(b, i, `${i.op} from i${a} to i${r}`);
+      return;
+    }
+    case 'fptrunc': case 'fpext': {
+      if (!need(1)) return;
+      const a = fpBits(o[0]!.ty), r = fpBits(i.ty);
+      if (!a || !r || (i.op === 'fptrunc' ? r >= a : r <= a)) err(b, i, `${i.op} from ${typeStr(o[0]!.ty)} to ${typeStr(i.ty)}`);
+      return;
+    }
+    case 'fptoui': case 'fptosi': if (need(1) && (!fpBits(o[0]!.ty) || !intBits(i.ty))) err(b, i, 'bad fp-to-int cast types'); return;
+    case 'uitofp': case 'sitofp': if (need(1) && (!intBits(o[0]!.ty) || !fpBits(i.ty))) err(b, i, 'bad int-to-fp cast types'); return;
+    case 'ptrtoint': if (need(1) && (!isPtr(o[0]!.ty) || !isInt(i.ty))) err(b, i, 'bad ptrtoint types'); return;
+    case 'inttoptr': if (need(1) && (!isInt(o[0]!.ty) || !isPtr(i.ty))) err(b, i, 'bad inttoptr types'); return;
+    case 'bitcast':
+      if (!need(1)) return;
+      if (isPtr(o[0]!.ty) !== isPtr(i.ty) || isFirstClassAgg(i.ty) || isFirstClassAgg(o[0]!.ty)) err(b, i, 'bad bitcast types');
+      else if (isPtr(i.ty) && ptrAS(o[0]!) !== ptrAS(i)) err(b, i, 'bitcast between address spaces (use addrspacecast)');
+      else if (bitWidth(o[0]!.ty) !== bitWidth(i.ty)) err(b, i, 'bitcast between types of different sizes');
+      return;
+    case 'addrspacecast':
+      if (!need(1)) return;
+      if (!isPtr(o[0]!.ty) || !isPtr(i.ty)) { err(b, i, 'addrspacecast of non-pointers'); return; }
+      if (ptrAS(o[0]!) === ptrAS(i)) err(b, i, 'addrspacecast to the same address space');
+      if (ptrAS(o[0]!) !== 0 && ptrAS(i) !== 0) err(b, i, 'addrspacecast between two non-generic spaces (NVVM)');
+      return;
+    case 'icmp':
+      if (!need(2)) return;
+      if (!(intBits(o[0]!.ty) || isPtr(o[0]!.ty))) err(b, i, 'icmp of non-integers');
+      tyIs(o[1]!, o[0]!.ty, 'rhs');
+      if (i.ty !== T.i1 && o[0]!.ty.k !== 'vector') err(b, i, 'icmp result must be i1');
+      if (!['eq', 'ne', 'ugt', 'uge', 'ult', 'ule', 'sgt', 'sge', 'slt', 'sle'].includes(i.pred ?? '')) err(b, i, `bad icmp predicate ${i.pred}`);
+      return;
+    case 'fcmp':
+      if (!need(2)) return;
+      if (!fpBits(o[0]!.ty)) err(b, i, 'fcmp of non-fp values');
+      tyIs(o[1]!, o[0]!.ty, 'rhs');
+      if (i.ty !== T.i1 && o[0]!.ty.k !== 'vector') err(b, i, 'fcmp result must be i1');
+      if (!['false', 'oeq', 'ogt', 'oge', 'olt', 'ole', 'one', 'ord', 'ueq', 'ugt', 'uge', 'ult', 'ule', 'une', 'uno', 'true'].includes(i.pred ?? '')) err(b, i, `bad fcmp predicate ${i.pred}`);
+      return;
+    case 'select':
+      if (!need(3)) return;
+      if (o[0]!.ty !== T.i1) err(b, i, 'select condition is not i1');
+      tyIs(o[1]!, i.ty, 'true value'); tyIs(o[2]!, i.ty, 'false value');
+      return;
+    case 'phi':
+      if (i.ty.k === 'void' || i.ty.k === 'label') err(b, i, 'phi of void type');
+      o.forEach((v, k) => tyIs(v, i.ty, `incoming value ${k}`));
+      return;
+    case 'alloca':
+      if (!i.srcTy) err(b, i, 'alloca without an allocated type');
+      if (!isPtr(i.ty) || i.ty.as !== 0) err(b, i, 'alloca must produce a generic (addrspace 0) pointer (NVVM)');
+      if (o.length > 1 || (o.length === 1 && !isInt(o[0]!.ty))) err(b, i, 'alloca count must be one integer');
+      return;
+    case 'load':
+      if (!need(1)) return;
+      if (!isPtr(o[0]!.ty)) err(b, i, 'load from a non-pointer');
+      if (i.ty.k === 'void' || i.ty.k === 'label' || i.ty.k === 'func') err(b, i, 'load of a non-first-class type');
+      return;
+    case 'store':
+      if (!need(2)) return;
+      if (!isPtr(o[1]!.ty)) err(b, i, 'store to a non-pointer');
+      if (ptrAS(o[1]!) === 4) err(b, i, 'store to constant memory (addrspace 4)');
+      if (o[1]!.kind === 'global' && o[1]!.isConstant) err(b, i, `store to constant global @${o[1]!.name}`);
+      if (i.ty !== T.void) err(b, i, 'store has a result');
+      return;
+    case 'gep': {
+      if (o.length < 1 || !i.srcTy) { err(b, i, 'gep needs a base and a source element type'); return; }
+      if (!isPtr(o[0]!.ty)) err(b, i, 'gep base is not a pointer');
+      if (i.ty !== o[0]!.ty) err(b, i, `gep result ${typeStr(i.ty)} differs from base ${typeStr(o[0]!.ty)}`);
+      const idx: (number | null)[] = [];
+      for (let k = 1; k < o.length; k++) {
+        if (!isInt(o[k]!.ty)) err(b, i, `gep index ${k} is not an integer`);
+        const c = o[k]!;
+        idx.push(c.kind === 'int' ? Number(c.value) : null);
+      }
+      if (idx.length > 1 && indexType(i.srcTy, idx.slice(1)) === null) err(b, i, `gep indices do not fit ${typeStr(i.srcTy)}`);
+      for (let k = 2; k < o.length; k++) {
+        const tAt = indexType(i.srcTy, idx.slice(1, k - 1));
+        if (tAt && tAt.k === 'struct' && (o[k]!.kind !== 'int' || o[k]!.ty !== T.i32)) err(b, i, `struct index ${k} must be an i32 constant`);
+      }
+      return;
+    }
+    case 'call': {
+      if (o.length < 1 || !i.fnTy) { err(b, i, 'call without callee or function type'); return; }
+      const c = o[0]!;
+      const ft = i.fnTy;
+      if (c.kind === 'func' && c.fnTy !== ft) err(b, i, `call type ${typeStr(ft)} differs from @${c.name}'s ${typeStr(c.fnTy)}`);
+      if (c.kind === 'asm' && c.fnTy !== ft) err(b, i, 'call type differs from the inline asm type');
+      if (c.kind !== 'func' && c.kind !== 'asm' && !isPtr(c.ty)) err(b, i, 'callee is not a pointer');
+      if (c.kind === 'func' && c.isKernel) err(b, i, `call of kernel @${c.name}`);
+      if (c.kind === 'func' && m && !m.funcs.includes(c)) err(b, i, `callee @${c.name} is not in the module`);
+      const args = o.slice(1);
+      if (ft.varargs ? args.length < ft.params.length : args.length !== ft.params.length) err(b, i, `call with ${args.length} arguments, ${typeStr(ft)} expects ${ft.params.length}`);
+      ft.params.forEach((p, k) => { const a = args[k]; if (a) tyIs(a, p, `argument ${k}`); });
+      if (i.ty !== ft.ret) err(b, i, `call result type ${typeStr(i.ty)} differs from ${typeStr(ft.ret)}`);
+      return;
+    }
+    case 'ret': {
+      const r = f.fnTy.ret;
+      if (r === T.void) { if (o.length) err(b, i, 'ret with a value in a void function'); }
+      else if (o.length !== 1) err(b, i, 'ret without a value');
+      else tyIs(o[0]!, r, 'return value');
+      return;
+    }
+    case 'br': if (o.length !== 0 || i.targets.length !== 1) err(b, i, 'br needs one target'); return;
+    case 'condbr':
+      if (!need(1)) return;
+      if (o[0]!.ty !== T.i1) err(b, i, 'branch condition is not i1');
+      if (i.targets.length !== 2) err(b, i, 'conditional branch needs two targets');
+      return;
+    case 'switch': {
+      if (o.length < 1 || !isInt(o[0]!.ty)) { err(b, i, 'switch on a non-integer'); return; }
+      if (i.targets.length !== o.length) err(b, i, 'switch cases and targets differ in number');
+      const seen = new Set<bigint>();
+      for (let k = 1; k < o.length; k++) {
+        const c = o[k]!;
+        if (c.kind !== 'int' || c.ty !== o[0]!.ty) { err(b, i, `switch case ${k} is not a constant of the switch type`); continue; }
+        if (seen.has(c.value)) err(b, i, `duplicate switch case ${c.value}`);
+        seen.add(c.value);
+      }
+      return;
+    }
+    case 'unreachable': return;
+    case 'atomicrmw': {
+      if (!need(2)) return;
+      if (!isPtr(o[0]!.ty)) err(b, i, 'atomicrmw on a non-pointer');
+      tyIs(o[1]!, i.ty, 'value');
+      if (i.rmw === 'fadd' || i.rmw === 'fsub') { if (!fpBits(i.ty)) err(b, i, `atomicrmw ${i.rmw} needs fp`); }
+      else if (i.rmw !== 'xchg' && !isInt(i.ty)) err(b, i, `atomicrmw ${i.rmw} needs an integer`);
+      if (!ORDS.has(i.ordering ?? '') ) err(b, i, 'atomicrmw needs an ordering');
+      if (![0, 1, 3].includes(ptrAS(o[0]!))) err(b, i, `atomic on addrspace(${ptrAS(o[0]!)}) (NVVM: generic, global or shared only)`);
+      return;
+    }
+    case 'cmpxchg': {
+      if (!need(3)) return;
+      if (!isPtr(o[0]!.ty)) err(b, i, 'cmpxchg on a non-pointer');
+      tyIs(o[2]!, o[1]!.ty, 'new value');
+      const t = o[1]!.ty;
+      if (!(isInt(t) && [32, 64, 128].includes(t.bits))) err(b, i, `cmpxchg on ${typeStr(t)} (NVVM: i32/i64/i128 only)`);
+      if (i.ty.k !== 'struct' || i.ty.fields.length !== 2 || i.ty.fields[0] !== t || i.ty.fields[1] !== T.i1) err(b, i, 'cmpxchg result must be { T, i1 }');
+      if (![0, 1, 3].includes(ptrAS(o[0]!))) err(b, i, `cmpxchg on addrspace(${ptrAS(o[0]!)}) (NVVM: generic, global or shared only)`);
+      if (!ORDS.has(i.ordering ?? '')) err(b, i, 'cmpxchg needs an ordering');
+      if (i.failOrdering === 'release' || i.failOrdering === 'acq_rel') err(b, i, 'cmpxchg failure ordering cannot be release/acq_rel');
+      return;
+    }
+    case 'fence':
+      if (!ORDS.has(i.ordering ?? '') || i.ordering === 'monotonic') err(b, i, 'fence needs acquire, release, acq_rel or seq_cst');
+      return;
+    case 'extractvalue': {
+      if (!need(1)) return;
+      const t = indexType(o[0]!.ty, i.idx ?? []);
+      if (!isFirstClassAgg(o[0]!.ty) || !i.idx?.length || t === null) err(b, i, 'bad extractvalue indices');
+      else if (t !== i.ty) err(b, i, `extractvalue yields ${typeStr(t)}, result says ${typeStr(i.ty)}`);
+      return;
+    }
+    case 'insertvalue': {
+      if (!need(2)) return;
+      const t = indexType(o[0]!.ty, i.idx ?? []);
+      if (!isFirstClassAgg(o[0]!.ty) || !i.idx?.length || t === null) err(b, i, 'bad insertvalue indices');
+      else tyIs(o[1]!, t, 'inserted value');
+      tyIs(o[0]!, i.ty, 'aggregate');
+      return;
+    }
+    case 'extractelement':
+      if (!need(2)) return;
+      if (o[0]!.ty.k !== 'vector' || !isInt(o[1]!.ty)) err(b, i, 'bad extractelement operands');
+      else if ((o[0]!.ty as { elem: Type }).elem !== i.ty) err(b, i, 'extractelement result type');
+      return;
+    case 'insertelement':
+      if (!need(3)) return;
+      if (o[0]!.ty.k !== 'vector' || !isInt(o[2]!.ty)) err(b, i, 'bad insertelement operands');
+      else tyIs(o[1]!, (o[0]!.ty as { elem: Type }).elem, 'inserted element');
+      tyIs(o[0]!, i.ty, 'vector');
+      return;
+  }
+  err(b, i, `unknown opcode ${i.op}`);
+}

@@ -1,0 +1,338 @@
+// Shared test/bench helpers: locate the CUDA toolkit and LLVM tools, and produce the real inputs nvcc
+// hands to cicc (the .cpp1.ii, the module id file and the exact argv) for a .cu file and a set of archs.
+//
+// Tools are looked up once. A test that needs a tool should skip (with the reason from skipReason())
+// only when the tool is really absent; everything else is a failure.
+
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+
+/** The repository root, whether this runs from source (test/helpers) or compiled (dist/test/helpers). */
+export const REPO_ROOT = ((): string => {
+  const up2 = path.resolve(__dirname, '..', '..');
+  return path.basename(up2) === 'dist' ? path.dirname(up2) : up2;
+})();
+export const KERNELS_DIR = path.join(REPO_ROOT, 'test', 'kernels');
+export const BUILD_DIR = path.join(REPO_ROOT, 'test', '.build');
+/** Our cicc stand-in, used as `nvcc --cicc-prefix=<this>`. */
+export const PTXD_CICC = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');
+
+/** Every target arch the compiler supports (compiler/options.ts SUPPORTED_ARCHS), as numbers. */
+export const ALL_ARCHS = [75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121] as const;
+/** Real-GPU targets the integration test builds SASS for (ptxas runs on our PTX for each). */
+export const INTEGRATION_ARCHS = [75, 80, 86, 89, 90, 100, 120] as const;
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function which(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, name);
+    if (isExecutable(p)) return p;
+  }
+  return null;
+}
+
+function looksLikeCuda(dir: string): boolean {
+  return isExecutable(path.join(dir, 'bin', 'nvcc'));
+}
+
+/**
+ * CUDA_HOME (or CUDA_PATH) → the toolkit around an `nvcc` on PATH (following symlinks; a wrapper script
+ * in e.g. /usr/local/bin is skipped) → /usr/local/cuda. Null when none has bin/nvcc.
+ */
+export function findCudaHome(): string | null {
+  for (const v of [process.env.CUDA_HOME, process.env.CUDA_PATH]) {
+    if (v && looksLikeCuda(v)) return path.resolve(v);
+  }
+  const onPath = which('nvcc');
+  if (onPath) {
+    const real = fs.realpathSync(onPath);
+    const home = path.resolve(path.dirname(real), '..');
+    if (looksLikeCuda(home) && fs.existsSync(path.join(home, 'nvvm'))) return home;
+  }
+  if (looksLikeCuda('/usr/local/cuda')) return '/usr/local/cuda';
+  return null;
+}
+
+export interface Tools {
+  cudaHome: string | null;
+  nvcc: string | null;
+  ptxas: string | null;
+  /** The real cicc: <cuda>/nvvm/bin/cicc. */
+  cicc: string | null;
+  llvmAs: string | null;
+  /** /usr/bin/time (GNU time, for peak RSS via -f %M). */
+  gnuTime: string | null;
+}
+
+let cached: Tools | undefined;
+
+export function tools(): Tools {
+  if (cached) return cached;
+  const cudaHome = findCudaHome();
+  const inCuda = (rel: string) => (cudaHome && isExecutable(path.join(cudaHome, rel)) ? path.join(cudaHome, rel) : null);
+  let llvmAs = which('llvm-as');
+  if (!llvmAs) {
+    for (const v of [18, 17, 16, 15, 14]) {
+      llvmAs = which(`llvm-as-${v}`) ?? (isExecutable(`/usr/lib/llvm-${v}/bin/llvm-as`) ? `/usr/lib/llvm-${v}/bin/llvm-as` : null);
+      if (llvmAs) break;
+    }
+  }
+  cached = {
+    cudaHome,
+    nvcc: inCuda('bin/nvcc'),
+    ptxas: inCuda('bin/ptxas'),
+    cicc: inCuda('nvvm/bin/cicc'),
+    llvmAs,
+    gnuTime: isExecutable('/usr/bin/time') ? '/usr/bin/time' : null,
+  };
+  return cached;
+}
+
+export type ToolName = 'nvcc' | 'ptxas' | 'cicc' | 'llvm-as';
+
+function toolPath(name: ToolName): string | null {
+  const t = tools();
+  return name === 'llvm-as' ? t.llvmAs : t[name];
+}
+
+export function hasTool(name: ToolName): boolean {
+  return toolPath(name) !== null;
+}
+
+/** Absolute path of a tool; throws (a test failure, not a skip) when it is absent. */
+export function requireTool(name: ToolName): string {
+  const p = toolPath(name);
+  if (!p) throw new Error(`required tool ${name} not found (${skipReason(name)})`);
+  return p;
+}
+
+/** A clear message naming the absent tools, or undefined when all are present. Use with describe.skipIf. */
+export function skipReason(...names: ToolName[]): string | undefined {
+  const missing = names.filter(n => !hasTool(n));
+  if (missing.length === 0) return undefined;
+  const t = tools();
+  return `skipped: ${missing.join(', ')} not found (CUDA home: ${t.cudaHome ?? 'none; set CUDA_HOME or put nvcc on PATH'})`;
+}
+
+/** Programs among test/kernels/*.cu: files with a host main(), sorted. */
+export function kernelPrograms(): string[] {
+  return fs
+    .readdirSync(KERNELS_DIR)
+    .filter(f => f.endsWith('.cu'))
+    .filter(f => /\bint\s+main\s*\(/.test(fs.readFileSync(path.join(KERNELS_DIR, f), 'utf8')))
+    .sort()
+    .map(f => path.join(KERNELS_DIR, f));
+}
+
+/** `// EXPECT-OUTPUT: text` lines of a kernel source: text that must appear in the program's stdout+stderr. */
+export function expectedOutput(cuFile: string): string[] {
+  const out: string[] = [];
+  for (const line of fs.readFileSync(cuFile, 'utf8').split('\n')) {
+    const m = /^\s*\/\/\s*EXPECT-OUTPUT:\s?(.*)$/.exec(line);
+    if (m) out.push(m[1]!.trimEnd());
+  }
+  return out;
+}
+
+export function gencodeFlags(archs: readonly number[], code: 'sm' | 'compute' = 'sm'): string[] {
+  return archs.flatMap(a => ['-gencode', `arch=compute_${a},code=${code}_${a}`]);
+}
+
+export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, {
+    encoding: 'utf8',
+    env: opts.env ?? process.env,
+    cwd: opts.cwd,
+    timeout: opts.timeoutMs ?? 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Capturing the real cicc inputs
+
+/** What nvcc gave cicc for one virtual arch, copied out of nvcc's temp dir. */
+export interface PreparedUnit {
+  /** e.g. 'compute_90' */
+  arch: string;
+  /** Arch number, e.g. 90. */
+  archNum: number;
+  /** Directory holding the copies below. */
+  dir: string;
+  /** The .cpp1.ii (copied). */
+  ii: string;
+  /** The module id file (copied). */
+  moduleIdFile: string;
+  moduleId: string;
+  /** The real cicc nvcc invoked (argv[1] under --cicc-prefix). */
+  realCicc: string;
+  /** cicc argv exactly as nvcc passed it (temp paths refer to nvcc's deleted temp dir). */
+  originalArgv: string[];
+  /** The real cicc's PTX and stub for this unit (reference outputs from the capture run). */
+  refPtx: string;
+  refStub: string;
+}
+
+const CAPTURE_SCRIPT = `#!/bin/sh
+# --cicc-prefix capture script (test/helpers/tools.ts): records cicc's argv, copies its inputs, runs the
+# real cicc and copies its PTX and stub next to them.
+real="$1"; shift
+arch=""; mid=""; input=""; out=""; stub=""; prev=""
+for a in "$@"; do
+  case "$prev" in
+    -arch) arch="$a" ;;
+    --module_id_file_name) mid="$a" ;;
+    -o) out="$a" ;;
+    --stub_file_name) stub="$a" ;;
+    *) case "$a" in *.ii) input="$a" ;; esac ;;
+  esac
+  prev="$a"
+done
+d="$PTXD_CAPTURE_DIR/$arch"
+mkdir -p "$d" || exit 1
+printf '%s\\0' "$@" > "$d/argv" || exit 1
+printf '%s' "$real" > "$d/cicc"
+cp "$input" "$d/unit.cpp1.ii" || exit 1
+cp "$mid" "$d/module_id" || exit 1
+"$real" "$@" || exit $?
+[ -n "$out" ] && cp "$out" "$d/ref.ptx"
+[ -n "$stub" ] && cp "$stub" "$d/ref.stub.c"
+exit 0
+`;
+
+function scratchRoot(): string {
+  const d = path.join(os.tmpdir(), `ptxd-test-${process.getuid?.() ?? 'u'}`);
+  fs.mkdirSync(d, { recursive: true });
+  return d;
+}
+
+function captureScript(): string {
+  const p = path.join(scratchRoot(), `cicc-capture-${createHash('sha256').update(CAPTURE_SCRIPT).digest('hex').slice(0, 12)}.sh`);
+  if (!fs.existsSync(p)) {
+    const tmp = `${p}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, CAPTURE_SCRIPT, { mode: 0o755 });
+    fs.renameSync(tmp, p);
+  }
+  return p;
+}
+
+export interface PrepareOptions {
+  /** Extra nvcc flags (e.g. ['-lineinfo']); they become part of the cache key. */
+  nvccFlags?: string[];
+  /** Where to keep prepared units; default a per-user temp dir. Entries are keyed by content, so reuse is safe. */
+  cacheDir?: string;
+}
+
+/**
+ * Run the real nvcc (`-c`, `-gencode arch=compute_N,code=compute_N` for each arch) with a capturing
+ * --cicc-prefix, and return the per-arch cicc inputs. One nvcc call covers all archs. Results are cached
+ * on disk by (source bytes, path, archs, flags, nvcc path), so repeated calls in one run are cheap.
+ */
+export function prepareUnits(cuFile: string, archs: readonly number[], opts: PrepareOptions = {}): Map<number, PreparedUnit> {
+  const nvcc = requireTool('nvcc');
+  const src = path.resolve(cuFile);
+  const flags = opts.nvccFlags ?? [];
+  const key = createHash('sha256')
+    .update(JSON.stringify([src, fs.readFileSync(src, 'utf8'), [...archs], flags, nvcc, CAPTURE_SCRIPT]))
+    .digest('hex')
+    .slice(0, 20);
+  const root = opts.cacheDir ?? path.join(scratchRoot(), 'units');
+  const dir = path.join(root, `${path.basename(src, '.cu')}-${key}`);
+  if (!fs.existsSync(path.join(dir, 'done'))) {
+    const work = `${dir}.${process.pid}.${Date.now()}.tmp`;
+    fs.mkdirSync(work, { recursive: true });
+    const r = run(nvcc, ['-c', src, '-o', path.join(work, 'x.o'), ...gencodeFlags(archs, 'compute'), ...flags, `--cicc-prefix=${captureScript()}`], {
+      env: { ...process.env, PTXD_CAPTURE_DIR: work },
+    });
+    if (r.status !== 0) {
+      fs.rmSync(work, { recursive: true, force: true });
+      throw new Error(`nvcc capture of ${src} failed (rc ${r.status}${r.error ? `, ${r.error.message}` : ''}):\n${r.stdout}${r.stderr}`);
+    }
+    fs.rmSync(path.join(work, 'x.o'), { force: true });
+    fs.writeFileSync(path.join(work, 'done'), '');
+    try {
+      fs.renameSync(work, dir);
+    } catch {
+      fs.rmSync(work, { recursive: true, force: true }); // another process won the race; its copy is identical
+    }
+  }
+  const units = new Map<number, PreparedUnit>();
+  for (const a of archs) {
+    const arch = `compute_${a}`;
+    const d = path.join(dir, arch);
+    if (!fs.existsSync(path.join(d, 'argv'))) throw new Error(`nvcc did not run cicc for ${arch} (${src})`);
+    const argv = fs.readFileSync(path.join(d, 'argv'), 'utf8').split('\0');
+    argv.pop(); // trailing NUL
+    units.set(a, {
+      arch,
+      archNum: a,
+      dir: d,
+      ii: path.join(d, 'unit.cpp1.ii'),
+      moduleIdFile: path.join(d, 'module_id'),
+      moduleId: fs.readFileSync(path.join(d, 'module_id'), 'utf8').trim(),
+      realCicc: fs.readFileSync(path.join(d, 'cicc'), 'utf8'),
+      originalArgv: argv,
+      refPtx: fs.existsSync(path.join(d, 'ref.ptx')) ? fs.readFileSync(path.join(d, 'ref.ptx'), 'utf8') : '',
+      refStub: fs.existsSync(path.join(d, 'ref.stub.c')) ? fs.readFileSync(path.join(d, 'ref.stub.c'), 'utf8') : '',
+    });
+  }
+  return units;
+}
+
+export function prepareUnit(cuFile: string, arch: number, opts: PrepareOptions = {}): PreparedUnit {
+  return prepareUnits(cuFile, [arch], opts).get(arch)!;
+}
+
+const OUTPUT_OPTIONS: Record<string, string> = {
+  '-o': 'out.ptx',
+  '--gen_c_file_name': 'out.cudafe1.c',
+  '--stub_file_name': 'out.cudafe1.stub.c',
+  '--gen_device_file_name': 'out.cudafe1.gpu',
+};
+
+/**
+ * The unit's cicc argv with the input and module id pointing at the prepared copies and every output
+ * (-o, --gen_c_file_name, --stub_file_name, --gen_device_file_name) redirected into outDir.
+ * Everything else (flags, --orig_src_*, --include_file_name) is exactly what nvcc sent.
+ */
+export function ciccArgv(u: PreparedUnit, outDir: string): string[] {
+  const a = [...u.originalArgv];
+  for (let i = 0; i < a.length; i++) {
+    const opt = a[i]!;
+    if (opt === '--module_id_file_name' && i + 1 < a.length) {
+      a[++i] = u.moduleIdFile;
+    } else if (OUTPUT_OPTIONS[opt] !== undefined && i + 1 < a.length) {
+      a[++i] = path.join(outDir, OUTPUT_OPTIONS[opt]!);
+    } else if (opt.endsWith('.ii') && !opt.startsWith('-')) {
+      a[i] = u.ii;
+    }
+  }
+  return a;
+}
+
+/** Paths of the outputs ciccArgv() redirects into outDir. */
+export function ciccOutputs(outDir: string): { ptx: string; stub: string } {
+  return { ptx: path.join(outDir, 'out.ptx'), stub: path.join(outDir, 'out.cudafe1.stub.c') };
+}
+
+/** The value following `name` in an argv, if any. */
+export function argValue(argv: readonly string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : undefined;
+}
+
+export function mkTempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(scratchRoot(), `${prefix}-`));
+}

@@ -43,6 +43,8 @@ export interface CompileOptions {
   extendedLambda: boolean;
   relaxedConstexpr: boolean;
   keepDeviceFunctions: boolean;
+  /** Test only: a deliberate backend miscompile (compiler/backend/mutations.ts); never set by the client. */
+  testMutation?: string;
 }
 
 export function defaultOptions(): CompileOptions {

@@ -2,6 +2,7 @@
 // Every SSA value gets its own virtual register(s) (aggregates: one per scalar leaf); phis are eliminated by
 // parallel copies on the incoming edges, critical edges going through edge blocks placed after the body.
 // The text depends only on the function (labels and the depot name carry FN_MARK, replaced at assembly).
+import { mutateIns, mutateRaw } from './mutations';
 import type { Func, Block, Inst, Value, Const, Type, Arg, Global, ICmpPred, FCmpPred } from '../middle/ir';
 import { T, AS, sizeOf, alignOf, fieldOffset, isInt, ptrTy, typeStr, isTerminator } from '../middle/ir';
 import type { CompileOptions } from '../options';
@@ -74,8 +75,11 @@ export class FnEmitter {
 
   // ------------------------------------------------------------------ emission helpers
 
-  ins(opc: string, ...operands: string[]): void { this.lines.push(operands.length ? `\t${opc} \t${operands.join(', ')};` : `\t${opc};`); }
-  raw(line: string): void { this.lines.push(line); }
+  ins(opc: string, ...operands: string[]): void {
+    if (this.opts.testMutation) { const m = mutateIns(this.opts.testMutation, opc, operands); if (!m) return; opc = m.opc; operands = m.operands; }
+    this.lines.push(operands.length ? `\t${opc} \t${operands.join(', ')};` : `\t${opc};`);
+  }
+  raw(line: string): void { if (this.opts.testMutation && mutateRaw(this.opts.testMutation, line) === null) return; this.lines.push(line); }
   fresh(c: RegClass): string { return this.regs.fresh(c); }
   label(b: Block): string { return `$L__BB${FN_MARK}_${this.blockIdx.get(b)!}`; }
   newLabel(): string { return `$L__BB${FN_MARK}_${this.nextLabel++}`; }

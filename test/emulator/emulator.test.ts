@@ -1,0 +1,159 @@
+// Unit tests of the PTX emulator on hand-written PTX. Expected values come from IEEE-754 and integer
+// arithmetic facts (worked out by hand in the comments), not from the emulator.
+
+import { describe, it, expect } from 'vitest';
+import { Machine } from './machine';
+import { formatPrintf } from './printf';
+
+/** A kernel `k(u64 out)` whose body sees %rd2 = out (global), %rd4 = out + 4*tid.x, %r1 = tid.x. */
+function kernel(body: string, extraDecl = ''): string {
+  return `.version 8.0
+.target sm_90
+.address_size 64
+${extraDecl}
+.visible .entry k(.param .u64 k_param_0)
+{
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<20>;
+  .reg .pred %p<8>;
+  .reg .f32 %f<20>;
+  ld.param.u64 %rd1, [k_param_0];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+${body}
+  ret;
+}
+`;
+}
+
+function run(ptx: string, threads: number, words: number) {
+  const m = new Machine(ptx);
+  const out = m.alloc(words * 4);
+  const params = new Uint8Array(8);
+  new DataView(params.buffer).setBigUint64(0, BigInt(out), true);
+  const r = m.launch('k', { grid: { x: 1, y: 1, z: 1 }, block: { x: threads, y: 1, z: 1 }, params });
+  const bytes = m.read(out, words * 4);
+  const dv = new DataView(bytes.buffer);
+  return { r, u32: (i: number) => dv.getUint32(i * 4, true), i32: (i: number) => dv.getInt32(i * 4, true) };
+}
+
+describe('PTX emulator', () => {
+  it('names an unknown instruction instead of ignoring it', () => {
+    expect(() => new Machine(kernel('  frobnicate.b32 %r2, %r1;'))).toThrow(/unsupported PTX instruction 'frobnicate\.b32'/);
+  });
+
+  it('rounds f32 add in all four modes', () => {
+    // 1 + 2^-30: nearest and toward zero/minus give 1.0 (0x3f800000); toward plus gives the next float 0x3f800001.
+    // -1 - 2^-30: toward minus gives 0xbf800001, the others -1.0 (0xbf800000).
+    const body = ['rn', 'rz', 'rm', 'rp'].map((m, k) => `
+  add.${m}.f32 %f1, 0f3F800000, 0f30800000;
+  st.global.f32 [%rd2+${k * 4}], %f1;
+  add.${m}.f32 %f2, 0fBF800000, 0fB0800000;
+  st.global.f32 [%rd2+${16 + k * 4}], %f2;`).join('');
+    const o = run(kernel(body), 1, 8);
+    expect([0, 1, 2, 3].map(o.u32)).toEqual([0x3f800000, 0x3f800000, 0x3f800000, 0x3f800001]);
+    expect([4, 5, 6, 7].map(o.u32)).toEqual([0xbf800000, 0xbf800000, 0xbf800001, 0xbf800000]);
+  });
+
+  it('fma rounds once; mul then add rounds twice', () => {
+    // (1+2^-23)(1-2^-23) - 1 = -2^-46 exactly (0xa8800000); the rounded product is 1.0, so mul+add gives 0.
+    const o = run(kernel(`
+  fma.rn.f32 %f1, 0f3F800001, 0f3F7FFFFE, 0fBF800000;
+  st.global.f32 [%rd2], %f1;
+  mul.rn.f32 %f2, 0f3F800001, 0f3F7FFFFE;
+  add.rn.f32 %f3, %f2, 0fBF800000;
+  st.global.f32 [%rd2+4], %f3;`), 1, 2);
+    expect(o.u32(0)).toBe(0xa8800000);
+    expect(o.u32(1)).toBe(0);
+  });
+
+  it('computes wide and high integer products and 64-bit division exactly', () => {
+    // 0xffffffff^2 = 0xfffffffe_00000001; mul.hi.s32(-7, 3) = -1 (the product -21 fits in the low word);
+    // -9876543210123 / 1000 = -9876543210 (truncated), remainder -123.
+    const o = run(kernel(`
+  mul.wide.u32 %rd5, -1, -1;
+  st.global.u64 [%rd2], %rd5;
+  mul.hi.s32 %r2, -7, 3;
+  st.global.u32 [%rd2+8], %r2;
+  div.s64 %rd6, -9876543210123, 1000;
+  st.global.u64 [%rd2+12], %rd6;
+  rem.s64 %rd7, -9876543210123, 1000;
+  st.global.u32 [%rd2+20], %rd7;`.replace('st.global.u32 [%rd2+20], %rd7;', 'cvt.u32.u64 %r3, %rd7;\n  st.global.u32 [%rd2+20], %r3;')), 1, 6);
+    expect(o.u32(0)).toBe(1);
+    expect(o.u32(1)).toBe(0xfffffffe);
+    expect(o.i32(2)).toBe(-1);
+    const q = BigInt.asIntN(64, (BigInt(o.u32(4)) << 32n) | BigInt(o.u32(3)));
+    expect(q).toBe(-9876543210n);
+    expect(o.i32(5)).toBe(-123);
+  });
+
+  it('sees only the converged lanes in a divergent branch, and all lanes after it', () => {
+    // lanes 0..4 take the branch: activemask there is 0x1f; after reconvergence it is 0xffffffff.
+    const o = run(kernel(`
+  setp.ge.u32 %p1, %r1, 5;
+  @%p1 bra $L_skip;
+  activemask.b32 %r2;
+  st.global.u32 [%rd4], %r2;
+$L_skip:
+  activemask.b32 %r3;
+  st.global.u32 [%rd4+128], %r3;`), 32, 64);
+    for (let t = 0; t < 5; t++) expect(o.u32(t)).toBe(0x1f);
+    for (let t = 5; t < 32; t++) expect(o.u32(t)).toBe(0);
+    for (let t = 0; t < 32; t++) expect(o.u32(32 + t)).toBe(0xffffffff);
+  });
+
+  it('shuffles and votes across a warp', () => {
+    // shfl.idx from lane 7 of tid*10 gives 70 everywhere; ballot of (tid odd) is 0xaaaaaaaa.
+    const o = run(kernel(`
+  mul.lo.s32 %r2, %r1, 10;
+  shfl.sync.idx.b32 %r3, %r2, 7, 31, -1;
+  st.global.u32 [%rd4], %r3;
+  and.b32 %r4, %r1, 1;
+  setp.eq.u32 %p1, %r4, 1;
+  vote.sync.ballot.b32 %r5, %p1, -1;
+  st.global.u32 [%rd4+128], %r5;`), 32, 64);
+    for (let t = 0; t < 32; t++) { expect(o.u32(t)).toBe(70); expect(o.u32(32 + t)).toBe(0xaaaaaaaa); }
+  });
+
+  it('makes bar.sync order shared-memory writes of one warp before reads of another', () => {
+    // 64 threads: thread t writes t+1 to s[t], then reads s[63-t] after the barrier.
+    const o = run(kernel(`
+  mov.u32 %r10, sbuf;
+  shl.b32 %r11, %r1, 2;
+  add.s32 %r12, %r10, %r11;
+  add.s32 %r13, %r1, 1;
+  st.shared.u32 [%r12], %r13;
+  bar.sync 0;
+  sub.s32 %r14, 63, %r1;
+  shl.b32 %r15, %r14, 2;
+  add.s32 %r16, %r10, %r15;
+  ld.shared.u32 %r17, [%r16];
+  st.global.u32 [%rd4], %r17;`, '.shared .align 4 .b8 sbuf[256];'), 64, 64);
+    for (let t = 0; t < 64; t++) expect(o.u32(t)).toBe(64 - t);
+  });
+
+  it('reports trap and stops the launch', () => {
+    const o = run(kernel(`
+  setp.eq.u32 %p1, %r1, 3;
+  @%p1 trap;
+  st.global.u32 [%rd4], 1;`), 8, 8);
+    expect(o.r.trap).toMatch(/trap in k .*thread 3,0,0/);
+  });
+
+  it('formats vprintf arguments at their natural alignment', () => {
+    // int at 0, long long at 8, double at 16, unsigned at 24, double at 32
+    const buf = new DataView(new ArrayBuffer(40));
+    buf.setFloat64(32, 2.5, true);
+    buf.setInt32(0, -42, true);
+    buf.setBigInt64(8, 123456789012n, true);
+    buf.setFloat64(16, 2.5, true);
+    buf.setUint32(24, 255, true);
+    const reader = {
+      u32: (o: number) => buf.getUint32(o, true), u64: (o: number) => buf.getBigUint64(o, true),
+      f64: (o: number) => buf.getFloat64(o, true), str: () => '',
+    };
+    expect(formatPrintf('%d %lld %f %x %5.1f%%', reader)).toBe('-42 123456789012 2.500000 ff   2.5%');
+  });
+});

@@ -245,7 +245,7 @@ export const SPECS: KernelSpec[] = [
     name: 'overloads_defaults',
     miscompile: 'abs((long long)t * -3000000000LL) is computed as abs(int): ptxd emits mul.lo.s64 then cvt.u32.u64, ' +
       'setp.lt.s32/sub.s32/selp.b32 and cvt.s64.s32, truncating to 32 bits (out64[t*3+2]: ptxd 1294967296 vs cicc 3000000000 at t=1); ' +
-      'overload resolution picks abs(int) instead of abs(long long)',
+      'apparently overload resolution picks abs(int) instead of abs(long long)',
     buffers: { d: { type: 'i32', n: 64 * 12 }, d64: { type: 'i64', n: 64 * 3 } },
     launches: [{ kernel: 'kernel', grid: 1, block: 64, args: [buf('d'), buf('d64'), i32(64)] }],
   },

@@ -397,7 +397,7 @@ export class Machine {
         if (s === St.BAR) waiting++;
       }
       if (live === 0) return;
-      if (waiting !== live) throw new EmuError('internal: warps stopped without all threads at a barrier');
+      if (waiting !== live) throw new EmuError('a barrier was reached by only part of a diverged warp (undefined behaviour on hardware)');
       this.releaseBarrier(threads);
     }
   }
@@ -1287,22 +1287,28 @@ export class Machine {
   // ---------------------------------------------------------------------------------------------
   // Warp-collective instructions
 
+  // Scratch for warp-collective instructions (no allocation per issue).
+  private readonly wVals = new Int32Array(32);
+  private readonly wRes = new Int32Array(32);
+  private readonly wOk = new Uint8Array(32);
+  private readonly wOn = new Uint8Array(32);
+
   private shfl(inst: Inst, active: Thread[], mask: number): void {
-    // shfl.sync.mode.b32 d[|p], a, b, c, membermask
+    // shfl.sync.mode.b32 d[|p], a, b, c, membermask. Every source is read before any lane writes.
     const o = inst.o;
-    const vals = new Int32Array(32);
-    const byLane: (Thread | undefined)[] = new Array(32);
-    for (const th of active) byLane[th.lane] = th;
-    for (const th of active) vals[th.lane] = this.rd(o[1]!, th);
-    const results: [Thread, number, boolean][] = [];
-    for (const th of active) {
-      if (!this.guard(inst, th)) { th.pc++; continue; }
+    const vals = this.wVals, res = this.wRes, okv = this.wOk, on = this.wOn;
+    vals.fill(0);
+    for (let i = 0; i < active.length; i++) { const th = active[i]!; vals[th.lane] = this.rd(o[1]!, th); }
+    for (let i = 0; i < active.length; i++) {
+      const th = active[i]!;
+      const lane = th.lane;
+      on[lane] = this.guard(inst, th) ? 1 : 0;
+      if (!on[lane]) continue;
       const members = this.rd(o[4]!, th);
-      if ((members & mask) !== members && (members & (1 << th.lane))) {
+      if ((members & mask) !== members && (members & (1 << lane))) {
         // A member lane is not converged here: undefined on hardware; say so.
         throw new EmuError(`shfl.sync member mask 0x${(members >>> 0).toString(16)} includes lanes not at this instruction (active 0x${(mask >>> 0).toString(16)})`);
       }
-      const lane = th.lane;
       const bval = this.rd(o[2]!, th) & 0x1f;
       const c = this.rd(o[3]!, th);
       const cval = c & 0x1f, seg = (c >> 8) & 0x1f;
@@ -1316,43 +1322,48 @@ export class Machine {
         case M.IDX: j = minLane | (bval & ~seg); ok = j <= maxLane; break;
         default: throw new EmuError(`bad shfl mode ${inst.text}`);
       }
-      if (!ok) j = lane;
-      const src = byLane[j];
-      const v = src ? vals[j]! : (j < 32 ? vals[j]! : 0);
-      results.push([th, v, ok]);
+      // An inactive source lane gives an undefined value on hardware; here 0.
+      res[lane] = ok ? vals[j]! : vals[lane]!;
+      okv[lane] = ok ? 1 : 0;
     }
     const d = o[0]!;
-    for (const [th, v, ok] of results) {
-      if (d.k === K.VEC) {
-        this.wr(d.regs![0]!, th, v, 0);
-        if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, ok ? 1 : 0, 0);
-      } else this.wr(d, th, v, 0);
+    for (let i = 0; i < active.length; i++) {
+      const th = active[i]!;
+      const lane = th.lane;
+      if (on[lane]) {
+        if (d.k === K.VEC) {
+          this.wr(d.regs![0]!, th, res[lane]!, 0);
+          if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, okv[lane]!, 0);
+        } else this.wr(d, th, res[lane]!, 0);
+      }
       th.pc++;
     }
   }
 
   private vote(inst: Inst, active: Thread[], mask: number): void {
+    // vote.sync.mode d, {!}p, membermask: over the lanes executing it (guard true).
     const o = inst.o;
     let ballot = 0;
-    const members = active.length ? this.rd(o[2]!, active[0]!) : 0;
-    void members;
-    const part: Thread[] = [];
-    for (const th of active) {
-      if (!this.guard(inst, th)) { th.pc++; continue; }
-      part.push(th);
-      const p = (this.rd(o[1]!, th) !== 0) !== o[1]!.neg;
-      if (p) ballot |= 1 << th.lane;
+    let part = 0;
+    for (let i = 0; i < active.length; i++) {
+      const th = active[i]!;
+      if (!this.guard(inst, th)) continue;
+      part |= 1 << th.lane;
+      if ((this.rd(o[1]!, th) !== 0) !== o[1]!.neg) ballot |= 1 << th.lane;
     }
-    let pm = 0;
-    for (const th of part) pm |= 1 << th.lane;
     void mask;
-    for (const th of part) {
-      switch (inst.m) {
-        case M.BALLOT: this.wr(o[0]!, th, ballot, 0); break;
-        case M.ALL: this.wr(o[0]!, th, (ballot & pm) === pm ? 1 : 0, 0); break;
-        case M.ANY: this.wr(o[0]!, th, ballot !== 0 ? 1 : 0, 0); break;
-        case M.UNI: this.wr(o[0]!, th, ballot === 0 || (ballot & pm) === pm ? 1 : 0, 0); break;
-        default: throw new EmuError(`bad vote mode ${inst.text}`);
+    for (let i = 0; i < active.length; i++) {
+      const th = active[i]!;
+      if ((part >>> th.lane) & 1) {
+        let v: number;
+        switch (inst.m) {
+          case M.BALLOT: v = ballot; break;
+          case M.ALL: v = (ballot & part) === part ? 1 : 0; break;
+          case M.ANY: v = ballot !== 0 ? 1 : 0; break;
+          case M.UNI: v = ballot === 0 || (ballot & part) === part ? 1 : 0; break;
+          default: throw new EmuError(`bad vote mode ${inst.text}`);
+        }
+        this.wr(o[0]!, th, v, 0);
       }
       th.pc++;
     }

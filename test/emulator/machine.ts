@@ -197,6 +197,7 @@ function brev32(x: number): number {
 
 /** Normalise an integer held in 32 bits to the width/signedness of t. */
 function norm(t: T, v: number): number {
+  if (t >= T.B32) return v | 0; // 32-bit and wider (64-bit values are never normalised through here)
   switch (t) {
     case T.S8: return (v << 24) >> 24;
     case T.U8: case T.B8: return v & 0xff;
@@ -206,7 +207,8 @@ function norm(t: T, v: number): number {
   }
 }
 
-function bitsOf(t: T): number { return typeSize(t) * 8; }
+const BITS = [8, 8, 8, 16, 16, 16, 16, 32, 32, 32, 32, 64, 64, 64, 64, 8, 0];
+function bitsOf(t: T): number { return BITS[t]!; }
 
 export interface LaunchOptions {
   grid: Dim3;
@@ -438,8 +440,6 @@ export class Machine {
     const lanes: Thread[] = [];
     for (let t = from; t < to; t++) lanes.push(threads[t]!);
     const active: Thread[] = [];
-    const arrived = (th: Thread, e: Reconv): boolean =>
-      th.st === St.EXIT || th.depth < e.depth || (th.depth === e.depth && th.fn === e.fn && th.pc === e.rpc);
     for (;;) {
       const top = stack.length ? stack[stack.length - 1]! : null;
       let depth = -1;
@@ -448,7 +448,7 @@ export class Machine {
       let waiting = false;
       for (const th of lanes) {
         if (top && !((top.mask >>> th.lane) & 1)) continue;
-        if (top && arrived(th, top)) continue;
+        if (top && (th.st === St.EXIT || th.depth < top.depth || (th.depth === top.depth && th.fn === top.fn && th.pc === top.rpc))) continue;
         if (th.st !== St.RUN) { if (th.st === St.BAR) waiting = true; continue; }
         if (th.depth > depth || (th.depth === depth && th.pc < pc)) { depth = th.depth; pc = th.pc; fn = th.fn; }
       }

@@ -70,6 +70,8 @@ class Thread {
   tid = 0; tx = 0; ty = 0; tz = 0; lane = 0; warp = 0;
   /** Barrier-reduction contribution and the instruction waited at. */
   barVal = 0;
+  /** Condition code carry flag (add.cc / addc / sub.cc / subc / mad.cc / madc). */
+  cf = 0;
   barInst: Inst | null = null;
   constructor(cap: number) {
     this.lo = new Int32Array(cap);
@@ -475,11 +477,15 @@ export class Machine {
       try {
         this.issue(inst, active, mask);
       } catch (e) {
-        if (e instanceof Trap || e instanceof EmuError) {
-          if (!(e instanceof Trap) && !e.message.includes(' at ')) e.message += ` at ${fn!.name}:${inst.line} '${inst.text}'`;
+        if (e instanceof Trap) throw e;
+        if (e instanceof EmuError) {
+          if (!(e as { located?: boolean }).located) {
+            e.message += ` (in ${fn!.name}, PTX line ${inst.line}: '${inst.text}')`;
+            (e as { located?: boolean }).located = true;
+          }
           throw e;
         }
-        throw new EmuError(`${(e as Error).message} at ${fn!.name}:${inst.line} '${inst.text}'`);
+        throw new EmuError(`${(e as Error).message} (in ${fn!.name}, PTX line ${inst.line}: '${inst.text}')`);
       }
       if (inst.op === Op.BRA && inst.g >= 0 && active.length > 1) {
         let taken = 0;
@@ -844,6 +850,7 @@ export class Machine {
     const nb = o.length > 2 ? this.rd(o[2]!, th) : 0;
     let r = 0;
     let rh = 0;
+    if ((inst.f & F.CC) || inst.op === Op.ADDC || inst.op === Op.SUBC || inst.op === Op.MADC) return this.carryOp(inst, th);
     switch (inst.op) {
       case Op.ADD: r = a + norm(t, nb); if (inst.f & F.SAT) r = Math.max(-2147483648, Math.min(2147483647, r)); break;
       case Op.SUB: r = a - norm(t, nb); if (inst.f & F.SAT) r = Math.max(-2147483648, Math.min(2147483647, r)); break;
@@ -987,6 +994,27 @@ export class Machine {
         throw new EmuError(`unsupported instruction ${inst.text}`);
     }
     this.wr(o[0]!, th, norm(t, r), 0);
+  }
+
+  /** 32-bit extended-precision arithmetic through the carry flag. */
+  private carryOp(inst: Inst, th: Thread): void {
+    const o = inst.o;
+    if (bitsOf(inst.t) !== 32) throw new EmuError(`unsupported carry arithmetic ${inst.text}`);
+    const a = this.rd(o[1]!, th) >>> 0, b = this.rd(o[2]!, th) >>> 0;
+    const cin = inst.op === Op.ADDC || inst.op === Op.SUBC || inst.op === Op.MADC ? th.cf : 0;
+    let full: number;
+    switch (inst.op) {
+      case Op.ADD: case Op.ADDC: full = a + b + cin; break;
+      case Op.SUB: case Op.SUBC: full = a - b - cin; break;
+      case Op.MAD: case Op.MADC: {
+        const p = inst.f & F.HI ? mulhiU(a, b) : Math.imul(a, b) >>> 0;
+        full = p + (this.rd(o[3]!, th) >>> 0) + cin;
+        break;
+      }
+      default: throw new EmuError(`unsupported carry arithmetic ${inst.text}`);
+    }
+    if (inst.f & F.CC) th.cf = full < 0 || full >= TWO32 ? 1 : 0;
+    this.wr(o[0]!, th, full | 0, 0);
   }
 
   private iop64(inst: Inst, th: Thread): void {
@@ -1202,6 +1230,7 @@ export class Machine {
     if (sf && df) {
       const im = inst.f & (F.RNI | F.RZI | F.RMI | F.RPI);
       if (im) x = roundInt(x, im);
+      if (inst.f & F.SAT) x = x !== x ? 0 : Math.min(1, Math.max(0, x));
       if (d === T.F32 && s === T.F64) {
         const r = Math.fround(x);
         x = fp.round32(x, 0, inst.f & ROUND_MASK) ;

@@ -8,7 +8,7 @@ export const enum Op {
   MOV, ADD, SUB, MUL, MAD, MUL24, MAD24, DIV, REM, ABS, NEG, MIN, MAX, AND, OR, XOR, NOT, CNOT, SHL, SHR,
   SETP, SELP, CVT, CVTA, LD, ST, ATOM, RED, BRA, CALL, RET, EXIT, BAR, BARRED, BARWARP, NOP, SHFL, VOTE,
   MATCH, ACTIVEMASK, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, SHF, SAD, FMA, RCP, SQRT, RSQRT, EX2, LG2,
-  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, LOP3, DP4A, DP2A,
+  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A,
 }
 
 const OPS: Record<string, Op> = {
@@ -21,7 +21,7 @@ const OPS: Record<string, Op> = {
   popc: Op.POPC, clz: Op.CLZ, brev: Op.BREV, bfind: Op.BFIND, bfe: Op.BFE, bfi: Op.BFI, prmt: Op.PRMT,
   shf: Op.SHF, sad: Op.SAD, fma: Op.FMA, rcp: Op.RCP, sqrt: Op.SQRT, rsqrt: Op.RSQRT, ex2: Op.EX2,
   lg2: Op.LG2, sin: Op.SIN, cos: Op.COS, tanh: Op.TANH, copysign: Op.COPYSIGN, testp: Op.TESTP, trap: Op.TRAP,
-  'add.cc': Op.ADDC, addc: Op.ADDC, 'sub.cc': Op.SUBC, subc: Op.SUBC, lop3: Op.LOP3, dp4a: Op.DP4A, dp2a: Op.DP2A,
+  addc: Op.ADDC, subc: Op.SUBC, madc: Op.MADC, lop3: Op.LOP3, dp4a: Op.DP4A, dp2a: Op.DP2A,
   pmevent: Op.NOP, nanosleep: Op.NOP,
 };
 
@@ -361,17 +361,26 @@ export function parseModule(src: string): PtxModule {
 // ------------------------------------------------------------------------------------------------
 // Function bodies
 
-interface Scope {
-  regs: Map<string, number>;
+/** Names visible at a point of a body: `{ }` blocks (call sequences, inline asm) open inner scopes. */
+class Scope {
+  regLayers: Map<string, number>[] = [new Map()];
   /** name -> frame param area offset */
-  lparams: Map<string, number>;
+  paramLayers: Map<string, number>[] = [new Map()];
+  reg(name: string): number | undefined {
+    for (let i = this.regLayers.length - 1; i >= 0; i--) { const v = this.regLayers[i]!.get(name); if (v !== undefined) return v; }
+    return undefined;
+  }
+  param(name: string): number | undefined {
+    for (let i = this.paramLayers.length - 1; i >= 0; i--) { const v = this.paramLayers[i]!.get(name); if (v !== undefined) return v; }
+    return undefined;
+  }
+  open(): void { this.regLayers.push(new Map()); this.paramLayers.push(new Map()); }
+  close(): void { if (this.regLayers.length > 1) { this.regLayers.pop(); this.paramLayers.pop(); } }
 }
 
 function decodeFunction(f: Func, module: PtxModule): void {
   const body = f.body!;
-  const regs = new Map<string, number>();
-  const lparams = new Map<string, number>();
-  const sc: Scope = { regs, lparams };
+  const sc = new Scope();
   let nregs = 0;
   let paramTop = 0;
   const depots = new Map<string, number>();
@@ -385,10 +394,13 @@ function decodeFunction(f: Func, module: PtxModule): void {
     if (t.length === 2 && t[1] === ':') labels.set(t[0]!, pc);
     else if (t.length > 0 && !t[0]!.startsWith('.') && t[0] !== '{' && t[0] !== '}') pc++;
   }
-  const addReg = (name: string) => { if (!regs.has(name)) regs.set(name, nregs++); };
+  // Every declaration gets its own slot: an inner block's `%r1` is not the function's `%r1`.
+  const addReg = (name: string) => { sc.regLayers[sc.regLayers.length - 1]!.set(name, nregs++); };
   for (const s of body) {
     const t = s.toks;
-    if (t.length === 0 || t[0] === '{' || t[0] === '}') continue;
+    if (t.length === 0) continue;
+    if (t.length === 1 && t[0] === '{') { sc.open(); continue; }
+    if (t.length === 1 && t[0] === '}') { sc.close(); continue; }
     if (t.length === 2 && t[1] === ':') continue;
     const h = t[0]!;
     if (h === '.reg') {
@@ -424,7 +436,7 @@ function decodeFunction(f: Func, module: PtxModule): void {
       const { params } = parseParams(['(', ...t, ')'], 0);
       const p = params[0]!;
       paramTop = Math.ceil(paramTop / p.align) * p.align;
-      lparams.set(p.name, paramTop);
+      sc.paramLayers[sc.paramLayers.length - 1]!.set(p.name, paramTop);
       paramTop += p.size;
       continue;
     }
@@ -446,16 +458,15 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
   if (toks[0] === '@') {
     i = 1;
     if (toks[i] === '!') { gneg = true; i++; }
-    const slot = sc.regs.get(toks[i]!);
+    const slot = sc.reg(toks[i]!);
     if (slot === undefined) throw new PtxError(`line ${line}: unknown guard predicate ${toks[i]}`);
     g = slot;
     i++;
   }
   const text = toks[i++]!;
   const parts = text.split('.');
-  let base = parts[0]!;
+  const base = parts[0]!;
   let pi = 1;
-  if ((base === 'add' || base === 'sub') && parts[1] === 'cc') { base = `${base}.cc`; pi = 2; }
   const op = OPS[base];
   if (op === undefined) throw new PtxError(`line ${line}: unsupported PTX instruction '${text}'`);
   const inst: Inst = { op, text, t: T.NONE, t2: T.NONE, f: 0, cmp: Cmp.EQ, m: M.NONE, sp: Space.GENERIC, vec: 1, g, gneg, o: [], target: -1, rpc: -1, line };
@@ -580,7 +591,7 @@ function decodeOperand(o: string[], t: T, line: number, f: Func, module: PtxModu
   let w = o[0]!;
   if (w === '!') { neg = true; w = o[1]!; }
   if (w === '_') return opnd(K.SINK);
-  const slot = sc.regs.get(w);
+  const slot = sc.reg(w);
   if (slot !== undefined) { const r = opnd(K.REG, w); r.r = slot; r.neg = neg; return r; }
   const sid = SREG_ID.get(w);
   if (sid !== undefined) { const r = opnd(K.SREG, w); r.r = sid; return r; }
@@ -588,7 +599,7 @@ function decodeOperand(o: string[], t: T, line: number, f: Func, module: PtxModu
   if (lit) { const r = opnd(K.IMM, w); r.lo = lit.lo; r.hi = lit.hi; return r; }
   const d = depots.get(w);
   if (d !== undefined) { const r = opnd(K.DEPOT, w); r.lo = d; return r; }
-  const lp = sc.lparams.get(w);
+  const lp = sc.param(w);
   if (lp !== undefined) { const r = opnd(K.LPARAM, w); r.r = lp; return r; }
   const fp = f.params.findIndex(p => p.name === w);
   if (fp >= 0) {
@@ -636,7 +647,7 @@ function decodeCall(inst: Inst, ops: string[][], f: Func, module: PtxModule, sc:
   let ret: Opnd | null = null;
   if (ops[0]?.[0] === '(') {
     const name = ops[0][1]!;
-    const lp = sc.lparams.get(name);
+    const lp = sc.param(name);
     if (lp === undefined) throw new PtxError(`line ${line}: call return ${name} is not a declared .param`);
     ret = opnd(K.LPARAM, name); ret.r = lp;
     k = 1;
@@ -650,7 +661,7 @@ function decodeCall(inst: Inst, ops: string[][], f: Func, module: PtxModule, sc:
   for (const a of argToks) {
     for (const w of a) {
       if (w === '(' || w === ')' || w === ',') continue;
-      const lp = sc.lparams.get(w);
+      const lp = sc.param(w);
       if (lp === undefined) throw new PtxError(`line ${line}: call argument ${w} is not a declared .param`);
       const o = opnd(K.LPARAM, w); o.r = lp;
       args.push(o);

@@ -117,6 +117,28 @@ $L_skip:
     for (let t = 0; t < 32; t++) { expect(o.u32(t)).toBe(70); expect(o.u32(32 + t)).toBe(0xaaaaaaaa); }
   });
 
+  it('match.sync groups lanes by value', () => {
+    // value = tid % 3: lanes with equal values form the groups 0x49249249, 0x92492492, 0x24924924.
+    // match.all over a non-uniform value gives 0 with p false; over a uniform value the full mask with p true.
+    const o = run(kernel(`
+  rem.u32 %r2, %r1, 3;
+  match.any.sync.b32 %r3, %r2, -1;
+  st.global.u32 [%rd4], %r3;
+  match.all.sync.b32 %r4|%p1, %r2, -1;
+  selp.u32 %r5, 1, 0, %p1;
+  add.s32 %r6, %r4, %r5;
+  st.global.u32 [%rd4+128], %r6;
+  match.all.sync.b32 %r7|%p2, 5, -1;
+  selp.u32 %r8, 1, 0, %p2;
+  st.global.u32 [%rd4+256], %r8;`), 32, 96);
+    const groups = [0x49249249, 0x92492492, 0x24924924];
+    for (let t = 0; t < 32; t++) {
+      expect(o.u32(t)).toBe(groups[t % 3]);
+      expect(o.u32(32 + t)).toBe(0);
+      expect(o.u32(64 + t)).toBe(1);
+    }
+  });
+
   it('makes bar.sync order shared-memory writes of one warp before reads of another', () => {
     // 64 threads: thread t writes t+1 to s[t], then reads s[63-t] after the barrier.
     const o = run(kernel(`

@@ -87,6 +87,7 @@ class Thread {
 }
 
 const LOCAL_PER_THREAD = 16 * 1024;
+const POISON = 0xa5;
 const PSTACK_PER_THREAD = 4 * 1024;
 const STEP_LIMIT = 20_000_000;
 
@@ -335,7 +336,10 @@ export class Machine {
     const dynBase = Math.ceil(this.sharedStatic / 16) * 16;
     for (const g of this.sharedVars) if (g.dynamic) g.addr = dynBase;
     const sharedBytes = dynBase + this.dynShared + 16;
-    this.local = new DataView(new ArrayBuffer(nthreads * LOCAL_PER_THREAD));
+    // Shared and local memory start out as a poison pattern, not zeros: code that reads them before
+    // writing (a dropped initialisation) then gives visibly wrong results instead of lucky zeros.
+    const localBuf = new Uint8Array(nthreads * LOCAL_PER_THREAD).fill(POISON);
+    this.local = new DataView(localBuf.buffer);
     this.pstack = new DataView(new ArrayBuffer(nthreads * PSTACK_PER_THREAD));
     const threads: Thread[] = [];
     for (let t = 0; t < nthreads; t++) threads.push(new Thread(Math.max(64, f.nregs * 2)));
@@ -346,7 +350,7 @@ export class Machine {
         for (let by = 0; by < opts.grid.y; by++) {
           for (let bx = 0; bx < opts.grid.x; bx++) {
             this.ctaid = { x: bx, y: by, z: bz };
-            this.shared = new DataView(new ArrayBuffer(sharedBytes));
+            this.shared = new DataView(new Uint8Array(sharedBytes).fill(POISON).buffer);
             for (let t = 0; t < nthreads; t++) this.initThread(threads[t]!, t, f);
             this.runBlock(threads, nwarps);
           }

@@ -629,7 +629,8 @@ export class FnEmitter {
       const sem = load ? (i.ordering === 'monotonic' ? 'relaxed' : 'acquire') : (i.ordering === 'monotonic' || i.ordering === 'seq_cst' ? 'relaxed' : 'release');
       return `.${sem}.${sc}`;
     }
-    if (i.volatile && a.space !== 'param' && a.space !== 'const') return '.volatile';
+    // ptxas refuses .volatile on .local: a thread's local memory is private, so plain accesses suffice.
+    if (i.volatile && a.space !== 'param' && a.space !== 'const' && a.space !== 'local') return '.volatile';
     return '';
   }
 

@@ -198,8 +198,10 @@ export function mem2reg(f: Func): boolean {
   for (const b of f.blocks) for (const i of b.insts) {
     i.ops.forEach((o, k) => {
       if (o.kind !== 'inst' || !cand.has(o)) return;
-      const ok = (i.op === 'load' && k === 0 && !i.volatile && i.ty === o.srcTy)
-        || (i.op === 'store' && k === 1 && !i.volatile && i.ops[0]!.ty === o.srcTy && i.ops[0] !== o);
+      // Volatile accesses to a non-escaping alloca are promoted too (as cicc does): no other thread or
+      // device can observe a private variable whose address is never taken.
+      const ok = (i.op === 'load' && k === 0 && !i.ordering && i.ty === o.srcTy)
+        || (i.op === 'store' && k === 1 && !i.ordering && i.ops[0]!.ty === o.srcTy && i.ops[0] !== o);
       if (!ok) bad.add(o);
       else if (i.op === 'store') { let s = defBlocks.get(o); if (!s) defBlocks.set(o, s = new Set()); s.add(b); }
     });

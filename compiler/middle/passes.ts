@@ -3,8 +3,10 @@
 // no folding of UB/poison-producing operations, nothing moved across memory side effects).
 import type { CompileOptions } from '../options';
 import type { Block, Const, Func, Inst, Module, Type, Value } from './ir';
-import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr } from './ir';
+import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf } from './ir';
 import { constStr } from './llprint';
+import { sroa, speculatePtrLoads } from './passes/sroa';
+import { inferAddressSpaces } from './passes/addrspace';
 
 // ================================================================ CFG and dominators
 
@@ -156,17 +158,33 @@ function removePhiEntry(s: Block, pred: Block): void {
 
 // ================================================================ the pipeline
 
+/**
+ * The pipeline. -O0: nothing (the backend copes with raw front-end IR). Otherwise:
+ *  1. per function, a cheap cleanup (SROA, mem2reg, simplification) so that callee summaries are small
+ *     and stable;
+ *  2. Phase I (module): the inliner, whose decisions depend only on callee summaries and a per-caller
+ *     budget (never on what happens in other callers), then removal of functions nobody can call;
+ *  3. Phase II (per function): the full function pipeline. It reads nothing outside the function.
+ */
 export function optimize(m: Module, opts: CompileOptions): void {
   if (opts.optLevel === 0) return;
+  for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
+  if (inlineCalls(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
-  if (inlineCalls(m, opts)) {
-    for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
-  }
 }
 
-export function optimizeFunction(f: Func, opts: CompileOptions): void {
+function cleanupFunction(f: Func, opts: CompileOptions): void {
   simplifyCFG(f);
-  mem2reg(f);
+  for (let it = 0; it < 4; it++) {
+    let changed = sroa(f);
+    changed = mem2reg(f) || changed;
+    changed = speculatePtrLoads(f) || changed;
+    if (!changed) break;
+  }
+  scalarCleanup(f, opts);
+}
+
+function scalarCleanup(f: Func, opts: CompileOptions): void {
   for (let it = 0; it < 10; it++) {
     let changed = instSimplify(f, opts);
     changed = cse(f) || changed;
@@ -174,6 +192,13 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
     changed = simplifyCFG(f) || changed;
     if (!changed) break;
   }
+}
+
+/** Phase II for one function. */
+export function optimizeFunction(f: Func, opts: CompileOptions): void {
+  cleanupFunction(f, opts);
+  if (opts.optLevel >= 2) inferAddressSpaces(f);
+  scalarCleanup(f, opts);
 }
 
 // ================================================================ mem2reg
@@ -795,24 +820,43 @@ function removeForwardingBlocks(f: Func): boolean {
 
 // ================================================================ inlining
 
-const INLINE_SIZE_O3 = 40;   // instructions; small internal helpers are inlined at -O3
+/**
+ * Inline budgets (instructions). A callee is inlined when its summary allows it (defined, not
+ * interposable, not recursive, small enough for the level) and the caller's own budget is not spent.
+ * Decisions read only the callee's summary and the caller's running total, so one function's edit can
+ * change another's result only through that summary (the per-function cache boundary, seed-optimizer §5).
+ */
+const CALLEE_LIMIT: Record<number, number> = { 1: 25, 2: 300, 3: 600 };
+const CALLER_BUDGET: Record<number, number> = { 1: 200, 2: 3000, 3: 6000 };
 
-function inlineCandidate(caller: Func, callee: Value, opts: CompileOptions): callee is Func {
-  if (callee.kind !== 'func' || callee === caller || callee.blocks.length === 0 || callee.isKernel) return false;
-  if (callee.fnTy.varargs || callee.attrs.noinline) return false;
-  if (callee.params.some(a => a.byval)) return false;          // would need a private copy of the aggregate
-  if (callee.attrs.alwaysinline) return true;
-  if (opts.optLevel < 3 || (callee.linkage !== 'internal' && callee.linkage !== 'private')) return false;
-  let n = 0;
-  for (const b of callee.blocks) n += b.insts.length;
-  if (n > INLINE_SIZE_O3) return false;
-  // do not inline a function that calls itself
-  return !callee.blocks.some(b => b.insts.some(i => i.op === 'call' && i.ops[0] === callee));
+export interface InlineSummary { size: number; recursive: boolean; inlinable: boolean }
+
+export function inlineSummary(f: Func): InlineSummary {
+  let size = 0;
+  let recursive = false;
+  for (const b of f.blocks) for (const i of b.insts) {
+    if (i.op !== 'phi' && i.op !== 'alloca') size++;
+    if (i.op === 'call' && i.ops[0] === f) recursive = true;
+  }
+  const inlinable = f.blocks.length > 0 && !f.isKernel && !f.fnTy.varargs && !f.attrs.noinline && f.linkage !== 'weak';
+  return { size, recursive, inlinable };
 }
 
-/** Inlines alwaysinline callees (and, at -O3, small internal ones); drops internal functions left unused. */
+function inlineCandidate(caller: Func, callee: Value, opts: CompileOptions, summaries: Map<Func, InlineSummary>, spent: number): callee is Func {
+  if (callee.kind !== 'func' || callee === caller) return false;
+  const s = summaries.get(callee);
+  if (!s || !s.inlinable || s.recursive) return false;
+  if (callee.attrs.alwaysinline) return true;
+  const limit = CALLEE_LIMIT[opts.optLevel] ?? 0;
+  return s.size <= limit && spent + s.size <= (CALLER_BUDGET[opts.optLevel] ?? 0);
+}
+
+/** Phase I: inlines by summaries (see above); drops functions left without callers. */
 export function inlineCalls(m: Module, opts: CompileOptions): boolean {
   let changed = false;
+  const summaries = new Map<Func, InlineSummary>();
+  for (const f of m.funcs) summaries.set(f, inlineSummary(f));
+  const spent = new Map<Func, number>();
   for (let round = 0; round < 4; round++) {
     let c = false;
     for (const f of m.funcs) {
@@ -820,10 +864,12 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
         const b = f.blocks[bi]!;
         for (let k = 0; k < b.insts.length; k++) {
           const i = b.insts[k]!;
-          if (i.op !== 'call' || !inlineCandidate(f, i.ops[0]!, opts)) continue;
-          if (i.fnTy !== (i.ops[0] as Func).fnTy) continue;
+          if (i.op !== 'call' || !inlineCandidate(f, i.ops[0]!, opts, summaries, spent.get(f) ?? 0)) continue;
+          const callee = i.ops[0] as Func;
+          if (i.fnTy !== callee.fnTy) continue;
+          spent.set(f, (spent.get(f) ?? 0) + summaries.get(callee)!.size);
           // skip the inlined copy (its own calls wait for the next round; this bounds recursion)
-          bi += inlineCall(f, b, k, i.ops[0] as Func);
+          bi += inlineCall(m, f, b, k, callee);
           c = true;
           break;   // the rest of this block moved to a new block, visited next
         }
@@ -831,13 +877,15 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
     }
     if (!c) break;
     changed = true;
+    // callers changed: later rounds see their new summaries (their own callers inline the grown body)
+    for (const f of m.funcs) summaries.set(f, inlineSummary(f));
   }
-  if (changed) removeDeadInternalFuncs(m);
+  removeDeadInternalFuncs(m, opts);
   return changed;
 }
 
 /** Inlines the call at b.insts[at]; returns the number of callee blocks placed after b. */
-function inlineCall(f: Func, b: Block, at: number, callee: Func): number {
+function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func): number {
   const call = b.insts[at]!;
   const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
   // split b after the call
@@ -847,11 +895,20 @@ function inlineCall(f: Func, b: Block, at: number, callee: Func): number {
   for (const s of succsOf(post)) for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? post : x));
   // clone the callee
   const vmap = new Map<Value, Value>();
-  callee.params.forEach((a, k) => vmap.set(a, call.ops[k + 1]!));
+  const entry = f.blocks[0]!;
+  const byvalCopies: Inst[] = [];
+  callee.params.forEach((a, k) => {
+    const v = call.ops[k + 1]!;
+    if (!a.byval) { vmap.set(a, v); return; }
+    // the callee owns a private copy of a by-value aggregate: make it explicit (SROA removes it again)
+    const copy: Inst = { kind: 'inst', op: 'alloca', ty: T.ptr, ops: [cInt(T.i32, 1)], targets: [], parent: entry, name: `${a.name || 'byval'}.copy`, srcTy: a.byval, align: Math.max(a.align ?? 1, alignOf(a.byval)) };
+    byvalCopies.push(copy);
+    b.insts.push({ kind: 'inst', op: 'call', ty: T.void, ops: [declareFunc(m, 'llvm.memcpy.p0.p0.i64', MEMCPY_TY), copy, v, cInt(T.i64, sizeOf(a.byval)), cFalse], targets: [], parent: b, name: '', fnTy: MEMCPY_TY, loc: call.loc });
+    vmap.set(a, copy);
+  });
   const bmap = new Map<Block, Block>();
   for (const cb of callee.blocks) bmap.set(cb, { name: `${tag}.${cb.name || 'bb'}`, insts: [], parent: f });
-  const entry = f.blocks[0]!;
-  const hoisted: Inst[] = [];
+  const hoisted: Inst[] = [...byvalCopies];
   const rets: [Value | null, Block][] = [];
   const clones: Inst[] = [];
   callee.blocks.forEach((cb, cbi) => {
@@ -898,7 +955,10 @@ function placeInlined(f: Func, b: Block, callee: Func, bmap: Map<Block, Block>, 
   f.blocks.splice(pos + 1, 0, ...callee.blocks.map(cb => bmap.get(cb)!), post);
 }
 
-function removeDeadInternalFuncs(m: Module): void {
+const MEMCPY_TY = funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as Type & { k: 'func' };
+
+/** Without -rdc no other unit can call a device function, so any non-kernel one without callers goes. */
+function removeDeadInternalFuncs(m: Module, opts: CompileOptions): void {
   for (;;) {
     const used = new Set<Value>();
     const markConst = (c: Value): void => {
@@ -908,7 +968,9 @@ function removeDeadInternalFuncs(m: Module): void {
     };
     for (const g of m.globals) if (g.init) markConst(g.init);
     for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) markConst(o);
-    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || (f.linkage !== 'internal' && f.linkage !== 'private') || used.has(f));
+    const device = m.triple.startsWith('nvptx');
+    const removable = (f: Func): boolean => f.linkage === 'internal' || f.linkage === 'private' || (device && !opts.rdc && f.linkage !== 'weak');
+    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || !removable(f) || used.has(f));
     if (keep.length === m.funcs.length) return;
     m.funcs = keep;
   }

@@ -176,9 +176,9 @@ export function optimize(m: Module, opts: CompileOptions): void {
 function cleanupFunction(f: Func, opts: CompileOptions): void {
   simplifyCFG(f);
   for (let it = 0; it < 4; it++) {
-    let changed = sroa(f);
+    let changed = speculatePtrLoads(f);
+    changed = sroa(f) || changed;
     changed = mem2reg(f) || changed;
-    changed = speculatePtrLoads(f) || changed;
     if (!changed) break;
   }
   scalarCleanup(f, opts);

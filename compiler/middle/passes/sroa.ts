@@ -258,15 +258,27 @@ const mayWrite = (i: Inst): boolean => i.op === 'store' || i.op === 'call' || i.
 export function speculatePtrLoads(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
-  const isAlloca = (v: Value): v is Inst => v.kind === 'inst' && v.op === 'alloca' && v.parent === entry;
+  // a pointer into an entry alloca at a known in-bounds offset can be loaded anywhere
+  const derefable = (v: Value, bytes: number): boolean => {
+    let off = 0;
+    let cur = v;
+    while (cur.kind === 'inst' && cur.op === 'gep') {
+      const d = constGepOffset(cur);
+      if (d === null) return false;
+      off += d;
+      cur = cur.ops[0]!;
+    }
+    if (cur.kind !== 'inst' || cur.op !== 'alloca' || cur.parent !== entry || cur.ops[0]?.kind !== 'int') return false;
+    return off >= 0 && off + bytes <= sizeOf(cur.srcTy!) * Number(cur.ops[0].value);
+  };
   const users = useMap(f);
   let changed = false;
   for (const b of f.blocks) {
     for (const p of b.insts.slice()) {
       if ((p.op !== 'phi' && p.op !== 'select') || p.ty.k !== 'ptr') continue;
       const ptrs = p.op === 'phi' ? p.ops : p.ops.slice(1);
-      if (!ptrs.every(isAlloca)) continue;
       const us = users.get(p) ?? [];
+      if (!ptrs.every(x => us.every(u => derefable(x, sizeOf(u.ty))))) continue;
       const start = p.op === 'phi' ? 0 : b.insts.indexOf(p) + 1;
       const ok = us.length > 0 && us.every(u => {
         if (u.op !== 'load' || u.ops[0] !== p || u.volatile || u.ordering || u.parent !== b) return false;

@@ -108,6 +108,16 @@ function main(): number {
   const localOurs = kernels.reduce((s, r) => s + (r.ptxd?.local ?? 0), 0);
   const extraLocal = kernels.filter(r => (r.cicc?.local ?? 0) === 0 && (r.ptxd?.local ?? 0) > 0);
 
+  // Per program: all functions together (fair when one side keeps a helper as a .func the other inlined).
+  const progs = [...new Set(rows.map(r => r.program))];
+  const progRatios: number[] = [];
+  for (const pr of progs) {
+    const rs = rows.filter(r => r.program === pr);
+    const c = rs.reduce((s2, r) => s2 + (r.cicc?.insts ?? 0), 0), q = rs.reduce((s2, r) => s2 + (r.ptxd?.insts ?? 0), 0);
+    if (c > 0 && q > 0 && rs.every(r => r.ptxd || !r.cicc)) progRatios.push(q / c);
+  }
+  const gmProg = progRatios.length ? geomean(progRatios) : null;
+
   const lines = [
     `ptx-quality: sm_${arch}, PTX instructions per function, ours (ptxd, in-process) vs the real cicc`,
     '',
@@ -119,6 +129,7 @@ function main(): number {
   }
   lines.push('');
   lines.push(`kernels compared: ${ratios.length}; geomean instruction ratio (ptxd/cicc): ${gm === null ? '–' : gm.toFixed(3)}`);
+  lines.push(`programs compared: ${progRatios.length}; geomean per-program instruction ratio (all functions): ${gmProg === null ? '–' : gmProg.toFixed(3)}`);
   lines.push(`local-memory accesses in kernels: cicc ${localCicc}, ptxd ${localOurs}; kernels with local traffic where cicc has none: ${extraLocal.length}${extraLocal.length ? ` (${extraLocal.map(r => `${r.program}:${r.fn}`).join(', ')})` : ''}`);
   if (failures.length) lines.push('', 'Failures:', ...failures.map(f => `- ${f}`));
   console.log(lines.join('\n'));
@@ -126,7 +137,7 @@ function main(): number {
   fs.mkdirSync(path.dirname(json), { recursive: true });
   const doc = {
     benchmark: 'ptx-quality', date: new Date().toISOString(), arch,
-    geomeanInstRatio: gm, kernelsCompared: ratios.length, localCicc, localPtxd: localOurs,
+    geomeanInstRatio: gm, kernelsCompared: ratios.length, geomeanProgramRatio: gmProg, programsCompared: progRatios.length, localCicc, localPtxd: localOurs,
     kernelsWithExtraLocal: extraLocal.map(r => `${r.program}:${r.fn}`), failures, rows,
   };
   fs.writeFileSync(`${json}.tmp`, JSON.stringify(doc, null, 2) + '\n');

@@ -64,6 +64,11 @@ export class FnEmitter {
   private wideIdx = new Set<Inst>();
   /** Scaled gep indices computed in the current block: `reg|scale|kind` → product register. */
   private scaled = new Map<string, string>();
+  /** Constants materialised in the current block: `class|text` → register (off while emitting edge copies). */
+  private constRegs = new Map<string, string>();
+  private inEdgeCopies = false;
+  /** Geps with constant indices whose every use is a load/store address: folded into `[base+off]`. */
+  private foldedGep = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -118,6 +123,7 @@ export class FnEmitter {
     }
     this.findMads();
     this.findWideIndices();
+    this.findFoldedGeps();
     // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
     if (this.opts.fmad) {
       for (const b of f.blocks) for (const i of b.insts) {
@@ -147,6 +153,18 @@ export class FnEmitter {
         break;
       }
     }
+  }
+
+  /** A constant-offset gep used only as the address of loads/stores (directly or through such geps). */
+  private findFoldedGeps(): void {
+    const foldable = (g: Inst): boolean => {
+      if (g.op !== 'gep' || !g.ops.slice(1).every(x => x.kind === 'int')) return false;
+      const us = this.users.get(g) ?? [];
+      return us.length > 0 && us.every(u => (u.op === 'load' && u.ops[0] === g && !u.ordering)
+        || (u.op === 'store' && u.ops[1] === g && u.ops[0] !== g && !u.ordering)
+        || (u.op === 'gep' && u.ops[0] === g && !u.ops.slice(1).includes(g) && foldable(u)));
+    };
+    for (const b of this.f.blocks) for (const i of b.insts) if (foldable(i)) this.foldedGep.add(i);
   }
 
   /** sext/zext i32 → i64 whose every use is a gep index (not the base). */
@@ -210,7 +228,10 @@ export class FnEmitter {
     if (v.kind === 'inst' || v.kind === 'arg') return this.reg(v);
     const c = regClassOf(v.ty);
     const imm = this.imm(v);
+    const memo = this.inEdgeCopies ? null : `${c}|${imm ?? ''}|${imm === null ? constKey(v) : ''}`;
+    if (memo !== null) { const r = this.constRegs.get(memo); if (r) return r; }
     const d = this.fresh(c);
+    if (memo !== null) this.constRegs.set(memo, d);
     if (imm !== null) {
       if (c === 'p') this.ins('setp.ne.u32', d, imm === '0' ? '0' : '1', '0');
       else this.ins(`mov.${c === 'rs' && !isInt(v.ty) ? 'b16' : movSuffix(c)}`, d, imm);
@@ -444,6 +465,7 @@ export class FnEmitter {
 
   private emitBlock(b: Block, i: number): void {
     this.scaled.clear();
+    this.constRegs.clear();
     if (i > 0) {
       this.raw('');
       if (this.hasPreds.has(b)) this.raw(`${this.label(b)}:`);
@@ -462,6 +484,7 @@ export class FnEmitter {
   private edgeCopies(from: Block, to: Block, out: string[]): void {
     const moves: { d: string; s: string; c: RegClass }[] = [];
     const save = this.lines.length;
+    this.inEdgeCopies = true;
     for (const p of to.insts) {
       if (p.op !== 'phi') break;
       const k = p.targets.indexOf(from);
@@ -476,6 +499,7 @@ export class FnEmitter {
     }
     // materialisations emitted into this.lines belong to the edge: move them to `out`
     out.push(...this.lines.splice(save));
+    this.inEdgeCopies = false;
     let pending = moves.filter(m => m.d !== m.s);
     const mov = (d: string, s: string, c: RegClass): void => {
       out.push(`\tmov.${c === 'rs' ? 'b16' : movSuffix(c)} \t${d}, ${s};`);
@@ -669,6 +693,7 @@ export class FnEmitter {
 
   private emitGep(i: Inst): void {
     if (this.isDirectParamPtr(i)) return; // folded into ld.param addresses
+    if (this.foldedGep.has(i)) return;    // folded into [base+off] of its loads/stores
     const base = i.ops[0]!;
     let cur: Type = i.srcTy!;
     let off = 0;
@@ -1178,3 +1203,12 @@ export function emitFunction(f: Func, opts: CompileOptions): FnPiece {
 
 export type { Global };
 export { ptrTy };
+
+/** A stable text for a symbolic constant (global/function address, constant expression) for reuse within a block. */
+function constKey(v: Value): string {
+  switch (v.kind) {
+    case 'global': case 'func': return '@' + v.name;
+    case 'cexpr': return `${v.op}(${constKey(v.base as Value)}:${(v.indices ?? []).map(x => x.kind === 'int' ? String(x.value) : '?').join(',')}:${typeStr(v.ty)})`;
+    default: return `#${v.kind}`;
+  }
+}

@@ -5,8 +5,9 @@ import type { CompileOptions } from '../options';
 import type { Block, Const, Func, Inst, Module, Type, Value } from './ir';
 import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf } from './ir';
 import { constStr } from './llprint';
-import { sroa, speculatePtrLoads } from './passes/sroa';
+import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
+import { licm } from './passes/licm';
 
 // ================================================================ CFG and dominators
 
@@ -186,7 +187,8 @@ function cleanupFunction(f: Func, opts: CompileOptions): void {
 
 function scalarCleanup(f: Func, opts: CompileOptions): void {
   for (let it = 0; it < 10; it++) {
-    let changed = instSimplify(f, opts);
+    let changed = instCombine(f);
+    changed = instSimplify(f, opts) || changed;
     changed = cse(f) || changed;
     changed = dce(f) || changed;
     changed = simplifyCFG(f) || changed;
@@ -199,6 +201,7 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   cleanupFunction(f, opts);
   if (opts.optLevel >= 2) inferAddressSpaces(f);
   scalarCleanup(f, opts);
+  if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
 }
 
 // ================================================================ mem2reg
@@ -475,6 +478,11 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
         if (i.op === 'or' && bv === ones) return b;
       }
       if (isIntConst(a) && U(a.value, bits) === 0n && (i.op === 'shl' || i.op === 'lshr' || i.op === 'ashr')) return zero;
+      // &p[k] - &p[j] with constant indices (sizeof-style pointer differences)
+      if (i.op === 'sub' && a.kind === 'inst' && b.kind === 'inst' && a.op === 'ptrtoint' && b.op === 'ptrtoint') {
+        const pa = baseAndOffset(a.ops[0]!), pb = baseAndOffset(b.ops[0]!);
+        if (pa && pb && pa.base === pb.base) return cInt(i.ty, BigInt(pa.off - pb.off));
+      }
       if (same) {
         if (i.op === 'sub' || i.op === 'xor') return zero;
         if (i.op === 'and' || i.op === 'or') return a;
@@ -561,6 +569,42 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       return null;
   }
 }
+/** A pointer as (base, constant byte offset) through constant-index geps. */
+function baseAndOffset(p: Value): { base: Value; off: number } | null {
+  let off = 0;
+  let cur = p;
+  while (cur.kind === 'inst' && cur.op === 'gep') {
+    const d = constGepOffset(cur);
+    if (d === null) return null;
+    off += d;
+    cur = cur.ops[0]!;
+  }
+  return { base: cur, off };
+}
+
+/**
+ * In-place rewrites that need a new operand rather than an existing value: constant add/sub chains
+ * (x + c1) + c2 → x + (c1 + c2), x - c → x + (-c). Wrap flags are dropped (the sum may wrap differently).
+ */
+export function instCombine(f: Func): boolean {
+  let changed = false;
+  for (const b of f.blocks) for (const i of b.insts) {
+    if ((i.op !== 'add' && i.op !== 'sub') || i.ty.k !== 'int' || i.ty.bits === 1) continue;
+    const bits = i.ty.bits;
+    const [x, c] = i.ops as [Value, Value];
+    if (!isIntConst(c)) continue;
+    if (i.op === 'sub') { i.op = 'add'; i.ops[1] = cInt(i.ty, -c.value); i.nsw = i.nuw = undefined; changed = true; continue; }
+    if (x.kind === 'inst' && (x.op === 'add' || x.op === 'sub') && x.ty === i.ty && isIntConst(x.ops[1]!) && x.ops[0] !== i) {
+      const c1 = (x.ops[1] as Const & { kind: 'int' }).value;
+      const sum = x.op === 'add' ? c1 + c.value : c.value - c1;
+      i.ops = [x.ops[0]!, cInt(i.ty, BigInt.asIntN(bits === 1 ? 1 : bits, sum))];
+      i.nsw = i.nuw = undefined;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 const sameIdx = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);
 const CASTS = new Set(['trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'fptoui', 'fptosi', 'uitofp', 'sitofp', 'ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast']);
 const isCast = (op: string): boolean => CASTS.has(op);

@@ -10,7 +10,6 @@ import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types
 import type { FuncSym, VarSym } from './ast';
 import { type CType, sizeOfC, alignOfC, recordQualName } from './ctype';
 import { Unit } from './unit';
-import { Parser, SyntaxAbort } from './parser';
 import { ModuleGen } from './codegen';
 import { mangleFunction, mangleVariable } from './mangle';
 
@@ -40,14 +39,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 
   // 2. parse and check every function the roots reach
   const gen = new ModuleGen(u, opts, module);
-  const parsed = new Set<FuncSym>();
-  const parseBody = (f: FuncSym): void => {
-    if (parsed.has(f)) return;
-    parsed.add(f);
-    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, f.scope);
-    try { f.body = p.parseFunctionBody(f); }
-    catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
-  };
+  const parseBody = (f: FuncSym): void => { u.parseBody(f); };
   for (const v of vars) gen.global(v);
   for (const k of kernels) gen.func(k);
   // codegen discovers callees; parse lazily as they are queued

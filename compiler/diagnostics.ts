@@ -14,6 +14,8 @@ export interface Diagnostic {
   message: string;
   /** The source line the caret points into (EDG prints it under the message). */
   sourceLine?: string;
+  /** Reported "At end of source" (EDG's wording when the unit ends inside a construct). */
+  atEnd?: boolean;
 }
 
 /** Thrown for input the compiler cannot handle yet: the unit falls back to the real cicc (visibly). */
@@ -33,7 +35,7 @@ export class CompileErrors extends Error {
 export function formatDiagnostic(d: Diagnostic, displayNumber: boolean): string {
   let sev: string = d.severity === 'catastrophic' ? 'catastrophic error' : d.severity;
   if (displayNumber && d.number !== undefined) sev += ` #${d.number}${d.severity === 'error' || d.severity === 'catastrophic' ? '' : '-D'}`;
-  let s = d.line > 0 ? `${d.file}(${d.line}): ${sev}: ${d.message}\n` : `${sev}: ${d.message}\n`;
+  let s = d.atEnd ? `At end of source: ${sev}: ${d.message}\n` : d.line > 0 ? `${d.file}(${d.line}): ${sev}: ${d.message}\n` : `${sev}: ${d.message}\n`;
   if (d.sourceLine !== undefined) {
     s += `  ${d.sourceLine}\n`;
     if (d.col !== undefined) s += `  ${' '.repeat(Math.max(0, d.col - 1))}^\n`;

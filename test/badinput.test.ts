@@ -142,7 +142,7 @@ describe.skipIf(!HAVE_NVCC)('bad input to ptxd-cicc', () => {
     const truncated = join(u.dir, 'kd', 'truncated.cpp1.ii');
     writeFileSync(truncated, text.slice(0, cut + 6));
     const argv = freshOutputs(withOpt(u.argv, 'input', 'kd/truncated.cpp1.ii'));
-    expectCleanFailure(u, argv, run(u, argv), /good\.cu\(\d+\): (catastrophic )?error[\s\S]*detected in the compilation of "good\.cu"\./);
+    expectCleanFailure(u, argv, run(u, argv), /(good\.cu\(\d+\)|At end of source): (catastrophic )?error[\s\S]*detected in the compilation of "good\.cu"\./);
   });
 
   // cudafe++ stops nvcc before cicc on these, so the units are made by editing the good unit's .ii

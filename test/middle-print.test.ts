@@ -281,7 +281,8 @@ describe('optimize', () => {
 
   it('folds a constant function down to ret', () => {
     const m = constFoldModule();
-    optimize(m, opts);
+    // -rdc keeps the uncalled external function (without it, whole-program mode drops it, as cicc does)
+    optimize(m, { ...opts, rdc: true });
     expect(verifyModule(m)).toEqual([]);
     const f = m.funcs[0]!;
     expect(f.blocks.length).toBe(1);

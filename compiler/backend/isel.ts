@@ -59,6 +59,17 @@ export class FnEmitter {
   private byvalCopy = new Map<Arg, number>();
   private fmaOf = new Map<Inst, { mul: Inst; other: Value; subMul: boolean; subOther: boolean }>();
   private contracted = new Set<Inst>();
+  /** add(mul(a, b), c) on integers → mad.lo (the mul is in `contracted`). */
+  private madOf = new Map<Inst, { mul: Inst; other: Value }>();
+  /** i32 → i64 sext/zext used only as gep indices: folded into mul.wide.{s,u}32, not emitted. */
+  private wideIdx = new Set<Inst>();
+  /** Scaled gep indices computed in the current block: `reg|scale|kind` → product register. */
+  private scaled = new Map<string, string>();
+  /** Constants materialised in the current block: `class|text` → register (off while emitting edge copies). */
+  private constRegs = new Map<string, string>();
+  private inEdgeCopies = false;
+  /** Geps with constant indices whose every use is a load/store address: folded into `[base+off]`. */
+  private foldedGep = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -114,6 +125,9 @@ export class FnEmitter {
       if (this.onlyConstLoads(a)) this.byvalDirect.add(a);
       else this.byvalCopy.set(a, this.depotAlloc(Math.max(1, sizeOf(a.byval)), Math.max(a.align ?? 1, alignOf(a.byval))));
     }
+    this.findMads();
+    this.findWideIndices();
+    this.findFoldedGeps();
     // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
     if (this.opts.fmad) {
       for (const b of f.blocks) for (const i of b.insts) {
@@ -127,6 +141,42 @@ export class FnEmitter {
           break;
         }
       }
+    }
+  }
+
+  /** Integer mul feeding a single add in the same block → mad.lo (cicc's pattern at -O3). */
+  private findMads(): void {
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if (i.op !== 'add' || i.ty.k !== 'int' || (i.ty.bits !== 16 && i.ty.bits !== 32 && i.ty.bits !== 64)) continue;
+      for (let k = 0; k < 2; k++) {
+        const m = i.ops[k]!;
+        if (m.kind !== 'inst' || m.op !== 'mul' || m.parent !== b || this.contracted.has(m) || m.ty !== i.ty) continue;
+        if ((this.users.get(m) ?? []).length !== 1) continue;
+        this.contracted.add(m);
+        this.madOf.set(i, { mul: m, other: i.ops[1 - k]! });
+        break;
+      }
+    }
+  }
+
+  /** A constant-offset gep used only as the address of loads/stores (directly or through such geps). */
+  private findFoldedGeps(): void {
+    const foldable = (g: Inst): boolean => {
+      if (g.op !== 'gep' || !g.ops.slice(1).every(x => x.kind === 'int')) return false;
+      const us = this.users.get(g) ?? [];
+      return us.length > 0 && us.every(u => (u.op === 'load' && u.ops[0] === g && !u.ordering)
+        || (u.op === 'store' && u.ops[1] === g && u.ops[0] !== g && !u.ordering)
+        || (u.op === 'gep' && u.ops[0] === g && !u.ops.slice(1).includes(g) && foldable(u)));
+    };
+    for (const b of this.f.blocks) for (const i of b.insts) if (foldable(i)) this.foldedGep.add(i);
+  }
+
+  /** sext/zext i32 → i64 whose every use is a gep index (not the base). */
+  private findWideIndices(): void {
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if ((i.op !== 'sext' && i.op !== 'zext') || i.ty !== T.i64 || i.ops[0]!.ty !== T.i32) continue;
+      const us = this.users.get(i) ?? [];
+      if (us.length > 0 && us.every(u => u.op === 'gep' && u.ops[0] !== i && u.parent === b)) this.wideIdx.add(i);
     }
   }
 
@@ -182,7 +232,10 @@ export class FnEmitter {
     if (v.kind === 'inst' || v.kind === 'arg') return this.reg(v);
     const c = regClassOf(v.ty);
     const imm = this.imm(v);
+    const memo = this.inEdgeCopies ? null : `${c}|${imm ?? ''}|${imm === null ? constKey(v) : ''}`;
+    if (memo !== null) { const r = this.constRegs.get(memo); if (r) return r; }
     const d = this.fresh(c);
+    if (memo !== null) this.constRegs.set(memo, d);
     if (imm !== null) {
       if (c === 'p') this.ins('setp.ne.u32', d, imm === '0' ? '0' : '1', '0');
       else this.ins(`mov.${c === 'rs' && !isInt(v.ty) ? 'b16' : movSuffix(c)}`, d, imm);
@@ -415,6 +468,8 @@ export class FnEmitter {
   }
 
   private emitBlock(b: Block, i: number): void {
+    this.scaled.clear();
+    this.constRegs.clear();
     if (i > 0) {
       this.raw('');
       if (this.hasPreds.has(b)) this.raw(`${this.label(b)}:`);
@@ -433,6 +488,7 @@ export class FnEmitter {
   private edgeCopies(from: Block, to: Block, out: string[]): void {
     const moves: { d: string; s: string; c: RegClass }[] = [];
     const save = this.lines.length;
+    this.inEdgeCopies = true;
     for (const p of to.insts) {
       if (p.op !== 'phi') break;
       const k = p.targets.indexOf(from);
@@ -447,6 +503,7 @@ export class FnEmitter {
     }
     // materialisations emitted into this.lines belong to the edge: move them to `out`
     out.push(...this.lines.splice(save));
+    this.inEdgeCopies = false;
     let pending = moves.filter(m => m.d !== m.s);
     const mov = (d: string, s: string, c: RegClass): void => {
       out.push(`\tmov.${c === 'rs' ? 'b16' : movSuffix(c)} \t${d}, ${s};`);
@@ -633,12 +690,14 @@ export class FnEmitter {
       const sem = load ? (i.ordering === 'monotonic' ? 'relaxed' : 'acquire') : (i.ordering === 'monotonic' || i.ordering === 'seq_cst' ? 'relaxed' : 'release');
       return `.${sem}.${sc}`;
     }
-    if (i.volatile && a.space !== 'param' && a.space !== 'const') return '.volatile';
+    // ptxas refuses .volatile on .local: a thread's local memory is private, so plain accesses suffice.
+    if (i.volatile && a.space !== 'param' && a.space !== 'const' && a.space !== 'local') return '.volatile';
     return '';
   }
 
   private emitGep(i: Inst): void {
     if (this.isDirectParamPtr(i)) return; // folded into ld.param addresses
+    if (this.foldedGep.has(i)) return;    // folded into [base+off] of its loads/stores
     const base = i.ops[0]!;
     let cur: Type = i.srcTy!;
     let off = 0;
@@ -647,13 +706,24 @@ export class FnEmitter {
     const addDyn = (idx: Value, scale: number): void => {
       if (scale === 0) return;
       let t: string;
-      const c = classOfReg(this.scalar(idx)) ?? regClassOf(idx.ty);
-      const r = this.scalar(idx);
-      t = this.fresh('rd');
-      if (c === 'r') this.ins('mul.wide.s32', t, r, String(scale));
+      // an i32 index extended to i64 only for addressing: one mul.wide instead of cvt + mul.lo.s64
+      const wide = idx.kind === 'inst' && this.wideIdx.has(idx) ? idx : null;
+      const src = wide ? wide.ops[0]! : idx;
+      const r = this.scalar(src);
+      const c = classOfReg(r) ?? regClassOf(src.ty);
+      const sgn = wide ? (wide.op === 'sext' ? 's' : 'u') : 's';
+      const memo = `${r}|${scale}|${sgn}`;
+      const prev = this.scaled.get(memo);
+      if (prev) t = prev;
       else {
-        const w = c === 'rd' ? r : this.coerce(idx.ty === T.i8 ? this.ext8(idx, true) : r, idx.ty === T.i8 ? T.i16 : idx.ty, 'rd', true);
-        if (scale === 1) t = w; else this.ins('mul.lo.s64', t, w, String(scale));
+        t = this.fresh('rd');
+        if (c === 'r' && scale === 1) this.ins(`cvt.${sgn}64.${sgn}32`, t, r);
+        else if (c === 'r') this.ins(`mul.wide.${sgn}32`, t, r, String(scale));
+        else {
+          const w = c === 'rd' ? r : this.coerce(src.ty === T.i8 ? this.ext8(src, true) : r, src.ty === T.i8 ? T.i16 : src.ty, 'rd', true);
+          if (scale === 1) t = w; else this.ins('mul.lo.s64', t, w, String(scale));
+        }
+        this.scaled.set(memo, t);
       }
       const s = this.fresh('rd');
       this.ins('add.s64', s, acc, t);
@@ -701,6 +771,8 @@ export class FnEmitter {
           default: throw new Unsupported(`i1 ${i.op}`);
         }
       }
+      const mad = this.madOf.get(i);
+      if (mad) { this.ins(`mad.lo.s${w}`, d, this.src(mad.mul.ops[0]!), this.src(mad.mul.ops[1]!), this.src(mad.other)); return; }
       switch (i.op) {
         case 'add': this.ins(`add.s${w}`, d, this.src(a), this.src(b)); return;
         case 'sub': this.ins(`sub.s${w}`, d, this.src(a), this.src(b)); return;
@@ -865,6 +937,7 @@ export class FnEmitter {
   // ------------------------------------------------------------------ casts
 
   private emitCast(i: Inst): void {
+    if (this.wideIdx.has(i)) return;
     const x = i.ops[0]!;
     const from = x.ty, to = i.ty;
     const d = this.reg(i);
@@ -1134,3 +1207,12 @@ export function emitFunction(f: Func, opts: CompileOptions): FnPiece {
 
 export type { Global };
 export { ptrTy };
+
+/** A stable text for a symbolic constant (global/function address, constant expression) for reuse within a block. */
+function constKey(v: Value): string {
+  switch (v.kind) {
+    case 'global': case 'func': return '@' + v.name;
+    case 'cexpr': return `${v.op}(${constKey(v.base as Value)}:${(v.indices ?? []).map(x => x.kind === 'int' ? String(x.value) : '?').join(',')}:${typeStr(v.ty)})`;
+    default: return `#${v.kind}`;
+  }
+}

@@ -46,6 +46,7 @@ export interface FuncSym {
   inAnon: boolean;
   externC: boolean;
   isInline: boolean;
+  isConstexpr?: boolean;
   forceinline: boolean; noinline: boolean;
   launchBounds?: [number, number | undefined];
   /** Token range of the body ('{' .. '}'), when defined. */

@@ -368,6 +368,12 @@ class FnGen {
     }
     const slot = this.b.alloca(irType(v.ty), alignOfC(v.ty), v.name);
     this.locals.set(v, slot);
+    if (v.constVal !== undefined && (isIntegral(v.ty) || isFloating(v.ty))) {
+      // a constant (e.g. from a constexpr call, which need not be a device function) is stored, not computed
+      const cv = v.constVal;
+      this.b.store(isFloating(v.ty) ? cFP(irType(v.ty), Number(cv)) : cInt(irType(v.ty), typeof cv === 'bigint' ? cv : BigInt(Math.trunc(cv))), slot, alignOfC(v.ty));
+      return;
+    }
     if (init) this.initInto(slot, init, v.ty);
   }
   private initInto(addr: Value, init: Init, ty: CType): void {

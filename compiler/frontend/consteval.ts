@@ -1,18 +1,33 @@
 // Compile-time evaluation of typed expressions (array sizes, case labels, enumerators, constexpr,
 // and scalar parts of global initialisers).
 
-import type { Expr } from './ast';
+import type { Expr, FuncSym, Stmt, VarSym } from './ast';
 import { isIntegral, isFloating, sizeOfC } from './ctype';
 import { wrapInt } from './sema';
 
 export type CVal = bigint | number;
+
+/** Parses a function's body on demand (set by the Unit) so that constexpr calls can be evaluated. */
+let bodyOf: (f: FuncSym) => Stmt | null = () => null;
+export function setBodyProvider(fn: (f: FuncSym) => Stmt | null): void { bodyOf = fn; }
+
+/** Local variables of the constexpr calls being evaluated (innermost last). */
+type Env = Map<VarSym, CVal>;
+let env: Env | null = null;
+let depth = 0;
+let steps = 0;
 
 /** Value of an integral/floating constant expression, or null if it is not constant. */
 export function evalConst(e: Expr): CVal | null {
   switch (e.k) {
     case 'int': return e.v;
     case 'fp': return e.v;
-    case 'var': return e.sym.constVal ?? null;
+    case 'var': {
+      if (env && env.has(e.sym)) return env.get(e.sym)!;
+      return e.sym.constVal ?? null;
+    }
+    case 'call': return e.f && e.f.isConstexpr && !e.callee ? evalCall(e.f, e.args) : null;
+    case 'assign': case 'cassign': case 'incdec': return env ? evalUpdate(e) : null;
     case 'cast': {
       if (e.ck === 'load') return evalConst(e.e);
       const v = evalConst(e.e);
@@ -79,10 +94,103 @@ export function evalConst(e: Expr): CVal | null {
       const c = evalConst(e.c); if (c === null) return null;
       return (typeof c === 'bigint' ? c !== 0n : c !== 0) ? evalConst(e.a) : evalConst(e.b);
     }
-    case 'comma': return null;
+    case 'comma': { if (!env) return null; if (evalConst(e.a) === null) return null; return evalConst(e.b); }
     default: return null;
   }
 }
+
+/** Assignment to a local of the constexpr call being evaluated. */
+function evalUpdate(e: Expr): CVal | null {
+  const target = e.k === 'assign' || e.k === 'cassign' || e.k === 'incdec' ? (e.k === 'incdec' ? e.e : e.a) : null;
+  if (!target || target.k !== 'var' || !env!.has(target.sym)) return null;
+  const old = env!.get(target.sym)!;
+  let nv: CVal | null;
+  if (e.k === 'assign') nv = evalConst(e.b);
+  else if (e.k === 'incdec') {
+    if (typeof old === 'bigint') nv = wrapInt(e.op === '++' ? old + 1n : old - 1n, target.ty);
+    else nv = e.op === '++' ? old + 1 : old - 1;
+    if (nv === null) return null;
+    env!.set(target.sym, nv);
+    return e.prefix ? nv : old;
+  } else if (e.k === 'cassign') {
+    const b = evalConst(e.b);
+    if (b === null) return null;
+    const at = e.opTy;
+    const lhs: Expr = { k: 'int', v: 0n, ty: at, lv: false, pos: e.pos } as Expr;
+    const fake = { k: 'bin', op: e.op, a: { ...lhs, ...(typeof old === 'bigint' ? { v: old } : { k: 'fp', v: old }) }, b: { ...lhs, ty: e.b.ty, ...(typeof b === 'bigint' ? { v: b } : { k: 'fp', v: b }) }, ty: at, lv: false, pos: e.pos } as Expr;
+    const r = evalConst(fake);
+    if (r === null) return null;
+    nv = typeof r === 'bigint' && isIntegral(target.ty) ? wrapInt(r, target.ty) : isFloating(target.ty) ? Number(r) : r;
+  } else return null;
+  if (nv === null) return null;
+  if (typeof nv === 'bigint' && isIntegral(target.ty)) nv = wrapInt(nv, target.ty);
+  env!.set(target.sym, nv);
+  return nv;
+}
+
+const BREAK = Symbol('break'), CONTINUE = Symbol('continue'), FAIL = Symbol('fail');
+type Flow = undefined | typeof BREAK | typeof CONTINUE | typeof FAIL | { ret: CVal };
+
+/** A call of a constexpr function with constant arguments, interpreted (scalars only; null when not constant). */
+function evalCall(f: FuncSym, args: Expr[]): CVal | null {
+  if (depth > 64) return null;
+  const body = bodyOf(f);
+  if (!body || !f.params) return null;
+  const vals: CVal[] = [];
+  for (const a of args) { const v = evalConst(a); if (v === null) return null; vals.push(v); }
+  if (vals.length !== f.params.length) return null;
+  const saved = env;
+  const local: Env = new Map();
+  f.params.forEach((p, i) => local.set(p, vals[i]!));
+  env = local; depth++;
+  if (depth === 1) steps = 0;
+  try {
+    const r = run(body);
+    return r && typeof r === 'object' ? r.ret : null;
+  } finally { env = saved; depth--; }
+}
+
+function run(s: Stmt): Flow {
+  if (++steps > 1_000_000) return FAIL;
+  switch (s.k) {
+    case 'null': return undefined;
+    case 'block': for (const x of s.body) { const r = run(x); if (r !== undefined) return r; } return undefined;
+    case 'decl': {
+      if (!s.init) { env!.set(s.v, 0n); return undefined; }
+      if (s.init.k !== 'expr') return FAIL;
+      const v = evalConst(s.init.e);
+      if (v === null) return FAIL;
+      env!.set(s.v, v);
+      return undefined;
+    }
+    case 'expr': return evalConst(s.e) === null ? FAIL : undefined;
+    case 'return': { if (!s.e) return FAIL; const v = evalConst(s.e); return v === null ? FAIL : { ret: v }; }
+    case 'if': {
+      const c = evalConst(s.c); if (c === null) return FAIL;
+      if (truthy(c)) return run(s.t);
+      return s.e ? run(s.e) : undefined;
+    }
+    case 'while': case 'for': case 'do': {
+      if (s.k === 'for' && s.init) { const r = run(s.init); if (r !== undefined) return r; }
+      for (let first = true; ; first = false) {
+        if (!(s.k === 'do' && first)) {
+          const c = s.k === 'for' ? (s.c ? evalConst(s.c) : 1n) : evalConst(s.c);
+          if (c === null) return FAIL;
+          if (!truthy(c)) return undefined;
+        }
+        const r = run(s.body);
+        if (r === BREAK) return undefined;
+        if (r !== undefined && r !== CONTINUE) return r;
+        if (s.k === 'for' && s.inc && evalConst(s.inc) === null) return FAIL;
+        if (steps > 1_000_000) return FAIL;
+      }
+    }
+    case 'break': return BREAK;
+    case 'continue': return CONTINUE;
+    default: return FAIL;
+  }
+}
+const truthy = (v: CVal): boolean => typeof v === 'bigint' ? v !== 0n : v !== 0;
 
 function roundFP(v: number, f32: boolean): number { return f32 ? Math.fround(v) : v; }
 

@@ -51,7 +51,7 @@ export type CType =
   | { readonly k: 'ldouble'; readonly q: number }
   | { readonly k: 'nullptr'; readonly q: number }
   | { readonly k: 'ptr'; readonly to: CType; readonly q: number }
-  | { readonly k: 'ref'; readonly to: CType; readonly q: number }
+  | { readonly k: 'ref'; readonly to: CType; readonly q: number; readonly rv?: boolean }
   | { readonly k: 'array'; readonly elem: CType; readonly n: number | null; readonly q: number }
   | { readonly k: 'func'; readonly ret: CType; readonly params: readonly CType[]; readonly variadic: boolean; readonly q: number }
   | { readonly k: 'record'; readonly rec: RecordDecl; readonly q: number }
@@ -83,7 +83,11 @@ export const C = {
   error: { k: 'error', q: 0 } as CType,
 };
 export const ptrTo = (t: CType, q = 0): CType => ({ k: 'ptr', to: t, q });
-export const refTo = (t: CType): CType => ({ k: 'ref', to: t, q: 0 });
+export const refTo = (t: CType, rv = false): CType => (rv ? { k: 'ref', to: t, q: 0, rv } : { k: 'ref', to: t, q: 0 });
+/** The `auto` placeholder inside a declared type (deduced from the initialiser). */
+export const AUTO: CType = { k: 'error', q: 0, auto: true } as CType;
+export const isAuto = (t: CType): boolean => (t as { auto?: boolean }).auto === true;
+export const hasAuto = (t: CType): boolean => isAuto(t) || ((t.k === 'ptr' || t.k === 'ref') && hasAuto(t.to));
 export const arrayOf = (t: CType, n: number | null): CType => ({ k: 'array', elem: t, n, q: 0 });
 
 export function withQ(t: CType, q: number): CType {
@@ -230,7 +234,7 @@ function spell(t: CType, inner: string): string {
     case 'record': return base(recordQualName(t.rec) || '<unnamed>');
     case 'enum': return base([...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || '<unnamed>'].join('::'));
     case 'ptr': { const pin = '*' + (q ? q + (inner ? ' ' : '') : '') + inner; return spell(t.to, wrapIfNeeded(t.to, pin)); }
-    case 'ref': return spell(t.to, wrapIfNeeded(t.to, '&' + inner));
+    case 'ref': return spell(t.to, wrapIfNeeded(t.to, (t.rv ? '&&' : '&') + inner));
     case 'array': return spell(t.elem, inner + `[${t.n ?? ''}]`);
     case 'func': return spell(t.ret, `${inner}(${t.params.map(typeName).join(', ')}${t.variadic ? (t.params.length ? ', ...' : '...') : ''})`);
   }
@@ -242,7 +246,8 @@ export function sameType(a: CType, b: CType): boolean {
   if (a.k !== b.k || a.q !== b.q) return false;
   switch (a.k) {
     case 'int': return a.name === (b as typeof a).name;
-    case 'ptr': case 'ref': return sameType(a.to, (b as typeof a).to);
+    case 'ptr': return sameType(a.to, (b as typeof a).to);
+    case 'ref': return !a.rv === !(b as typeof a).rv && sameType(a.to, (b as typeof a).to);
     case 'array': return a.n === (b as typeof a).n && sameType(a.elem, (b as typeof a).elem);
     case 'record': return a.rec === (b as typeof a).rec;
     case 'enum': return a.en === (b as typeof a).en;

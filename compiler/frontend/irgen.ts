@@ -10,7 +10,6 @@ import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types
 import type { FuncSym, VarSym } from './ast';
 import { type CType, sizeOfC, alignOfC, recordQualName } from './ctype';
 import { Unit } from './unit';
-import { Parser, SyntaxAbort } from './parser';
 import { ModuleGen } from './codegen';
 import { mangleFunction, mangleVariable } from './mangle';
 
@@ -20,6 +19,9 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   const stub: StubInput = { kernels: [], variables: [] };
   const kernels: FuncSym[] = [];
   const vars: VarSym[] = [];
+
+  // 0. a unit that ends inside a construct (truncated .ii) or has a lexical error in the user's code
+  if (unitIsBroken(u, toks, index)) return { module, stub, diagnostics: u.diags };
 
   // 1. roots
   for (let di = 0; di < index.decls.length; di++) {
@@ -37,14 +39,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 
   // 2. parse and check every function the roots reach
   const gen = new ModuleGen(u, opts, module);
-  const parsed = new Set<FuncSym>();
-  const parseBody = (f: FuncSym): void => {
-    if (parsed.has(f)) return;
-    parsed.add(f);
-    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, f.scope);
-    try { f.body = p.parseFunctionBody(f); }
-    catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
-  };
+  const parseBody = (f: FuncSym): void => { u.parseBody(f); };
   for (const v of vars) gen.global(v);
   for (const k of kernels) gen.func(k);
   // codegen discovers callees; parse lazily as they are queued
@@ -61,6 +56,30 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   for (const k of kernels) stub.kernels.push(stubKernel(u, k, opts));
   for (const v of vars) stub.variables.push(stubVariable(v, opts));
   return { module, stub, diagnostics: u.diags };
+}
+
+/** Structural errors cicc reports before anything else: brackets still open at the end of the unit, bad tokens in user files. */
+function unitIsBroken(u: Unit, toks: Tokens, index: Index): boolean {
+  for (const e of toks.errors ?? []) {
+    const ti = tokenAt(toks, e.pos);
+    if (u.isUserFile(ti)) u.error(ti, 7, e.message);
+  }
+  const open = (index.errors ?? []).filter(e => e.message.endsWith('at end of file'));
+  if (open.length > 0) {
+    const closer: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+    // EDG names the innermost construct first
+    for (const e of [...open].reverse()) {
+      const c = closer[u.text(e.tok)] ?? '}';
+      u.errorCount++;
+      u.diags.push({ severity: 'error', file: u.fileOf(e.tok), line: u.lineOf(e.tok), number: c === '}' ? 67 : c === ')' ? 18 : 17, message: `expected a "${c}"`, atEnd: true });
+    }
+  }
+  return u.errorCount > 0;
+}
+function tokenAt(toks: Tokens, pos: number): number {
+  let lo = 0, hi = toks.count;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (toks.start[mid]! < pos) lo = mid + 1; else hi = mid; }
+  return Math.min(lo, toks.count);
 }
 
 /** After an error: keep parsing the remaining queued bodies (to report their errors too), no codegen. */
@@ -112,7 +131,8 @@ export function hostType(t: CType): HostType {
     case 'ref': return { k: 'ref', to: hostType(t.to) };
     case 'record': return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
     case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
-    case 'array': case 'func': case 'error':
+    case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');
+    case 'func': case 'error':
       throw new Unsupported(`kernel parameter of type ${t.k}`);
   }
 }

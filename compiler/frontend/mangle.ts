@@ -55,7 +55,7 @@ class Mangler {
     if (q) return qualStr(q) + this.key(unq(t));
     switch (t.k) {
       case 'ptr': return 'P' + this.key(t.to);
-      case 'ref': return 'R' + this.key(t.to);
+      case 'ref': return (t.rv ? 'O' : 'R') + this.key(t.to);
       case 'array': return `A${t.n ?? ''}_` + this.key(t.elem);
       case 'func': return 'F' + this.key(t.ret) + (t.params.length ? t.params.map(p => this.key(p)).join('') : 'v') + 'E';
       case 'record': return 'N' + [...t.rec.scope, ...t.rec.outer].map(c => this.component(c)).join('') + src(t.rec.name || t.rec.typedefName || '') + 'E';
@@ -74,7 +74,7 @@ class Mangler {
     if (q) text = qualStr(q) + this.type(unq(t));
     else switch (t.k) {
       case 'ptr': text = 'P' + this.type(t.to); break;
-      case 'ref': text = 'R' + this.type(t.to); break;
+      case 'ref': text = (t.rv ? 'O' : 'R') + this.type(t.to); break;
       case 'array': text = `A${t.n ?? ''}_` + this.type(t.elem); break;
       case 'func': text = 'F' + this.type(t.ret) + (t.params.length ? t.params.map(p => this.type(p)).join('') : 'v') + 'E'; break;
       case 'record': return this.nested([...t.rec.scope, ...t.rec.outer], t.rec.name || t.rec.typedefName || '', true);

@@ -5,7 +5,7 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
-  type CType, type RecordDecl, type EnumDecl, type IntName, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual,
+  type CType, type RecordDecl, type EnumDecl, type IntName, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst } from './sema';
@@ -149,7 +149,7 @@ export class Parser {
     const k = this.kind(i);
     if (k !== Tok.Ident && !(k === Tok.Punct && this.tx(i) === '::')) return false;
     const t = this.tx(i);
-    if (TYPE_KW.has(t) || SPEC_KW.has(t)) return t !== 'auto' || this.isIdent(i + 1) || this.at('&', i + 1) || this.at('*', i + 1);
+    if (TYPE_KW.has(t) || SPEC_KW.has(t)) return t !== 'auto' || this.isIdent(i + 1) || this.at('&', i + 1) || this.at('&&', i + 1) || this.at('*', i + 1);
     if (t === '::' || this.at('::', i + 1)) {
       // qualified name: look at the last component
       let j = i; if (this.tx(j) === '::') j++;
@@ -567,7 +567,7 @@ export class Parser {
       } else break;
     }
     return (t: CType) => {
-      for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : refTo(t);
+      for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : t.k === 'ref' ? t : refTo(t, pop.k === 'rref');
       for (let i = suffixes.length - 1; i >= 0; i--) {
         const s = suffixes[i]!;
         if (s.k === 'arr') t = arrayOf(t, s.n);
@@ -825,6 +825,7 @@ export class Parser {
           this.p++; this.expect('(');
           this.push();
           let init: Stmt | null = null;
+          if (this.isRangeFor()) { const r = this.parseRangeFor(pos, unroll); this.pop(); return r; }
           if (!this.eat(';')) {
             if (this.startsType()) init = this.parseLocalDecl();
             else { const e = this.parseExpr(); this.expect(';'); init = { k: 'expr', e, pos }; }
@@ -944,6 +945,57 @@ export class Parser {
     this.expect(';');
     return { k: 'expr', e, pos };
   }
+  /** After `for (`: is this a range-based for (a ':' at depth 0 before the first ';')? */
+  private isRangeFor(): boolean {
+    let depth = 0;
+    for (let i = 0; ; i++) {
+      const k = this.kind(i);
+      if (k === Tok.EOF) return false;
+      if (k !== Tok.Punct) continue;
+      const t = this.tx(i);
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { if (depth === 0) return false; depth--; }
+      else if (depth === 0 && t === ';') return false;
+      else if (depth === 0 && t === '?') return false;
+      else if (depth === 0 && t === ':') return true;
+    }
+  }
+  /** `for (decl : range) body` over an array, as `for (T *b = range, *e = b + n; b != e; ++b) { decl = *b; body }`. */
+  private parseRangeFor(pos: Pos, unroll: number | undefined): Stmt {
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty && !ds.auto) this.syntax('expected a type specifier', 79);
+    const d = this.parseDeclarator(ds.ty ?? withQ(AUTO, (ds as DeclSpec & { q: number }).q), false);
+    this.expect(':');
+    const range = this.parseExpr();
+    this.expect(')');
+    if (range.ty.k === 'error') { this.loopBody(); return { k: 'null' }; }
+    if (range.ty.k !== 'array' || range.ty.n === null) {
+      if (range.ty.k === 'record') throw new Unsupported('range-based for over a class (begin/end)');
+      this.u.error(range.pos, 2291, `this range-based "for" statement requires a suitable "begin" function and none was found`);
+      this.loopBody(); return { k: 'null' };
+    }
+    const elem = range.ty.elem;
+    const pty = ptrTo(elem);
+    const b = this.u.newVar('__begin', pty, 'local', pos), e = this.u.newVar('__end', pty, 'local', pos);
+    const bref = (): Expr => mk(pty, pos, true, { k: 'var', sym: b });
+    const eref = (): Expr => mk(pty, pos, true, { k: 'var', sym: e });
+    const n = mk(C.long, pos, false, { k: 'int', v: BigInt(range.ty.n) });
+    const initB: Stmt = { k: 'decl', v: b, init: { k: 'expr', e: rval(range) }, pos };
+    const initE: Stmt = { k: 'decl', v: e, init: { k: 'expr', e: mk(pty, pos, false, { k: 'ptradd', p: rval(bref()), i: n, neg: false }) }, pos };
+    const c = mk(C.bool, pos, false, { k: 'bin', op: '!=', a: rval(bref()), b: rval(eref()) });
+    const inc = mk(pty, pos, true, { k: 'incdec', op: '++', prefix: true, e: bref() });
+    const cur = mk(elem, pos, true, { k: 'deref', e: rval(bref()) });
+    this.push();
+    let ty = d.ty;
+    if (hasAuto(ty)) ty = this.deduceAuto(ty, cur);
+    const v = this.u.newVar(d.name, ty, 'local', d.pos);
+    const vinit = this.initFromExpr(cur, ty, pos);
+    this.declare(v);
+    const body = this.loopBody();
+    this.pop();
+    const loop: Stmt = { k: 'for', init: { k: 'block', body: [initB, initE] }, c, inc, body: { k: 'block', body: [{ k: 'decl', v, init: vinit, pos }, body] }, pos, unroll };
+    return loop;
+  }
   private takeUnroll(): number | undefined { const u = this.pendingUnroll; this.pendingUnroll = undefined; return u; }
   private parseSubStmt(): Stmt {
     this.push();
@@ -984,7 +1036,7 @@ export class Parser {
     if (this.at(';') && ds.tagOnly) { this.p++; return { k: 'null' }; }
     if (!ds.ty && !ds.auto) this.syntax('expected a type specifier', 79);
     for (;;) {
-      const d = this.parseDeclarator(ds.ty ?? C.int, false);
+      const d = this.parseDeclarator(ds.ty ?? (ds.auto ? withQ(AUTO, (ds as DeclSpec & { q: number }).q) : C.int), false);
       const attrs = { ...ds.attrs, ...d.attrs };
       if (ds.typedef) { this.declare({ kind: 'type', name: d.name, ty: d.ty }); if (!this.eat(',')) break; continue; }
       if (d.ty.k === 'func') {
@@ -1002,20 +1054,17 @@ export class Parser {
       }
       let ty: CType = d.ty;
       let init: Init | null = null;
-      if (this.eat('=')) {
-        if (ds.auto && !ds.ty) {
-          const e = this.parseAssign();
-          const r = rval(e);
-          ty = withQ(unqual(r.ty), (ds as DeclSpec & { q: number }).q);
-          if (d.ty.k === 'ptr' || d.ty.k === 'ref') throw new Unsupported('auto with declarator operators');
-          init = { k: 'expr', e: r };
-        } else init = this.parseInitializer(ty);
-      } else if (this.at('{')) {
-        init = this.parseInitList(ty);
-      } else if (this.at('(')) {
-        this.p++; const e = this.parseExpr(); this.expect(')');
+      if (hasAuto(ty)) {
+        let e: Expr;
+        if (this.eat('=')) e = this.at('{') ? this.braceExpr() : this.parseAssign();
+        else if (this.at('(')) { this.p++; e = this.parseExpr(); this.expect(')'); }
+        else if (this.at('{')) { this.p++; e = this.parseAssign(); this.expect('}'); }
+        else this.syntax('expected a "="', 65);
+        ty = this.deduceAuto(ty, e);
         init = this.initFromExpr(e, ty, e.pos);
-      } else if (ds.auto && !ds.ty) this.syntax('expected a "="', 65);
+      } else if (this.eat('=')) {
+        init = this.parseInitializer(ty);
+      }
       if (ty.k === 'array' && ty.n === null && init) {
         if (init.k === 'list') ty = arrayOf(ty.elem, init.items.length);
         else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);
@@ -1038,6 +1087,26 @@ export class Parser {
     }
     this.expect(';');
     return stmts.length === 1 ? stmts[0]! : { k: 'block', body: stmts };
+  }
+
+  /** The declared type `pattern` (containing `auto`) deduced from the initialiser e (C++ [dcl.type.auto.deduct]). */
+  deduceAuto(pattern: CType, e: Expr): CType {
+    if (e.ty.k === 'error') return C.error;
+    if (e.ty.k === 'void') { this.u.error(e.pos, 1593, 'cannot deduce "auto" type'); return C.error; }
+    const leaf = (pat: CType, arg: CType): CType | null => {
+      if (isAuto(pat)) return withQ(arg, pat.q);
+      if (pat.k === 'ptr' && arg.k === 'ptr') { const t = leaf(pat.to, arg.to); return t && ptrTo(t, pat.q); }
+      return null;
+    };
+    let r: CType | null;
+    if (pattern.k === 'ref') {
+      // auto&& is a forwarding reference: an lvalue makes it an lvalue reference
+      if (pattern.rv && isAuto(pattern.to) && e.lv) return refTo(e.ty);
+      const t = leaf(pattern.to, pattern.rv || (pattern.to.q & Q.Const) && !e.lv ? unqual(rval(e).ty) : e.ty);
+      r = t && refTo(t, pattern.rv);
+    } else r = leaf(pattern, unqual(rval(e).ty));
+    if (!r) { this.u.error(e.pos, 1593, 'cannot deduce "auto" type'); return C.error; }
+    return r;
   }
 
   // ------------------------------------------------------------------ expressions

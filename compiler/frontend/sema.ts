@@ -92,6 +92,12 @@ export function convRank(e: Expr, to: CType): number {
   if (from.k === 'error' || to.k === 'error') return 0;
   if (to.k === 'ref') {
     const target = to.to;
+    if (to.rv) {
+      // an rvalue reference binds rvalues (through a temporary when a conversion is needed), never lvalues
+      if (e.lv) return -1;
+      const r = convRank(e, unqual(target));
+      return r < 0 ? -1 : r;
+    }
     if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return 0;
     if (target.q & Q.Const) { const r = convRank(rval(e), unqual(target)); return r < 0 ? -1 : Math.max(r, 0); }
     return -1;
@@ -122,6 +128,7 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
   if (to.k === 'ref') {
     if (convRank(e, to) < 0) return null;
     if (e.lv && sameType(unqual(e.ty), unqual(to.to))) return e;   // bind directly
+    if (!e.lv && e.ty.k === 'record' && sameType(unqual(e.ty), unqual(to.to))) return e;   // a class prvalue has an address
     const v = implicitConvert(e, unqual(to.to));
     if (!v) return null;
     return mk(unqual(to.to), e.pos, true, { k: 'temp', init: { k: 'expr', e: v } });

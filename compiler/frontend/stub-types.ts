@@ -9,7 +9,9 @@ export type HostType =
   | { k: 'ref'; to: HostType; rvalue?: boolean }
   | { k: 'record'; tag: 'struct' | 'class' | 'union'; qualName: string; const?: boolean; volatile?: boolean } // qualName without leading '::', e.g. 'P', 'ns::P'
   | { k: 'enum'; qualName: string; const?: boolean; volatile?: boolean }
-  | { k: 'typedef'; qualName: string; target: HostType; const?: boolean; volatile?: boolean };
+  | { k: 'typedef'; qualName: string; target: HostType; const?: boolean; volatile?: boolean }
+  /** An array (only behind a pointer in a kernel parameter: `int (*p)[4]`). */
+  | { k: 'array'; elem: HostType; n: number };
 
 export interface StubParam {
   type: HostType;

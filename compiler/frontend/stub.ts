@@ -83,11 +83,13 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
     case 'builtin':
       return cvPrefix(t) + builtinName(t.name);
     case 'ptr': {
+      if (hasArray(t.to)) return declarator(t, '', mode, moduleId);
       const quals = [t.const ? 'const' : '', t.volatile ? 'volatile' : '', t.restrict ? '__restrict__' : ''].filter(q => q !== '');
       const inner = spell(t.to, mode, moduleId);
       return `${inner}${inner.endsWith('*') ? '' : ' '}*${quals.join(' ')}`;
     }
     case 'ref':
+      if (hasArray(t.to)) return declarator(t, '', mode, moduleId);
       return `${spell(t.to, mode, moduleId)}${t.rvalue ? '&&' : '&'}`;
     case 'record': {
       if (isNested(t.qualName)) return `${cvPrefix(t)} ${mangledTypeName(t.qualName, moduleId)}`;
@@ -100,12 +102,36 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
     case 'typedef':
       if (isNested(t.qualName)) return `${cvPrefix(t)}${mangledTypeName(t.qualName, moduleId)}`;
       return `${cvPrefix(t)}${mode === 'def' ? '::' : ''}${t.qualName}`;
+    case 'array':
+      return declarator(t, '', mode, moduleId);
   }
+}
+
+/** Does the type need a declarator around the name (a pointer to an array)? */
+function hasArray(t: HostType): boolean {
+  return t.k === 'array' || ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to));
+}
+
+/** C declarator syntax for types with arrays: `const int (*name)[16]`, abstract `const int (*)[16]`. */
+function declarator(t: HostType, inner: string, mode: Mode, moduleId: string): string {
+  if (t.k === 'array') return declarator(t.elem, `${inner}[${t.n}]`, mode, moduleId);
+  if ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to)) {
+    const op = t.k === 'ref' ? (t.rvalue ? '&&' : '&') : '*' + [t.const ? 'const' : '', t.volatile ? 'volatile' : '', t.restrict ? '__restrict__' : ''].filter(q => q).join(' ');
+    return declarator(t.to, `(${op}${inner})`, mode, moduleId);
+  }
+  const base = spell(t, mode, moduleId);
+  return inner ? `${base} ${inner}` : base;
 }
 
 /** A declaration of `name` with type text `ty`: `int *p`, `struct S&p`, `int p`. */
 function decl(ty: string, name: string): string {
   return ty.endsWith('*') || ty.endsWith('&') ? ty + name : `${ty} ${name}`;
+}
+
+/** A declaration of `name` with type `t` (declarator syntax where the type has arrays). */
+function declT(t: HostType, name: string, mode: Mode, moduleId: string, byRef = false): string {
+  if (hasArray(t)) return declarator(t, (byRef ? '&' : '') + name, mode, moduleId);
+  return decl(spell(t, mode, moduleId) + (byRef ? '&' : ''), name);
 }
 
 /** The type behind typedefs. */
@@ -132,6 +158,7 @@ function isRestrictPtr(p: StubParam): boolean {
 function collectNestedTypes(t: HostType, out: string[], types: Map<string, HostType>): void {
   switch (t.k) {
     case 'ptr': case 'ref': collectNestedTypes(t.to, out, types); return;
+    case 'array': collectNestedTypes(t.elem, out, types); return;
     case 'record': case 'enum': case 'typedef':
       if (isNested(t.qualName) && !out.includes(t.qualName)) { out.push(t.qualName); types.set(t.qualName, t); }
       return;
@@ -148,6 +175,7 @@ function plainSpelling(t: HostType): string {
     case 'typedef': return t.target.k === 'typedef' ? t.target.qualName : plainSpelling(t.target);
     case 'ptr': return `${plainSpelling(t.to)} *`;
     case 'ref': return `${plainSpelling(t.to)}&`;
+    case 'array': return `${plainSpelling(t.elem)} [${t.n}]`;
   }
 }
 
@@ -268,7 +296,7 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
       const par = `__par${i}`;
       if (isRestrictPtr(p)) {
         const t = `__T${temp++}`;
-        temps.push(decl(spell({ ...p.type, restrict: false } as HostType, 'stub', id), t));
+        temps.push(declT({ ...p.type, restrict: false } as HostType, t, 'stub', id));
         stmts.push(`${t} = ${par}`);
         stmts.push(`__cudaSetupArgSimple(${t}, ${p.offset}UL)`);
       } else {
@@ -276,14 +304,14 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
       }
     });
     stmts.push(`__cudaLaunch(((char *)((${castType(k)})${qual})), 0U)`);
-    const params = k.params.map((p, i) => decl(stubParamType(p), `__par${i}`));
+    const params = k.params.map((p, i) => declT(p.type, `__par${i}`, 'stub', id, passedByRef(p)));
     const head = `${k.isStatic ? 'static ' : hiddenFor(k)}void __device_stub_${k.mangled}${paramList(params, spaced)}`;
     text += `${head}${spaced ? ' ' : ''}${body(temps, stmts, spaced)}\n`;
 
     // The kernel's host-side definition, forwarding to the stub, with line directives into the .cu.
     const braceLine = kx.braceLine ?? k.line;
     const endLine = kx.endLine ?? braceLine;
-    const defParams = k.params.length === 0 ? '(void)' : `( ${k.params.map((p, i) => decl(spell(p.type, 'def', id), `__cuda_${i}`)).join(',')})`;
+    const defParams = k.params.length === 0 ? '(void)' : `( ${k.params.map((p, i) => declT(p.type, `__cuda_${i}`, 'def', id)).join(',')})`;
     const callArgs = k.params.length === 0 ? '()' : `( ${k.params.map((_, i) => `__cuda_${i}`).join(',')})`;
     const gap = endLine - braceLine;
     const close = gap <= 0 ? ' }' : gap <= 5 ? '\n'.repeat(gap) + '}' : `\n# ${endLine} "${k.file}"\n}`;

@@ -5,10 +5,10 @@ import { Tok, type Tokens } from './tokens';
 import { type Index, type DeclEntry, DeclFlag } from './index-types';
 import type { CompileOptions } from '../options';
 import { type Diagnostic, Unsupported } from '../diagnostics';
-import type { Expr, Sym, VarSym, FuncSym, Pos } from './ast';
+import type { Expr, Sym, VarSym, FuncSym, Pos, Stmt } from './ast';
 import { type CType, type RecordDecl, type EnumDecl, C, Q, arrayOf, withQ, typeName, unqual, isArith, intT } from './ctype';
 import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } from './parser';
-import { evalConst } from './consteval';
+import { evalConst, setBodyProvider } from './consteval';
 import { mk } from './sema';
 
 const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'char16_t', 'char32_t', 'class', 'const',
@@ -41,6 +41,7 @@ export class Unit {
   /** Which entries are being parsed as "the user's code" (diagnostics there are real). */
   constructor(public toks: Tokens, public index: Index, public opts: CompileOptions) {
     this.namespaces.add('');
+    setBodyProvider(f => this.parseBody(f));
     for (let i = 0; i < index.decls.length; i++) {
       const d = index.decls[i]!;
       const n = norm(d.scope);
@@ -82,6 +83,19 @@ export class Unit {
     let le = s; while (le < t.src.length && t.src[le] !== '\n') le++;
     if (severity === 'error') this.errorCount++;
     this.diags.push({ severity, file: this.fileOf(p), line: this.lineOf(p), col: s - ls + 1, number: num, message, sourceLine: t.src.slice(ls, le) });
+  }
+
+  // ------------------------------------------------------------------ function bodies
+  private parsedBodies = new Set<FuncSym>();
+  /** The parsed body of a function (parsed once, on first need), or null when it has none or it did not parse. */
+  parseBody(f: FuncSym): Stmt | null {
+    if (this.parsedBodies.has(f)) return f.body ?? null;
+    this.parsedBodies.add(f);
+    if (f.bodyStart < 0) { f.body = null; return null; }
+    const p = new Parser(this, f.bodyStart, f.bodyEnd + 1, f.scope);
+    try { f.body = p.parseFunctionBody(f); }
+    catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
+    return f.body;
   }
 
   // ------------------------------------------------------------------ namespace-scope lookup
@@ -291,7 +305,7 @@ export class Unit {
     f.isStatic ||= ds.static; f.externC ||= ds.externC; f.isInline ||= ds.inline;
     f.forceinline ||= !!attrs.alwaysInline; f.noinline ||= !!attrs.noinline;
     if (attrs.launchBounds) f.launchBounds = attrs.launchBounds;
-    if (ds.constexpr) { f.isInline = true; }
+    if (ds.constexpr) { f.isInline = true; f.isConstexpr = true; }
     return f;
   }
   declareVariable(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, p: Parser): VarSym {

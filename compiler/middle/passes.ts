@@ -3,8 +3,11 @@
 // no folding of UB/poison-producing operations, nothing moved across memory side effects).
 import type { CompileOptions } from '../options';
 import type { Block, Const, Func, Inst, Module, Type, Value } from './ir';
-import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr } from './ir';
+import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf } from './ir';
 import { constStr } from './llprint';
+import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
+import { inferAddressSpaces } from './passes/addrspace';
+import { licm } from './passes/licm';
 
 // ================================================================ CFG and dominators
 
@@ -156,24 +159,49 @@ function removePhiEntry(s: Block, pred: Block): void {
 
 // ================================================================ the pipeline
 
+/**
+ * The pipeline. -O0: nothing (the backend copes with raw front-end IR). Otherwise:
+ *  1. per function, a cheap cleanup (SROA, mem2reg, simplification) so that callee summaries are small
+ *     and stable;
+ *  2. Phase I (module): the inliner, whose decisions depend only on callee summaries and a per-caller
+ *     budget (never on what happens in other callers), then removal of functions nobody can call;
+ *  3. Phase II (per function): the full function pipeline. It reads nothing outside the function.
+ */
 export function optimize(m: Module, opts: CompileOptions): void {
   if (opts.optLevel === 0) return;
+  for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
+  if (inlineCalls(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
-  if (inlineCalls(m, opts)) {
-    for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
-  }
 }
 
-export function optimizeFunction(f: Func, opts: CompileOptions): void {
+function cleanupFunction(f: Func, opts: CompileOptions): void {
   simplifyCFG(f);
-  mem2reg(f);
+  for (let it = 0; it < 4; it++) {
+    let changed = speculatePtrLoads(f);
+    changed = sroa(f) || changed;
+    changed = mem2reg(f) || changed;
+    if (!changed) break;
+  }
+  scalarCleanup(f, opts);
+}
+
+function scalarCleanup(f: Func, opts: CompileOptions): void {
   for (let it = 0; it < 10; it++) {
-    let changed = instSimplify(f, opts);
+    let changed = instCombine(f);
+    changed = instSimplify(f, opts) || changed;
     changed = cse(f) || changed;
     changed = dce(f) || changed;
     changed = simplifyCFG(f) || changed;
     if (!changed) break;
   }
+}
+
+/** Phase II for one function. */
+export function optimizeFunction(f: Func, opts: CompileOptions): void {
+  cleanupFunction(f, opts);
+  if (opts.optLevel >= 2) inferAddressSpaces(f);
+  scalarCleanup(f, opts);
+  if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
 }
 
 // ================================================================ mem2reg
@@ -198,8 +226,10 @@ export function mem2reg(f: Func): boolean {
   for (const b of f.blocks) for (const i of b.insts) {
     i.ops.forEach((o, k) => {
       if (o.kind !== 'inst' || !cand.has(o)) return;
-      const ok = (i.op === 'load' && k === 0 && !i.volatile && i.ty === o.srcTy)
-        || (i.op === 'store' && k === 1 && !i.volatile && i.ops[0]!.ty === o.srcTy && i.ops[0] !== o);
+      // Volatile accesses to a non-escaping alloca are promoted too (as cicc does): no other thread or
+      // device can observe a private variable whose address is never taken.
+      const ok = (i.op === 'load' && k === 0 && !i.ordering && i.ty === o.srcTy)
+        || (i.op === 'store' && k === 1 && !i.ordering && i.ops[0]!.ty === o.srcTy && i.ops[0] !== o);
       if (!ok) bad.add(o);
       else if (i.op === 'store') { let s = defBlocks.get(o); if (!s) defBlocks.set(o, s = new Set()); s.add(b); }
     });
@@ -448,6 +478,11 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
         if (i.op === 'or' && bv === ones) return b;
       }
       if (isIntConst(a) && U(a.value, bits) === 0n && (i.op === 'shl' || i.op === 'lshr' || i.op === 'ashr')) return zero;
+      // &p[k] - &p[j] with constant indices (sizeof-style pointer differences)
+      if (i.op === 'sub' && a.kind === 'inst' && b.kind === 'inst' && a.op === 'ptrtoint' && b.op === 'ptrtoint') {
+        const pa = baseAndOffset(a.ops[0]!), pb = baseAndOffset(b.ops[0]!);
+        if (pa && pb && pa.base === pb.base) return cInt(i.ty, BigInt(pa.off - pb.off));
+      }
       if (same) {
         if (i.op === 'sub' || i.op === 'xor') return zero;
         if (i.op === 'and' || i.op === 'or') return a;
@@ -534,6 +569,42 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       return null;
   }
 }
+/** A pointer as (base, constant byte offset) through constant-index geps. */
+function baseAndOffset(p: Value): { base: Value; off: number } | null {
+  let off = 0;
+  let cur = p;
+  while (cur.kind === 'inst' && cur.op === 'gep') {
+    const d = constGepOffset(cur);
+    if (d === null) return null;
+    off += d;
+    cur = cur.ops[0]!;
+  }
+  return { base: cur, off };
+}
+
+/**
+ * In-place rewrites that need a new operand rather than an existing value: constant add/sub chains
+ * (x + c1) + c2 → x + (c1 + c2), x - c → x + (-c). Wrap flags are dropped (the sum may wrap differently).
+ */
+export function instCombine(f: Func): boolean {
+  let changed = false;
+  for (const b of f.blocks) for (const i of b.insts) {
+    if ((i.op !== 'add' && i.op !== 'sub') || i.ty.k !== 'int' || i.ty.bits === 1) continue;
+    const bits = i.ty.bits;
+    const [x, c] = i.ops as [Value, Value];
+    if (!isIntConst(c)) continue;
+    if (i.op === 'sub') { i.op = 'add'; i.ops[1] = cInt(i.ty, -c.value); i.nsw = i.nuw = undefined; changed = true; continue; }
+    if (x.kind === 'inst' && (x.op === 'add' || x.op === 'sub') && x.ty === i.ty && isIntConst(x.ops[1]!) && x.ops[0] !== i) {
+      const c1 = (x.ops[1] as Const & { kind: 'int' }).value;
+      const sum = x.op === 'add' ? c1 + c.value : c.value - c1;
+      i.ops = [x.ops[0]!, cInt(i.ty, BigInt.asIntN(bits === 1 ? 1 : bits, sum))];
+      i.nsw = i.nuw = undefined;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 const sameIdx = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, k) => x === b[k]);
 const CASTS = new Set(['trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'fptoui', 'fptosi', 'uitofp', 'sitofp', 'ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast']);
 const isCast = (op: string): boolean => CASTS.has(op);
@@ -793,24 +864,43 @@ function removeForwardingBlocks(f: Func): boolean {
 
 // ================================================================ inlining
 
-const INLINE_SIZE_O3 = 40;   // instructions; small internal helpers are inlined at -O3
+/**
+ * Inline budgets (instructions). A callee is inlined when its summary allows it (defined, not
+ * interposable, not recursive, small enough for the level) and the caller's own budget is not spent.
+ * Decisions read only the callee's summary and the caller's running total, so one function's edit can
+ * change another's result only through that summary (the per-function cache boundary, seed-optimizer §5).
+ */
+const CALLEE_LIMIT: Record<number, number> = { 1: 25, 2: 300, 3: 600 };
+const CALLER_BUDGET: Record<number, number> = { 1: 200, 2: 3000, 3: 6000 };
 
-function inlineCandidate(caller: Func, callee: Value, opts: CompileOptions): callee is Func {
-  if (callee.kind !== 'func' || callee === caller || callee.blocks.length === 0 || callee.isKernel) return false;
-  if (callee.fnTy.varargs || callee.attrs.noinline) return false;
-  if (callee.params.some(a => a.byval)) return false;          // would need a private copy of the aggregate
-  if (callee.attrs.alwaysinline) return true;
-  if (opts.optLevel < 3 || (callee.linkage !== 'internal' && callee.linkage !== 'private')) return false;
-  let n = 0;
-  for (const b of callee.blocks) n += b.insts.length;
-  if (n > INLINE_SIZE_O3) return false;
-  // do not inline a function that calls itself
-  return !callee.blocks.some(b => b.insts.some(i => i.op === 'call' && i.ops[0] === callee));
+export interface InlineSummary { size: number; recursive: boolean; inlinable: boolean }
+
+export function inlineSummary(f: Func): InlineSummary {
+  let size = 0;
+  let recursive = false;
+  for (const b of f.blocks) for (const i of b.insts) {
+    if (i.op !== 'phi' && i.op !== 'alloca') size++;
+    if (i.op === 'call' && i.ops[0] === f) recursive = true;
+  }
+  const inlinable = f.blocks.length > 0 && !f.isKernel && !f.fnTy.varargs && !f.attrs.noinline && f.linkage !== 'weak';
+  return { size, recursive, inlinable };
 }
 
-/** Inlines alwaysinline callees (and, at -O3, small internal ones); drops internal functions left unused. */
+function inlineCandidate(caller: Func, callee: Value, opts: CompileOptions, summaries: Map<Func, InlineSummary>, spent: number): callee is Func {
+  if (callee.kind !== 'func' || callee === caller) return false;
+  const s = summaries.get(callee);
+  if (!s || !s.inlinable || s.recursive) return false;
+  if (callee.attrs.alwaysinline) return true;
+  const limit = CALLEE_LIMIT[opts.optLevel] ?? 0;
+  return s.size <= limit && spent + s.size <= (CALLER_BUDGET[opts.optLevel] ?? 0);
+}
+
+/** Phase I: inlines by summaries (see above); drops functions left without callers. */
 export function inlineCalls(m: Module, opts: CompileOptions): boolean {
   let changed = false;
+  const summaries = new Map<Func, InlineSummary>();
+  for (const f of m.funcs) summaries.set(f, inlineSummary(f));
+  const spent = new Map<Func, number>();
   for (let round = 0; round < 4; round++) {
     let c = false;
     for (const f of m.funcs) {
@@ -818,10 +908,12 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
         const b = f.blocks[bi]!;
         for (let k = 0; k < b.insts.length; k++) {
           const i = b.insts[k]!;
-          if (i.op !== 'call' || !inlineCandidate(f, i.ops[0]!, opts)) continue;
-          if (i.fnTy !== (i.ops[0] as Func).fnTy) continue;
+          if (i.op !== 'call' || !inlineCandidate(f, i.ops[0]!, opts, summaries, spent.get(f) ?? 0)) continue;
+          const callee = i.ops[0] as Func;
+          if (i.fnTy !== callee.fnTy) continue;
+          spent.set(f, (spent.get(f) ?? 0) + summaries.get(callee)!.size);
           // skip the inlined copy (its own calls wait for the next round; this bounds recursion)
-          bi += inlineCall(f, b, k, i.ops[0] as Func);
+          bi += inlineCall(m, f, b, k, callee);
           c = true;
           break;   // the rest of this block moved to a new block, visited next
         }
@@ -829,13 +921,15 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
     }
     if (!c) break;
     changed = true;
+    // callers changed: later rounds see their new summaries (their own callers inline the grown body)
+    for (const f of m.funcs) summaries.set(f, inlineSummary(f));
   }
-  if (changed) removeDeadInternalFuncs(m);
+  removeDeadInternalFuncs(m, opts);
   return changed;
 }
 
 /** Inlines the call at b.insts[at]; returns the number of callee blocks placed after b. */
-function inlineCall(f: Func, b: Block, at: number, callee: Func): number {
+function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func): number {
   const call = b.insts[at]!;
   const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
   // split b after the call
@@ -845,11 +939,20 @@ function inlineCall(f: Func, b: Block, at: number, callee: Func): number {
   for (const s of succsOf(post)) for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? post : x));
   // clone the callee
   const vmap = new Map<Value, Value>();
-  callee.params.forEach((a, k) => vmap.set(a, call.ops[k + 1]!));
+  const entry = f.blocks[0]!;
+  const byvalCopies: Inst[] = [];
+  callee.params.forEach((a, k) => {
+    const v = call.ops[k + 1]!;
+    if (!a.byval) { vmap.set(a, v); return; }
+    // the callee owns a private copy of a by-value aggregate: make it explicit (SROA removes it again)
+    const copy: Inst = { kind: 'inst', op: 'alloca', ty: T.ptr, ops: [cInt(T.i32, 1)], targets: [], parent: entry, name: `${a.name || 'byval'}.copy`, srcTy: a.byval, align: Math.max(a.align ?? 1, alignOf(a.byval)) };
+    byvalCopies.push(copy);
+    b.insts.push({ kind: 'inst', op: 'call', ty: T.void, ops: [declareFunc(m, 'llvm.memcpy.p0.p0.i64', MEMCPY_TY), copy, v, cInt(T.i64, sizeOf(a.byval)), cFalse], targets: [], parent: b, name: '', fnTy: MEMCPY_TY, loc: call.loc });
+    vmap.set(a, copy);
+  });
   const bmap = new Map<Block, Block>();
   for (const cb of callee.blocks) bmap.set(cb, { name: `${tag}.${cb.name || 'bb'}`, insts: [], parent: f });
-  const entry = f.blocks[0]!;
-  const hoisted: Inst[] = [];
+  const hoisted: Inst[] = [...byvalCopies];
   const rets: [Value | null, Block][] = [];
   const clones: Inst[] = [];
   callee.blocks.forEach((cb, cbi) => {
@@ -896,7 +999,10 @@ function placeInlined(f: Func, b: Block, callee: Func, bmap: Map<Block, Block>, 
   f.blocks.splice(pos + 1, 0, ...callee.blocks.map(cb => bmap.get(cb)!), post);
 }
 
-function removeDeadInternalFuncs(m: Module): void {
+const MEMCPY_TY = funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as Type & { k: 'func' };
+
+/** Without -rdc no other unit can call a device function, so any non-kernel one without callers goes. */
+function removeDeadInternalFuncs(m: Module, opts: CompileOptions): void {
   for (;;) {
     const used = new Set<Value>();
     const markConst = (c: Value): void => {
@@ -906,7 +1012,9 @@ function removeDeadInternalFuncs(m: Module): void {
     };
     for (const g of m.globals) if (g.init) markConst(g.init);
     for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) markConst(o);
-    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || (f.linkage !== 'internal' && f.linkage !== 'private') || used.has(f));
+    const device = m.triple.startsWith('nvptx');
+    const removable = (f: Func): boolean => f.linkage === 'internal' || f.linkage === 'private' || (device && !opts.rdc && f.linkage !== 'weak');
+    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || !removable(f) || used.has(f));
     if (keep.length === m.funcs.length) return;
     m.funcs = keep;
   }

@@ -1,7 +1,7 @@
 // IR verifier: structural SSA rules (as LLVM's verifier checks them) plus the NVVM IR contract rules that
 // matter for us (research/seed-optimizer.md §2.23). Returns a list of messages; [] means valid.
 import type { Block, Func, Inst, Module, Type, Value } from './ir';
-import { T, isTerminator, typeStr, isInt, isPtr } from './ir';
+import { T, isTerminator, typeStr, isInt, isPtr, alignOf, sizeOf } from './ir';
 import { buildCFG, dominates, type CFG } from './passes';
 import { describeValue } from './llprint';
 
@@ -32,10 +32,16 @@ function indexType(t: Type, idx: readonly (number | null)[]): Type | null {
   return cur;
 }
 
-export function verifyModule(m: Module): string[] {
+export interface VerifyOptions {
+  /** Target SM number (e.g. 90): enables the arch-gated checks (intrinsics, cluster attributes). */
+  arch?: number;
+}
+
+export function verifyModule(m: Module, vo: VerifyOptions = {}): string[] {
   const errs: string[] = [];
   if (!/^nvptx(64)?-.*-cuda$/.test(m.triple)) errs.push(`module: triple '${m.triple}' is not nvptx[64]-*-cuda`);
   if (!m.dataLayout) errs.push('module: missing data layout');
+  else errs.push(...checkDataLayout(m));
   const names = new Set<string>();
   for (const g of [...m.globals, ...m.funcs]) {
     if (!g.name) errs.push('module: unnamed global or function');
@@ -51,6 +57,108 @@ export function verifyModule(m: Module): string[] {
     if (g.addrSpace === 3 && g.init && g.init.kind !== 'undef' && g.init.kind !== 'zero') errs.push(`${w}: shared variables cannot have an initialiser`);
   }
   for (const f of m.funcs) errs.push(...verifyFunction(f, m));
+  errs.push(...verifyNvvm(m, vo));
+  return errs;
+}
+
+// ---------------------------------------------------------------- NVVM contract (seeds 000, 002)
+
+/** Data layout: little endian, 64-bit integers 64-bit aligned, pointer width matching the triple. */
+function checkDataLayout(m: Module): string[] {
+  const errs: string[] = [];
+  const specs = m.dataLayout.split('-');
+  if (specs[0] !== 'e') errs.push(`module: data layout '${m.dataLayout}' is not little endian ('e')`);
+  for (const sp of specs.slice(1)) {
+    if (!/^(?:[ifvap]\d*(?::\d+)*|n\d+(?::\d+)*|S\d+|A\d+|G\d+|P\d+|m:[a-z])$/.test(sp)) errs.push(`module: bad data layout specification '${sp}'`);
+  }
+  if (!specs.includes('i64:64')) errs.push(`module: data layout '${m.dataLayout}' lacks i64:64`);
+  const p0 = specs.find(x => /^p(?:0)?:/.test(x));
+  const want = m.triple.startsWith('nvptx64') ? 64 : 32;
+  if (p0 && Number(p0.split(':')[1]) !== want) errs.push(`module: data layout pointer width ${p0} does not match ${m.triple}`);
+  return errs;
+}
+
+/** Formal parameter space of a kernel (bytes, params at natural alignment). cicc 13 allows 32764 on every sm_75+ target. */
+export const PARAM_SPACE_LIMIT = 32764;
+
+export function kernelParamBytes(f: Func): number {
+  let off = 0;
+  for (const a of f.params) {
+    const t = a.byval ?? a.ty;
+    const al = Math.max(a.align ?? 1, alignOf(t));
+    off = Math.ceil(off / al) * al + sizeOf(t);
+  }
+  return off;
+}
+
+/** NVVM intrinsics (by name prefix) and the first SM that has them. */
+const INTRINSIC_MIN_ARCH: [string, number][] = [
+  ['llvm.nvvm.barrier.cluster', 90], ['llvm.nvvm.read.ptx.sreg.cluster', 90], ['llvm.nvvm.mapa', 90],
+  ['llvm.nvvm.fence.proxy', 90], ['llvm.nvvm.cp.async.bulk', 90], ['llvm.nvvm.elect.sync', 90],
+  ['llvm.nvvm.setmaxnreg', 90], ['llvm.nvvm.wgmma', 90], ['llvm.nvvm.getctarank', 90], ['llvm.nvvm.is_explicit_cluster', 90],
+  ['llvm.nvvm.redux.sync', 80], ['llvm.nvvm.cp.async', 80], ['llvm.nvvm.tcgen05', 100],
+];
+
+export function intrinsicMinArch(name: string): number {
+  let best = 0;
+  for (const [p, a] of INTRINSIC_MIN_ARCH) if (name.startsWith(p)) best = Math.max(best, a);
+  return best;
+}
+
+/**
+ * The NVVM IR checks of cicc's verifier that apply to IR we generate: kernel signatures and parameter-space
+ * size, kernels not called as functions, address-space rules of kernel parameters (launch arguments),
+ * memory accesses per space, atomic widths, and arch-gated intrinsics and attributes.
+ */
+export function verifyNvvm(m: Module, vo: VerifyOptions = {}): string[] {
+  const errs: string[] = [];
+  const arch = vo.arch;
+  for (const f of m.funcs) {
+    const w = `@${f.name}`;
+    if (f.isKernel) {
+      f.params.forEach((a, k) => {
+        if (a.sret) errs.push(`${w}: kernel parameter ${k} is sret (kernels return void)`);
+        if (isPtr(a.ty) && !a.byval && (a.ty.as === 3 || a.ty.as === 5 || a.ty.as === 101))
+          errs.push(`${w}: kernel parameter ${k} points to addrspace(${a.ty.as}); a launch argument must be a generic, global or constant pointer`);
+        if (a.byval && a.byval.k !== 'struct' && a.byval.k !== 'array') errs.push(`${w}: kernel byval parameter ${k} is not an aggregate`);
+      });
+      const bytes = kernelParamBytes(f);
+      if (bytes > PARAM_SPACE_LIMIT) errs.push(`${w}: Formal parameter space overflowed (${bytes} bytes required, max ${PARAM_SPACE_LIMIT} bytes allowed)`);
+    }
+    if (f.attrs.maxclusterrank !== undefined) {
+      if (!f.isKernel) errs.push(`${w}: Cluster dimensions and cluster maximum blocks are only allowed for kernel functions`);
+      if (arch !== undefined && arch < 90) errs.push(`${w}: Cluster dimensions and cluster maximum blocks are not supported on pre-Hopper Architectures`);
+      if (f.attrs.maxclusterrank === 0) errs.push(`${w}: Cluster maximum blocks must be non-zero`);
+    }
+    for (const b of f.blocks) for (const i of b.insts) {
+      const at = `${w} %${b.name || '?'} ${i.op}`;
+      const asOf = (v: Value | undefined): number => (v && isPtr(v.ty) ? v.ty.as : -1);
+      if (i.op === 'load' || i.op === 'store') {
+        const as = asOf(i.ops[i.op === 'load' ? 0 : 1]);
+        if (as === 6) errs.push(`${at}: Tensor Memory loads/stores are not supported`);
+        if (i.op === 'store' && as === 101) errs.push(`${at}: store to parameter space`);
+        if (i.ordering && as !== 0 && as !== 1 && as !== 3) errs.push(`${at}: atomic load/store on addrspace(${as}) (generic, global or shared only)`);
+      }
+      if (i.op === 'atomicrmw') {
+        const t = i.ty;
+        const okInt = isInt(t) && (t.bits === 32 || t.bits === 64);
+        const okFp = t.k === 'float' || t.k === 'double' || ((t.k === 'half' || t.k === 'bfloat') && (arch === undefined || arch >= (t.k === 'half' ? 70 : 90)));
+        if (!okInt && !okFp) errs.push(`${at}: Atomic operations on ${typeStr(t)} are not supported`);
+      }
+      if (i.op === 'call') {
+        const c = i.ops[0]!;
+        if (c.kind === 'func' && c.isKernel) errs.push(`${at}: kernel @${c.name} called as a function (kernels are launched)`);
+        if (c.kind === 'func' && /^cudaLaunchDevice/.test(c.name)) {
+          const tgt = i.ops[1];
+          if (tgt && !(tgt.kind === 'func' && tgt.isKernel)) errs.push(`${at}: the launch target is not a kernel`);
+        }
+        if (c.kind === 'func' && arch !== undefined) {
+          const need = intrinsicMinArch(c.name);
+          if (need > arch) errs.push(`${at}: ${c.name} is not supported on sm_${arch} (needs sm_${need})`);
+        }
+      }
+    }
+  }
   return errs;
 }
 

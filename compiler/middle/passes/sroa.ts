@@ -1,0 +1,316 @@
+// SROA: splits a small aggregate alloca (struct, array) into one scalar alloca per leaf when every access
+// is at a constant offset and matches a leaf exactly; mem2reg then turns the pieces into registers.
+// Whole-aggregate copies (llvm.memcpy from the front end's struct copies), memset and aggregate-typed
+// loads/stores are rewritten leaf by leaf. Anything else (a dynamic index, an escaping address, a
+// type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
+import type { Block, Func, Inst, Type, Value } from '../ir';
+import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt } from '../ir';
+
+interface Leaf { off: number; ty: Type; path: number[] }
+
+const MAX_BYTES = 1024;
+const MAX_LEAVES = 64;
+
+/** Scalar leaves of a type with their byte offsets and insertvalue paths; null when too many or not splittable. */
+export function scalarLeaves(t: Type): Leaf[] | null {
+  const out: Leaf[] = [];
+  const walk = (ty: Type, off: number, path: number[]): boolean => {
+    if (out.length > MAX_LEAVES) return false;
+    switch (ty.k) {
+      case 'int': case 'float': case 'double': case 'half': case 'bfloat': case 'ptr':
+        if (ty.k === 'int' && ty.bits > 64) return false;
+        out.push({ off, ty, path }); return true;
+      case 'struct':
+        return ty.fields.every((f, k) => walk(f, off + fieldOffset(ty as Type & { k: 'struct' }, k), [...path, k]));
+      case 'array':
+        for (let k = 0; k < ty.n; k++) if (!walk(ty.elem, off + k * sizeOf(ty.elem), [...path, k])) return false;
+        return true;
+      default: return false;
+    }
+  };
+  return walk(t, 0, []) && out.length <= MAX_LEAVES ? out : null;
+}
+
+/** Byte offset of a gep with constant indices, or null. */
+export function constGepOffset(g: Inst): number | null {
+  let cur: Type = g.srcTy!;
+  let off = 0;
+  const idx = g.ops.slice(1);
+  for (let k = 0; k < idx.length; k++) {
+    const x = idx[k]!;
+    if (x.kind !== 'int') return null;
+    const n = Number(x.value);
+    if (k === 0) { off += n * sizeOf(cur); continue; }
+    if (cur.k === 'struct') { off += fieldOffset(cur as Type & { k: 'struct' }, n); cur = cur.fields[n]!; }
+    else if (cur.k === 'array' || cur.k === 'vector') { off += n * sizeOf(cur.elem); cur = cur.elem; }
+    else return null;
+  }
+  return off;
+}
+
+const isMemIntrinsic = (i: Inst, prefix: string): boolean => i.op === 'call' && i.ops[0]!.kind === 'func' && (i.ops[0] as { name: string }).name.startsWith(prefix);
+
+type Use =
+  | { kind: 'load'; i: Inst; off: number }
+  | { kind: 'store'; i: Inst; off: number }
+  | { kind: 'copy'; i: Inst; off: number; dstSide: boolean; len: number }
+  | { kind: 'set'; i: Inst; off: number; len: number; byte: number }
+  | { kind: 'drop'; i: Inst };
+
+/** Runs SROA over f's entry-block allocas; returns true if any alloca was split. */
+export function sroa(f: Func): boolean {
+  const entry = f.blocks[0];
+  if (!entry) return false;
+  let users = useMap(f);
+  let changed = false;
+  for (const a of entry.insts.slice()) {
+    if (a.op !== 'alloca' || !a.srcTy || (a.srcTy.k !== 'struct' && a.srcTy.k !== 'array')) continue;
+    if (a.ops[0]?.kind !== 'int' || a.ops[0].value !== 1n || sizeOf(a.srcTy) > MAX_BYTES) continue;
+    const leaves = scalarLeaves(a.srcTy);
+    if (!leaves || leaves.length === 0) continue;
+    const uses = collectUses(a, users);
+    if (!uses || !uses.every(u => usable(u, leaves))) continue;
+    split(f, a, leaves, uses);
+    changed = true;
+    users = useMap(f); // a split rewrites other allocas' uses (copies), so recompute
+  }
+  return changed;
+}
+
+function useMap(f: Func): Map<Value, Inst[]> {
+  const users = new Map<Value, Inst[]>();
+  for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) {
+    if (o.kind !== 'inst') continue;
+    let l = users.get(o); if (!l) users.set(o, l = []); l.push(i);
+  }
+  return users;
+}
+
+function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
+  const out: Use[] = [];
+  const derived = new Set<Value>([a]);
+  const walk = (v: Value, off: number): boolean => {
+    for (const u of users.get(v) ?? []) {
+      if (u.op === 'gep' && u.ops[0] === v && !u.ops.slice(1).includes(v)) {
+        const d = constGepOffset(u);
+        if (d === null) return false;
+        derived.add(u);
+        if (!walk(u, off + d)) return false;
+      } else if (u.op === 'load' && u.ops[0] === v && !u.ordering) out.push({ kind: 'load', i: u, off });
+      else if (u.op === 'store' && u.ops[1] === v && u.ops[0] !== v && !u.ordering) out.push({ kind: 'store', i: u, off });
+      else if (isMemIntrinsic(u, 'llvm.lifetime.')) out.push({ kind: 'drop', i: u });
+      else if (isMemIntrinsic(u, 'llvm.memcpy.') || isMemIntrinsic(u, 'llvm.memmove.')) {
+        const [, d, s, n, vol] = u.ops;
+        if (n?.kind !== 'int' || (vol?.kind === 'int' && vol.value !== 0n) || d === s) return false;
+        const dstSide = d === v;
+        if (!dstSide && s !== v) return false;
+        out.push({ kind: 'copy', i: u, off, dstSide, len: Number(n.value) });
+      } else if (isMemIntrinsic(u, 'llvm.memset.')) {
+        const [, d, c, n, vol] = u.ops;
+        if (d !== v || c?.kind !== 'int' || n?.kind !== 'int' || (vol?.kind === 'int' && vol.value !== 0n)) return false;
+        out.push({ kind: 'set', i: u, off, len: Number(n.value), byte: Number(BigInt.asUintN(8, c.value)) });
+      } else return false;
+    }
+    return true;
+  };
+  if (!walk(a, 0)) return null;
+  // a copy between two parts of the same alloca, or storing the alloca's own address, is not split
+  for (const u of out) {
+    if (u.kind === 'copy' && derived.has(u.i.ops[u.dstSide ? 2 : 1]!)) return null;
+    if (u.kind === 'store' && derived.has(u.i.ops[0]!)) return null;
+  }
+  return out;
+}
+
+/** Leaves exactly covering [off, off+len) (padding allowed, no partial leaf); null otherwise. */
+function coveredLeaves(leaves: Leaf[], off: number, len: number): Leaf[] | null {
+  const r: Leaf[] = [];
+  for (const l of leaves) {
+    const e = l.off + sizeOf(l.ty);
+    if (e <= off || l.off >= off + len) continue;
+    if (l.off < off || e > off + len) return null;
+    r.push(l);
+  }
+  return r;
+}
+
+/** Leaves matched by an access of type ty at off (a scalar leaf, or all leaves of an aggregate value). */
+function accessLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
+  const own = scalarLeaves(ty);
+  if (!own) return null;
+  const r: Leaf[] = [];
+  for (const o of own) {
+    const l = leaves.find(x => x.off === off + o.off);
+    if (!l || l.ty !== o.ty) return null;
+    r.push(l);
+  }
+  return r;
+}
+
+function usable(u: Use, leaves: Leaf[]): boolean {
+  switch (u.kind) {
+    case 'load': return accessLeaves(leaves, u.off, u.i.ty) !== null;
+    case 'store': return accessLeaves(leaves, u.off, u.i.ops[0]!.ty) !== null;
+    case 'copy': return coveredLeaves(leaves, u.off, u.len) !== null;
+    case 'set': {
+      const c = coveredLeaves(leaves, u.off, u.len);
+      return c !== null && c.every(l => isInt(l.ty) || u.byte === 0);
+    }
+    case 'drop': return true;
+  }
+}
+
+function mk(parent: Block, op: Inst['op'], ty: Type, ops: Value[], extra: Partial<Inst> = {}): Inst {
+  return { kind: 'inst', op, ty, ops, targets: [], parent, name: '', ...extra };
+}
+
+function byteSplat(ty: Type, byte: number): Value {
+  if (byte === 0) return ty.k === 'float' || ty.k === 'double' ? cFP(ty, 0) : ty.k === 'ptr' ? cZero(ty) : cInt(ty, 0);
+  let v = 0n;
+  for (let k = 0; k < sizeOf(ty); k++) v = (v << 8n) | BigInt(byte);
+  return cInt(ty, v);
+}
+
+function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
+  const entry = f.blocks[0]!;
+  const base = a.name || 'sroa';
+  const slot = new Map<Leaf, Inst>();
+  const pieces = leaves.map((l, k) => {
+    const p = mk(entry, 'alloca', T.ptr, [cInt(T.i32, 1)], { srcTy: l.ty, align: alignOf(l.ty), name: `${base}.${k}` });
+    slot.set(l, p);
+    return p;
+  });
+  const at = entry.insts.indexOf(a);
+  entry.insts.splice(at, 1, ...pieces);
+  const removed = new Set<Inst>();
+  for (const u of uses) {
+    const i = u.i;
+    const b = i.parent!;
+    const pre: Inst[] = [];
+    let replacement: Value | null = null;
+    switch (u.kind) {
+      case 'load': {
+        const ls = accessLeaves(leaves, u.off, i.ty)!;
+        if (ls.length === 1 && i.ty === ls[0]!.ty) { i.ops[0] = slot.get(ls[0]!)!; continue; }
+        let agg: Value = { kind: 'undef', ty: i.ty };
+        const own = scalarLeaves(i.ty)!;
+        own.forEach((o, k) => {
+          const x = mk(b, 'load', o.ty, [slot.get(ls[k]!)!], { align: alignOf(o.ty) });
+          const ins = mk(b, 'insertvalue', i.ty, [agg, x], { idx: o.path });
+          pre.push(x, ins);
+          agg = ins;
+        });
+        replacement = agg;
+        break;
+      }
+      case 'store': {
+        const v = i.ops[0]!;
+        const ls = accessLeaves(leaves, u.off, v.ty)!;
+        if (ls.length === 1 && v.ty === ls[0]!.ty) { i.ops[1] = slot.get(ls[0]!)!; continue; }
+        scalarLeaves(v.ty)!.forEach((o, k) => {
+          const x = mk(b, 'extractvalue', o.ty, [v], { idx: o.path });
+          pre.push(x, mk(b, 'store', T.void, [x, slot.get(ls[k]!)!], { align: alignOf(o.ty) }));
+        });
+        break;
+      }
+      case 'copy': {
+        const other = i.ops[u.dstSide ? 2 : 1]!;
+        for (const l of coveredLeaves(leaves, u.off, u.len)!) {
+          const rel = l.off - u.off;
+          const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
+          if (p !== other) pre.push(p as Inst);
+          if (u.dstSide) {
+            const x = mk(b, 'load', l.ty, [p], { align: alignOf(l.ty) });
+            pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
+          } else {
+            const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+            pre.push(x, mk(b, 'store', T.void, [x, p], { align: alignOf(l.ty) }));
+          }
+        }
+        break;
+      }
+      case 'set':
+        for (const l of coveredLeaves(leaves, u.off, u.len)!) pre.push(mk(b, 'store', T.void, [byteSplat(l.ty, u.byte), slot.get(l)!], { align: alignOf(l.ty) }));
+        break;
+      case 'drop': break;
+    }
+    for (const p of pre) if (i.loc && !p.loc) p.loc = i.loc;
+    const k = b.insts.indexOf(i);
+    b.insts.splice(k, 1, ...pre);
+    removed.add(i);
+    if (replacement) replaceUses(f, i, replacement);
+  }
+  void removed;
+}
+
+function replaceUses(f: Func, from: Value, to: Value): void {
+  for (const b of f.blocks) for (const i of b.insts) for (let k = 0; k < i.ops.length; k++) if (i.ops[k] === from) i.ops[k] = to;
+}
+
+const mayWrite = (i: Inst): boolean => i.op === 'store' || i.op === 'call' || i.op === 'atomicrmw' || i.op === 'cmpxchg' || i.op === 'fence';
+
+/**
+ * Loads through a phi or select of entry-block allocas (`std::max(a, b)` returning a reference) become a
+ * phi/select of loads, so the allocas are promotable. Allocas are always dereferenceable, so loading in
+ * the predecessor (or before the select) is safe; it must read the same value, so no write may come
+ * between the phi/select and the load.
+ */
+export function speculatePtrLoads(f: Func): boolean {
+  const entry = f.blocks[0];
+  if (!entry) return false;
+  // a pointer into an entry alloca at a known in-bounds offset can be loaded anywhere
+  const derefable = (v: Value, bytes: number): boolean => {
+    let off = 0;
+    let cur = v;
+    while (cur.kind === 'inst' && cur.op === 'gep') {
+      const d = constGepOffset(cur);
+      if (d === null) return false;
+      off += d;
+      cur = cur.ops[0]!;
+    }
+    if (cur.kind !== 'inst' || cur.op !== 'alloca' || cur.parent !== entry || cur.ops[0]?.kind !== 'int') return false;
+    return off >= 0 && off + bytes <= sizeOf(cur.srcTy!) * Number(cur.ops[0].value);
+  };
+  const users = useMap(f);
+  let changed = false;
+  for (const b of f.blocks) {
+    for (const p of b.insts.slice()) {
+      if ((p.op !== 'phi' && p.op !== 'select') || p.ty.k !== 'ptr') continue;
+      const ptrs = p.op === 'phi' ? p.ops : p.ops.slice(1);
+      const us = users.get(p) ?? [];
+      if (!ptrs.every(x => us.every(u => derefable(x, sizeOf(u.ty))))) continue;
+      const start = p.op === 'phi' ? 0 : b.insts.indexOf(p) + 1;
+      const ok = us.length > 0 && us.every(u => {
+        if (u.op !== 'load' || u.ops[0] !== p || u.volatile || u.ordering || u.parent !== b) return false;
+        const end = b.insts.indexOf(u);
+        if (end < start) return false;
+        for (let k = start; k < end; k++) if (mayWrite(b.insts[k]!)) return false;
+        return true;
+      });
+      if (!ok) continue;
+      for (const u of us) {
+        let v: Inst;
+        if (p.op === 'phi') {
+          const loads = p.ops.map((a, k) => {
+            const pred = p.targets[k]!;
+            const l = mk(pred, 'load', u.ty, [a], { align: u.align });
+            pred.insts.splice(pred.insts.length - 1, 0, l);
+            return l;
+          });
+          v = mk(b, 'phi', u.ty, loads, { targets: p.targets.slice() });
+          b.insts.unshift(v);
+        } else {
+          const pos = b.insts.indexOf(p);
+          const l1 = mk(b, 'load', u.ty, [p.ops[1]!], { align: u.align });
+          const l2 = mk(b, 'load', u.ty, [p.ops[2]!], { align: u.align });
+          v = mk(b, 'select', u.ty, [p.ops[0]!, l1, l2]);
+          b.insts.splice(pos + 1, 0, l1, l2, v);
+        }
+        b.insts.splice(b.insts.indexOf(u), 1);
+        replaceUses(f, u, v);
+      }
+      changed = true;
+    }
+  }
+  return changed;
+}

@@ -1,0 +1,57 @@
+// C++ in device code (issue 8): every test/kernels/cxx_*.cu is captured with the real nvcc, compiled by
+// compileUnit (no fallback: an unsupported unit fails the test) for two archs, checked by ptxas, and the
+// symbols our PTX defines (.entry/.func/.global/.const/.shared) must equal the real cicc's for the same .ii.
+import { describe, it, expect } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { compileUnit } from '../compiler/compile';
+import { formatDiagnostic } from '../compiler/diagnostics';
+import { parseCiccArgs } from '../client/cicc-args';
+import { KERNELS_DIR, ciccArgv, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
+
+const ARCHS = [75, 90] as const;
+const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx_.*\.cu$/.test(f)).sort();
+
+/** Names of the kernels and variables a PTX module defines or declares at module scope. */
+function ptxSymbols(ptx: string): string[] {
+  const out = new Set<string>();
+  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.entry\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
+  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.extern\s+|\.weak\s+)?\.(?:global|const|shared)\s+(?:\.align\s+\d+\s+)?\.\w+\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
+  return [...out].filter(n => !n.startsWith('$str') && !n.startsWith('__unnamed')).sort();
+}
+/** Device functions a PTX module defines (not inlined). */
+function ptxFuncs(ptx: string): string[] {
+  const out = new Set<string>();
+  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+)?\.func\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
+  return [...out].filter(n => n !== 'vprintf' && n !== '__assertfail').sort();
+}
+
+const skip = skipReason('nvcc', 'ptxas');
+
+describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu ${skip ?? ''}`, () => {
+  it('there are C++ test kernels', () => { expect(files.length).toBeGreaterThanOrEqual(5); });
+  for (const f of files) {
+    it(f, () => {
+      const units = prepareUnits(path.join(KERNELS_DIR, f), ARCHS);
+      const ptxas = requireTool('ptxas');
+      const out = mkTempDir('cxx');
+      for (const a of ARCHS) {
+        const u = units.get(a)!;
+        const args = parseCiccArgs(ciccArgv(u, out));
+        const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), args.options);
+        const diags = r.diagnostics.map(d => formatDiagnostic(d, false)).join('');
+        expect(r.unsupported, `${f} sm_${a}: unsupported`).toBeUndefined();
+        expect(r.ok, `${f} sm_${a}:\n${diags}`).toBe(true);
+        const ptxFile = path.join(out, `${path.basename(f, '.cu')}.${a}.ptx`);
+        fs.writeFileSync(ptxFile, r.ptx);
+        const p = run(ptxas, [`-arch=sm_${a}`, ptxFile, '-o', path.join(out, 'out.cubin')]);
+        expect(p.status, `ptxas sm_${a} on ${f}:\n${p.stderr}`).toBe(0);
+        expect(ptxSymbols(r.ptx), `symbols of ${f} sm_${a}`).toEqual(ptxSymbols(u.refPtx));
+        // functions the real cicc kept out of line (the tests mark them __noinline__) have the same names in ours
+        const ours = ptxFuncs(r.ptx);
+        for (const fn of ptxFuncs(u.refPtx)) expect(ours, `${f} sm_${a}: .func ${fn}`).toContain(fn);
+      }
+      fs.rmSync(out, { recursive: true, force: true });
+    });
+  }
+});

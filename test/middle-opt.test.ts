@@ -1,0 +1,254 @@
+// The optimizer's newer passes checked against LLVM: random programs over struct/array allocas (SROA,
+// struct copies through llvm.memcpy, memset, loads through phi/select of allocas) and calls to small
+// functions with by-value aggregates (inliner) are run by `lli` before and after optimize(); the output
+// must not change, and the allocas must be gone. Address-space inference is checked on the IR shape.
+import { describe, it, expect } from 'vitest';
+import { Builder, T, AS, funcTy, newFunc, newModule, newGlobal, cInt, arrayTy, structTy, declareFunc, ptrTy } from '../compiler/middle/ir';
+import type { BinOp, Func, Inst, Module, Type, Value } from '../compiler/middle/ir';
+import { printModule } from '../compiler/middle/llprint';
+import { optimize, inlineSummary } from '../compiler/middle/passes';
+import { sroa } from '../compiler/middle/passes/sroa';
+import { inferAddressSpaces } from '../compiler/middle/passes/addrspace';
+import { verifyModule } from '../compiler/middle/verify';
+import { defaultOptions } from '../compiler/options';
+import { HAVE_LLI, lli, llvmAccepts } from './middle-helpers';
+
+const fty = (ret: Type, params: Type[], varargs = false) => funcTy(ret, params, varargs) as Type & { k: 'func' };
+const opts = { ...defaultOptions(), optLevel: 3 as const };
+const structural = (m: Module): string[] => verifyModule(m).filter(e => !e.includes('triple') && !e.includes('data layout'));
+
+let seed = 1;
+const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
+const pick = <X>(xs: readonly X[]): X => xs[Math.floor(rnd() * xs.length)]!;
+
+function hostModule(): { m: Module; b: Builder; print: (v: Value) => void; memcpy: Func; memset: Func } {
+  const m = newModule();
+  m.triple = ''; m.dataLayout = '';
+  const fmtTy = arrayTy(6, T.i8);
+  const fmt = newGlobal('fmt', fmtTy, 0, { kind: 'bytes', ty: fmtTy, bytes: new Uint8Array([...Buffer.from('%lld\n'), 0]) }, { isConstant: true, linkage: 'private' });
+  m.globals.push(fmt);
+  const printf = newFunc('printf', fty(T.i32, [T.ptr], true));
+  m.funcs.push(printf);
+  const memcpy = declareFunc(m, 'llvm.memcpy.p0.p0.i64', fty(T.void, [T.ptr, T.ptr, T.i64, T.i1]));
+  const memset = declareFunc(m, 'llvm.memset.p0.i64', fty(T.void, [T.ptr, T.i8, T.i64, T.i1]));
+  const main = newFunc('main', fty(T.i32, []));
+  m.funcs.push(main);
+  const b = new Builder(main);
+  b.setBlock(b.newBlock('entry'));
+  return { m, b, memcpy, memset, print: (v: Value) => { b.call(printf, printf.fnTy, [fmt, v]); } };
+}
+
+// { i32, { i16, i32 }, [3 x i32], i64 }: leaves at 0, 4, 8, 12, 16, 20, 24
+const INNER = structTy([T.i16, T.i32]);
+const AGG = structTy([T.i32, INNER, arrayTy(3, T.i32), T.i64]);
+const FIELDS: { path: number[]; ty: Type }[] = [
+  { path: [0], ty: T.i32 }, { path: [1, 0], ty: T.i16 }, { path: [1, 1], ty: T.i32 },
+  { path: [2, 0], ty: T.i32 }, { path: [2, 1], ty: T.i32 }, { path: [2, 2], ty: T.i32 }, { path: [3], ty: T.i64 },
+];
+
+/** A random program over two aggregate allocas, printing every field at the end. */
+function randomAggProgram(s: number, stmts = 8): Module {
+  seed = s;
+  const { m, b, print, memcpy, memset } = hostModule();
+  const aggs = [b.alloca(AGG, 8, 'a'), b.alloca(AGG, 8, 'b')];
+  const fieldPtr = (a: Value, f: { path: number[] }): Value => b.gep(AGG, a, [cInt(T.i64, 0), ...f.path.map(x => cInt(T.i32, x))]);
+  const asI64 = (v: Value): Value => (v.ty === T.i64 ? v : b.cast('sext', v, T.i64));
+  const fromI64 = (v: Value, t: Type): Value => (t === T.i64 ? v : b.cast('trunc', v, t));
+  for (const a of aggs) b.call(memset, memset.fnTy, [a, cInt(T.i8, 0), cInt(T.i64, 32), cInt(T.i1, 0)]);
+  let blockNo = 0;
+  let depth = 0;
+  const stmt = (): void => {
+    const r = rnd();
+    if (r < 0.45 || depth > 2) {
+      const f = pick(FIELDS), g = pick(FIELDS);
+      const x = asI64(b.load(g.ty, fieldPtr(pick(aggs), g)));
+      const op = pick<BinOp>(['add', 'sub', 'mul', 'xor', 'or']);
+      const v = b.bin(op, x, cInt(T.i64, Math.floor(rnd() * 100) - 30));
+      b.store(fromI64(v, f.ty), fieldPtr(pick(aggs), f));
+    } else if (r < 0.55) {
+      const [d, s2] = rnd() < 0.5 ? [aggs[0]!, aggs[1]!] : [aggs[1]!, aggs[0]!];
+      b.call(memcpy, memcpy.fnTy, [d, s2, cInt(T.i64, 32), cInt(T.i1, 0)]);
+    } else if (r < 0.62) {
+      // copy the inner struct only (bytes 4..12) through i8 geps, as the front end does for members
+      const d = b.gep(T.i8, aggs[0]!, [cInt(T.i64, 4)]), s2 = b.gep(T.i8, aggs[1]!, [cInt(T.i64, 4)]);
+      b.call(memcpy, memcpy.fnTy, [d, s2, cInt(T.i64, 8), cInt(T.i1, 0)]);
+    } else if (r < 0.7) {
+      // whole-aggregate load and store
+      const v = b.load(AGG, pick(aggs), 8);
+      b.store(v, pick(aggs), 8);
+    } else if (r < 0.8) {
+      // std::max-style: load through a select of two field pointers
+      const f = FIELDS[pick([0, 2, 3, 4])]!;
+      const p0 = fieldPtr(aggs[0]!, f), p1 = fieldPtr(aggs[1]!, f);
+      const c = b.icmp('sgt', b.load(T.i32, p0), b.load(T.i32, p1));
+      const v = b.load(T.i32, b.select(c, p0, p1));
+      b.store(b.bin('add', v, cInt(T.i32, 1)), fieldPtr(pick(aggs), FIELDS[0]!));
+    } else {
+      depth++;
+      const t = b.newBlock(`then${blockNo}`), e = b.newBlock(`else${blockNo}`), j = b.newBlock(`join${blockNo++}`);
+      const c = b.icmp('slt', b.load(T.i32, fieldPtr(aggs[0]!, FIELDS[0]!)), b.load(T.i32, fieldPtr(aggs[1]!, FIELDS[2]!)));
+      b.condbr(c, t, e);
+      b.setBlock(t); stmt(); const p0 = fieldPtr(aggs[0]!, FIELDS[3]!); const tEnd = b.block!; b.br(j);
+      b.setBlock(e); stmt(); const p1 = fieldPtr(aggs[1]!, FIELDS[4]!); const eEnd = b.block!; b.br(j);
+      b.setBlock(j);
+      // a phi of pointers into the two allocas, loaded right away
+      const ph = b.phi(T.ptr, [[p0, tEnd], [p1, eEnd]]);
+      b.store(b.load(T.i32, ph), fieldPtr(pick(aggs), FIELDS[5]!));
+      depth--;
+    }
+  };
+  for (let k = 0; k < stmts; k++) stmt();
+  for (const a of aggs) for (const f of FIELDS) print(asI64(b.load(f.ty, fieldPtr(a, f))));
+  b.ret(cInt(T.i32, 0));
+  return m;
+}
+
+describe.skipIf(!HAVE_LLI)('SROA and load speculation on random programs (lli)', () => {
+  it('keep the output and remove the aggregate allocas (MIDDLE_FUZZ, default 40)', () => {
+    let split = 0;
+    for (let s = 1; s <= Number(process.env.MIDDLE_FUZZ ?? 40); s++) {
+      const m = randomAggProgram(s * 104729);
+      expect(structural(m)).toEqual([]);
+      const before = lli(printModule(m));
+      expect(before.status, before.err).toBe(0);
+      optimize(m, opts);
+      expect(structural(m)).toEqual([]);
+      const text = printModule(m);
+      const after = lli(text);
+      expect(after.err).toBe('');
+      expect(after.out, `program ${s}`).toBe(before.out);
+      if (!/alloca/.test(text)) split++;
+    }
+    // every program only uses constant offsets and whole-aggregate copies: all of them must be promoted
+    expect(split).toBe(Number(process.env.MIDDLE_FUZZ ?? 40));
+  });
+});
+
+describe('SROA leaves what it cannot split', () => {
+  it('keeps an alloca with a dynamic index or an escaping address', () => {
+    const m = newModule();
+    const f = newFunc('f', fty(T.i32, [T.i32, T.ptr]));
+    m.funcs.push(f);
+    const b = new Builder(f);
+    b.setBlock(b.newBlock('entry'));
+    const dyn = b.alloca(arrayTy(4, T.i32), 4, 'dyn');
+    const esc = b.alloca(AGG, 8, 'esc');
+    b.store(cInt(T.i32, 1), b.gep(arrayTy(4, T.i32), dyn, [cInt(T.i64, 0), b.cast('sext', f.params[0]!, T.i64)]));
+    b.store(esc, f.params[1]!);
+    b.ret(b.load(T.i32, dyn));
+    expect(sroa(f)).toBe(false);
+    expect(f.blocks[0]!.insts.filter(i => i.op === 'alloca').length).toBe(2);
+    expect(structural(m)).toEqual([]);
+  });
+});
+
+describe.skipIf(!HAVE_LLI)('inliner (lli)', () => {
+  it('inlines a callee taking a struct by value and keeps the output', () => {
+    const { m, b, print } = hostModule();
+    const S = structTy([T.i32, T.i64]);
+    const callee = newFunc('use_s', fty(T.i64, [T.ptr, T.i32]), 'internal');
+    callee.params[0]!.byval = S; callee.params[0]!.align = 8;
+    m.funcs.push(callee);
+    const cb = new Builder(callee);
+    cb.setBlock(cb.newBlock('entry'));
+    const p = callee.params[0]!;
+    const f1 = cb.gep(S, p, [cInt(T.i64, 0), cInt(T.i32, 1)]);
+    // the callee writes its private copy: the caller's struct must not change
+    cb.store(cb.bin('add', cb.load(T.i64, f1), cInt(T.i64, 5)), f1);
+    const x = cb.cast('sext', cb.bin('mul', cb.load(T.i32, p), callee.params[1]!), T.i64);
+    cb.ret(cb.bin('add', x, cb.load(T.i64, f1)));
+    const s = b.alloca(S, 8, 's');
+    b.store(cInt(T.i32, 7), s);
+    b.store(cInt(T.i64, 100), b.gep(S, s, [cInt(T.i64, 0), cInt(T.i32, 1)]));
+    print(b.call(callee, callee.fnTy, [s, cInt(T.i32, 3)]));
+    print(b.call(callee, callee.fnTy, [s, cInt(T.i32, -2)]));
+    print(b.load(T.i64, b.gep(S, s, [cInt(T.i64, 0), cInt(T.i32, 1)])));
+    b.ret(cInt(T.i32, 0));
+    const before = lli(printModule(m));
+    expect(before.out).toBe('126\n91\n100\n');
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    expect(m.funcs.map(f => f.name)).not.toContain('use_s');
+    const text = printModule(m);
+    expect(lli(text).out).toBe(before.out);
+    expect(text).not.toMatch(/alloca/);
+  });
+
+  it('decides from summaries: recursive and noinline callees stay calls', () => {
+    const m = newModule();
+    const rec = newFunc('rec', fty(T.i32, [T.i32]), 'internal');
+    const rb = new Builder(rec); rb.setBlock(rb.newBlock('entry'));
+    rb.ret(rb.call(rec, rec.fnTy, [rec.params[0]!]));
+    const no = newFunc('no', fty(T.i32, [T.i32]), 'internal');
+    no.attrs.noinline = true;
+    const nb = new Builder(no); nb.setBlock(nb.newBlock('entry')); nb.ret(no.params[0]!);
+    const k = newFunc('k', fty(T.void, [T.ptr]));
+    k.isKernel = true;
+    const kb = new Builder(k); kb.setBlock(kb.newBlock('entry'));
+    kb.store(kb.bin('add', kb.call(rec, rec.fnTy, [cInt(T.i32, 1)]), kb.call(no, no.fnTy, [cInt(T.i32, 2)])), k.params[0]!);
+    kb.ret();
+    m.funcs.push(rec, no, k);
+    expect(inlineSummary(rec).recursive).toBe(true);
+    expect(inlineSummary(no).inlinable).toBe(false);
+    optimize(m, opts);
+    const calls = k.blocks.flatMap(b => b.insts).filter(i => i.op === 'call').map(i => (i.ops[0] as Func).name).sort();
+    expect(calls).toEqual(['no', 'rec']);
+    expect(verifyModule(m)).toEqual([]);
+    llvmAccepts(printModule(m));
+  });
+});
+
+describe('address-space inference', () => {
+  function kernelWith(build: (b: Builder, k: Func, m: Module) => void): { m: Module; k: Func } {
+    const m = newModule();
+    const k = newFunc('k', fty(T.void, [T.ptr, T.ptr, T.i32]));
+    k.isKernel = true;
+    m.funcs.push(k);
+    const b = new Builder(k);
+    b.setBlock(b.newBlock('entry'));
+    build(b, k, m);
+    return { m, k };
+  }
+  const memOps = (f: Func): Inst[] => f.blocks.flatMap(b => b.insts).filter(i => i.op === 'load' || i.op === 'store' || i.op === 'atomicrmw');
+  const spaceOfAccess = (i: Inst): number => ((i.op === 'store' ? i.ops[1]! : i.ops[0]!).ty as { as: number }).as;
+
+  it('kernel pointer params and __shared__ variables get their space; phis agree or stay generic', () => {
+    const { m, k } = kernelWith((b, k, m) => {
+      const sh = newGlobal('tile', arrayTy(64, T.i32), AS.shared, { kind: 'undef', ty: arrayTy(64, T.i32) }, { linkage: 'internal' });
+      m.globals.push(sh);
+      const shGen = b.cast('addrspacecast', sh, T.ptr);
+      const i64 = b.cast('sext', k.params[2]!, T.i64);
+      const src = b.gep(T.i32, k.params[0]!, [i64]);
+      const v = b.load(T.i32, src);
+      b.store(v, b.gep(arrayTy(64, T.i32), shGen, [cInt(T.i64, 0), i64]));
+      const t = b.newBlock('t'), e = b.newBlock('e'), j = b.newBlock('j');
+      b.condbr(b.icmp('sgt', v, cInt(T.i32, 0)), t, e);
+      b.setBlock(t); const pt = b.gep(T.i32, k.params[1]!, [cInt(T.i64, 1)]); b.br(j);
+      b.setBlock(e); b.br(j);
+      b.setBlock(j);
+      const same = b.phi(T.ptr, [[pt, t], [k.params[1]!, e]]);          // both global
+      const mixed = b.phi(T.ptr, [[pt, t], [shGen, e]]);               // global or shared: ambiguous
+      b.store(cInt(T.i32, 1), same);
+      b.atomicrmw('add', mixed, cInt(T.i32, 1));
+      b.ret();
+    });
+    expect(inferAddressSpaces(k)).toBe(true);
+    expect(verifyModule(m)).toEqual([]);
+    llvmAccepts(printModule(m));
+    expect(memOps(k).map(spaceOfAccess)).toEqual([AS.global, AS.shared, AS.global, AS.generic]);
+  });
+
+  it('never assumes a space for a device function parameter or a loaded pointer', () => {
+    const m = newModule();
+    const f = newFunc('dev', fty(T.void, [T.ptr]));
+    m.funcs.push(f);
+    const b = new Builder(f);
+    b.setBlock(b.newBlock('entry'));
+    const q = b.load(T.ptr, f.params[0]!);
+    b.store(cInt(T.i32, 3), q);
+    b.ret();
+    expect(inferAddressSpaces(f)).toBe(false);
+    expect(memOps(f).map(spaceOfAccess)).toEqual([AS.generic, AS.generic]);
+    void ptrTy;
+  });
+});

@@ -11,7 +11,7 @@ import { TEST_MUTATIONS } from '../compiler/backend/mutations';
 
 const CASES: { mutation: string; kernel: string; why: string }[] = [
   { mutation: 'cmp-lt-le', kernel: 'control_flow', why: 'loop bounds and comparisons decide every output' },
-  { mutation: 'addr-off-by-one', kernel: 'struct_byvalue', why: 'fields of by-value structs are read at constant offsets' },
+  { mutation: 'addr-off-by-one', kernel: 'kernel_params', why: 'dst[1], dst[2] and pbig->v[19] are addressed at constant offsets' },
   { mutation: 'drop-barrier', kernel: 'reduce_shared', why: 'a shared-memory tree reduction reads other warps\' partial sums' },
   { mutation: 'round-rz', kernel: 'saxpy', why: 'a*x+y on inexact values rounds differently toward zero' },
 ];

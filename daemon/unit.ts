@@ -80,6 +80,8 @@ export interface ServiceOptions {
   /** Warn about a disabled cache in every response (in-process) or only the first (daemon). */
   warnOnce: boolean;
   log?: (line: string) => void;
+  /** The compiler entry; loaded lazily by default (a cache hit does not need it). */
+  compileUnit?: typeof import('../compiler/compile').compileUnit;
 }
 
 export class UnitService {
@@ -154,7 +156,7 @@ export class UnitService {
     const { req, source, lib } = l;
     // Lazy: loading the compiler is the expensive part of a cold client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { compileUnit } = require('../compiler/compile') as typeof import('../compiler/compile');
+    const compileUnit = this.o.compileUnit ?? (require('../compiler/compile') as typeof import('../compiler/compile')).compileUnit;
     const t0 = performance.now();
     const text = source!.toString('utf8');
     // THE call of the compiler, for the daemon and the in-process client alike.

@@ -1,7 +1,7 @@
 // The LMDB cache (lmdb-js). One environment per cache directory, shared safely by any number of
 // daemons and in-process clients (LMDB serialises writers with its own lock; readers never block).
 //   units  key → value bytes (value.ts: length + hash checked on read)
-//   lru    key → [last access (s), size]      for least-recently-used eviction
+//   lru    key → [last access (ms), size]      for least-recently-used eviction
 //   meta   'total' → bytes of all values; 'stats' → counters (see Counters)
 // Nothing here may fail a compile: callers catch and carry on without the cache.
 
@@ -34,9 +34,11 @@ export function emptyCounters(): Counters {
 export interface StoreInfo { path: string; entries: number; bytes: number; limit: number; fileBytes: number }
 
 /** Only touch the access time of a hit this often: a hit should not cost a write every time. */
-const ATIME_GRANULARITY_S = 60;
+const ATIME_GRANULARITY_MS = 60_000;
 
 export class Store {
+  private lastStamp = 0;
+
   private constructor(
     readonly path: string,
     private readonly root: RootDatabase,
@@ -44,10 +46,11 @@ export class Store {
     private readonly lru: Database<[number, number], string>,
     private readonly meta: Database<unknown, string>,
     readonly limit: number,
+    private readonly atimeGranularityMs: number,
   ) {}
 
   /** Opens (creating) the store in `dir`. Throws when the directory cannot be used. */
-  static open(dir: string, limit: number): Store {
+  static open(dir: string, limit: number, atimeGranularityMs = ATIME_GRANULARITY_MS): Store {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, 'units.mdb');
     const root = open({ path, maxDbs: 8, compression: false, noSubdir: true });
@@ -56,7 +59,13 @@ export class Store {
     const meta = root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' });
     // Opening does not prove we can write (a read-only directory with an existing store): do it now.
     root.transactionSync(() => { meta.putSync('opened', Date.now()); });
-    return new Store(path, root, units, lru, meta, limit);
+    return new Store(path, root, units, lru, meta, limit, atimeGranularityMs);
+  }
+
+  /** Access times, strictly increasing within a process so that eviction order follows use order. */
+  private stamp(): number {
+    this.lastStamp = Math.max(Date.now(), this.lastStamp + 1);
+    return this.lastStamp;
   }
 
   /** The value for `key`; a value that fails validation is deleted and reported as corrupt. */
@@ -68,9 +77,10 @@ export class Store {
       this.remove(key);
       return { corrupt: true };
     }
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.stamp();
     const at = this.lru.get(key);
-    if (!at || now - at[0] >= ATIME_GRANULARITY_S) {
+    if (!at || now - at[0] >= this.atimeGranularityMs) {
+      // Asynchronous (batched by lmdb-js): a hit does not wait for a write.
       this.lru.put(key, [now, raw.length]).catch(() => { /* best effort */ });
     }
     return { value, corrupt: false };
@@ -84,7 +94,7 @@ export class Store {
       const old = this.lru.get(key);
       const total = this.total() - (old ? old[1] : 0) + buf.length;
       this.units.putSync(key, buf);
-      this.lru.putSync(key, [Math.floor(Date.now() / 1000), buf.length]);
+      this.lru.putSync(key, [this.stamp(), buf.length]);
       this.meta.putSync('total', total);
       return total > this.limit ? this.evict(total, key) : 0;
     });
@@ -95,7 +105,7 @@ export class Store {
     this.root.transactionSync(() => {
       const old = this.lru.get(key);
       this.units.putSync(key, bytes);
-      this.lru.putSync(key, [Math.floor(Date.now() / 1000), bytes.length]);
+      this.lru.putSync(key, [this.stamp(), bytes.length]);
       this.meta.putSync('total', this.total() - (old ? old[1] : 0) + bytes.length);
     });
   }

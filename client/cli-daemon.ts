@@ -16,6 +16,16 @@ function mb(n: number): string {
   return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;
 }
 
+function pidAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+}
+
+/** Stops a daemon and waits (up to 10 s) until its process has exited. */
+async function stopAndWait(c: DaemonConnection, pid: number): Promise<void> {
+  await stopDaemon(c);
+  for (let i = 0; i < 200 && pidAlive(pid); i++) await new Promise(r => setTimeout(r, 50));
+}
+
 /** A connection to the running daemon, if there is one running this build (never starts one). */
 async function runningDaemon(): Promise<DaemonConnection | undefined> {
   try {
@@ -39,13 +49,13 @@ export async function daemonCommand(action: string, json: boolean): Promise<numb
       const c = await runningDaemon();
       if (!c) { out(`no ptxd daemon running on ${sock}\n`); return 0; }
       const s = await c.status();
-      await stopDaemon(c);
+      await stopAndWait(c, s.pid);
       out(`stopped ptxd daemon (pid ${s.pid})\n`);
       return 0;
     }
     case 'restart': {
       const c = await runningDaemon();
-      if (c) await stopDaemon(c);
+      if (c) await stopAndWait(c, (await c.status()).pid);
       await startDaemon(env);
       return daemonCommand('status', json);
     }

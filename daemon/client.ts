@@ -181,8 +181,8 @@ function takeLock(lock: string): boolean {
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
-/** Spawns a detached daemon for `env` (the caller holds the start lock). */
-function spawnDaemon(env: NodeJS.ProcessEnv, sock: string): void {
+/** Spawns a detached daemon for `env` (the caller holds the start lock); returns its pid. */
+function spawnDaemon(env: NodeJS.ProcessEnv, sock: string): number {
   const log = openSync(logPath(sock), 'a', 0o600);
   const childEnv = { ...env };
   // The daemon outlives the build: it must not look like part of it.
@@ -192,6 +192,23 @@ function spawnDaemon(env: NodeJS.ProcessEnv, sock: string): void {
   });
   child.unref();
   closeSync(log);
+  return child.pid ?? 0;
+}
+
+/** Waits until the socket accepts connections; gives up early when the spawned daemon has died. */
+async function awaitDaemon(sock: string, child: number | undefined, deadline: number): Promise<boolean> {
+  for (let delay = 10; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
+    const c = await DaemonConnection.open(sock).catch(() => undefined);
+    if (c) { c.close(); return true; }
+    if (child !== undefined && !pidAlive(child)) {
+      // It exited (killed, or lost a race to another daemon): one last look, then let the caller retry.
+      const again = await DaemonConnection.open(sock).catch(() => undefined);
+      if (again) { again.close(); return true; }
+      throw new Error(`the daemon (pid ${child}) exited while starting (see ${logPath(sock)})`);
+    }
+    await sleep(delay);
+  }
+  return false;
 }
 
 /**
@@ -202,41 +219,25 @@ export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
   const sock = socketPath(env);
   mkdirSync(dirname(sock), { recursive: true, mode: 0o700 });
   const lock = lockPath(sock);
-  const mine = takeLock(lock);
-  try {
-    if (mine) {
-      // Between our failed connect and the lock, another client may have started one.
-      const probe = await DaemonConnection.open(sock).catch(() => undefined);
-      if (probe) { probe.close(); return; }
-      spawnDaemon(env, sock);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (takeLock(lock)) {
+      try {
+        // Between our failed connect and the lock, another client may have started one.
+        const probe = await DaemonConnection.open(sock).catch(() => undefined);
+        if (probe) { probe.close(); return; }
+        if (await awaitDaemon(sock, spawnDaemon(env, sock), deadline)) return;
+      } finally {
+        try { unlinkSync(lock); } catch { /* already gone */ }
+      }
+      break;
     }
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    for (let delay = 10; Date.now() < deadline; delay = Math.min(delay * 2, 100)) {
-      const c = await DaemonConnection.open(sock).catch(() => undefined);
-      if (c) { c.close(); return; }
-      // The starter died before the daemon came up: take over.
-      if (!mine && takeLock(lock)) return startAfterTakeover(env, sock, lock);
-      await sleep(delay);
-    }
-    throw new Error(`the daemon did not start within ${START_TIMEOUT_MS / 1000} s (see ${logPath(sock)})`);
-  } finally {
-    if (mine) { try { unlinkSync(lock); } catch { /* already gone */ } }
+    // Someone else is starting it: wait for the socket, or for the lock to go (their start failed).
+    const c = await DaemonConnection.open(sock).catch(() => undefined);
+    if (c) { c.close(); return; }
+    await sleep(25);
   }
-}
-
-async function startAfterTakeover(env: NodeJS.ProcessEnv, sock: string, lock: string): Promise<void> {
-  try {
-    spawnDaemon(env, sock);
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (Date.now() < deadline) {
-      const c = await DaemonConnection.open(sock).catch(() => undefined);
-      if (c) { c.close(); return; }
-      await sleep(50);
-    }
-    throw new Error(`the daemon did not start within ${START_TIMEOUT_MS / 1000} s (see ${logPath(sock)})`);
-  } finally {
-    try { unlinkSync(lock); } catch { /* already gone */ }
-  }
+  throw new Error(`the daemon did not start within ${START_TIMEOUT_MS / 1000} s (see ${logPath(sock)})`);
 }
 
 /**

@@ -21,12 +21,10 @@ export function sandbox(name: string, extraEnv: NodeJS.ProcessEnv = {}): DaemonS
   const dir = mkTempDir(`d-${name}`);
   const cacheDir = path.join(dir, 'cache');
   const socket = path.join(dir, 'd.sock');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env, PTXD_CACHE_DIR: cacheDir, PTXD_SOCKET: socket, PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '300', ...extraEnv,
-  };
-  delete env.PTXD_DAEMON;
-  delete env.NVCC_APPEND_FLAGS;
-  delete env.NVCC_PREPEND_FLAGS;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // The test runner compiles in-process by default (vitest.config.ts); these tests are about the daemon.
+  for (const k of ['PTXD_DAEMON', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', 'PTXD_VERBOSE']) delete env[k];
+  Object.assign(env, { PTXD_CACHE_DIR: cacheDir, PTXD_SOCKET: socket, PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '300' }, extraEnv);
   return { dir, cacheDir, socket, env };
 }
 

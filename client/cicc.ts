@@ -331,6 +331,8 @@ export function daemonEnabled(env: NodeJS.ProcessEnv): boolean {
  * twice (a killed daemon is restarted by the retry), or the daemon runs a newer ptxd.
  */
 async function compileViaDaemon(req: UnitRequest, ctx: CiccContext): Promise<UnitResponse | undefined> {
+  // msgpackr's native add-on costs more to load (~10 ms) than it saves on a few small frames.
+  process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { connectDaemon } = require('../daemon/client') as typeof import('../daemon/client');
   const verbose = ctx.env.PTXD_VERBOSE === '1' ? ctx.stderr : () => {};

@@ -186,7 +186,7 @@ function spawnDaemon(env: NodeJS.ProcessEnv, sock: string): number {
   const log = openSync(logPath(sock), 'a', 0o600);
   const childEnv = { ...env };
   // The daemon outlives the build: it must not look like part of it.
-  for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'PTXD_IN_FALLBACK', 'PTXD_CAPTURE_DIR']) delete childEnv[k];
+  for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'PTXD_IN_FALLBACK', 'PTXD_CAPTURE_DIR', 'MSGPACKR_NATIVE_ACCELERATION_DISABLED']) delete childEnv[k];
   const child = spawn(process.execPath, [DAEMON_MAIN, '--socket', sock], {
     detached: true, stdio: ['ignore', log, log], env: childEnv, cwd: '/',
   });

@@ -97,6 +97,7 @@ export class UnitService {
   getStore(): Store | undefined {
     if (!this.storeTried) {
       this.storeTried = true;
+      if (this.o.env.PTXD_CACHE === '0') return undefined;   // turned off on purpose (benchmarks): no warning
       try {
         this.store = Store.open(this.o.cacheDir, this.o.sizeLimit);
       } catch (e) {

@@ -112,6 +112,17 @@ export class DaemonConnection {
   }
 }
 
+/**
+ * The daemon's answers become build outputs: only talk to a socket in a directory of our own (another
+ * user could otherwise pre-create /tmp/ptxd-<uid> and serve us anything).
+ */
+function checkSocketDir(sock: string): void {
+  let st;
+  try { st = statSync(dirname(sock)); } catch { return; }   // absent: we create it (0700) when starting
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) throw new Error(`${dirname(sock)} belongs to another user; not using its daemon`);
+}
+
 function sameIdentity(a: Identity, b: Identity): boolean {
   return a.proto === b.proto && a.version === b.version && a.stamp === b.stamp && a.cacheDir === b.cacheDir;
 }
@@ -120,6 +131,7 @@ function sameIdentity(a: Identity, b: Identity): boolean {
 async function tryConnect(env: NodeJS.ProcessEnv, verbose: (s: string) => void):
 Promise<{ conn?: DaemonConnection; replace?: DaemonConnection; absent?: boolean }> {
   const sock = socketPath(env);
+  checkSocketDir(sock);
   let conn: DaemonConnection;
   try {
     conn = await DaemonConnection.open(sock);
@@ -218,6 +230,7 @@ async function awaitDaemon(sock: string, child: number | undefined, deadline: nu
 export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
   const sock = socketPath(env);
   mkdirSync(dirname(sock), { recursive: true, mode: 0o700 });
+  checkSocketDir(sock);
   const lock = lockPath(sock);
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {

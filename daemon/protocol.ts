@@ -5,7 +5,6 @@
 
 import { Packr } from 'msgpackr';
 import type { UnitRequest, UnitResponse } from './unit';
-import type { Counters } from './store/store';
 
 export const PROTOCOL = 1;
 /** A frame larger than this is a protocol error (PTX of real units is a few MB at most). */
@@ -34,7 +33,6 @@ export type Message =
   | ({ t: 'welcome'; pid: number } & Identity)
   | { t: 'compile'; id: number; req: UnitRequest }
   | { t: 'result'; id: number; res: UnitResponse }
-  | { t: 'count'; id: number; counters: Partial<Counters> }
   | { t: 'status'; id: number }
   | { t: 'status-reply'; id: number; status: DaemonStatus }
   | { t: 'flush'; id: number }

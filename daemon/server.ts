@@ -6,7 +6,7 @@
 //   asks it to: stops listening, removes its socket, answers queued requests with an error (their
 //   clients retry or compile in-process), flushes counters, closes the store.
 
-import { appendFileSync, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Message } from './protocol';
@@ -45,7 +45,13 @@ export class Daemon {
     });
   }
 
+  private logLines = 0;
+
   logLine(s: string): void {
+    try {
+      // Keep the log bounded: past 10 MB it moves to <log>.1 (one generation kept).
+      if (++this.logLines % 500 === 0 && statSync(this.log).size > 10 * 1024 * 1024) renameSync(this.log, `${this.log}.1`);
+    } catch { /* no log yet */ }
     try { appendFileSync(this.log, `${new Date().toISOString()} [${process.pid}] ${s}\n`); } catch { /* no log then */ }
   }
 
@@ -149,11 +155,6 @@ export class Daemon {
         this.drain();
         return;
       }
-      case 'count':
-        this.service.count(m.counters);
-        this.scheduleFlush();
-        this.send(c, { t: 'ok', id: m.id });
-        return;
       case 'status':
         this.send(c, { t: 'status-reply', id: m.id, status: this.status() });
         return;

@@ -200,11 +200,6 @@ export class UnitService {
     return this.compile(this.lookup(req));
   }
 
-  /** Records a fallback decided by the client (counted with the other counters). */
-  count(d: Partial<Counters>): void {
-    for (const k of Object.keys(d) as (keyof Counters)[]) this.pending[k] += d[k] ?? 0;
-  }
-
   /** Writes the counters gathered since the last flush into the store. */
   flushCounters(): void {
     const d = this.pending;

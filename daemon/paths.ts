@@ -6,20 +6,24 @@
 
 import { createHash } from 'node:crypto';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   return env.PTXD_CACHE_DIR || join(env.HOME || homedir(), '.cache', 'ptxd');
 }
 
+/** This installation of ptxd (dist/.. or the source root): two installations get two daemons. */
+const INSTALL_DIR = resolve(__dirname, '..', ...(basename(resolve(__dirname, '..')) === 'dist' ? ['..'] : []));
+
 /**
  * `$PTXD_SOCKET`, else `$XDG_RUNTIME_DIR/ptxd/<h>.sock`, else `<tmp>/ptxd-<uid>/<h>.sock`, where h is a
- * hash of the cache directory: one daemon per user and cache. Unix socket paths are limited to ~107
- * bytes, hence a short hash rather than the cache path itself.
+ * hash of the cache directory and the installation: one daemon per user, cache and ptxd install (two
+ * installs sharing a cache would otherwise keep replacing each other's daemon). Unix socket paths are
+ * limited to ~107 bytes, hence a short hash rather than the paths themselves.
  */
 export function socketPath(env: NodeJS.ProcessEnv): string {
   if (env.PTXD_SOCKET) return env.PTXD_SOCKET;
-  const h = createHash('sha256').update(cacheDir(env)).digest('hex').slice(0, 12);
+  const h = createHash('sha256').update(`${cacheDir(env)}\0${INSTALL_DIR}`).digest('hex').slice(0, 12);
   const uid = process.getuid?.() ?? 0;
   const base = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'ptxd') : join(tmpdir(), `ptxd-${uid}`);
   return join(base, `${h}.sock`);

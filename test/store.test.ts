@@ -163,6 +163,38 @@ describe('LMDB store', () => {
   });
 });
 
+describe('unit service with a stand-in compiler', () => {
+  it('replays warnings on a hit; compile errors are cached too; unsupported units are not', () => {
+    const dir = mkTempDir('svc-fake');
+    const src = path.join(dir, 'u.cpp1.ii');
+    let calls = 0;
+    const warning = { severity: 'warning' as const, file: 'u.cu', line: 2, number: 177, message: 'variable "x" was declared but never referenced' };
+    const fake = ((text: string) => {
+      calls++;
+      const times = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
+      if (text.includes('ERR')) return { ok: false, ptx: '', stub: '', diagnostics: [{ ...warning, severity: 'error' as const, message: 'bad' }], times };
+      if (text.includes('UNSUP')) return { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: 'not yet', times };
+      return { ok: true, ptx: `ptx of ${text}`, stub: 'stub', diagnostics: [warning], times };
+    }) as unknown as typeof compileUnit;
+    const svc = new UnitService({ cacheDir: path.join(dir, 'cache'), sizeLimit: 1 << 30, env: {}, warnOnce: false, compileUnit: fake });
+    const options = defaultOptions();
+    const ask = (text: string) => { fs.writeFileSync(src, text); return svc.handle({ input: src, options, env: {} }); };
+    const a = ask('OK');
+    const b = ask('OK');
+    expect([a.cached, b.cached, calls]).toEqual([false, true, 1]);
+    expect(b.diagnostics).toEqual([warning]);
+    expect(b.ptx).toBe('ptx of OK');
+    const e1 = ask('ERR'), e2 = ask('ERR');
+    expect([e1.status, e2.status, e2.cached, calls]).toEqual(['errors', 'errors', true, 2]);
+    const u1 = ask('UNSUP'), u2 = ask('UNSUP');
+    expect([u1.status, u2.status, u2.cached, u2.reason, calls]).toEqual(['unsupported', 'unsupported', false, 'not yet', 4]);
+    svc.close();
+    const st = Store.open(path.join(dir, 'cache'), 1 << 30);
+    expect(st.counters()).toMatchObject({ requests: 6, hits: 2, misses: 2, errors: 1, unsupported: 2 });
+    st.close();
+  });
+});
+
 const noNvcc = skipReason('nvcc');
 
 describe.skipIf(noNvcc !== undefined)(`unit service (cache around the compiler) ${noNvcc ?? ''}`, () => {

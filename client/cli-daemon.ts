@@ -4,7 +4,7 @@
 
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectDaemon, startDaemon, stopDaemon, type DaemonConnection } from '../daemon/client';
+import { clientIdentity, connectDaemon, DaemonConnection, startDaemon, stopDaemon } from '../daemon/client';
 import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
 import { emptyCounters, Store, type Counters, type StoreInfo } from '../daemon/store/store';
 import type { DaemonStatus } from '../daemon/protocol';
@@ -26,10 +26,12 @@ async function stopAndWait(c: DaemonConnection, pid: number): Promise<void> {
   for (let i = 0; i < 200 && pidAlive(pid); i++) await new Promise(r => setTimeout(r, 50));
 }
 
-/** A connection to the running daemon, if there is one running this build (never starts one). */
+/** A connection to whatever daemon runs on our socket (of this build or another); never starts one. */
 async function runningDaemon(): Promise<DaemonConnection | undefined> {
   try {
-    return await connectDaemon(process.env, { autostart: false });
+    const c = await DaemonConnection.open(socketPath(process.env));
+    await c.hello(clientIdentity(process.env));
+    return c;
   } catch {
     return undefined;
   }
@@ -40,9 +42,14 @@ export async function daemonCommand(action: string, json: boolean): Promise<numb
   const sock = socketPath(env);
   switch (action) {
     case 'start': {
-      const c = await runningDaemon();
-      if (c) { const s = await c.status(); c.close(); out(`ptxd daemon already running (pid ${s.pid}, ${sock})\n`); return 0; }
-      await startDaemon(env);
+      // A daemon of this build is used as it is; one of an older build is replaced.
+      const had = await runningDaemon();
+      const before = had ? (await had.status()).pid : undefined;
+      had?.close();
+      const c = await connectDaemon(env, { autostart: true });
+      const s = await c!.status();
+      c!.close();
+      if (s.pid === before) { out(`ptxd daemon already running (pid ${s.pid}, ${sock})\n`); return 0; }
       return daemonCommand('status', json);
     }
     case 'stop': {
@@ -69,7 +76,8 @@ export async function daemonCommand(action: string, json: boolean): Promise<numb
       const s = await c.status();
       c.close();
       if (json) { out(`${JSON.stringify({ running: true, ...s })}\n`); return 0; }
-      out(`ptxd daemon running: pid ${s.pid}, ptxd ${s.version} (build ${s.stamp}), up ${s.uptimeS} s\n` +
+      const other = s.stamp !== clientIdentity(env).stamp ? ' — another build: the next client replaces it' : '';
+      out(`ptxd daemon running: pid ${s.pid}, ptxd ${s.version} (build ${s.stamp}${other}), up ${s.uptimeS} s\n` +
         `  socket ${s.socket}\n  log    ${s.log}\n  cache  ${s.cacheDir}${s.cacheEnabled ? '' : ' (disabled: not writable)'}\n` +
         `  served ${s.served} requests (${s.hits} cache hits), ${s.connections} connected, ${s.queued} queued\n` +
         `  memory ${mb(s.rssBytes)} resident, idle timeout ${s.idleTimeoutS ? `${s.idleTimeoutS} s` : 'off'}\n`);

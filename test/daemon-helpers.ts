@@ -22,8 +22,8 @@ export function sandbox(name: string, extraEnv: NodeJS.ProcessEnv = {}): DaemonS
   const cacheDir = path.join(dir, 'cache');
   const socket = path.join(dir, 'd.sock');
   const env: NodeJS.ProcessEnv = { ...process.env };
-  // The test runner compiles in-process by default (vitest.config.ts); these tests are about the daemon.
-  for (const k of ['PTXD_DAEMON', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', 'PTXD_VERBOSE']) delete env[k];
+  // The test runner compiles in-process and uncached by default (vitest.config.ts); these tests are about the daemon and the cache.
+  for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', 'PTXD_VERBOSE']) delete env[k];
   Object.assign(env, { PTXD_CACHE_DIR: cacheDir, PTXD_SOCKET: socket, PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '300' }, extraEnv);
   return { dir, cacheDir, socket, env };
 }

@@ -196,11 +196,13 @@ describe('unit service with a stand-in compiler', () => {
 });
 
 const noNvcc = skipReason('nvcc');
+/** The runner turns the cache off for other tests (vitest.config.ts); these test it. */
+const CACHED_ENV: NodeJS.ProcessEnv = { ...process.env, PTXD_CACHE: undefined };
 
 describe.skipIf(noNvcc !== undefined)(`unit service (cache around the compiler) ${noNvcc ?? ''}`, () => {
   it('hit after miss with identical results; stub file names are not part of the key', () => {
     const u = prepareUnit(path.join(REPO_ROOT, 'test', 'kernels', 'saxpy.cu'), 90);
-    const svc = new UnitService({ cacheDir: mkTempDir('svc'), sizeLimit: 1 << 30, env: process.env, warnOnce: false, compileUnit });
+    const svc = new UnitService({ cacheDir: mkTempDir('svc'), sizeLimit: 1 << 30, env: CACHED_ENV, warnOnce: false, compileUnit });
     try {
       const options = { ...defaultOptions(), arch: 90, moduleId: u.moduleId, origSrcFileName: 'saxpy.cu', origSrcPathName: '/x/saxpy.cu',
         includeFileName: 'tmpxft_1_saxpy.fatbin.c', stubFileName: '/tmp/tmpxft_1_saxpy.cudafe1.stub.c' };
@@ -219,7 +221,7 @@ describe.skipIf(noNvcc !== undefined)(`unit service (cache around the compiler) 
       expect(r3.ptx).toBe(r1.ptx);
       expect(r3.stub).toBe(r1.stub.split('tmpxft_1_').join('tmpxft_2_'));
       // The uncached compile with the second names gives exactly that stub.
-      const fresh = new UnitService({ cacheDir: mkTempDir('svc'), sizeLimit: 1 << 30, env: process.env, warnOnce: false, compileUnit });
+      const fresh = new UnitService({ cacheDir: mkTempDir('svc'), sizeLimit: 1 << 30, env: CACHED_ENV, warnOnce: false, compileUnit });
       expect(fresh.handle({ input: u.ii, options: other, env: {} }).stub).toBe(r3.stub);
       fresh.close();
       // An output-relevant option is part of the key.
@@ -233,7 +235,7 @@ describe.skipIf(noNvcc !== undefined)(`unit service (cache around the compiler) 
     const u = prepareUnit(path.join(REPO_ROOT, 'test', 'kernels', 'saxpy.cu'), 90);
     const file = path.join(mkTempDir('svc'), 'a-file');
     fs.writeFileSync(file, '');
-    const svc = new UnitService({ cacheDir: path.join(file, 'cache'), sizeLimit: 1 << 30, env: process.env, warnOnce: true, compileUnit });
+    const svc = new UnitService({ cacheDir: path.join(file, 'cache'), sizeLimit: 1 << 30, env: CACHED_ENV, warnOnce: true, compileUnit });
     const options = { ...defaultOptions(), arch: 90, moduleId: u.moduleId, origSrcFileName: 'saxpy.cu' };
     const r1 = svc.handle({ input: u.ii, options, env: {} });
     expect(r1.status).toBe('ok');

@@ -6,7 +6,11 @@
 // cannot handle is compiled by the real cicc instead (unless PTXD_FALLBACK=never), visibly: a line on
 // stderr with PTXD_VERBOSE=1 and a record in <cache dir>/fallbacks.jsonl.
 //
-// The compiler is loaded lazily so that argv errors and fallbacks cost no compiler start-up.
+// By default the unit is compiled by the daemon (daemon/, started on demand): this file parses argv,
+// reads the module id, sends an absolute input path and the options, then prints the diagnostics and
+// writes the outputs itself. If the daemon cannot be used (PTXD_DAEMON=0, unreachable twice, a newer
+// ptxd) the same UnitService compiles here. The daemon client and the compiler are loaded lazily so
+// that argv errors, fallbacks and cache hits cost no compiler start-up.
 
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';

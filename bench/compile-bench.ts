@@ -76,7 +76,9 @@ function stats(samples: Sample[]): Stats {
 function bench(u: PreparedUnit, runs: number, which: 'cicc' | 'ptxd', cacheDir: string): Stats {
   const out = mkTempDir(`bench-${which}`);
   const argv = ciccArgv(u, out);
-  const env = which === 'ptxd' ? { ...process.env, PTXD_FALLBACK: 'never', PTXD_CACHE_DIR: cacheDir } : process.env;
+  // ptxd: a cold compile in the client process every run (no daemon, no unit cache); bench/daemon-bench.ts
+  // measures the daemon and the cache.
+  const env = which === 'ptxd' ? { ...process.env, PTXD_FALLBACK: 'never', PTXD_CACHE_DIR: cacheDir, PTXD_DAEMON: '0', PTXD_CACHE: '0' } : process.env;
   const [cmd, args] = which === 'cicc' ? [u.realCicc, argv] : [process.execPath, [PTXD_CICC, u.realCicc, ...argv]];
   const samples: Sample[] = [];
   for (let i = 0; i < runs; i++) {

@@ -198,7 +198,11 @@ function applyFlag(r: CiccArgs, flag: string): void {
     case '--device-c': o.rdc = true; return;
     case '-fast-math': o.fastMath = true; return;
     case '--gen_div_approx_ftz': o.genDivApproxFtz = true; return;
-    case '-g': o.debug = true; return;
+    case '-g':
+      // R until the backend writes DWARF: ptxas rejects `.target …, debug` without debug sections.
+      o.debug = true;
+      r.rejected.push('-g (device debug information is not implemented yet)');
+      return;
     case '-O0': o.optLevel = 0; return;
     case '-O1': o.optLevel = 1; return;
     case '-O2': o.optLevel = 2; return;

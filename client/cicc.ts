@@ -6,18 +6,25 @@
 // cannot handle is compiled by the real cicc instead (unless PTXD_FALLBACK=never), visibly: a line on
 // stderr with PTXD_VERBOSE=1 and a record in <cache dir>/fallbacks.jsonl.
 //
-// The compiler is loaded lazily so that argv errors and fallbacks cost no compiler start-up.
+// By default the unit is compiled by the daemon (daemon/, started on demand): this file parses argv,
+// reads the module id, sends an absolute input path and the options, then prints the diagnostics and
+// writes the outputs itself. If the daemon cannot be used (PTXD_DAEMON=0, unreachable twice, a newer
+// ptxd) the same UnitService compiles here. The daemon client and the compiler are loaded lazily so
+// that argv errors, fallbacks and cache hits cost no compiler start-up.
 
-import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { CiccArgError, defaultOutputPath, parseCiccArgs, type CiccArgs } from './cicc-args';
 import { generateModuleId } from './module-id';
 import { OutputError, writeOutputsAtomically, type OutputFile } from './outputs';
 import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
-import type { CompileResult } from '../compiler/compile';
+import { cacheDir } from '../daemon/paths';
+import { outputEnv } from '../daemon/store/key';
+import type { UnitRequest, UnitResponse } from '../daemon/unit';
+
+export { cacheDir };
 
 export interface CiccContext {
   /** The real cicc, when known (argv[1] under --cicc-prefix, or the capture of `ptxd compile`). */
@@ -104,10 +111,18 @@ function sameFile(a: string, b: string): boolean {
 function isOurselves(p: string): boolean {
   const self = process.argv[1];
   if (self && sameFile(p, self)) return true;
+  // Only the first bytes: the real cicc is a 60 MB binary.
+  let fd: number | undefined;
   try {
-    const head = readFileSync(p, { encoding: 'utf8', flag: 'r' }).slice(0, 400);
+    fd = openSync(p, 'r');
+    const buf = Buffer.alloc(400);
+    const head = buf.subarray(0, readSync(fd, buf, 0, 400, 0)).toString('latin1');
     return head.startsWith('#!') && head.includes('ptxd');
-  } catch { return false; }
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string): string | undefined {
@@ -128,9 +143,6 @@ export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string): string 
   return candidates.find(c => isExecutableFile(c) && !isOurselves(c));
 }
 
-export function cacheDir(env: NodeJS.ProcessEnv): string {
-  return env.PTXD_CACHE_DIR || join(env.HOME || homedir(), '.cache', 'ptxd');
-}
 
 function recordFallback(env: NodeJS.ProcessEnv, reason: string, input: string, arch: string): void {
   try {
@@ -192,92 +204,174 @@ function traceJson(args: CiccArgs, ctx: CiccContext, t: { start: number; feEnd: 
   });
 }
 
+/** A parsed, checked cicc call that is ready to be compiled (in-process or by the daemon). */
+interface Prepared {
+  args: CiccArgs;
+  info: FallbackInfo;
+  request: UnitRequest;
+}
+
+/** Everything before the compile: argv, rejected flags, module id. A number is the exit code. */
+function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackInfo }): Prepared | number {
+  let args: CiccArgs;
+  try {
+    args = parseCiccArgs(argv);
+  } catch (e) {
+    if (!(e instanceof CiccArgError)) throw e;
+    if (e.kind === 'missing-input') {
+      ctx.stderr('Missing input file\nRecognized input file extensions are: .bc .ci .i .cup .optixir\n');
+      return 1;
+    }
+    commandLineError(ctx, e.message);
+  }
+  const o = args.options;
+  const unitName = o.origSrcFileName;
+  info.v = { argv, unitName, arch: archName(o) };
+
+  if (args.rejected.length > 0) return fallBack(ctx, `unsupported option ${args.rejected.join(', ')}`, info.v);
+  if (args.inputKind !== 'ii') return fallBack(ctx, `input kind not supported: ${basename(args.input)}`, info.v);
+
+  if (args.genModuleIdFile || args.moduleIdFile === undefined) {
+    o.moduleId = generateModuleId(o.origSrcPathName, o.origSrcFileName);
+  } else {
+    try {
+      o.moduleId = readFileSync(args.moduleIdFile, 'utf8').trim();
+    } catch {
+      catastrophic(ctx, `cannot open module id file "${args.moduleIdFile}"`, unitName);
+    }
+  }
+  // The daemon has another cwd: it gets an absolute input path.
+  const request: UnitRequest = { input: resolve(args.input), options: o, realCicc: ctx.realCicc, env: outputEnv(ctx.env) };
+  return { args, info: info.v, request };
+}
+
+/** Everything after the compile: diagnostics, outputs, the exit code. */
+function finish(p: Prepared, result: UnitResponse, ctx: CiccContext, start: number, end: number): number {
+  const { args, info } = p;
+  const o = args.options;
+  const unitName = o.origSrcFileName;
+  for (const w of result.warnings) ctx.stderr(`${w}\n`);
+  if (result.status === 'unreadable') catastrophic(ctx, `cannot open source file "${args.input}"`, unitName);
+  if (result.status === 'unsupported') return fallBack(ctx, result.reason ?? 'unsupported', info);
+
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { formatDiagnostic } = require('../compiler/diagnostics') as typeof import('../compiler/diagnostics');
+  const { errors, catastrophics } = printDiagnostics(ctx, result.diagnostics, o, formatDiagnostic);
+  if (errors > 0 || catastrophics > 0 || result.status !== 'ok') {
+    ctx.stderr(summaryLine(Math.max(errors, catastrophics === 0 && result.status !== 'ok' ? 1 : 0), catastrophics, unitName));
+    return 1;
+  }
+
+  const files: OutputFile[] = [{ path: args.output ?? defaultOutputPath(args.input), data: result.ptx, what: 'output file' }];
+  if (args.stubFile !== undefined) files.push({ path: args.stubFile, data: result.stub, what: 'generated C file' });
+  if (args.genCFile !== undefined) files.push({ path: args.genCFile, data: `# 1 "${o.origSrcFileName}"\n`, what: 'generated C file' });
+  if (args.genDeviceFile !== undefined) files.push({ path: args.genDeviceFile, data: 'typedef char __nv_bool;\n', what: 'generated device file' });
+  if (args.traceFile !== undefined) {
+    const t = result.times;
+    const fe = t ? t.lex + t.skim + t.irgen : 0;
+    const feEnd = Math.min(end, start + fe);
+    files.push({ path: args.traceFile, data: traceJson(args, ctx, { start, feEnd, end }), what: 'output file' });
+  }
+  try {
+    writeOutputsAtomically(files);
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    const why = (e.cause as NodeJS.ErrnoException | undefined)?.code;
+    catastrophic(ctx, `cannot open ${e.file.what} "${e.file.path}"${why ? ` (${why})` : ''}`, unitName);
+  }
+  return 0;
+}
+
+/** Exit codes for the ways a cicc job ends early; a bug in ptxd falls back (never a broken build). */
+function onFailure(e: unknown, ctx: CiccContext, info: FallbackInfo): number {
+  if (e instanceof Exit) return e.code;
+  const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  if (ctx.env.PTXD_VERBOSE === '1' && e instanceof Error && e.stack) ctx.stderr(`${e.stack}\n`);
+  try {
+    return fallBack(ctx, `internal error: ${msg}`, info);
+  } catch {
+    return 1;
+  }
+}
+
+/** The compile in this process (the daemon uses the same UnitService). */
+function compileHere(req: UnitRequest, env: NodeJS.ProcessEnv): UnitResponse {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { UnitService } = require('../daemon/unit') as typeof import('../daemon/unit');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { cacheSizeLimit } = require('../daemon/paths') as typeof import('../daemon/paths');
+  const service = new UnitService({ cacheDir: cacheDir(env), sizeLimit: cacheSizeLimit(env), env, warnOnce: false });
+  try {
+    return service.handle(req);
+  } finally {
+    service.close();
+  }
+}
+
 /**
- * The whole cicc job for one argv (without the real-cicc path): returns the exit code. Never throws;
- * never writes to stdout.
+ * The whole cicc job for one argv (without the real-cicc path), compiled in this process: returns the
+ * exit code. Never throws; never writes to stdout.
  */
 export function runCicc(argv: readonly string[], ctx: CiccContext): number {
-  let info: FallbackInfo = { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' };
+  const info = { v: { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' } as FallbackInfo };
   try {
-    let args: CiccArgs;
-    try {
-      args = parseCiccArgs(argv);
-    } catch (e) {
-      if (!(e instanceof CiccArgError)) throw e;
-      if (e.kind === 'missing-input') {
-        ctx.stderr('Missing input file\nRecognized input file extensions are: .bc .ci .i .cup .optixir\n');
-        return 1;
-      }
-      commandLineError(ctx, e.message);
-    }
-    const o = args.options;
-    const unitName = o.origSrcFileName;
-    info = { argv, unitName, arch: archName(o) };
-
-    if (args.rejected.length > 0) return fallBack(ctx, `unsupported option ${args.rejected.join(', ')}`, info);
-    if (args.inputKind !== 'ii') return fallBack(ctx, `input kind not supported: ${basename(args.input)}`, info);
-
-    if (args.genModuleIdFile || args.moduleIdFile === undefined) {
-      o.moduleId = generateModuleId(o.origSrcPathName, o.origSrcFileName);
-    } else {
-      try {
-        o.moduleId = readFileSync(args.moduleIdFile, 'utf8').trim();
-      } catch {
-        catastrophic(ctx, `cannot open module id file "${args.moduleIdFile}"`, unitName);
-      }
-    }
-
-    let src: string;
-    try {
-      src = readFileSync(args.input, 'utf8');
-    } catch {
-      catastrophic(ctx, `cannot open source file "${args.input}"`, unitName);
-    }
-
+    const p = prepare(argv, ctx, info);
+    if (typeof p === 'number') return p;
     const start = ctx.now();
-    // Lazy: the compiler is the heavy part of the client.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { compileUnit } = require('../compiler/compile') as typeof import('../compiler/compile');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { formatDiagnostic } = require('../compiler/diagnostics') as typeof import('../compiler/diagnostics');
-    const result: CompileResult = compileUnit(src, o);
-    const end = ctx.now();
-
-    if (result.unsupported !== undefined) return fallBack(ctx, result.unsupported, info);
-
-    const { errors, catastrophics } = printDiagnostics(ctx, result.diagnostics, o, formatDiagnostic);
-    if (errors > 0 || catastrophics > 0 || !result.ok) {
-      ctx.stderr(summaryLine(Math.max(errors, catastrophics === 0 && !result.ok ? 1 : 0), catastrophics, unitName));
-      return 1;
-    }
-
-    const files: OutputFile[] = [{ path: args.output ?? defaultOutputPath(args.input), data: result.ptx, what: 'output file' }];
-    if (args.stubFile !== undefined) files.push({ path: args.stubFile, data: result.stub, what: 'generated C file' });
-    if (args.genCFile !== undefined) files.push({ path: args.genCFile, data: `# 1 "${o.origSrcFileName}"\n`, what: 'generated C file' });
-    if (args.genDeviceFile !== undefined) files.push({ path: args.genDeviceFile, data: 'typedef char __nv_bool;\n', what: 'generated device file' });
-    if (args.traceFile !== undefined) {
-      const t = result.times;
-      const feEnd = Math.min(end, start + t.lex + t.skim + t.irgen);
-      files.push({ path: args.traceFile, data: traceJson(args, ctx, { start, feEnd, end }), what: 'output file' });
-    }
-    try {
-      writeOutputsAtomically(files);
-    } catch (e) {
-      if (!(e instanceof OutputError)) throw e;
-      const why = (e.cause as NodeJS.ErrnoException | undefined)?.code;
-      catastrophic(ctx, `cannot open ${e.file.what} "${e.file.path}"${why ? ` (${why})` : ''}`, unitName);
-    }
-    return 0;
+    const res = compileHere(p.request, ctx.env);
+    return finish(p, res, ctx, start, ctx.now());
   } catch (e) {
-    if (e instanceof Exit) return e.code;
-    // A bug in ptxd never breaks a build: fall back (or report it with PTXD_FALLBACK=never).
-    const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-    if (ctx.env.PTXD_VERBOSE === '1' && e instanceof Error && e.stack) ctx.stderr(`${e.stack}\n`);
+    return onFailure(e, ctx, info.v);
+  }
+}
+
+/** Whether this call should use the daemon (PTXD_DAEMON=0 turns it off). */
+export function daemonEnabled(env: NodeJS.ProcessEnv): boolean {
+  return env.PTXD_DAEMON !== '0' && env.PTXD_DAEMON !== 'off' && env.PTXD_DAEMON !== 'false';
+}
+
+/**
+ * The daemon's answer, or undefined when it cannot be had: the connection fails or drops mid-request
+ * twice (a killed daemon is restarted by the retry), or the daemon runs a newer ptxd.
+ */
+async function compileViaDaemon(req: UnitRequest, ctx: CiccContext): Promise<UnitResponse | undefined> {
+  // msgpackr's native add-on costs more to load (~10 ms) than it saves on a few small frames.
+  process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { connectDaemon } = require('../daemon/client') as typeof import('../daemon/client');
+  const verbose = ctx.env.PTXD_VERBOSE === '1' ? ctx.stderr : () => {};
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    let conn: import('../daemon/client').DaemonConnection | undefined;
     try {
-      return fallBack(ctx, `internal error: ${msg}`, info);
-    } catch {
-      return 1;
+      conn = await connectDaemon(ctx.env, { autostart: true, verbose });
+      if (!conn) return undefined;
+      const m = await conn.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req });
+      return m.res;
+    } catch (e) {
+      verbose(`ptxd: daemon request failed (attempt ${attempt}): ${e instanceof Error ? e.message : String(e)}\n`);
+    } finally {
+      conn?.close();
     }
+  }
+  return undefined;
+}
+
+/** The cicc job through the daemon (started on demand); in-process when the daemon cannot be used. */
+export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): Promise<number> {
+  if (!daemonEnabled(ctx.env)) return runCicc(argv, ctx);
+  const info = { v: { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' } as FallbackInfo };
+  try {
+    const p = prepare(argv, ctx, info);
+    if (typeof p === 'number') return p;
+    const start = ctx.now();
+    let res = await compileViaDaemon(p.request, ctx);
+    if (!res) {
+      if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr('ptxd: daemon unavailable; compiling in-process\n');
+      res = compileHere(p.request, ctx.env);
+    }
+    return finish(p, res, ctx, start, ctx.now());
+  } catch (e) {
+    return onFailure(e, ctx, info.v);
   }
 }
 
@@ -335,7 +429,11 @@ export function main(): void {
     if (env.PTXD_CAPTURE_DIR) {
       code = capture(env.PTXD_CAPTURE_DIR, realCicc, args);
     } else {
-      code = runCicc(args, ctx);
+      runCiccAsync(args, ctx).then(c => { process.exitCode = c; }, e => {
+        ctx.stderr(`ptxd-cicc: error: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exitCode = 1;
+      });
+      return;
     }
   } catch (e) {
     if (env.PTXD_VERBOSE === '1' && e instanceof Error && e.stack) ctx.stderr(`${e.stack}\n`);

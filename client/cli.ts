@@ -5,12 +5,13 @@
 // `--cicc-prefix=<ptxd-cicc>` in capture mode, which records cicc's exact argv and copies its inputs,
 // then stops nvcc. The captured argv is then compiled like any drop-in call (same fallback rules).
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import yargs from 'yargs';
-import { cacheDir, findRealCicc, runCicc, type Capture, type CiccContext } from './cicc';
+import { findRealCicc, runCiccAsync, type Capture, type CiccContext } from './cicc';
+import { cacheCommand, daemonCommand, statsCommand } from './cli-daemon';
 import { SUPPORTED_ARCHS } from '../compiler/options';
 
 function version(): string {
@@ -159,7 +160,7 @@ function rewriteCaptured(cap: Capture, dir: string, out: string, stub: string | 
   return argv;
 }
 
-function compileCommand(a: CompileArgs): number {
+async function compileCommand(a: CompileArgs): Promise<number> {
   const err = (s: string) => { process.stderr.write(s); };
   const arch = parseArchArg(a.arch);
   if (!arch) { err(`ptxd: error: unsupported architecture '${a.arch}' (supported: ${SUPPORTED_ARCHS.map(n => `sm_${n}`).join(', ')})\n`); return 1; }
@@ -170,7 +171,7 @@ function compileCommand(a: CompileArgs): number {
   if (/\.(ii|i|ci|cup)$/.test(file)) {
     const out = a.o ?? basename(file).replace(/(\.cpp1)?\.(ii|i|ci|cup)$/, '') + '.ptx';
     ctx.realCicc = findRealCicc(process.env);
-    return runCicc(argvForIi(a, arch, out), ctx);
+    return runCiccAsync(argvForIi(a, arch, out), ctx);
   }
   if (!/\.cu$/.test(file)) { err(`ptxd: error: expected a .cu, .ii or .cpp1.ii file: "${file}"\n`); return 1; }
   const cap = captureFromNvcc(a, arch, err);
@@ -179,26 +180,10 @@ function compileCommand(a: CompileArgs): number {
   try {
     ctx.realCicc = cap.realCicc;
     const out = a.o ?? basename(file).replace(/\.cu$/, '') + '.ptx';
-    return runCicc(rewriteCaptured(cap, dir, out, a.stub), ctx);
+    return await runCiccAsync(rewriteCaptured(cap, dir, out, a.stub), ctx);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function statsCommand(): number {
-  const file = join(cacheDir(process.env), 'fallbacks.jsonl');
-  let lines: string[] = [];
-  try { lines = readFileSync(file, 'utf8').split('\n').filter(l => l.trim() !== ''); } catch { /* none yet */ }
-  const reasons = new Map<string, number>();
-  for (const l of lines) {
-    try {
-      const r = (JSON.parse(l) as { reason?: string }).reason ?? '?';
-      reasons.set(r, (reasons.get(r) ?? 0) + 1);
-    } catch { /* skip a torn line */ }
-  }
-  process.stdout.write(`fallbacks to the real cicc: ${lines.length} (${file})\n`);
-  for (const [r, n] of [...reasons].sort((x, y) => y[1] - x[1])) process.stdout.write(`  ${n}\t${r}\n`);
-  return 0;
 }
 
 /** nvcc-style single-dash options (`-arch sm_90`, `-O3`, `-DX`) in the form yargs understands. */
@@ -214,13 +199,34 @@ export function normalizeArgv(argv: readonly string[]): string[] {
   });
 }
 
-export function main(argv: string[]): void {
+function toolkitCommand(outDir: string, cudaHome: string | undefined): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { writeShadowToolkit } = require('../make-integration/toolkit') as typeof import('../make-integration/toolkit');
+  const nvcc = findNvcc(process.env);
+  const home = cudaHome ?? (nvcc ? resolve(dirname(realpathSync(nvcc)), '..') : undefined);
+  if (!home) { process.stderr.write('ptxd: error: no CUDA toolkit found (give --cuda or set CUDA_HOME)\n'); return 1; }
+  try {
+    writeShadowToolkit({ out: outDir, cudaHome: home, ptxdCicc: resolve(__dirname, '..', '..', 'bin', 'ptxd-cicc'), node: process.execPath });
+  } catch (e) {
+    process.stderr.write(`ptxd: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  const abs = resolve(outDir);
+  process.stdout.write(`shadow CUDA toolkit written to ${abs} (real toolkit: ${home})\n` +
+    `  use it as: ${abs}/bin/nvcc …   or   cmake -DCMAKE_CUDA_COMPILER=${abs}/bin/nvcc …\n`);
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  // `ptxd stats | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', e => { if ((e as NodeJS.ErrnoException).code === 'EPIPE') process.exit(process.exitCode ?? 0); });
   let code = 0;
-  yargs(normalizeArgv(argv))
+  const run = (p: Promise<number> | number) => Promise.resolve(p).then(c => { code = c; });
+  await yargs(normalizeArgv(argv))
     .scriptName('ptxd')
     .usage('$0 <command> [options]\n\nptxd: an incremental CUDA device compiler, a drop-in replacement for cicc.\n' +
       'Drop-in use: NVCC_APPEND_FLAGS=--cicc-prefix=<ptxd>/bin/ptxd-cicc make')
-    .command('compile <file>', 'compile a .cu, .ii or .cpp1.ii file to PTX', y => y
+    .command('compile <file>', 'compile a .cu, .ii or .cpp1.ii file to PTX (through the daemon)', y => y
       .positional('file', { type: 'string', demandOption: true, describe: '.cu (preprocessed by nvcc), .ii or .cpp1.ii' })
       .option('arch', { type: 'string', default: 'sm_75', describe: 'target: sm_90, compute_90, sm_90a, …' })
       .option('o', { type: 'string', describe: 'output PTX file (default: <file>.ptx in the current directory)' })
@@ -239,9 +245,29 @@ export function main(argv: string[]): void {
       .option('I', { type: 'string', array: true, describe: 'include directory for a .cu (passed to nvcc)' })
       .option('Xcicc', { type: 'string', array: true, describe: 'extra cicc flag' })
       .example('$0 compile test/kernels/saxpy.cu -arch sm_90 -o saxpy.ptx', '')
-      .epilog('Environment: PTXD_FALLBACK=never (never run the real cicc), PTXD_VERBOSE=1, PTXD_CACHE_DIR.'),
-    a => { code = compileCommand(a as unknown as CompileArgs); })
-    .command('stats', 'show how often units fell back to the real cicc', y => y, () => { code = statsCommand(); })
+      .epilog('Environment: PTXD_FALLBACK=never (never run the real cicc), PTXD_VERBOSE=1, PTXD_CACHE_DIR, ' +
+        'PTXD_DAEMON=0 (compile in this process).'),
+    a => run(compileCommand(a as unknown as CompileArgs)))
+    .command('stats', 'requests, unit cache hits/misses, fallbacks and their reasons, time saved, cache size', y => y
+      .option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),
+    a => run(statsCommand(a.json)))
+    .command('daemon <action>', 'control the daemon for this user and cache directory', y => y
+      .positional('action', { choices: ['start', 'stop', 'status', 'restart'] as const, demandOption: true,
+        describe: 'start (if not running), stop, status (exit 3 when not running), restart' })
+      .option('json', { type: 'boolean', default: false, describe: 'machine-readable status' })
+      .epilog('Environment: PTXD_SOCKET (socket path), PTXD_CACHE_DIR, PTXD_IDLE_TIMEOUT (seconds, 0 = never; default 600).'),
+    a => run(daemonCommand(a.action as string, a.json)))
+    .command('cache <action>', 'inspect or maintain the unit cache', y => y
+      .positional('action', { choices: ['info', 'clear', 'verify'] as const, demandOption: true,
+        describe: 'info (size, entries), clear (remove all units and statistics), verify (check every value; exit 2 if any was corrupt)' })
+      .option('json', { type: 'boolean', default: false, describe: 'machine-readable output' })
+      .epilog('Environment: PTXD_CACHE_DIR (default ~/.cache/ptxd), PTXD_CACHE_SIZE (e.g. 2G; least recently used units are evicted).'),
+    a => run(cacheCommand(a.action as string, a.json)))
+    .command('toolkit', 'write a shadow CUDA toolkit whose nvcc uses ptxd as its cicc', y => y
+      .option('out', { type: 'string', demandOption: true, describe: 'directory to write' })
+      .option('cuda', { type: 'string', describe: 'the real CUDA toolkit (default: the one of nvcc on PATH, CUDA_HOME, /usr/local/cuda)' })
+      .example('$0 toolkit --out ~/ptxd-cuda && cmake -DCMAKE_CUDA_COMPILER=~/ptxd-cuda/bin/nvcc …', ''),
+    a => run(toolkitCommand(a.out, a.cuda)))
     .demandCommand(1, 'give a command (see --help)')
     .strict()
     .version(version())
@@ -252,8 +278,8 @@ export function main(argv: string[]): void {
       process.stderr.write(`ptxd: error: ${msg ?? e?.message}\n(see ptxd --help)\n`);
       code = 1;
     })
-    .parseSync();
+    .parseAsync();
   process.exitCode = code;
 }
 
-if (require.main === module) main(process.argv.slice(2));
+if (require.main === module) void main(process.argv.slice(2));

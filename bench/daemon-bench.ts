@@ -1,0 +1,163 @@
+// Daemon benchmark: what the daemon and the unit cache buy, each as a ratio to the real cicc on the same
+// input in the same run.
+//   unit cache hit (end to end): `node bin/ptxd-cicc <real cicc> <argv>` as nvcc runs it, client process
+//     included, answered from the cache by a warm daemon;
+//   warm-daemon compile: the same, with the cache off (PTXD_CACHE=0), so the warm daemon compiles;
+//   daemon memory: resident set of a daemon after it has compiled every program in test/kernels.
+// Each ptxd configuration has its own cache directory and socket; daemons are stopped at the end.
+// PTXD_FALLBACK=never: a unit ptxd cannot compile is reported as failed, never timed.
+//
+// Usage: node dist/bench/daemon-bench.js [--runs N] [--arch 90] [--only name,name]
+
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, kernelPrograms, mkTempDir, prepareUnit, prepareUnits, skipReason, type PreparedUnit,
+} from '../test/helpers/tools';
+
+const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
+const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
+
+interface Series { ok: boolean; medianMs: number | null; minMs: number | null; maxMs: number | null; samplesMs: number[]; error?: string }
+interface Row { input: string; cicc: Series; hit: Series; warm: Series; hitRatio: number | null; warmRatio: number | null }
+
+function parseArgs(argv: string[]): { runs: number; arch: number; only: string[] | null } {
+  let runs = 7, arch = 90, only: string[] | null = null;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--runs') runs = Math.max(1, Number(argv[++i]));
+    else if (argv[i] === '--arch') arch = Number(argv[++i]);
+    else if (argv[i] === '--only') only = argv[++i]!.split(',');
+  }
+  return { runs, arch, only };
+}
+
+interface Sandbox { env: NodeJS.ProcessEnv; dir: string }
+
+function sandbox(name: string, extra: NodeJS.ProcessEnv = {}): Sandbox {
+  const dir = mkTempDir(`dbench-${name}`);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'PTXD_VERBOSE', 'NVCC_APPEND_FLAGS']) delete env[k];
+  Object.assign(env, { PTXD_CACHE_DIR: path.join(dir, 'cache'), PTXD_SOCKET: path.join(dir, 'd.sock'), PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '600' }, extra);
+  return { env, dir };
+}
+
+function stopDaemon(sb: Sandbox): void {
+  spawnSync(process.execPath, [PTXD, 'daemon', 'stop'], { env: sb.env, encoding: 'utf8' });
+}
+
+/** One run of a compiler process; wall ms, or an error. */
+function once(cmd: string, args: string[], env: NodeJS.ProcessEnv, ptx: string): { ms: number } | { error: string } {
+  fs.rmSync(ptx, { force: true });
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600_000 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0 || !fs.existsSync(ptx)) return { error: `exit ${r.status}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}` };
+  return { ms };
+}
+
+function series(u: PreparedUnit, runs: number, which: 'cicc' | Sandbox, warmup: number): Series {
+  const out = mkTempDir('dbench-out');
+  const argv = ciccArgv(u, out);
+  const [cmd, args, env] = which === 'cicc'
+    ? [u.realCicc, argv, process.env]
+    : [process.execPath, [PTXD_CICC, u.realCicc, ...argv], which.env];
+  const ms: number[] = [];
+  for (let i = 0; i < warmup + runs; i++) {
+    const r = once(cmd, args, env, ciccOutputs(out).ptx);
+    if ('error' in r) { fs.rmSync(out, { recursive: true, force: true }); return { ok: false, medianMs: null, minMs: null, maxMs: null, samplesMs: ms, error: r.error }; }
+    if (i >= warmup) ms.push(Math.round(r.ms * 10) / 10);
+  }
+  fs.rmSync(out, { recursive: true, force: true });
+  const s = [...ms].sort((a, b) => a - b);
+  const median = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return { ok: true, medianMs: median, minMs: s[0]!, maxMs: s[s.length - 1]!, samplesMs: ms };
+}
+
+function daemonStatus(sb: Sandbox): { rssBytes: number; heapUsedBytes: number; served: number } | null {
+  const r = spawnSync(process.execPath, [PTXD, 'daemon', 'status', '--json'], { env: sb.env, encoding: 'utf8' });
+  try {
+    const j = JSON.parse(r.stdout) as { running: boolean; rssBytes: number; heapUsedBytes: number; served: number };
+    return j.running ? j : null;
+  } catch { return null; }
+}
+
+/** Compiles every test/kernels program through one daemon; its memory afterwards. */
+function memoryAfterAllKernels(arch: number): { units: number; failed: string[]; rssMb: number | null; heapMb: number | null } {
+  const sb = sandbox('mem');
+  const failed: string[] = [];
+  let units = 0;
+  try {
+    for (const cu of kernelPrograms()) {
+      let u: PreparedUnit;
+      try { u = prepareUnits(cu, [arch]).get(arch)!; } catch { failed.push(`${path.basename(cu)} (nvcc)`); continue; }
+      const out = mkTempDir('dbench-mem');
+      const r = once(process.execPath, [PTXD_CICC, u.realCicc, ...ciccArgv(u, out)], sb.env, ciccOutputs(out).ptx);
+      fs.rmSync(out, { recursive: true, force: true });
+      if ('error' in r) failed.push(path.basename(cu)); else units++;
+    }
+    const st = daemonStatus(sb);
+    return { units, failed, rssMb: st ? st.rssBytes / 2 ** 20 : null, heapMb: st ? st.heapUsedBytes / 2 ** 20 : null };
+  } finally {
+    stopDaemon(sb);
+  }
+}
+
+const f0 = (x: number | null) => (x === null ? '–' : x.toFixed(0));
+const f2 = (x: number | null) => (x === null ? '–' : x.toFixed(2));
+const cell = (s: Series) => (s.ok ? `${f0(s.medianMs)} (${f0(s.minMs)}–${f0(s.maxMs)})` : 'FAILED');
+
+function main(): number {
+  const { runs, arch, only } = parseArgs(process.argv.slice(2));
+  const skip = skipReason('nvcc', 'cicc');
+  if (skip) { console.error(`daemon-bench: ${skip}`); return 2; }
+  const hitBox = sandbox('hit');
+  const warmBox = sandbox('warm', { PTXD_CACHE: '0' });
+  const rows: Row[] = [];
+  try {
+    for (const input of INPUTS.filter(i => !only || only.includes(i.replace(/\.cu$/, '')) || only.includes(i))) {
+      const u = prepareUnit(path.join(KERNELS_DIR, input), arch);
+      const cicc = series(u, runs, 'cicc', 1);
+      const hit = series(u, runs, hitBox, 1);     // the warm-up run fills the cache (and starts the daemon)
+      const warm = series(u, runs, warmBox, 1);   // the warm-up run starts the daemon and warms it on this input
+      const ratio = (s: Series) => (cicc.medianMs !== null && s.medianMs !== null ? s.medianMs / cicc.medianMs : null);
+      rows.push({ input, cicc, hit, warm, hitRatio: ratio(hit), warmRatio: ratio(warm) });
+      process.stderr.write(`daemon-bench: ${input} done\n`);
+    }
+  } finally {
+    stopDaemon(hitBox);
+    stopDaemon(warmBox);
+  }
+  process.stderr.write('daemon-bench: compiling all test kernels for the memory figure\n');
+  const mem = memoryAfterAllKernels(arch);
+
+  const lines = [
+    `daemon-bench: ${runs} runs each (after 1 warm-up), compute_${arch}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wall ms, median (min–max)`,
+    '',
+    '| input | real cicc | ptxd unit cache hit (client process incl.) | hit/cicc | ptxd warm-daemon compile | warm/cicc |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(r => `| ${r.input} | ${cell(r.cicc)} | ${cell(r.hit)} | ${f2(r.hitRatio)} | ${cell(r.warm)} | ${f2(r.warmRatio)} |`),
+    '',
+    `Daemon after compiling ${mem.units} test kernel programs (compute_${arch}): RSS ${f0(mem.rssMb)} MB, JS heap ${f0(mem.heapMb)} MB` +
+      (mem.failed.length ? `; not compiled (PTXD_FALLBACK=never): ${mem.failed.join(', ')}` : ''),
+  ];
+  const failures = rows.flatMap(r => (['cicc', 'hit', 'warm'] as const).filter(k => !r[k].ok).map(k => `- ${r.input} (${k}): ${r[k].error}`));
+  if (failures.length) lines.push('', 'Failures:', ...failures);
+  console.log(lines.join('\n'));
+
+  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, 'daemon-bench.json');
+  const json = {
+    benchmark: 'daemon-bench', date: new Date().toISOString(),
+    host: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version },
+    runs, arch, ptxdFallback: 'never', rows, daemonMemory: mem,
+  };
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(json, null, 2) + '\n');
+  fs.renameSync(`${file}.tmp`, file);
+  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
+  return 0;
+}
+
+process.exitCode = main();

@@ -1,0 +1,192 @@
+// `ptxd daemon …`, `ptxd stats`, `ptxd cache …`: the commands that look at the daemon and the store.
+// All of them work without a running daemon (the store is read directly; LMDB allows that while a
+// daemon writes).
+
+import { readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { clientIdentity, connectDaemon, DaemonConnection, startDaemon, stopDaemon } from '../daemon/client';
+import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
+import { emptyCounters, Store, type Counters, type StoreInfo } from '../daemon/store/store';
+import type { DaemonStatus } from '../daemon/protocol';
+
+const out = (s: string) => { process.stdout.write(s); };
+const err = (s: string) => { process.stderr.write(s); };
+
+function mb(n: number): string {
+  return n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(2)} GiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+function pidAlive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; }
+}
+
+/** Stops a daemon and waits (up to 10 s) until its process has exited. */
+async function stopAndWait(c: DaemonConnection, pid: number): Promise<void> {
+  await stopDaemon(c);
+  for (let i = 0; i < 200 && pidAlive(pid); i++) await new Promise(r => setTimeout(r, 50));
+}
+
+/** A connection to whatever daemon runs on our socket (of this build or another); never starts one. */
+async function runningDaemon(): Promise<DaemonConnection | undefined> {
+  try {
+    const c = await DaemonConnection.open(socketPath(process.env));
+    await c.hello(clientIdentity(process.env));
+    return c;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function daemonCommand(action: string, json: boolean): Promise<number> {
+  const env = process.env;
+  const sock = socketPath(env);
+  switch (action) {
+    case 'start': {
+      // A daemon of this build is used as it is; one of an older build is replaced.
+      const had = await runningDaemon();
+      const before = had ? (await had.status()).pid : undefined;
+      had?.close();
+      const c = await connectDaemon(env, { autostart: true });
+      const s = await c!.status();
+      c!.close();
+      if (s.pid === before) { out(`ptxd daemon already running (pid ${s.pid}, ${sock})\n`); return 0; }
+      return daemonCommand('status', json);
+    }
+    case 'stop': {
+      const c = await runningDaemon();
+      if (!c) { out(`no ptxd daemon running on ${sock}\n`); return 0; }
+      const s = await c.status();
+      await stopAndWait(c, s.pid);
+      out(`stopped ptxd daemon (pid ${s.pid})\n`);
+      return 0;
+    }
+    case 'restart': {
+      const c = await runningDaemon();
+      if (c) await stopAndWait(c, (await c.status()).pid);
+      await startDaemon(env);
+      return daemonCommand('status', json);
+    }
+    case 'status': {
+      const c = await runningDaemon();
+      if (!c) {
+        if (json) out(`${JSON.stringify({ running: false, socket: sock, log: logPath(sock) })}\n`);
+        else out(`no ptxd daemon running on ${sock}\n`);
+        return json ? 0 : 3;
+      }
+      const s = await c.status();
+      c.close();
+      if (json) { out(`${JSON.stringify({ running: true, ...s })}\n`); return 0; }
+      const other = s.stamp !== clientIdentity(env).stamp ? ' — another build: the next client replaces it' : '';
+      out(`ptxd daemon running: pid ${s.pid}, ptxd ${s.version} (build ${s.stamp}${other}), up ${s.uptimeS} s\n` +
+        `  socket ${s.socket}\n  log    ${s.log}\n  cache  ${s.cacheDir}${s.cacheEnabled ? '' : ' (disabled: not writable)'}\n` +
+        `  served ${s.served} requests (${s.hits} cache hits), ${s.connections} connected, ${s.queued} queued\n` +
+        `  memory ${mb(s.rssBytes)} resident, idle timeout ${s.idleTimeoutS ? `${s.idleTimeoutS} s` : 'off'}\n`);
+      return 0;
+    }
+    default:
+      err(`ptxd: error: unknown daemon action "${action}" (start, stop, status, restart)\n`);
+      return 1;
+  }
+}
+
+function openStore(): Store | undefined {
+  try {
+    return Store.open(cacheDir(process.env), cacheSizeLimit(process.env));
+  } catch (e) {
+    err(`ptxd: warning: cannot open the cache in "${cacheDir(process.env)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+    return undefined;
+  }
+}
+
+function fallbackReasons(): { total: number; reasons: Record<string, number> } {
+  const file = join(cacheDir(process.env), 'fallbacks.jsonl');
+  let lines: string[] = [];
+  try { lines = readFileSync(file, 'utf8').split('\n').filter(l => l.trim() !== ''); } catch { /* none yet */ }
+  const reasons: Record<string, number> = {};
+  for (const l of lines) {
+    let r = '?';
+    try { r = (JSON.parse(l) as { reason?: string }).reason ?? '?'; } catch { /* a torn line */ }
+    reasons[r] = (reasons[r] ?? 0) + 1;
+  }
+  return { total: lines.length, reasons };
+}
+
+export interface StatsReport {
+  counters: Counters;
+  cache: StoreInfo | null;
+  fallbacks: { total: number; reasons: Record<string, number>; file: string };
+  daemon: DaemonStatus | null;
+}
+
+export async function collectStats(): Promise<StatsReport> {
+  const c = await runningDaemon();
+  let daemon: DaemonStatus | null = null;
+  if (c) {
+    // The daemon writes its counters shortly after each request: make them current first.
+    try { await c.request({ t: 'flush', id: 0 }); daemon = await c.status(); } catch { /* report what the store has */ }
+    c.close();
+  }
+  const store = openStore();
+  const report: StatsReport = {
+    counters: store ? store.counters() : emptyCounters(),
+    cache: store ? store.info() : null,
+    fallbacks: { ...fallbackReasons(), file: join(cacheDir(process.env), 'fallbacks.jsonl') },
+    daemon,
+  };
+  store?.close();
+  return report;
+}
+
+export async function statsCommand(json: boolean): Promise<number> {
+  const r = await collectStats();
+  if (json) { out(`${JSON.stringify(r, null, 2)}\n`); return 0; }
+  const k = r.counters;
+  const rate = k.hits + k.misses > 0 ? ` (${((100 * k.hits) / (k.hits + k.misses)).toFixed(1)}% hits)` : '';
+  out(`requests          ${k.requests}\n` +
+    `unit cache        ${k.hits} hits, ${k.misses} misses${rate}, ${k.corrupt} corrupt values recompiled, ${k.evictions} evicted\n` +
+    `compile errors    ${k.errors}\n` +
+    `unsupported units ${k.unsupported}\n` +
+    `compile time      ${(k.compileMs / 1000).toFixed(1)} s spent, ${(k.savedMs / 1000).toFixed(1)} s saved by hits\n`);
+  if (r.cache) out(`cache             ${r.cache.entries} units, ${mb(r.cache.bytes)} of ${mb(r.cache.limit)} (${r.cache.path})\n`);
+  else out('cache             disabled (directory not usable)\n');
+  out(`fallbacks to the real cicc: ${r.fallbacks.total} (${r.fallbacks.file})\n`);
+  for (const [reason, n] of Object.entries(r.fallbacks.reasons).sort((x, y) => y[1] - x[1])) out(`  ${n}\t${reason}\n`);
+  out(r.daemon ? `daemon            pid ${r.daemon.pid}, ${r.daemon.served} requests since start, ${mb(r.daemon.rssBytes)} resident\n`
+    : 'daemon            not running\n');
+  return 0;
+}
+
+export async function cacheCommand(action: string, json: boolean): Promise<number> {
+  const store = openStore();
+  if (!store) return 1;
+  try {
+    switch (action) {
+      case 'info': {
+        const i = store.info();
+        if (json) out(`${JSON.stringify(i)}\n`);
+        else out(`cache ${i.path}\n  ${i.entries} units, ${mb(i.bytes)} of values, limit ${mb(i.limit)} (PTXD_CACHE_SIZE), file ${mb(i.fileBytes)}\n`);
+        return 0;
+      }
+      case 'clear': {
+        const n = store.clear(true);
+        try { unlinkSync(join(cacheDir(process.env), 'fallbacks.jsonl')); } catch { /* none */ }
+        if (json) out(`${JSON.stringify({ removed: n })}\n`);
+        else out(`removed ${n} cached units and the statistics\n`);
+        return 0;
+      }
+      case 'verify': {
+        const tty = process.stderr.isTTY === true && !json;
+        const r = store.verify(tty ? (d, t) => err(`\rverifying ${d}/${t}`) : undefined);
+        if (tty) err('\n');
+        if (json) out(`${JSON.stringify({ checked: r.checked, corrupt: r.corrupt.length })}\n`);
+        else out(`checked ${r.checked} values: ${r.corrupt.length} corrupt${r.corrupt.length ? ' (removed; they will be recompiled)' : ''}\n`);
+        return r.corrupt.length === 0 ? 0 : 2;
+      }
+      default:
+        err(`ptxd: error: unknown cache action "${action}" (info, clear, verify)\n`);
+        return 1;
+    }
+  } finally {
+    store.close();
+  }
+}

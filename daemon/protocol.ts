@@ -1,0 +1,70 @@
+// The wire protocol between clients and the daemon: frames of (u32 BE length, msgpackr map) over a
+// unix-domain socket. The first message on a connection is the client's hello; the daemon answers with
+// its identity, and the client decides whether to use it (same protocol, build and cache directory) or
+// to replace it (a newer client) or to stay away (an older client).
+
+import { Packr } from 'msgpackr';
+import type { UnitRequest, UnitResponse } from './unit';
+
+export const PROTOCOL = 1;
+/** A frame larger than this is a protocol error (PTX of real units is a few MB at most). */
+export const MAX_FRAME = 256 * 1024 * 1024;
+
+export interface Identity { proto: number; version: string; stamp: string; cacheDir: string }
+
+export interface DaemonStatus extends Identity {
+  pid: number;
+  socket: string;
+  log: string;
+  uptimeS: number;
+  idleTimeoutS: number;
+  connections: number;
+  queued: number;
+  /** Requests served since this daemon started, and how many of them were hits. */
+  served: number;
+  hits: number;
+  rssBytes: number;
+  heapUsedBytes: number;
+  cacheEnabled: boolean;
+}
+
+export type Message =
+  | ({ t: 'hello' } & Identity)
+  | ({ t: 'welcome'; pid: number } & Identity)
+  | { t: 'compile'; id: number; req: UnitRequest }
+  | { t: 'result'; id: number; res: UnitResponse }
+  | { t: 'status'; id: number }
+  | { t: 'status-reply'; id: number; status: DaemonStatus }
+  | { t: 'flush'; id: number }
+  | { t: 'ok'; id: number }
+  | { t: 'shutdown'; id: number }
+  | { t: 'error'; id: number; message: string };
+
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+export function encodeFrame(m: Message): Buffer {
+  const body = packr.pack(m);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length, 0);
+  return Buffer.concat([head, body]);
+}
+
+/** Accumulates socket data and yields complete messages. Throws on a malformed stream. */
+export class FrameReader {
+  private buf: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): Message[] {
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    const out: Message[] = [];
+    while (this.buf.length >= 4) {
+      const len = this.buf.readUInt32BE(0);
+      if (len > MAX_FRAME) throw new Error(`frame too large (${len} bytes)`);
+      if (this.buf.length < 4 + len) break;
+      const m = packr.unpack(this.buf.subarray(4, 4 + len)) as Message;
+      if (m === null || typeof m !== 'object' || typeof (m as { t?: unknown }).t !== 'string') throw new Error('malformed message');
+      out.push(m);
+      this.buf = this.buf.subarray(4 + len);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,53 @@
+// The byte layout of one cache value, checked on every read (DESIGN invariant 4: a corrupt entry is a
+// miss, never an output):
+//   'PXU1' | payload length (u32 BE) | first 16 bytes of sha256(payload) | payload (msgpackr)
+// The payload is a plain map so that fields can be added without breaking older readers.
+
+import { createHash } from 'node:crypto';
+import { Packr } from 'msgpackr';
+import type { Diagnostic } from '../../compiler/diagnostics';
+
+export interface UnitValue {
+  /** false: the unit has compile errors (diagnostics say which); nothing to write. */
+  ok: boolean;
+  ptx: string;
+  stub: string;
+  /** Raw diagnostics (warnings replay on a hit), before -w/--diag_* adjustments. */
+  diagnostics: Diagnostic[];
+  /** How long the compile took, for "time saved" in stats. */
+  compileMs: number;
+}
+
+const MAGIC = Buffer.from('PXU1', 'latin1');
+const HEADER = 4 + 4 + 16;
+const packr = new Packr({ useRecords: false, moreTypes: false });
+
+function digest(payload: Buffer): Buffer {
+  return createHash('sha256').update(payload).digest().subarray(0, 16);
+}
+
+export function encodeValue(v: UnitValue): Buffer {
+  const payload = packr.pack({ ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: v.compileMs });
+  const head = Buffer.alloc(HEADER);
+  MAGIC.copy(head, 0);
+  head.writeUInt32BE(payload.length, 4);
+  digest(payload).copy(head, 8);
+  return Buffer.concat([head, payload]);
+}
+
+/** The value, or undefined when the bytes are not a well-formed, intact value. */
+export function decodeValue(buf: Uint8Array): UnitValue | undefined {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (b.length < HEADER || !b.subarray(0, 4).equals(MAGIC)) return undefined;
+  const len = b.readUInt32BE(4);
+  if (len !== b.length - HEADER) return undefined;
+  const payload = b.subarray(HEADER);
+  if (!digest(payload).equals(b.subarray(8, HEADER))) return undefined;
+  try {
+    const v = packr.unpack(payload) as Partial<UnitValue>;
+    if (typeof v.ok !== 'boolean' || typeof v.ptx !== 'string' || typeof v.stub !== 'string' || !Array.isArray(v.diagnostics)) return undefined;
+    return { ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: Number(v.compileMs) || 0 };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,221 @@
+// One unit compile with the unit cache: the single place where ptxd compiles, used by the daemon and
+// by the in-process client alike. Files are the client's business except the input, which is read
+// here (the path is absolute; the daemon runs as the same user on the same machine).
+//
+// lookup() is cheap (read, hash, one LMDB read) so the daemon can answer hits at once; compile() is the
+// expensive part.
+
+import { readFileSync } from 'node:fs';
+import type { CompileOptions } from '../compiler/options';
+import type { Diagnostic } from '../compiler/diagnostics';
+import type { PhaseTimes } from '../compiler/compile';
+import { emptyCounters, Store, type Counters } from './store/store';
+import { unitKey } from './store/key';
+import { compilerHash, ptxdVersion } from './version';
+import { findLibdevice, type Libdevice } from './libdevice-file';
+
+export interface UnitRequest {
+  /** Absolute path of the .ii. */
+  input: string;
+  /** Options with the module id filled in. */
+  options: CompileOptions;
+  /** The real cicc nvcc named (locates the toolkit's libdevice). */
+  realCicc?: string;
+  /** Output-relevant environment variables of the client (store/key.ts OUTPUT_ENV_VARS). */
+  env: Record<string, string>;
+}
+
+export interface UnitResponse {
+  /** ok: PTX and stub; errors: diagnostics only; unsupported: fall back; unreadable: input not readable. */
+  status: 'ok' | 'errors' | 'unsupported' | 'unreadable';
+  ptx: string;
+  stub: string;
+  diagnostics: Diagnostic[];
+  reason?: string;
+  times?: PhaseTimes;
+  /** Served from the unit cache. */
+  cached: boolean;
+  compileMs: number;
+  /** Lines for the client to print on stderr (e.g. the cache is disabled). */
+  warnings: string[];
+}
+
+/** A looked-up request: either answered already or ready to compile. */
+export interface Lookup {
+  req: UnitRequest;
+  response?: UnitResponse;
+  key?: string;
+  /** The options the unit is compiled and keyed with (placeholder file names, see keyedOptions). */
+  options?: CompileOptions;
+  source?: Buffer;
+  lib?: Libdevice;
+}
+
+// nvcc names the stub and the fatbin include after its temp directory (tmpxft_<pid>_…), so these two
+// options differ on every nvcc run although nothing but the stub's `#include "…"` and `# 1 "…"` lines
+// depend on them. The unit is compiled and keyed with placeholders instead, and the real names are put
+// into the stub of each response: that is what makes a rebuild a cache hit.
+const INCLUDE_MARK = '\u0001ptxd-include-file-name\u0001';
+const STUB_MARK = '\u0001ptxd-stub-file-name\u0001';
+/** Names the compiler prints verbatim (no escaping could differ between placeholder and real name). */
+const PLAIN_NAME = /^[A-Za-z0-9_./+@~-]*$/;
+
+function keyedOptions(o: CompileOptions): CompileOptions {
+  if (!PLAIN_NAME.test(o.includeFileName) || !PLAIN_NAME.test(o.stubFileName)) return o;
+  return { ...o, includeFileName: INCLUDE_MARK, stubFileName: STUB_MARK };
+}
+
+function realStub(stub: string, o: CompileOptions): string {
+  return stub.split(INCLUDE_MARK).join(o.includeFileName).split(STUB_MARK).join(o.stubFileName);
+}
+
+function empty(status: UnitResponse['status'], extra: Partial<UnitResponse> = {}): UnitResponse {
+  return { status, ptx: '', stub: '', diagnostics: [], cached: false, compileMs: 0, warnings: [], ...extra };
+}
+
+export interface ServiceOptions {
+  cacheDir: string;
+  sizeLimit: number;
+  env: NodeJS.ProcessEnv;
+  /** Warn about a disabled cache in every response (in-process) or only the first (daemon). */
+  warnOnce: boolean;
+  log?: (line: string) => void;
+  /** The compiler entry; loaded lazily by default (a cache hit does not need it). */
+  compileUnit?: typeof import('../compiler/compile').compileUnit;
+}
+
+export class UnitService {
+  private store: Store | undefined;
+  private storeTried = false;
+  private warning: string | undefined;
+  private warned = false;
+  private pending: Counters = emptyCounters();
+
+  constructor(private readonly o: ServiceOptions) {}
+
+  /** The store, opened on first use; undefined (with one warning) when the cache dir is unusable. */
+  getStore(): Store | undefined {
+    if (!this.storeTried) {
+      this.storeTried = true;
+      if (this.o.env.PTXD_CACHE === '0') return undefined;   // turned off on purpose (benchmarks): no warning
+      try {
+        this.store = Store.open(this.o.cacheDir, this.o.sizeLimit);
+      } catch (e) {
+        const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+        this.warning = `ptxd: warning: unit cache disabled: cannot use cache directory "${this.o.cacheDir}" (${why})`;
+        this.o.log?.(this.warning);
+      }
+    }
+    return this.store;
+  }
+
+  private warnings(): string[] {
+    if (this.warning === undefined || (this.o.warnOnce && this.warned)) return [];
+    this.warned = true;
+    return [this.warning];
+  }
+
+  lookup(req: UnitRequest): Lookup {
+    this.pending.requests++;
+    let source: Buffer;
+    try {
+      source = readFileSync(req.input);
+    } catch {
+      return { req, response: empty('unreadable', { reason: `cannot open source file "${req.input}"` }) };
+    }
+    const lib = findLibdevice(req.realCicc, this.o.env);
+    const options = keyedOptions(req.options);
+    const store = this.getStore();
+    if (!store) return { req, source, lib, options };
+    const key = unitKey({
+      version: ptxdVersion(), compilerHash: compilerHash(), libdeviceHash: lib?.hash ?? '', options, env: req.env, source,
+    });
+    try {
+      const { value, corrupt } = store.get(key);
+      if (corrupt) {
+        this.pending.corrupt++;
+        this.o.log?.(`corrupt cache value ${key.slice(0, 16)} removed; recompiling`);
+      }
+      if (value) {
+        this.pending.hits++;
+        this.pending.savedMs += value.compileMs;
+        return {
+          req, key, response: {
+            status: value.ok ? 'ok' : 'errors', ptx: value.ptx, stub: realStub(value.stub, req.options), diagnostics: value.diagnostics,
+            cached: true, compileMs: value.compileMs, warnings: this.warnings(),
+          },
+        };
+      }
+    } catch (e) {
+      this.o.log?.(`cache read failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return { req, key, source, lib, options };
+  }
+
+  compile(l: Lookup): UnitResponse {
+    if (l.response) return l.response;
+    const { req, source, lib } = l;
+    // Lazy: loading the compiler is the expensive part of a cold client.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const compileUnit = this.o.compileUnit ?? (require('../compiler/compile') as typeof import('../compiler/compile')).compileUnit;
+    const t0 = performance.now();
+    const text = source!.toString('utf8');
+    // THE call of the compiler, for the daemon and the in-process client alike.
+    // libdevice linking: pass lib?.bytes as compileUnit's third argument here.
+    void lib;
+    const compileWith = (o: CompileOptions) => compileUnit(text, o);
+    let options = l.options ?? req.options;
+    let r = compileWith(options);
+    if (options !== req.options && (r.ptx.includes(INCLUDE_MARK) || r.ptx.includes(STUB_MARK) ||
+      r.diagnostics.some(d => d.message.includes(INCLUDE_MARK) || d.message.includes(STUB_MARK)))) {
+      // The names leaked beyond the stub (never expected): compile with the real ones, do not cache.
+      options = req.options;
+      l.key = undefined;
+      r = compileWith(options);
+    }
+    const compileMs = Math.round((performance.now() - t0) * 10) / 10;
+    this.pending.compileMs += compileMs;
+    if (r.unsupported !== undefined) {
+      this.pending.unsupported++;
+      return empty('unsupported', { reason: r.unsupported, times: r.times, compileMs, warnings: this.warnings() });
+    }
+    this.pending.misses++;
+    if (!r.ok) this.pending.errors++;
+    const store = this.store;
+    if (store && l.key) {
+      try {
+        this.pending.evictions += store.put(l.key, { ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, compileMs });
+      } catch (e) {
+        // A full map or disk never fails a compile.
+        this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    return {
+      status: r.ok ? 'ok' : 'errors', ptx: r.ptx, stub: realStub(r.stub, req.options), diagnostics: r.diagnostics, times: r.times,
+      cached: false, compileMs, warnings: this.warnings(),
+    };
+  }
+
+  handle(req: UnitRequest): UnitResponse {
+    return this.compile(this.lookup(req));
+  }
+
+  /** Writes the counters gathered since the last flush into the store. */
+  flushCounters(): void {
+    const d = this.pending;
+    if (Object.values(d).every(v => v === 0)) return;
+    this.pending = emptyCounters();
+    const store = this.getStore();
+    if (!store) return;
+    try {
+      store.addCounters(d);
+    } catch (e) {
+      this.o.log?.(`stats write failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  close(): void {
+    this.flushCounters();
+    this.store?.close();
+  }
+}

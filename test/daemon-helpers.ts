@@ -1,0 +1,98 @@
+// Helpers for the daemon, make and CMake tests: a private daemon per test (own cache directory and
+// socket, so tests never share one), the `ptxd` CLI, and stats.
+
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT, mkTempDir } from './helpers/tools';
+
+export const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
+export const PTXD_CICC_BIN = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');
+
+export interface DaemonSandbox {
+  dir: string;
+  cacheDir: string;
+  socket: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A fresh cache dir and socket path; the daemon itself starts on the first request. */
+export function sandbox(name: string, extraEnv: NodeJS.ProcessEnv = {}): DaemonSandbox {
+  const dir = mkTempDir(`d-${name}`);
+  const cacheDir = path.join(dir, 'cache');
+  const socket = path.join(dir, 'd.sock');
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  // The test runner compiles in-process and uncached by default (vitest.config.ts); these tests are about the daemon and the cache.
+  for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', 'PTXD_VERBOSE']) delete env[k];
+  Object.assign(env, { PTXD_CACHE_DIR: cacheDir, PTXD_SOCKET: socket, PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '300' }, extraEnv);
+  return { dir, cacheDir, socket, env };
+}
+
+export function ptxd(sb: DaemonSandbox, args: string[], env: NodeJS.ProcessEnv = {}): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [PTXD, ...args], { env: { ...sb.env, ...env }, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+export interface Stats {
+  counters: { requests: number; hits: number; misses: number; corrupt: number; unsupported: number; errors: number; compileMs: number; savedMs: number };
+  cache: { entries: number; bytes: number } | null;
+  fallbacks: { total: number };
+  daemon: { pid: number; rssBytes: number; served: number } | null;
+}
+
+export function stats(sb: DaemonSandbox): Stats {
+  const r = ptxd(sb, ['stats', '--json']);
+  if (r.code !== 0) throw new Error(`ptxd stats failed: ${r.err}`);
+  return JSON.parse(r.out) as Stats;
+}
+
+export function daemonPid(sb: DaemonSandbox): number | undefined {
+  try { return Number(fs.readFileSync(`${sb.socket}.pid`, 'utf8')) || undefined; } catch { return undefined; }
+}
+
+export function alive(pid: number): boolean {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+/** Stops the sandbox's daemon (politely, then by force) — for afterAll. */
+export async function stopDaemon(sb: DaemonSandbox): Promise<void> {
+  const pid = daemonPid(sb);
+  ptxd(sb, ['daemon', 'stop']);
+  if (pid !== undefined && alive(pid)) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+}
+
+export function runAsync(cmd: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }):
+Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise(resolve => {
+    const p = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    p.stdout.on('data', d => { out += d; });
+    p.stderr.on('data', d => { err += d; });
+    p.on('error', e => resolve({ code: -1, out, err: err + String(e) }));
+    p.on('close', code => resolve({ code, out, err }));
+  });
+}
+
+export const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+
+/** Polls `f` until it is true or `ms` pass; returns the last value (tests assert on it, not on time). */
+export async function waitFor(f: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (f()) return true;
+    await sleep(50);
+  }
+  return f();
+}
+
+/** The .nv_fatbin section of an object (the device code nvcc embedded), via objcopy. */
+export function fatbinSection(obj: string): Buffer {
+  const out = `${obj}.fatbin.bin`;
+  const r = spawnSync('objcopy', ['-O', 'binary', '--only-section=.nv_fatbin', obj, out], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`objcopy failed on ${obj}: ${r.stderr}`);
+  const b = fs.readFileSync(out);
+  fs.rmSync(out, { force: true });
+  return b;
+}

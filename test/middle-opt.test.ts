@@ -4,7 +4,7 @@
 // must not change, and the allocas must be gone. Address-space inference is checked on the IR shape.
 import { describe, it, expect } from 'vitest';
 import { Builder, T, AS, funcTy, newFunc, newModule, newGlobal, cInt, arrayTy, structTy, declareFunc, ptrTy } from '../compiler/middle/ir';
-import type { BinOp, Func, Inst, Module, Type, Value } from '../compiler/middle/ir';
+import type { BinOp, Block, Func, Inst, Module, Type, Value } from '../compiler/middle/ir';
 import { printModule } from '../compiler/middle/llprint';
 import { optimize, inlineSummary } from '../compiler/middle/passes';
 import { sroa } from '../compiler/middle/passes/sroa';
@@ -250,5 +250,83 @@ describe('address-space inference', () => {
     expect(inferAddressSpaces(f)).toBe(false);
     expect(memOps(f).map(spaceOfAccess)).toEqual([AS.generic, AS.generic]);
     void ptrTy;
+  });
+});
+
+/** for (i = start; i <pred> end; i += step) { body(i) } with a per-iteration local array and invariant maths. */
+function loopProgram(start: number, end: number, step: number, pred: 'slt' | 'ne' | 'sle', withBreak: boolean): Module {
+  const { m, b, print } = hostModule();
+  const arr = b.alloca(arrayTy(8, T.i32), 4, 'arr');
+  const g = newGlobal('gv', T.i32, 0, cInt(T.i32, 11), { linkage: 'internal' });
+  m.globals.push(g);
+  for (let k = 0; k < 8; k++) b.store(cInt(T.i32, k * 3), b.gep(arrayTy(8, T.i32), arr, [cInt(T.i64, 0), cInt(T.i64, k)]));
+  const acc = b.alloca(T.i32, 4, 'acc');
+  b.store(cInt(T.i32, 1), acc);
+  const iv = b.alloca(T.i32, 4, 'i');
+  b.store(cInt(T.i32, start), iv);
+  const cond = b.newBlock('for.cond'), body = b.newBlock('for.body'), inc = b.newBlock('for.inc'), end_ = b.newBlock('for.end');
+  b.br(cond);
+  b.setBlock(cond);
+  b.condbr(b.icmp(pred, b.load(T.i32, iv), cInt(T.i32, end)), body, end_);
+  b.setBlock(body);
+  const i = b.load(T.i32, iv);
+  const inv = b.bin('mul', b.load(T.i32, g), cInt(T.i32, 7));          // loop-invariant load and maths
+  const slot = b.gep(arrayTy(8, T.i32), arr, [cInt(T.i64, 0), b.cast('sext', b.bin('and', i, cInt(T.i32, 7)), T.i64)]);
+  const v = b.bin('add', b.load(T.i32, slot), b.bin('mul', i, inv));
+  b.store(v, slot);
+  b.store(b.bin('xor', b.bin('mul', b.load(T.i32, acc), cInt(T.i32, 3)), v), acc);
+  if (withBreak) {
+    const more = b.newBlock('more');
+    b.condbr(b.icmp('sgt', b.load(T.i32, acc), cInt(T.i32, 1 << 20)), end_, more);
+    b.setBlock(more);
+  }
+  b.br(inc);
+  b.setBlock(inc);
+  b.store(b.bin('add', b.load(T.i32, iv), cInt(T.i32, step)), iv);
+  b.br(cond);
+  b.setBlock(end_);
+  print(b.cast('sext', b.load(T.i32, acc), T.i64));
+  print(b.cast('sext', b.load(T.i32, iv), T.i64));
+  for (let k = 0; k < 8; k++) print(b.cast('sext', b.load(T.i32, b.gep(arrayTy(8, T.i32), arr, [cInt(T.i64, 0), cInt(T.i64, k)])), T.i64));
+  b.ret(cInt(T.i32, 0));
+  return m;
+}
+
+describe.skipIf(!HAVE_LLI)('loop unrolling and LICM (lli)', () => {
+  const cases: [string, number, number, number, 'slt' | 'ne' | 'sle', boolean, boolean][] = [
+    // name, start, end, step, predicate, break inside, expected fully unrolled
+    ['8 trips', 0, 8, 1, 'slt', false, true],
+    ['zero trips', 5, 5, 1, 'slt', false, true],
+    ['step 3, inclusive bound', -4, 11, 3, 'sle', false, true],
+    ['ne with step 2', 0, 12, 2, 'ne', false, true],
+    ['too many trips', 0, 1000, 1, 'slt', false, false],
+    ['break inside', 0, 8, 1, 'slt', true, false],
+  ];
+  it.each(cases)('%s: same output; the local array leaves memory when unrolled', (_n, s, e, st, p, brk, unrolled) => {
+    const m = loopProgram(s, e, st, p, brk);
+    const before = lli(printModule(m));
+    expect(before.status, before.err).toBe(0);
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    const text = printModule(m);
+    const after = lli(text);
+    expect(after.err).toBe('');
+    expect(after.out).toBe(before.out);
+    const main = m.funcs.find(f => f.name === 'main')!;
+    const hasLoop = main.blocks.some(b => b.insts.some(i => i.op === 'phi'));
+    expect(!/alloca/.test(text) && !hasLoop).toBe(unrolled);
+    if (!unrolled) {
+      // LICM: the invariant load of @gv left the loop: no block on a cycle loads it any more
+      const succ = (b: Block): Block[] => b.insts[b.insts.length - 1]!.targets;
+      const onCycle = (b: Block): boolean => {
+        const seen = new Set<Block>(); const work = [...succ(b)];
+        while (work.length) { const x = work.pop()!; if (x === b) return true; if (!seen.has(x)) { seen.add(x); work.push(...succ(x)); } }
+        return false;
+      };
+      const loopBlocks = main.blocks.filter(onCycle);
+      expect(loopBlocks.length).toBeGreaterThan(0);
+      expect(main.blocks.some(b => b.insts.some(i => i.op === 'load' && i.ops[0]!.kind === 'global'))).toBe(true);
+      for (const b of loopBlocks) expect(b.insts.some(i => i.op === 'load' && i.ops[0]!.kind === 'global')).toBe(false);
+    }
   });
 });

@@ -8,6 +8,7 @@ import { constStr } from './llprint';
 import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
 import { licm } from './passes/licm';
+import { unrollLoops } from './passes/unroll';
 
 // ================================================================ CFG and dominators
 
@@ -199,6 +200,8 @@ function scalarCleanup(f: Func, opts: CompileOptions): void {
 /** Phase II for one function. */
 export function optimizeFunction(f: Func, opts: CompileOptions): void {
   cleanupFunction(f, opts);
+  // full unrolling exposes constant indices: scalar cleanup folds them, then SROA/mem2reg run again
+  if (opts.optLevel >= 2 && unrollLoops(f, opts)) { scalarCleanup(f, opts); cleanupFunction(f, opts); }
   if (opts.optLevel >= 2) inferAddressSpaces(f);
   scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);

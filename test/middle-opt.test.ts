@@ -330,3 +330,62 @@ describe.skipIf(!HAVE_LLI)('loop unrolling and LICM (lli)', () => {
     }
   });
 });
+
+/** Type punning through a union { double; { float, float } } read and written as i8/i16/i32/i64/float/double. */
+function randomUnionProgram(s: number, stmts = 12): Module {
+  seed = s;
+  const { m, b, print } = hostModule();
+  const U = structTy([T.f64]);
+  const u = b.alloca(U, 8, 'u');
+  const w = b.alloca(structTy([T.f32, T.f32]), 8, 'w');
+  b.store(cInt(T.i64, 0x0123456789abcdefn), u);
+  b.store(cInt(T.i64, 0x3f8000004048f5c3n), w);
+  const views: [Type, number[]][] = [[T.i8, [0, 1, 2, 3, 4, 5, 6, 7]], [T.i16, [0, 2, 4, 6]], [T.i32, [0, 4]], [T.f32, [0, 4]], [T.i64, [0]], [T.f64, [0]]];
+  const at = (p: Value, off: number): Value => (off === 0 ? p : b.gep(T.i8, p, [cInt(T.i64, off)]));
+  const toI64 = (v: Value): Value => {
+    if (v.ty === T.i64) return v;
+    if (v.ty === T.f64) return b.cast('bitcast', v, T.i64);
+    if (v.ty === T.f32) return b.cast('zext', b.cast('bitcast', v, T.i32), T.i64);
+    return b.cast('zext', v, T.i64);
+  };
+  const fromI64 = (v: Value, t: Type): Value => {
+    if (t === T.i64) return v;
+    if (t === T.f64) return b.cast('bitcast', v, T.f64);
+    if (t === T.f32) return b.cast('bitcast', b.cast('trunc', v, T.i32), T.f32);
+    return b.cast('trunc', v, t);
+  };
+  for (let k = 0; k < stmts; k++) {
+    const [t, offs] = pick(views);
+    const off = pick(offs);
+    const p = at(pick([u, w]), off);
+    if (rnd() < 0.5) {
+      const [t2, offs2] = pick(views.filter(x => x[0] !== T.f64 && x[0] !== T.f32));
+      const src = b.load(t2, at(pick([u, w]), pick(offs2)));
+      const v = b.bin('add', toI64(src), cInt(T.i64, Math.floor(rnd() * 1000)));
+      b.store(fromI64(v, t), p);
+    } else print(toI64(b.load(t, p)));
+  }
+  for (const p of [u, w]) print(b.load(T.i64, p));
+  b.ret(cInt(T.i32, 0));
+  return m;
+}
+
+describe.skipIf(!HAVE_LLI)('SROA with type punning (lli)', () => {
+  it('keeps the output of union punning programs and promotes them (MIDDLE_FUZZ, default 40)', () => {
+    const n = Number(process.env.MIDDLE_FUZZ ?? 40);
+    let promoted = 0;
+    for (let s = 1; s <= n; s++) {
+      const m = randomUnionProgram(s * 7727);
+      const before = lli(printModule(m));
+      expect(before.status, before.err).toBe(0);
+      optimize(m, opts);
+      expect(structural(m)).toEqual([]);
+      const text = printModule(m);
+      const after = lli(text);
+      expect(after.err).toBe('');
+      expect(after.out, `program ${s}`).toBe(before.out);
+      if (!/alloca/.test(text)) promoted++;
+    }
+    expect(promoted).toBe(n);
+  });
+});

@@ -4,7 +4,7 @@
 // loads/stores are rewritten leaf by leaf. Anything else (a dynamic index, an escaping address, a
 // type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
 import type { Block, Func, Inst, Type, Value } from '../ir';
-import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt } from '../ir';
+import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt, intTy } from '../ir';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -134,6 +134,12 @@ function coveredLeaves(leaves: Leaf[], off: number, len: number): Leaf[] | null 
   return r;
 }
 
+/** Same-size int/fp types: a union member read through another type becomes a bitcast. */
+function punnable(a: Type, b: Type): boolean {
+  const bits = (t: Type): number => (t.k === 'int' && t.bits > 1 ? t.bits : t.k === 'float' ? 32 : t.k === 'double' ? 64 : t.k === 'half' || t.k === 'bfloat' ? 16 : 0);
+  return bits(a) !== 0 && bits(a) === bits(b) && (a.k === 'int' ? a.bits % 8 === 0 : true);
+}
+
 /** Leaves matched by an access of type ty at off (a scalar leaf, or all leaves of an aggregate value). */
 function accessLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
   const own = scalarLeaves(ty);
@@ -141,16 +147,40 @@ function accessLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
   const r: Leaf[] = [];
   for (const o of own) {
     const l = leaves.find(x => x.off === off + o.off);
-    if (!l || l.ty !== o.ty) return null;
+    if (!l || !(l.ty === o.ty || punnable(l.ty, o.ty))) return null;
     r.push(l);
   }
   return r;
 }
 
+const intBits = (t: Type): number => (t.k === 'int' && t.bits % 8 === 0 ? t.bits : t.k === 'float' ? 32 : t.k === 'double' ? 64 : t.k === 'half' || t.k === 'bfloat' ? 16 : 0);
+
+/** A scalar access inside one int/fp leaf (a byte of a float, half of a double): the leaf and the bit shift. */
+function subLeaf(leaves: Leaf[], off: number, ty: Type): { leaf: Leaf; shift: number } | null {
+  const s = intBits(ty) / 8;
+  if (!s) return null;
+  for (const l of leaves) {
+    const lb = intBits(l.ty) / 8;
+    if (lb && l.off <= off && off + s <= l.off + lb) return { leaf: l, shift: (off - l.off) * 8 };
+  }
+  return null;
+}
+
+/** A scalar access spanning several whole int/fp leaves (an i64 read of { float, float }). */
+function spanLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
+  const s = intBits(ty) / 8;
+  if (!s) return null;
+  const c = coveredLeaves(leaves, off, s);
+  return c && c.length > 1 && c.every(l => intBits(l.ty) > 0) ? c : null;
+}
+
+const scalarOk = (leaves: Leaf[], off: number, ty: Type): boolean =>
+  accessLeaves(leaves, off, ty) !== null || subLeaf(leaves, off, ty) !== null || spanLeaves(leaves, off, ty) !== null;
+
 function usable(u: Use, leaves: Leaf[]): boolean {
   switch (u.kind) {
-    case 'load': return accessLeaves(leaves, u.off, u.i.ty) !== null;
-    case 'store': return accessLeaves(leaves, u.off, u.i.ops[0]!.ty) !== null;
+    case 'load': return scalarOk(leaves, u.off, u.i.ty);
+    case 'store': return scalarOk(leaves, u.off, u.i.ops[0]!.ty);
     case 'copy': return coveredLeaves(leaves, u.off, u.len) !== null;
     case 'set': {
       const c = coveredLeaves(leaves, u.off, u.len);
@@ -190,14 +220,28 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
     let replacement: Value | null = null;
     switch (u.kind) {
       case 'load': {
-        const ls = accessLeaves(leaves, u.off, i.ty)!;
+        const ls = accessLeaves(leaves, u.off, i.ty);
+        if (!ls) {
+          const span = spanLeaves(leaves, u.off, i.ty);
+          replacement = span ? loadSpan(b, pre, slot, span, u.off, i.ty) : loadPart(b, pre, slot, subLeaf(leaves, u.off, i.ty)!, i.ty);
+          break;
+        }
         if (ls.length === 1 && i.ty === ls[0]!.ty) { i.ops[0] = slot.get(ls[0]!)!; continue; }
-        let agg: Value = { kind: 'undef', ty: i.ty };
         const own = scalarLeaves(i.ty)!;
+        const loadAs = (k: number, ty: Type): Value => {
+          const l = ls[k]!;
+          const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile });
+          pre.push(x);
+          if (l.ty === ty) return x;
+          const c = mk(b, 'bitcast', ty, [x]);
+          pre.push(c);
+          return c;
+        };
+        if (own.length === 1 && own[0]!.path.length === 0) { replacement = loadAs(0, i.ty); break; }
+        let agg: Value = { kind: 'undef', ty: i.ty };
         own.forEach((o, k) => {
-          const x = mk(b, 'load', o.ty, [slot.get(ls[k]!)!], { align: alignOf(o.ty) });
-          const ins = mk(b, 'insertvalue', i.ty, [agg, x], { idx: o.path });
-          pre.push(x, ins);
+          const ins = mk(b, 'insertvalue', i.ty, [agg, loadAs(k, o.ty)], { idx: o.path });
+          pre.push(ins);
           agg = ins;
         });
         replacement = agg;
@@ -205,11 +249,19 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
       }
       case 'store': {
         const v = i.ops[0]!;
-        const ls = accessLeaves(leaves, u.off, v.ty)!;
+        const ls = accessLeaves(leaves, u.off, v.ty);
+        if (!ls) {
+          const span = spanLeaves(leaves, u.off, v.ty);
+          if (span) storeSpan(b, pre, slot, span, u.off, v); else storePart(b, pre, slot, subLeaf(leaves, u.off, v.ty)!, v);
+          break;
+        }
         if (ls.length === 1 && v.ty === ls[0]!.ty) { i.ops[1] = slot.get(ls[0]!)!; continue; }
         scalarLeaves(v.ty)!.forEach((o, k) => {
-          const x = mk(b, 'extractvalue', o.ty, [v], { idx: o.path });
-          pre.push(x, mk(b, 'store', T.void, [x, slot.get(ls[k]!)!], { align: alignOf(o.ty) }));
+          const l = ls[k]!;
+          let x: Value = v;
+          if (o.path.length > 0) { const e = mk(b, 'extractvalue', o.ty, [v], { idx: o.path }); pre.push(e); x = e; }
+          if (l.ty !== o.ty) { const c = mk(b, 'bitcast', l.ty, [x]); pre.push(c); x = c; }
+          pre.push(mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile }));
         });
         break;
       }
@@ -241,6 +293,70 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
     if (replacement) replaceUses(f, i, replacement);
   }
   void removed;
+}
+
+// Little endian: the part at byte offset k of a leaf is its bits [8k, 8k + width).
+function asInt(b: Block, pre: Inst[], v: Value): Value {
+  if (v.ty.k === 'int') return v;
+  const c = mk(b, 'bitcast', intTy(intBits(v.ty)), [v]); pre.push(c); return c;
+}
+function fromInt(b: Block, pre: Inst[], v: Value, ty: Type): Value {
+  if (ty.k === 'int') return v;
+  const c = mk(b, 'bitcast', ty, [v]); pre.push(c); return c;
+}
+
+function loadPart(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, part: { leaf: Leaf; shift: number }, ty: Type): Value {
+  const l = part.leaf;
+  const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+  pre.push(x);
+  let v = asInt(b, pre, x);
+  const lt = v.ty;
+  if (part.shift) { const sh = mk(b, 'lshr', lt, [v, cInt(lt, part.shift)]); pre.push(sh); v = sh; }
+  const w = intBits(ty);
+  if (w < intBits(l.ty)) { const t = mk(b, 'trunc', intTy(w), [v]); pre.push(t); v = t; }
+  return fromInt(b, pre, v, ty);
+}
+
+function storePart(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, part: { leaf: Leaf; shift: number }, v: Value): void {
+  const l = part.leaf;
+  const lw = intBits(l.ty), w = intBits(v.ty);
+  const lt = intTy(lw);
+  const old = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+  pre.push(old);
+  let x = asInt(b, pre, v);
+  if (w < lw) { const z = mk(b, 'zext', lt, [x]); pre.push(z); x = z; }
+  if (part.shift) { const sh = mk(b, 'shl', lt, [x, cInt(lt, part.shift)]); pre.push(sh); x = sh; }
+  const mask = ~(((1n << BigInt(w)) - 1n) << BigInt(part.shift));
+  const kept = mk(b, 'and', lt, [asInt(b, pre, old), cInt(lt, mask)]);
+  const merged = mk(b, 'or', lt, [kept, x]);
+  pre.push(kept, merged);
+  pre.push(mk(b, 'store', T.void, [fromInt(b, pre, merged, l.ty), slot.get(l)!], { align: alignOf(l.ty) }));
+}
+
+function loadSpan(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, span: Leaf[], off: number, ty: Type): Value {
+  const wt = intTy(intBits(ty));
+  let acc: Value = cInt(wt, 0);
+  for (const l of span) {
+    const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+    pre.push(x);
+    let v = asInt(b, pre, x);
+    const z = mk(b, 'zext', wt, [v]); pre.push(z); v = z;
+    const shift = (l.off - off) * 8;
+    if (shift) { const sh = mk(b, 'shl', wt, [v, cInt(wt, shift)]); pre.push(sh); v = sh; }
+    const o = mk(b, 'or', wt, [acc, v]); pre.push(o); acc = o;
+  }
+  return fromInt(b, pre, acc, ty);
+}
+
+function storeSpan(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, span: Leaf[], off: number, v: Value): void {
+  const whole = asInt(b, pre, v);
+  for (const l of span) {
+    let x = whole;
+    const shift = (l.off - off) * 8;
+    if (shift) { const sh = mk(b, 'lshr', whole.ty, [whole, cInt(whole.ty, shift)]); pre.push(sh); x = sh; }
+    const tr = mk(b, 'trunc', intTy(intBits(l.ty)), [x]); pre.push(tr);
+    pre.push(mk(b, 'store', T.void, [fromInt(b, pre, tr, l.ty), slot.get(l)!], { align: alignOf(l.ty) }));
+  }
 }
 
 function replaceUses(f: Func, from: Value, to: Value): void {

@@ -9,6 +9,7 @@ import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
 import { licm } from './passes/licm';
 import { unrollLoops } from './passes/unroll';
+import { formSelects } from './passes/select';
 
 // ================================================================ CFG and dominators
 
@@ -193,6 +194,7 @@ function scalarCleanup(f: Func, opts: CompileOptions): void {
     changed = cse(f) || changed;
     changed = dce(f) || changed;
     changed = simplifyCFG(f) || changed;
+    if (opts.optLevel >= 2) changed = formSelects(f) || changed;
     if (!changed) break;
   }
 }
@@ -592,6 +594,13 @@ function baseAndOffset(p: Value): { base: Value; off: number } | null {
 export function instCombine(f: Func): boolean {
   let changed = false;
   for (const b of f.blocks) for (const i of b.insts) {
+    // i1 selects from short-circuit && / || (after select formation): plain predicate logic
+    if (i.op === 'select' && i.ty === T.i1) {
+      const [c, x, y] = i.ops as [Value, Value, Value];
+      if (isIntConst(x) && x.value === 1n && !isIntConst(y)) { i.op = 'or'; i.ops = [c, y]; changed = true; }
+      else if (isIntConst(y) && y.value === 0n && !isIntConst(x)) { i.op = 'and'; i.ops = [c, x]; changed = true; }
+      continue;
+    }
     if ((i.op !== 'add' && i.op !== 'sub') || i.ty.k !== 'int' || i.ty.bits === 1) continue;
     const bits = i.ty.bits;
     const [x, c] = i.ops as [Value, Value];

@@ -69,6 +69,8 @@ export class FnEmitter {
   private inEdgeCopies = false;
   /** Geps with constant indices whose every use is a load/store address: folded into `[base+off]`. */
   private foldedGep = new Set<Inst>();
+  /** `add nsw x, C` used only as a gep index (directly or extended): the gep adds C * scale to its offset. */
+  private peeledAdd = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -173,6 +175,12 @@ export class FnEmitter {
       if ((i.op !== 'sext' && i.op !== 'zext') || i.ty !== T.i64 || i.ops[0]!.ty !== T.i32) continue;
       const us = this.users.get(i) ?? [];
       if (us.length > 0 && us.every(u => u.op === 'gep' && u.ops[0] !== i && u.parent === b)) this.wideIdx.add(i);
+    }
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if (i.op !== 'add' || !i.nsw || i.ops[1]!.kind !== 'int' || (i.ty !== T.i32 && i.ty !== T.i64) || this.madOf.has(i)) continue;
+      const us = this.users.get(i) ?? [];
+      const asIndex = (u: Inst): boolean => u.op === 'gep' && u.ops[0] !== i;
+      if (us.length > 0 && us.every(u => (asIndex(u) && i.ty === T.i64) || (this.wideIdx.has(u) && u.op === 'sext'))) this.peeledAdd.add(i);
     }
   }
 
@@ -704,7 +712,12 @@ export class FnEmitter {
       let t: string;
       // an i32 index extended to i64 only for addressing: one mul.wide instead of cvt + mul.lo.s64
       const wide = idx.kind === 'inst' && this.wideIdx.has(idx) ? idx : null;
-      const src = wide ? wide.ops[0]! : idx;
+      let src = wide ? wide.ops[0]! : idx;
+      // sext(x + C) with nsw = sext(x) + C: the constant joins the offset, the scaled x is shared
+      if (src.kind === 'inst' && this.peeledAdd.has(src)) {
+        off += Number((src.ops[1] as Const & { kind: 'int' }).value) * scale;
+        src = src.ops[0]!;
+      }
       const r = this.scalar(src);
       const c = classOfReg(r) ?? regClassOf(src.ty);
       const sgn = wide ? (wide.op === 'sext' ? 's' : 'u') : 's';
@@ -767,6 +780,7 @@ export class FnEmitter {
           default: throw new Unsupported(`i1 ${i.op}`);
         }
       }
+      if (this.peeledAdd.has(i)) return;
       const mad = this.madOf.get(i);
       if (mad) { this.ins(`mad.lo.s${w}`, d, this.src(mad.mul.ops[0]!), this.src(mad.mul.ops[1]!), this.src(mad.other)); return; }
       switch (i.op) {

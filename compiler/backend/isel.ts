@@ -71,6 +71,8 @@ export class FnEmitter {
   private foldedGep = new Set<Inst>();
   /** `add nsw x, C` used only as a gep index (directly or extended): the gep adds C * scale to its offset. */
   private peeledAdd = new Set<Inst>();
+  /** Geps with dynamic indices used only as load/store addresses, grouped by (block, base, dynamic terms). */
+  private dynGroup = new Map<Inst, { reg: string | null }>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -125,6 +127,7 @@ export class FnEmitter {
     }
     this.findMads();
     this.findWideIndices();
+    this.findDynGroups();
     this.findFoldedGeps();
     // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
     if (this.opts.fmad) {
@@ -157,6 +160,29 @@ export class FnEmitter {
     }
   }
 
+  private findDynGroups(): void {
+    const ids = new Map<Value, number>();
+    const id = (v: Value): string => {
+      if (v.kind !== 'inst' && v.kind !== 'arg' && v.kind !== 'global') return v.kind === 'int' ? `c${v.value}` : `?${ids.size}`;
+      let n = ids.get(v); if (n === undefined) { n = ids.size; ids.set(v, n); } return `#${n}`;
+    };
+    for (const b of this.f.blocks) {
+      const groups = new Map<string, { reg: string | null }>();
+      for (const i of b.insts) {
+        if (i.op !== 'gep' || i.ops.slice(1).every(x => x.kind === 'int') || this.isDirectParamPtr(i)) continue;
+        const us = this.users.get(i) ?? [];
+        if (us.length === 0 || !us.every(u => (u.op === 'load' && u.ops[0] === i && !u.ordering) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i && !u.ordering))) continue;
+        let parts;
+        try { parts = this.gepParts(i); } catch { continue; }
+        if (parts.base.kind !== 'inst' && parts.base.kind !== 'arg' && parts.base.kind !== 'global') continue;
+        const key = `${id(parts.base)}|${parts.dyn.map(d => `${id(d.src)}*${d.scale}${d.sgn}`).join(',')}`;
+        let g = groups.get(key);
+        if (!g) groups.set(key, g = { reg: null });
+        this.dynGroup.set(i, g);
+      }
+    }
+  }
+
   /** A constant-offset gep used only as the address of loads/stores (directly or through such geps). */
   private findFoldedGeps(): void {
     const foldable = (g: Inst): boolean => {
@@ -164,7 +190,7 @@ export class FnEmitter {
       const us = this.users.get(g) ?? [];
       return us.length > 0 && us.every(u => (u.op === 'load' && u.ops[0] === g && !u.ordering)
         || (u.op === 'store' && u.ops[1] === g && u.ops[0] !== g && !u.ordering)
-        || (u.op === 'gep' && u.ops[0] === g && !u.ops.slice(1).includes(g) && foldable(u)));
+        || (u.op === 'gep' && u.ops[0] === g && !u.ops.slice(1).includes(g) && (foldable(u) || this.dynGroup.has(u))));
     };
     for (const b of this.f.blocks) for (const i of b.insts) if (foldable(i)) this.foldedGep.add(i);
   }
@@ -350,6 +376,12 @@ export class FnEmitter {
     if (p.kind === 'cexpr' && p.op === 'gep') {
       const inner = this.addrOf(p.base as Value);
       if (!inner.base.startsWith('%')) return { ...inner, off: inner.off + constGepOffset(p.srcTy!, p.indices ?? []) };
+    }
+    if (p.kind === 'inst' && p.op === 'gep' && this.dynGroup.has(p)) {
+      const g = this.dynGroup.get(p)!;
+      if (g.reg === null) throw new Error(`gep %${p.name} used before its group was emitted`);
+      const as = p.ty.k === 'ptr' ? (p.ty as { as: number }).as : 0;
+      return { space: spaceOf(as), base: g.reg, off: this.gepParts(p).off };
     }
     if (p.kind === 'inst' && p.op === 'gep' && p.ops.slice(1).every(x => x.kind === 'int')) {
       const inner = this.addrOf(p.ops[0]!);
@@ -699,45 +731,29 @@ export class FnEmitter {
     return '';
   }
 
-  private emitGep(i: Inst): void {
-    if (this.isDirectParamPtr(i)) return; // folded into ld.param addresses
-    if (this.foldedGep.has(i)) return;    // folded into [base+off] of its loads/stores
-    const base = i.ops[0]!;
-    let cur: Type = i.srcTy!;
+  /**
+   * A gep as constant offset + scaled dynamic terms, looking through constant-index gep bases, extended
+   * i32 indices (mul.wide) and nsw constant addends (which join the offset).
+   */
+  private gepParts(i: Inst): { base: Value; off: number; dyn: { src: Value; scale: number; sgn: 's' | 'u' }[] } {
+    let base = i.ops[0]!;
     let off = 0;
-    const baseReg = this.scalar(base);
-    let acc = baseReg;
+    while (base.kind === 'inst' && base.op === 'gep' && base.ops.slice(1).every(x => x.kind === 'int') && !this.isDirectParamPtr(base)) {
+      off += constGepOffset(base.srcTy!, base.ops.slice(1) as Const[]);
+      base = base.ops[0]!;
+    }
+    const dyn: { src: Value; scale: number; sgn: 's' | 'u' }[] = [];
     const addDyn = (idx: Value, scale: number): void => {
       if (scale === 0) return;
-      let t: string;
-      // an i32 index extended to i64 only for addressing: one mul.wide instead of cvt + mul.lo.s64
       const wide = idx.kind === 'inst' && this.wideIdx.has(idx) ? idx : null;
       let src = wide ? wide.ops[0]! : idx;
-      // sext(x + C) with nsw = sext(x) + C: the constant joins the offset, the scaled x is shared
       if (src.kind === 'inst' && this.peeledAdd.has(src)) {
         off += Number((src.ops[1] as Const & { kind: 'int' }).value) * scale;
         src = src.ops[0]!;
       }
-      const r = this.scalar(src);
-      const c = classOfReg(r) ?? regClassOf(src.ty);
-      const sgn = wide ? (wide.op === 'sext' ? 's' : 'u') : 's';
-      const memo = `${r}|${scale}|${sgn}`;
-      const prev = this.scaled.get(memo);
-      if (prev) t = prev;
-      else {
-        t = this.fresh('rd');
-        if (c === 'r' && scale === 1) this.ins(`cvt.${sgn}64.${sgn}32`, t, r);
-        else if (c === 'r') this.ins(`mul.wide.${sgn}32`, t, r, String(scale));
-        else {
-          const w = c === 'rd' ? r : this.coerce(src.ty === T.i8 ? this.ext8(src, true) : r, src.ty === T.i8 ? T.i16 : src.ty, 'rd', true);
-          if (scale === 1) t = w; else this.ins('mul.lo.s64', t, w, String(scale));
-        }
-        this.scaled.set(memo, t);
-      }
-      const s = this.fresh('rd');
-      this.ins('add.s64', s, acc, t);
-      acc = s;
+      dyn.push({ src, scale, sgn: wide && wide.op === 'zext' ? 'u' : 's' });
     };
+    let cur: Type = i.srcTy!;
     i.ops.slice(1).forEach((idx, k) => {
       if (k === 0) {
         const sz = sizeOf(cur);
@@ -754,9 +770,49 @@ export class FnEmitter {
         cur = el;
       } else throw new Unsupported(`gep into ${typeStr(cur)}`);
     });
-    if (off === 0 && acc !== baseReg && !this.vals.has(i)) { this.vals.set(i, [acc]); return; }
+    return { base, off, dyn };
+  }
+
+  /** base + Σ scaled dynamic terms, in a register (scaled terms reused within the block). */
+  private gepDynamic(base: Value, dyn: { src: Value; scale: number; sgn: 's' | 'u' }[]): string {
+    let acc = this.scalar(base);
+    for (const d of dyn) {
+      const r = this.scalar(d.src);
+      const c = classOfReg(r) ?? regClassOf(d.src.ty);
+      const memo = `${r}|${d.scale}|${d.sgn}`;
+      let t = this.scaled.get(memo);
+      if (!t) {
+        t = this.fresh('rd');
+        if (c === 'r' && d.scale === 1) this.ins(`cvt.${d.sgn}64.${d.sgn}32`, t, r);
+        else if (c === 'r') this.ins(`mul.wide.${d.sgn}32`, t, r, String(d.scale));
+        else {
+          const w = c === 'rd' ? r : this.coerce(d.src.ty === T.i8 ? this.ext8(d.src, true) : r, d.src.ty === T.i8 ? T.i16 : d.src.ty, 'rd', true);
+          if (d.scale === 1) t = w; else this.ins('mul.lo.s64', t, w, String(d.scale));
+        }
+        this.scaled.set(memo, t);
+      }
+      const sum = this.fresh('rd');
+      this.ins('add.s64', sum, acc, t);
+      acc = sum;
+    }
+    return acc;
+  }
+
+  private emitGep(i: Inst): void {
+    if (this.isDirectParamPtr(i)) return; // folded into ld.param addresses
+    if (this.foldedGep.has(i)) return;    // folded into [base+off] of its loads/stores
+    const parts = this.gepParts(i);
+    const group = this.dynGroup.get(i);
+    if (group) {
+      // only memory accesses use this address: compute base + dynamic terms once per group, the
+      // constant part goes into each access's [reg+off]
+      if (group.reg === null) group.reg = this.gepDynamic(parts.base, parts.dyn);
+      return;
+    }
+    const acc = this.gepDynamic(parts.base, parts.dyn);
+    if (parts.off === 0 && parts.dyn.length > 0 && !this.vals.has(i)) { this.vals.set(i, [acc]); return; }
     const d = this.reg(i);
-    if (off !== 0) this.ins('add.s64', d, acc, String(off));
+    if (parts.off !== 0) this.ins('add.s64', d, acc, String(parts.off));
     else this.mov(d, acc);
   }
 

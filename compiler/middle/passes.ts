@@ -179,6 +179,7 @@ export function optimize(m: Module, opts: CompileOptions): void {
 function cleanupFunction(f: Func, opts: CompileOptions): void {
   simplifyCFG(f);
   for (let it = 0; it < 4; it++) {
+    dce(f); // a dead use (a leftover pointer phi or gep) must not keep an alloca in memory
     let changed = speculatePtrLoads(f);
     changed = sroa(f) || changed;
     changed = mem2reg(f) || changed;

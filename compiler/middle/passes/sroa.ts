@@ -4,7 +4,7 @@
 // loads/stores are rewritten leaf by leaf. Anything else (a dynamic index, an escaping address, a
 // type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
 import type { Block, Func, Inst, Type, Value } from '../ir';
-import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt, intTy } from '../ir';
+import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -55,7 +55,55 @@ type Use =
   | { kind: 'store'; i: Inst; off: number }
   | { kind: 'copy'; i: Inst; off: number; dstSide: boolean; len: number }
   | { kind: 'set'; i: Inst; off: number; len: number; byte: number }
-  | { kind: 'drop'; i: Inst };
+  | { kind: 'drop'; i: Inst }
+  /** A gep with a dynamic index into an array member: that member stays in memory (a region). */
+  | { kind: 'region'; i: Inst; off: number; start: number; size: number }
+  /** A copy between two parts of this alloca (a member struct assigned to another). */
+  | { kind: 'selfcopy'; i: Inst; dst: number; src: number; len: number };
+
+interface Region { start: number; size: number; alloca?: Inst }
+
+/**
+ * The innermost array member of `t` containing byte `off`: a pointer into it (array decay) may be indexed
+ * only within it. Null when no array member contains off.
+ */
+function arrayAt(t: Type, off: number, base = 0): { start: number; size: number } | null {
+  if (t.k === 'array') {
+    const es = sizeOf(t.elem);
+    const k = Math.floor((off - base) / es);
+    if (k < 0 || k >= t.n) return null;
+    return arrayAt(t.elem, off, base + k * es) ?? { start: base, size: sizeOf(t) };
+  }
+  if (t.k === 'struct') {
+    for (let k = 0; k < t.fields.length; k++) {
+      const fo = base + fieldOffset(t as Type & { k: 'struct' }, k), f = t.fields[k]!;
+      if (off >= fo && off < fo + sizeOf(f)) return arrayAt(f, off, fo);
+    }
+  }
+  return null;
+}
+
+/** The array member a gep with dynamic indices can reach: [start, start+size) relative to the alloca. */
+function dynRegion(g: Inst, off: number, allocTy: Type): { start: number; size: number } | null {
+  let cur: Type = g.srcTy!;
+  const idx = g.ops.slice(1);
+  // p[i] on a pointer into the alloca (a decayed array member): the member containing p
+  if (idx[0]?.kind !== 'int') return idx.length === 1 ? arrayAt(allocTy, off) : null;
+  let pos = off + Number(idx[0].value) * sizeOf(cur);
+  for (let k = 1; k < idx.length; k++) {
+    const x = idx[k]!;
+    if (cur.k === 'struct') {
+      if (x.kind !== 'int') return null;
+      pos += fieldOffset(cur as Type & { k: 'struct' }, Number(x.value));
+      cur = cur.fields[Number(x.value)]!;
+    } else if (cur.k === 'array') {
+      if (x.kind !== 'int') return { start: pos, size: sizeOf(cur) };
+      pos += Number(x.value) * sizeOf(cur.elem);
+      cur = cur.elem;
+    } else return null;
+  }
+  return null;
+}
 
 /** Runs SROA over f's entry-block allocas; returns true if any alloca was split. */
 export function sroa(f: Func): boolean {
@@ -69,8 +117,14 @@ export function sroa(f: Func): boolean {
     const leaves = scalarLeaves(a.srcTy);
     if (!leaves || leaves.length === 0) continue;
     const uses = collectUses(a, users);
-    if (!uses || !uses.every(u => usable(u, leaves))) continue;
-    split(f, a, leaves, uses);
+    if (!uses) continue;
+    const regions = mergeRegions(uses);
+    const inRegion = (l: Leaf): Region | undefined => regions.find(r => l.off < r.start + r.size && l.off + sizeOf(l.ty) > r.start);
+    const outside = leaves.filter(l => !inRegion(l));
+    if (outside.length === 0) continue;          // everything stays in memory anyway
+    if (leaves.some(l => { const r = inRegion(l); return r && (l.off < r.start || l.off + sizeOf(l.ty) > r.start + r.size); })) continue;
+    if (!uses.every(u => usable(u, outside, regions))) continue;
+    split(f, a, outside, uses, regions);
     changed = true;
     users = useMap(f); // a split rewrites other allocas' uses (copies), so recompute
   }
@@ -88,13 +142,18 @@ function useMap(f: Func): Map<Value, Inst[]> {
 
 function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
   const out: Use[] = [];
-  const derived = new Set<Value>([a]);
+  const derived = new Map<Value, number>([[a, 0]]);
   const walk = (v: Value, off: number): boolean => {
     for (const u of users.get(v) ?? []) {
       if (u.op === 'gep' && u.ops[0] === v && !u.ops.slice(1).includes(v)) {
         const d = constGepOffset(u);
-        if (d === null) return false;
-        derived.add(u);
+        if (d === null) {
+          const r = dynRegion(u, off, a.srcTy!);
+          if (!r) return false;
+          out.push({ kind: 'region', i: u, off, ...r });
+          continue;
+        }
+        derived.set(u, off + d);
         if (!walk(u, off + d)) return false;
       } else if (u.op === 'load' && u.ops[0] === v && !u.ordering) out.push({ kind: 'load', i: u, off });
       else if (u.op === 'store' && u.ops[1] === v && u.ops[0] !== v && !u.ordering) out.push({ kind: 'store', i: u, off });
@@ -114,12 +173,18 @@ function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
     return true;
   };
   if (!walk(a, 0)) return null;
-  // a copy between two parts of the same alloca, or storing the alloca's own address, is not split
+  // storing the alloca's own address is an escape; a copy between two parts of it becomes a selfcopy
+  const res: Use[] = [];
   for (const u of out) {
-    if (u.kind === 'copy' && derived.has(u.i.ops[u.dstSide ? 2 : 1]!)) return null;
     if (u.kind === 'store' && derived.has(u.i.ops[0]!)) return null;
+    if (u.kind === 'copy' && derived.has(u.i.ops[u.dstSide ? 2 : 1]!)) {
+      if (!u.dstSide) continue;   // recorded from the destination side
+      res.push({ kind: 'selfcopy', i: u.i, dst: u.off, src: derived.get(u.i.ops[2]!)!, len: u.len });
+      continue;
+    }
+    res.push(u);
   }
-  return out;
+  return res;
 }
 
 /** Leaves exactly covering [off, off+len) (padding allowed, no partial leaf); null otherwise. */
@@ -177,10 +242,56 @@ function spanLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
 const scalarOk = (leaves: Leaf[], off: number, ty: Type): boolean =>
   accessLeaves(leaves, off, ty) !== null || subLeaf(leaves, off, ty) !== null || spanLeaves(leaves, off, ty) !== null;
 
-function usable(u: Use, leaves: Leaf[]): boolean {
+function mergeRegions(uses: Use[]): Region[] {
+  const rs = uses.filter((u): u is Use & { kind: 'region' } => u.kind === 'region').map(u => ({ start: u.start, size: u.size }))
+    .sort((a, b) => a.start - b.start);
+  const out: Region[] = [];
+  for (const r of rs) {
+    const last = out[out.length - 1];
+    if (last && r.start < last.start + last.size) last.size = Math.max(last.size, r.start + r.size - last.start);
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+/** The region holding all of [off, off+len), 'none' if the range touches no region, null if it straddles. */
+function regionOf(regions: Region[], off: number, len: number): Region | 'none' | null {
+  for (const r of regions) {
+    if (off + len <= r.start || off >= r.start + r.size) continue;
+    return off >= r.start && off + len <= r.start + r.size ? r : null;
+  }
+  return 'none';
+}
+
+/** An aggregate access partly in a region: each of its scalars is in a region or is one leaf. */
+function mixedOk(leaves: Leaf[], regions: Region[], off: number, ty: Type): boolean {
+  if (ty.k !== 'struct' && ty.k !== 'array') return false;
+  const own = scalarLeaves(ty);
+  return !!own && own.every(o => {
+    const r = regionOf(regions, off + o.off, Math.max(1, sizeOf(o.ty)));
+    return r !== null && (r !== 'none' || accessLeaves(leaves, off + o.off, o.ty) !== null);
+  });
+}
+
+function usable(u: Use, leaves: Leaf[], regions: Region[]): boolean {
   switch (u.kind) {
-    case 'load': return scalarOk(leaves, u.off, u.i.ty);
-    case 'store': return scalarOk(leaves, u.off, u.i.ops[0]!.ty);
+    case 'load': case 'store': {
+      const ty = u.kind === 'load' ? u.i.ty : u.i.ops[0]!.ty;
+      const r = regionOf(regions, u.off, Math.max(1, sizeOf(ty)));
+      if (r === null) return mixedOk(leaves, regions, u.off, ty);
+      if (r !== 'none') return true;
+      return scalarOk(leaves, u.off, ty);
+    }
+    case 'region': return true;
+    case 'selfcopy': {
+      const rd = regionOf(regions, u.dst, u.len), rs = regionOf(regions, u.src, u.len);
+      if (rd === null || rs === null) return false;
+      if (rd !== 'none' && rs !== 'none') return true;                       // memory to memory
+      if (rd !== 'none') return !!coveredLeaves(leaves, u.src, u.len);       // leaves to memory
+      if (rs !== 'none') return !!coveredLeaves(leaves, u.dst, u.len);       // memory to leaves
+      const d = coveredLeaves(leaves, u.dst, u.len), sl = coveredLeaves(leaves, u.src, u.len);
+      return !!d && !!sl && d.length === sl.length && d.every((l, k) => l.ty === sl[k]!.ty && l.off - u.dst === sl[k]!.off - u.src);
+    }
     case 'copy': return coveredLeaves(leaves, u.off, u.len) !== null;
     case 'set': {
       const c = coveredLeaves(leaves, u.off, u.len);
@@ -201,7 +312,7 @@ function byteSplat(ty: Type, byte: number): Value {
   return cInt(ty, v);
 }
 
-function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
+function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[]): void {
   const entry = f.blocks[0]!;
   const base = a.name || 'sroa';
   const slot = new Map<Leaf, Inst>();
@@ -210,6 +321,19 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
     slot.set(l, p);
     return p;
   });
+  const aAlign = Math.max(1, a.align ?? alignOf(a.srcTy!));
+  regions.forEach((r, k) => {
+    const al = r.start === 0 ? aAlign : Math.min(aAlign, r.start & -r.start);
+    r.alloca = mk(entry, 'alloca', T.ptr, [cInt(T.i32, 1)], { srcTy: arrayTy(r.size, T.i8), align: al, name: `${base}.mem${k}` });
+    pieces.push(r.alloca);
+  });
+  /** A pointer to byte `off` of the original alloca inside region r. */
+  const inRegion = (b: Block, pre: Inst[], r: Region, off: number): Value => {
+    if (off === r.start) return r.alloca!;
+    const g = mk(b, 'gep', T.ptr, [r.alloca!, cInt(T.i64, off - r.start)], { srcTy: T.i8 });
+    pre.push(g);
+    return g;
+  };
   const at = entry.insts.indexOf(a);
   entry.insts.splice(at, 1, ...pieces);
   const removed = new Set<Inst>();
@@ -218,7 +342,80 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
     const b = i.parent!;
     const pre: Inst[] = [];
     let replacement: Value | null = null;
+    const r = u.kind === 'load' || u.kind === 'store' ? regionOf(regions, u.off, Math.max(1, sizeOf(u.kind === 'load' ? i.ty : i.ops[0]!.ty))) : 'none';
+    if (r === null && (u.kind === 'load' || u.kind === 'store')) {
+      // an aggregate access across a region: scalar by scalar, region parts through memory
+      const ty = u.kind === 'load' ? i.ty : i.ops[0]!.ty;
+      let agg: Value = { kind: 'undef', ty };
+      for (const o of scalarLeaves(ty)!) {
+        const at = u.off + o.off;
+        const rr = regionOf(regions, at, Math.max(1, sizeOf(o.ty)));
+        const l = rr === 'none' ? accessLeaves(leaves, at, o.ty)![0]! : null;
+        const ptr = rr && rr !== 'none' ? inRegion(b, pre, rr, at) : slot.get(l!)!;
+        const memTy = l ? l.ty : o.ty;
+        if (u.kind === 'load') {
+          let x: Value = mk(b, 'load', memTy, [ptr], { align: alignOf(memTy) });
+          pre.push(x as Inst);
+          if (memTy !== o.ty) { const c = mk(b, 'bitcast', o.ty, [x]); pre.push(c); x = c; }
+          const ins = mk(b, 'insertvalue', ty, [agg, x], { idx: o.path });
+          pre.push(ins);
+          agg = ins;
+        } else {
+          let x: Value = mk(b, 'extractvalue', o.ty, [i.ops[0]!], { idx: o.path });
+          pre.push(x as Inst);
+          if (memTy !== o.ty) { const c = mk(b, 'bitcast', memTy, [x]); pre.push(c); x = c; }
+          pre.push(mk(b, 'store', T.void, [x, ptr], { align: alignOf(memTy) }));
+        }
+      }
+      b.insts.splice(b.insts.indexOf(i), 1, ...pre);
+      if (u.kind === 'load') replaceUses(f, i, agg);
+      continue;
+    }
+    if (r && r !== 'none' && (u.kind === 'load' || u.kind === 'store')) {
+      // an access inside a region keeps going to memory, rebased onto the region's alloca
+      const p = inRegion(b, pre, r, u.off);
+      b.insts.splice(b.insts.indexOf(i), 0, ...pre);
+      i.ops[u.kind === 'load' ? 0 : 1] = p;
+      continue;
+    }
     switch (u.kind) {
+      case 'region': {
+        const reg = regions.find(x => u.start >= x.start && u.start < x.start + x.size)!;
+        const p = inRegion(b, pre, reg, u.off);
+        (p as Inst).inbounds = false;
+        b.insts.splice(b.insts.indexOf(i), 0, ...pre);
+        i.ops[0] = p;
+        i.inbounds = false;
+        continue;
+      }
+      case 'selfcopy': {
+        const rd = regionOf(regions, u.dst, u.len) as Region | 'none', rs = regionOf(regions, u.src, u.len) as Region | 'none';
+        if (rd !== 'none' && rs !== 'none') {
+          pre.push(mk(b, 'call', T.void, [i.ops[0]!, inRegion(b, pre, rd, u.dst), inRegion(b, pre, rs, u.src), cInt(T.i64, u.len), i.ops[4]!], { fnTy: i.fnTy }));
+          break;
+        }
+        if (rd !== 'none' || rs !== 'none') {
+          // one side is memory: move leaf by leaf through pointers into the region
+          const leafSide = rd !== 'none' ? u.src : u.dst, memSide = rd !== 'none' ? u.dst : u.src;
+          const reg = (rd !== 'none' ? rd : rs) as Region;
+          for (const l of coveredLeaves(leaves, leafSide, u.len)!) {
+            const p = inRegion(b, pre, reg, memSide + (l.off - leafSide));
+            if (rd !== 'none') {
+              const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+              pre.push(x, mk(b, 'store', T.void, [x, p], { align: 1 }));
+            } else {
+              const x = mk(b, 'load', l.ty, [p], { align: 1 });
+              pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
+            }
+          }
+          break;
+        }
+        // loads first, then stores: right for overlapping (memmove) ranges too
+        const d = coveredLeaves(leaves, u.dst, u.len)!, sl = coveredLeaves(leaves, u.src, u.len)!;
+        const vals = sl.map(l => { const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) }); pre.push(x); return x; });
+        d.forEach((l, k) => pre.push(mk(b, 'store', T.void, [vals[k]!, slot.get(l)!], { align: alignOf(l.ty) })));
+        break;
+      }
       case 'load': {
         const ls = accessLeaves(leaves, u.off, i.ty);
         if (!ls) {
@@ -267,6 +464,14 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
       }
       case 'copy': {
         const other = i.ops[u.dstSide ? 2 : 1]!;
+        for (const reg of regions) {
+          const lo = Math.max(u.off, reg.start), hi = Math.min(u.off + u.len, reg.start + reg.size);
+          if (lo >= hi) continue;
+          const mine = inRegion(b, pre, reg, lo);
+          let theirs: Value = other;
+          if (lo - u.off) { const g = mk(b, 'gep', other.ty, [other, cInt(T.i64, lo - u.off)], { srcTy: T.i8, inbounds: true }); pre.push(g); theirs = g; }
+          pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
+        }
         for (const l of coveredLeaves(leaves, u.off, u.len)!) {
           const rel = l.off - u.off;
           const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
@@ -282,6 +487,11 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
         break;
       }
       case 'set':
+        for (const reg of regions) {
+          const lo = Math.max(u.off, reg.start), hi = Math.min(u.off + u.len, reg.start + reg.size);
+          if (lo >= hi) continue;
+          pre.push(mk(b, 'call', T.void, [i.ops[0]!, inRegion(b, pre, reg, lo), i.ops[2]!, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
+        }
         for (const l of coveredLeaves(leaves, u.off, u.len)!) pre.push(mk(b, 'store', T.void, [byteSplat(l.ty, u.byte), slot.get(l)!], { align: alignOf(l.ty) }));
         break;
       case 'drop': break;
@@ -425,6 +635,8 @@ export function speculatePtrLoads(f: Func): boolean {
         b.insts.splice(b.insts.indexOf(u), 1);
         replaceUses(f, u, v);
       }
+      // the pointer phi/select has no users left: drop it so SROA does not see it as an escape
+      b.insts.splice(b.insts.indexOf(p), 1);
       changed = true;
     }
   }

@@ -434,3 +434,52 @@ describe.skipIf(!HAVE_LLI)('SROA with type punning (lli)', () => {
     expect(promoted).toBe(n);
   });
 });
+
+describe('load CSE across blocks (EarlyCSE generations)', () => {
+  function build(shape: 'straight' | 'diamond-store' | 'barrier'): { m: Module; f: Func } {
+    const m = newModule();
+    const bar = declareFunc(m, 'llvm.nvvm.barrier0', fty(T.void, []), { convergent: true });
+    const f = newFunc('k', fty(T.void, [ptrTy(1), ptrTy(1), T.i32]));
+    f.isKernel = true;
+    m.funcs.push(f);
+    const b = new Builder(f);
+    b.setBlock(b.newBlock('entry'));
+    const [p, q, n] = f.params as [Value, Value, Value];
+    const l1 = b.load(T.i32, p);
+    let l2: Value;
+    if (shape === 'straight') {
+      const nb = b.newBlock('next');
+      const other = b.newBlock('other');
+      b.condbr(b.icmp('sgt', n, cInt(T.i32, 0)), nb, other);
+      b.setBlock(other); b.ret();
+      b.setBlock(nb); l2 = b.load(T.i32, p);                     // only reachable through entry: reuse l1
+    } else if (shape === 'diamond-store') {
+      const t = b.newBlock('t'), e = b.newBlock('e'), j = b.newBlock('j');
+      b.condbr(b.icmp('sgt', n, cInt(T.i32, 0)), t, e);
+      b.setBlock(t); b.store(cInt(T.i32, 7), q); b.br(j);        // q may alias p
+      b.setBlock(e); b.br(j);
+      b.setBlock(j); l2 = b.load(T.i32, p);
+    } else {
+      b.call(bar, bar.fnTy, []);                                  // another thread may have written *p
+      l2 = b.load(T.i32, p);
+    }
+    b.store(b.bin('add', l1, l2), q);
+    b.ret();
+    return { m, f };
+  }
+  const loads = (f: Func): number => f.blocks.flatMap(b => b.insts).filter(i => i.op === 'load').length;
+  it('reuses a load in a block reached only from the dominating one', () => {
+    const { m, f } = build('straight');
+    optimize(m, opts);
+    expect(verifyModule(m)).toEqual([]);
+    expect(loads(f)).toBe(1);
+  });
+  it('does not reuse it past a possible write on another path, or past a barrier', () => {
+    for (const shape of ['diamond-store', 'barrier'] as const) {
+      const { m, f } = build(shape);
+      optimize(m, opts);
+      expect(verifyModule(m)).toEqual([]);
+      expect(loads(f), shape).toBe(2);
+    }
+  });
+});

@@ -680,29 +680,43 @@ export function cse(f: Func): boolean {
   const dead = new Set<Inst>();
   const scope: Map<string, Inst>[] = [];
   const lookup = (k: string): Inst | undefined => { for (let s = scope.length - 1; s >= 0; s--) { const x = scope[s]!.get(k); if (x) return x; } return undefined; };
-  // iterative dominator-tree walk with scope push/pop
-  const stack: [Block, boolean][] = cfg.rpo.length ? [[cfg.rpo[0]!, false]] : [];
+  // Available memory values (loads, and stored values for store-to-load forwarding), scoped like the
+  // expression table. Each carries the memory generation it was seen in: a write bumps the generation,
+  // and so does entering a block that other paths may reach (several predecessors), so a load is reused
+  // only when no write can have happened since, on any path (EarlyCSE's rule).
+  const memScope: Map<string, { v: Value; gen: number }>[] = [];
+  const memLookup = (k: string): { v: Value; gen: number } | undefined => { for (let s = memScope.length - 1; s >= 0; s--) { const x = memScope[s]!.get(k); if (x) return x; } return undefined; };
+  let nextGen = 0;
+  // iterative dominator-tree walk with scope push/pop; children inherit the parent's generation at its end
+  const stack: [Block, boolean, number][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, -1]] : [];
   while (stack.length) {
-    const [b, done] = stack.pop()!;
-    if (done) { scope.pop(); continue; }
+    const [b, done, parentGen] = stack.pop()!;
+    if (done) { scope.pop(); memScope.pop(); continue; }
     const table = new Map<string, Inst>();
     scope.push(table);
-    const loads = new Map<string, Inst>();   // block-local load CSE, cleared by anything that may write
+    const mem = new Map<string, { v: Value; gen: number }>();
+    memScope.push(mem);
+    const preds = cfg.preds.get(b) ?? [];
+    let gen = preds.length === 1 && parentGen >= 0 && cfg.idom.get(b) === preds[0] ? parentGen : ++nextGen;
     for (const i of b.insts) {
       for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
       if (PURE_OPS.has(i.op) || (i.op === 'call' && isPureCallee(i.ops[0]!))) {
         const k = instKey(i);
         const prev = lookup(k);
         if (prev) { repl.set(i, prev); dead.add(i); } else table.set(k, i);
-      } else if (i.op === 'load' && !i.volatile) {
+      } else if (i.op === 'load' && !i.volatile && !i.ordering) {
         const k = `${typeStr(i.ty)}|${key(i.ops[0]!)}`;
-        const prev = loads.get(k);
-        if (prev) { repl.set(i, prev); dead.add(i); } else loads.set(k, i);
-      } else if (mayWriteMemory(i)) loads.clear();
+        const prev = memLookup(k);
+        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen });
+      } else if (mayWriteMemory(i) || i.op === 'load') {
+        gen = ++nextGen;
+        // a plain store makes its value available to later loads of the same address and type
+        if (i.op === 'store' && !i.volatile && !i.ordering) mem.set(`${typeStr(i.ops[0]!.ty)}|${key(i.ops[1]!)}`, { v: i.ops[0]!, gen });
+      }
     }
-    stack.push([b, true]);
     const ch = cfg.children.get(b) ?? [];
-    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false]);
+    stack.push([b, true, -1]);
+    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false, gen]);
   }
   applyReplacements(f, repl);
   removeInsts(f, dead);

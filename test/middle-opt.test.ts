@@ -483,3 +483,38 @@ describe('load CSE across blocks (EarlyCSE generations)', () => {
     }
   });
 });
+
+describe.skipIf(!HAVE_LLI)('cast chains (lli)', () => {
+  it('random zext/sext/trunc chains and pointer round trips keep their values', () => {
+    seed = 4242;
+    const { m, b, print } = hostModule();
+    const ints = [T.i1, T.i8, T.i16, T.i32, T.i64];
+    const srcs = [0x80n, 0x7fn, 0xfffen, 0x8001n, 0x12345678n, -1n, 0n, 1n, 0x80000000n, -0x123456789an];
+    const g = newGlobal('vals', arrayTy(srcs.length, T.i64), 0, { kind: 'agg', ty: arrayTy(srcs.length, T.i64), elems: srcs.map(v => cInt(T.i64, v)) }, { linkage: 'internal' });
+    m.globals.push(g);
+    for (let k = 0; k < 60; k++) {
+      // a volatile load keeps the value opaque to constant folding
+      let v: Value = b.load(T.i64, b.gep(arrayTy(srcs.length, T.i64), g, [cInt(T.i64, 0), cInt(T.i64, k % srcs.length)]), 8, true);
+      const steps = 2 + Math.floor(rnd() * 3);
+      for (let s = 0; s < steps; s++) {
+        const to = pick(ints);
+        const from = (v.ty as { bits: number }).bits, tb = (to as { bits: number }).bits;
+        if (tb < from) v = b.cast('trunc', v, to);
+        else if (tb > from) v = b.cast(rnd() < 0.5 ? 'zext' : 'sext', v, to);
+      }
+      if (rnd() < 0.2) {
+        const w = v.ty === T.i64 ? v : b.cast('zext', v, T.i64);
+        v = b.cast('ptrtoint', b.cast('inttoptr', w, T.ptr), T.i64);
+      }
+      print(v.ty === T.i64 ? v : b.cast(rnd() < 0.5 ? 'zext' : 'sext', v, T.i64));
+    }
+    b.ret(cInt(T.i32, 0));
+    const before = lli(printModule(m));
+    expect(before.status, before.err).toBe(0);
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    const after = lli(printModule(m));
+    expect(after.err).toBe('');
+    expect(after.out).toBe(before.out);
+  });
+});

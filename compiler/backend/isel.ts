@@ -73,6 +73,12 @@ export class FnEmitter {
   private peeledAdd = new Set<Inst>();
   /** Geps with dynamic indices used only as load/store addresses, grouped by (block, base, dynamic terms). */
   private dynGroup = new Map<Inst, { reg: string | null }>();
+  /** zext/sext of a single-use i8/i16 load: one ld.{u,s}{8,16} straight into the wide register. */
+  private extLoad = new Map<Inst, Inst>();
+  private foldedLoad = new Set<Inst>();
+  /** ext(trunc x to i8/i16) with a single-use trunc: one cvt from x's register (sign/zero-extend in place). */
+  private truncExt = new Map<Inst, Inst>();
+  private foldedTrunc = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -127,6 +133,7 @@ export class FnEmitter {
     }
     this.findMads();
     this.findWideIndices();
+    this.findExtLoads();
     this.findDynGroups();
     this.findFoldedGeps();
     // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
@@ -157,6 +164,29 @@ export class FnEmitter {
         this.madOf.set(i, { mul: m, other: i.ops[1 - k]! });
         break;
       }
+    }
+  }
+
+  private findExtLoads(): void {
+    const writes = (x: Inst): boolean => x.op === 'store' || x.op === 'atomicrmw' || x.op === 'cmpxchg' || x.op === 'fence'
+      || (x.op === 'call' && !(x.ops[0]!.kind === 'func' && x.ops[0].attrs.readnone));
+    for (const b of this.f.blocks) b.insts.forEach((e, k) => {
+      if ((e.op !== 'zext' && e.op !== 'sext') || (e.ty !== T.i32 && e.ty !== T.i64)) return;
+      const l = e.ops[0]!;
+      if (l.kind !== 'inst' || l.op !== 'load' || l.parent !== b || l.ordering || (l.ty !== T.i8 && l.ty !== T.i16)) return;
+      if ((this.users.get(l) ?? []).length !== 1) return;
+      const at = b.insts.indexOf(l);
+      for (let j = at + 1; j < k; j++) if (writes(b.insts[j]!)) return;   // the load may not move past a write
+      this.extLoad.set(e, l);
+      this.foldedLoad.add(l);
+    });
+    for (const b of this.f.blocks) for (const e of b.insts) {
+      if ((e.op !== 'zext' && e.op !== 'sext') || (e.ty !== T.i32 && e.ty !== T.i64)) continue;
+      const t = e.ops[0]!;
+      if (t.kind !== 'inst' || t.op !== 'trunc' || (t.ty !== T.i8 && t.ty !== T.i16) || (t.ops[0]!.ty !== T.i32 && t.ops[0]!.ty !== T.i64)) continue;
+      if ((this.users.get(t) ?? []).length !== 1 || t.ops[0]!.ty !== e.ty) continue;
+      this.truncExt.set(e, t);
+      this.foldedTrunc.add(t);
     }
   }
 
@@ -701,6 +731,7 @@ export class FnEmitter {
   }
 
   private emitLoad(i: Inst): void {
+    if (this.foldedLoad.has(i)) return;   // loaded by its zext/sext (emitCast)
     const p = i.ops[0]!;
     const a = this.addrOf(p);
     const q = this.memQual(i, a, true);
@@ -1003,7 +1034,21 @@ export class FnEmitter {
   // ------------------------------------------------------------------ casts
 
   private emitCast(i: Inst): void {
-    if (this.wideIdx.has(i)) return;
+    if (this.wideIdx.has(i) || this.foldedTrunc.has(i)) return;
+    const te = this.truncExt.get(i);
+    if (te) {
+      // sign/zero-extend the low 8/16 bits of a register of the result's width (cvt.s32.s16 %r, %r)
+      const w = bitsOf(i.ty), nb = te.ty === T.i8 ? 8 : 16, sg = i.op === 'sext' ? 's' : 'u';
+      this.ins(`cvt.${sg}${w}.${sg}${nb}`, this.reg(i), this.scalar(te.ops[0]!));
+      return;
+    }
+    const l = this.extLoad.get(i);
+    if (l) {
+      const a = this.addrOf(l.ops[0]!);
+      const q = this.memQual(l, a, true);
+      this.ins(`ld${q}${dot(a.space)}.${i.op === 'sext' ? 's' : 'u'}${l.ty === T.i8 ? 8 : 16}`, this.reg(i), addrText(a));
+      return;
+    }
     const x = i.ops[0]!;
     const from = x.ty, to = i.ty;
     const d = this.reg(i);

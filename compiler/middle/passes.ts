@@ -455,7 +455,10 @@ function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
     if (i.op === 'trunc' && (x.op === 'zext' || x.op === 'sext') && y && y.ty === to) return y;
     if (i.op === 'bitcast' && x.op === 'bitcast' && y && y.ty === to) return y;
     if (i.op === 'addrspacecast' && x.op === 'addrspacecast' && y && y.ty === to) return y;
+    // (T*)(uintptr_t)p: the same pointer (64-bit integers only, so nothing was truncated)
+    if (i.op === 'inttoptr' && x.op === 'ptrtoint' && y && y.ty === to && x.ty === T.i64) return y;
   }
+  if (i.op === 'ptrtoint' && (x.kind === 'null' || x.kind === 'zero')) return cInt(to, 0);
   return null;
 }
 
@@ -600,6 +603,19 @@ export function instCombine(f: Func): boolean {
       const [c, x, y] = i.ops as [Value, Value, Value];
       if (isIntConst(x) && x.value === 1n && !isIntConst(y)) { i.op = 'or'; i.ops = [c, y]; changed = true; }
       else if (isIntConst(y) && y.value === 0n && !isIntConst(x)) { i.op = 'and'; i.ops = [c, x]; changed = true; }
+      continue;
+    }
+    // extension chains: ext(ext x) is one extension (sext of a zext is a zext); trunc(ext x) to a
+    // type between x and the extension is an extension, to a narrower one a trunc of x
+    if ((i.op === 'zext' || i.op === 'sext' || i.op === 'trunc') && i.ops[0]!.kind === 'inst') {
+      const x = i.ops[0] as Inst;
+      if ((x.op === 'zext' || x.op === 'sext') && x.ops[0]!.ty.k === 'int' && i.ty.k === 'int') {
+        const yb = (x.ops[0]!.ty as { bits: number }).bits, tb = i.ty.bits;
+        // zext(sext x) keeps the copied sign bits: not a single extension
+        if (i.op !== 'trunc') { if (!(i.op === 'zext' && x.op === 'sext')) { i.op = x.op; i.ops[0] = x.ops[0]!; changed = true; } }
+        else if (tb > yb) { i.op = x.op; i.ops[0] = x.ops[0]!; changed = true; }
+        else if (tb < yb) { i.ops[0] = x.ops[0]!; changed = true; }
+      }
       continue;
     }
     if ((i.op !== 'add' && i.op !== 'sub') || i.ty.k !== 'int' || i.ty.bits === 1) continue;

@@ -299,7 +299,7 @@ describe('address-space inference', () => {
 });
 
 /** for (i = start; i <pred> end; i += step) { body(i) } with a per-iteration local array and invariant maths. */
-function loopProgram(start: number, end: number, step: number, pred: 'slt' | 'ne' | 'sle', withBreak: boolean): Module {
+function loopProgram(start: number, end: number, step: number, pred: 'slt' | 'ne' | 'sle', withBreak: boolean, pragma?: number): Module {
   const { m, b, print } = hostModule();
   const arr = b.alloca(arrayTy(8, T.i32), 4, 'arr');
   const g = newGlobal('gv', T.i32, 0, cInt(T.i32, 11), { linkage: 'internal' });
@@ -312,7 +312,7 @@ function loopProgram(start: number, end: number, step: number, pred: 'slt' | 'ne
   const cond = b.newBlock('for.cond'), body = b.newBlock('for.body'), inc = b.newBlock('for.inc'), end_ = b.newBlock('for.end');
   b.br(cond);
   b.setBlock(cond);
-  b.condbr(b.icmp(pred, b.load(T.i32, iv), cInt(T.i32, end)), body, end_);
+  b.condbr(b.icmp(pred, b.load(T.i32, iv), cInt(T.i32, end)), body, end_).unroll = pragma;
   b.setBlock(body);
   const i = b.load(T.i32, iv);
   const inv = b.bin('mul', b.load(T.i32, g), cInt(T.i32, 7));          // loop-invariant load and maths
@@ -338,17 +338,20 @@ function loopProgram(start: number, end: number, step: number, pred: 'slt' | 'ne
 }
 
 describe.skipIf(!HAVE_LLI)('loop unrolling and LICM (lli)', () => {
-  const cases: [string, number, number, number, 'slt' | 'ne' | 'sle', boolean, boolean][] = [
-    // name, start, end, step, predicate, break inside, expected fully unrolled
+  const cases: [string, number, number, number, 'slt' | 'ne' | 'sle', boolean, boolean, number?][] = [
+    // name, start, end, step, predicate, break inside, expected fully unrolled, #pragma unroll
     ['8 trips', 0, 8, 1, 'slt', false, true],
+    ['8 trips, #pragma unroll 1', 0, 8, 1, 'slt', false, false, 1],
+    ['100 trips, #pragma unroll', 0, 100, 1, 'slt', false, true, 0],
+    ['100 trips, #pragma unroll 8 (does not cover the trips)', 0, 100, 1, 'slt', false, false, 8],
     ['zero trips', 5, 5, 1, 'slt', false, true],
     ['step 3, inclusive bound', -4, 11, 3, 'sle', false, true],
     ['ne with step 2', 0, 12, 2, 'ne', false, true],
     ['too many trips', 0, 1000, 1, 'slt', false, false],
     ['break inside', 0, 8, 1, 'slt', true, false],
   ];
-  it.each(cases)('%s: same output; the local array leaves memory when unrolled', (_n, s, e, st, p, brk, unrolled) => {
-    const m = loopProgram(s, e, st, p, brk);
+  it.each(cases)('%s: same output; the local array leaves memory when unrolled', (_n, s, e, st, p, brk, unrolled, pragma) => {
+    const m = loopProgram(s, e, st, p, brk, pragma);
     const before = lli(printModule(m));
     expect(before.status, before.err).toBe(0);
     optimize(m, opts);

@@ -10,6 +10,9 @@ import type { CompileOptions } from '../../options';
 import { buildCFG, dominates, succsOf, simplifyInst, type CFG } from '../passes';
 
 const MAX_TRIPS = 64;
+/** With `#pragma unroll` (full), as cicc's large pragma threshold: trips and unrolled instructions. */
+const PRAGMA_MAX_TRIPS = 1024;
+const PRAGMA_SIZE_LIMIT = 16384;
 /** Unrolled size limits (instructions): a loop indexing a local array gets more room (it then leaves local memory). */
 const SIZE_LIMIT = 400;
 const SIZE_LIMIT_LOCAL_ARRAY = 1600;
@@ -38,7 +41,7 @@ function loopsOf(cfg: CFG): Loop[] {
 const isConst = (v: Value): v is Const => v.kind === 'int' || v.kind === 'fp' || v.kind === 'null' || v.kind === 'zero';
 
 /** Number of times the exit test in the header says "stay", or null when unknown or above MAX_TRIPS. */
-function tripCount(loop: Loop, pre: Block, stay: number, opts: CompileOptions): number | null {
+function tripCount(loop: Loop, pre: Block, stay: number, opts: CompileOptions, maxTrips: number): number | null {
   const h = loop.header;
   const term = h.insts[h.insts.length - 1]!;
   const cond = term.ops[0]!;
@@ -62,7 +65,7 @@ function tripCount(loop: Loop, pre: Block, stay: number, opts: CompileOptions): 
     memo.set(v, ok);
     return ok;
   };
-  for (let n = 0; n <= MAX_TRIPS; n++) {
+  for (let n = 0; n <= maxTrips; n++) {
     const c = evalIn(cond, env, new Map());
     if (!c || c.kind !== 'int') return null;
     const goes = (c.value & 1n) ? 0 : 1;   // condbr target index taken
@@ -132,9 +135,12 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
     const c = i.ops[0]!;
     if (c.kind === 'asm' || (c.kind === 'func' && (c.attrs.convergent || /barrier|bar\.|shfl|vote|syncwarp|match/.test(c.name)))) return false;
   }
-  const n = tripCount(loop, pre, stay, opts);
+  // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits
+  const pragma = term.unroll;
+  if (pragma === 1) return false;
+  const n = tripCount(loop, pre, stay, opts, pragma === undefined ? MAX_TRIPS : pragma === 0 ? PRAGMA_MAX_TRIPS : Math.min(pragma, PRAGMA_MAX_TRIPS));
   if (n === null) return false;
-  const limit = indexesLocalArray(f, loop) ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
+  const limit = pragma !== undefined ? PRAGMA_SIZE_LIMIT : indexesLocalArray(f, loop) ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
   if (n * loopSize(loop) > limit) return false;
 
   const body = f.blocks.filter(b => loop.blocks.has(b));

@@ -283,6 +283,23 @@ describe('address-space inference', () => {
     expect(memOps(k).map(spaceOfAccess)).toEqual([AS.global, AS.shared, AS.global, AS.generic]);
   });
 
+  it('accesses to an alloca are local (atomics on it stay generic)', () => {
+    const m = newModule();
+    const f = newFunc('dev', fty(T.i32, [T.i32]));
+    m.funcs.push(f);
+    const b = new Builder(f);
+    b.setBlock(b.newBlock('entry'));
+    const arr = b.alloca(arrayTy(4, T.i32), 4, 'arr');
+    const p = b.gep(arrayTy(4, T.i32), arr, [cInt(T.i64, 0), b.cast('sext', f.params[0]!, T.i64)]);
+    b.store(cInt(T.i32, 3), p);
+    b.atomicrmw('add', p, cInt(T.i32, 1));
+    b.ret(b.load(T.i32, b.gep(arrayTy(4, T.i32), arr, [cInt(T.i64, 0), cInt(T.i64, 1)])));
+    expect(inferAddressSpaces(f)).toBe(true);
+    expect(verifyModule(m)).toEqual([]);
+    llvmAccepts(printModule(m));
+    expect(memOps(f).map(spaceOfAccess)).toEqual([AS.local, AS.generic, AS.local]);
+  });
+
   it('never assumes a space for a device function parameter or a loaded pointer', () => {
     const m = newModule();
     const f = newFunc('dev', fty(T.void, [T.ptr]));

@@ -264,6 +264,12 @@ export class FnEmitter {
 
   useCount(v: Value): number { return (this.users.get(v) ?? []).length; }
 
+  /** addrspacecast of an alloca to the local space: its address is %SPL + offset, no generic pointer. */
+  isLocalCast(v: Value): boolean {
+    return v.kind === 'inst' && v.op === 'addrspacecast' && v.ops[0]!.kind === 'inst' && (v.ops[0] as Inst).op === 'alloca'
+      && v.ty.k === 'ptr' && (v.ty as { as: number }).as === AS.local && this.allocaOff.has(v.ops[0] as Inst);
+  }
+
   // ------------------------------------------------------------------ values and operands
 
   /** The registers of an instruction/argument result (allocated on first request). */
@@ -398,6 +404,7 @@ export class FnEmitter {
   addrOf(p: Value): Addr {
     if (p.kind === 'arg' && this.byvalDirect.has(p)) return { space: 'param', base: `${this.fname}_param_${p.index}`, off: 0 };
     if (p.kind === 'inst' && p.op === 'alloca') { return { space: 'local', base: '%SPL', off: this.allocaOff.get(p)! }; }
+    if (this.isLocalCast(p)) return { space: 'local', base: '%SPL', off: this.allocaOff.get((p as Inst).ops[0] as Inst)! };
     if (p.kind === 'global') return { space: spaceOf(p.addrSpace), base: ptxName(p.name), off: 0 };
     if (p.kind === 'cexpr' && (p.op === 'addrspacecast' || p.op === 'bitcast') && (p.base.kind === 'global' || p.base.kind === 'cexpr')) {
       const inner = this.addrOf(p.base as Value);
@@ -609,7 +616,7 @@ export class FnEmitter {
     switch (i.op) {
       case 'phi': this.regsOf(i); return;
       case 'alloca':
-        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i))) {
+        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) && !this.isLocalCast(u))) {
           this.needSP = true;
           this.ins('add.u64', this.reg(i), '%SP', String(this.allocaOff.get(i)!));
         }
@@ -1123,6 +1130,12 @@ export class FnEmitter {
       }
       case 'addrspacecast': {
         const fa = (from as { as: number }).as, ta = (to as { as: number }).as;
+        if (this.isLocalCast(i)) {
+          // needed only as the base of dynamic address arithmetic; loads/stores use [%SPL+off]
+          if ((this.users.get(i) ?? []).every(u => (u.op === 'load' && u.ops[0] === i) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) || this.foldedGep.has(u))) return;
+          this.ins('add.u64', d, '%SPL', String(this.allocaOff.get(x as Inst)!));
+          return;
+        }
         const s = this.scalar(x);
         if (fa === ta) this.mov(d, s);
         else if (ta === 0) this.ins(`cvta.${spaceOf(fa)}.u64`, d, s);

@@ -42,6 +42,7 @@ function nonEscaping(a: Inst, f: Func): boolean {
     const uses = i.ops.some(o => derived.has(o));
     if (!uses) continue;
     if (i.op === 'gep' && derived.has(i.ops[0]!) && !i.ops.slice(1).some(o => derived.has(o))) { derived.add(i); continue; }
+    if (i.op === 'addrspacecast' && derived.has(i.ops[0]!)) { derived.add(i); continue; }
     if (i.op === 'load' && derived.has(i.ops[0]!)) continue;
     if (i.op === 'store' && derived.has(i.ops[1]!) && !derived.has(i.ops[0]!)) continue;
     return false;

@@ -264,6 +264,15 @@ export class FnEmitter {
 
   useCount(v: Value): number { return (this.users.get(v) ?? []).length; }
 
+  /** memcpy/memmove/memset with a small constant length, whose pointers it addresses via addrOf only. */
+  private addressOnlyMemIntrinsic(u: Inst, p: Value): boolean {
+    const c = u.ops[0]!;
+    if (u.op !== 'call' || c.kind !== 'func' || !/^llvm\.mem(cpy|move|set)\./.test(c.name)) return false;
+    const len = u.ops[3]!;
+    const ptrs = c.name.startsWith('llvm.memset.') ? [u.ops[1]] : [u.ops[1], u.ops[2]];
+    return len.kind === 'int' && len.value <= 512n && u.ops.slice(3).every(o => o !== p) && ptrs.includes(p);
+  }
+
   /** addrspacecast of an alloca to the local space: its address is %SPL + offset, no generic pointer. */
   isLocalCast(v: Value): boolean {
     return v.kind === 'inst' && v.op === 'addrspacecast' && v.ops[0]!.kind === 'inst' && (v.ops[0] as Inst).op === 'alloca'
@@ -405,6 +414,9 @@ export class FnEmitter {
     if (p.kind === 'arg' && this.byvalDirect.has(p)) return { space: 'param', base: `${this.fname}_param_${p.index}`, off: 0 };
     if (p.kind === 'inst' && p.op === 'alloca') { return { space: 'local', base: '%SPL', off: this.allocaOff.get(p)! }; }
     if (this.isLocalCast(p)) return { space: 'local', base: '%SPL', off: this.allocaOff.get((p as Inst).ops[0] as Inst)! };
+    // a generic pointer made from a specific one: access memory through the specific one
+    if (p.kind === 'inst' && p.op === 'addrspacecast' && p.ty.k === 'ptr' && (p.ty as { as: number }).as === AS.generic
+      && p.ops[0]!.ty.k === 'ptr' && (p.ops[0]!.ty as { as: number }).as !== AS.generic) return this.addrOf(p.ops[0]!);
     if (p.kind === 'global') return { space: spaceOf(p.addrSpace), base: ptxName(p.name), off: 0 };
     if (p.kind === 'cexpr' && (p.op === 'addrspacecast' || p.op === 'bitcast') && (p.base.kind === 'global' || p.base.kind === 'cexpr')) {
       const inner = this.addrOf(p.base as Value);
@@ -616,7 +628,7 @@ export class FnEmitter {
     switch (i.op) {
       case 'phi': this.regsOf(i); return;
       case 'alloca':
-        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) && !this.isLocalCast(u))) {
+        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) && !this.isLocalCast(u) && !this.addressOnlyMemIntrinsic(u, i))) {
           this.needSP = true;
           this.ins('add.u64', this.reg(i), '%SP', String(this.allocaOff.get(i)!));
         }

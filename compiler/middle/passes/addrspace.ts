@@ -103,6 +103,23 @@ export function inferAddressSpaces(f: Func): boolean {
 
   let changed = false;
   for (const b of f.blocks) for (const i of b.insts.slice()) {
+    // memcpy/memmove/memset keep generic operands (their signature), but get them as a cast of the
+    // specific pointer, which the backend addresses directly
+    const callee = i.op === 'call' ? i.ops[0]! : null;
+    if (callee && callee.kind === 'func' && /^llvm\.mem(cpy|move|set)\./.test(callee.name)) {
+      const ptrArgs = callee.name.startsWith('llvm.memset.') ? [1] : [1, 2];
+      for (const k of ptrArgs) {
+        const p = i.ops[k]!;
+        if (!isGenericPtr(p) || (p.kind === 'inst' && p.op === 'addrspacecast')) continue;
+        const s = origin(p);
+        if (s < 0) continue;
+        const c = mk(b, 'addrspacecast', p.ty, [specific(p, s)], { loc: i.loc });
+        b.insts.splice(b.insts.indexOf(i), 0, c);
+        i.ops[k] = c;
+        changed = true;
+      }
+      continue;
+    }
     const k = i.op === 'load' || i.op === 'atomicrmw' || i.op === 'cmpxchg' ? 0 : i.op === 'store' ? 1 : -1;
     if (k < 0) continue;
     const p = i.ops[k]!;

@@ -4,7 +4,7 @@
 // must not change, and the allocas must be gone. Address-space inference is checked on the IR shape.
 import { describe, it, expect } from 'vitest';
 import { Builder, T, AS, funcTy, newFunc, newModule, newGlobal, cInt, arrayTy, structTy, declareFunc, ptrTy } from '../compiler/middle/ir';
-import type { BinOp, Func, Inst, Module, Type, Value } from '../compiler/middle/ir';
+import type { BinOp, Block, Func, Inst, Module, Type, Value } from '../compiler/middle/ir';
 import { printModule } from '../compiler/middle/llprint';
 import { optimize, inlineSummary } from '../compiler/middle/passes';
 import { sroa } from '../compiler/middle/passes/sroa';
@@ -47,7 +47,7 @@ const FIELDS: { path: number[]; ty: Type }[] = [
 ];
 
 /** A random program over two aggregate allocas, printing every field at the end. */
-function randomAggProgram(s: number, stmts = 8): Module {
+function randomAggProgram(s: number, stmts = 8, regions = false): Module {
   seed = s;
   const { m, b, print, memcpy, memset } = hostModule();
   const aggs = [b.alloca(AGG, 8, 'a'), b.alloca(AGG, 8, 'b')];
@@ -59,6 +59,31 @@ function randomAggProgram(s: number, stmts = 8): Module {
   let depth = 0;
   const stmt = (): void => {
     const r = rnd();
+    if (regions && r < 0.25) {
+      // a dynamic index into the [3 x i32] member (stays in memory), or a copy between two of its parts
+      const a = pick(aggs);
+      if (rnd() < 0.5) {
+        const k = b.bin('urem', b.load(T.i32, fieldPtr(a, FIELDS[0]!)), cInt(T.i32, 3));
+        const p = b.gep(AGG, a, [cInt(T.i64, 0), cInt(T.i32, 2), b.cast('zext', k, T.i64)]);
+        b.store(b.bin('add', b.load(T.i32, p), cInt(T.i32, 5)), rnd() < 0.5 ? p : fieldPtr(a, FIELDS[2]!));
+      } else {
+        // decayed pointer to the member, indexed through an i8 gep
+        const base = b.gep(T.i8, a, [cInt(T.i64, 12)]);
+        const k = b.bin('and', b.load(T.i32, fieldPtr(a, FIELDS[2]!)), cInt(T.i32, 2));
+        const p = b.gep(T.i32, base, [b.cast('zext', k, T.i64)]);
+        b.store(b.bin('xor', b.load(T.i32, p), cInt(T.i32, 9)), fieldPtr(a, FIELDS[0]!));
+      }
+      return;
+    }
+    if (regions && r < 0.35) {
+      // member struct assignment inside one aggregate: the two i32 fields of the inner pair ↔ array
+      const a = pick(aggs);
+      const [d, sOff] = rnd() < 0.5 ? [16, 12] : [24, 4];
+      void sOff;
+      if (d === 16) b.call(memcpy, memcpy.fnTy, [b.gep(T.i8, a, [cInt(T.i64, 20)]), b.gep(T.i8, a, [cInt(T.i64, 16)]), cInt(T.i64, 4), cInt(T.i1, 0)]);
+      else b.call(memcpy, memcpy.fnTy, [a, b.gep(T.i8, a, [cInt(T.i64, 8)]), cInt(T.i64, 4), cInt(T.i1, 0)]);
+      return;
+    }
     if (r < 0.45 || depth > 2) {
       const f = pick(FIELDS), g = pick(FIELDS);
       const x = asI64(b.load(g.ty, fieldPtr(pick(aggs), g)));
@@ -121,6 +146,26 @@ describe.skipIf(!HAVE_LLI)('SROA and load speculation on random programs (lli)',
     }
     // every program only uses constant offsets and whole-aggregate copies: all of them must be promoted
     expect(split).toBe(Number(process.env.MIDDLE_FUZZ ?? 40));
+  });
+});
+
+describe.skipIf(!HAVE_LLI)('SROA with array members indexed dynamically (lli)', () => {
+  it('keeps the output; only the indexed member stays in memory (MIDDLE_FUZZ, default 40)', () => {
+    const n = Number(process.env.MIDDLE_FUZZ ?? 40);
+    for (let s = 1; s <= n; s++) {
+      const m = randomAggProgram(s * 15485863, 10, true);
+      const before = lli(printModule(m));
+      expect(before.status, before.err).toBe(0);
+      optimize(m, opts);
+      expect(structural(m)).toEqual([]);
+      const text = printModule(m);
+      const after = lli(text);
+      expect(after.err).toBe('');
+      expect(after.out, `program ${s}`).toBe(before.out);
+      // the aggregate itself is gone; at most [12 x i8] pieces (the array member) remain
+      expect(text).not.toMatch(/alloca \{/);
+      for (const mm of text.matchAll(/alloca (\[\d+ x i8\])/g)) expect(mm[1]).toBe('[12 x i8]');
+    }
   });
 });
 
@@ -238,6 +283,23 @@ describe('address-space inference', () => {
     expect(memOps(k).map(spaceOfAccess)).toEqual([AS.global, AS.shared, AS.global, AS.generic]);
   });
 
+  it('accesses to an alloca are local (atomics on it stay generic)', () => {
+    const m = newModule();
+    const f = newFunc('dev', fty(T.i32, [T.i32]));
+    m.funcs.push(f);
+    const b = new Builder(f);
+    b.setBlock(b.newBlock('entry'));
+    const arr = b.alloca(arrayTy(4, T.i32), 4, 'arr');
+    const p = b.gep(arrayTy(4, T.i32), arr, [cInt(T.i64, 0), b.cast('sext', f.params[0]!, T.i64)]);
+    b.store(cInt(T.i32, 3), p);
+    b.atomicrmw('add', p, cInt(T.i32, 1));
+    b.ret(b.load(T.i32, b.gep(arrayTy(4, T.i32), arr, [cInt(T.i64, 0), cInt(T.i64, 1)])));
+    expect(inferAddressSpaces(f)).toBe(true);
+    expect(verifyModule(m)).toEqual([]);
+    llvmAccepts(printModule(m));
+    expect(memOps(f).map(spaceOfAccess)).toEqual([AS.local, AS.generic, AS.local]);
+  });
+
   it('never assumes a space for a device function parameter or a loaded pointer', () => {
     const m = newModule();
     const f = newFunc('dev', fty(T.void, [T.ptr]));
@@ -250,5 +312,229 @@ describe('address-space inference', () => {
     expect(inferAddressSpaces(f)).toBe(false);
     expect(memOps(f).map(spaceOfAccess)).toEqual([AS.generic, AS.generic]);
     void ptrTy;
+  });
+});
+
+/** for (i = start; i <pred> end; i += step) { body(i) } with a per-iteration local array and invariant maths. */
+function loopProgram(start: number, end: number, step: number, pred: 'slt' | 'ne' | 'sle', withBreak: boolean, pragma?: number): Module {
+  const { m, b, print } = hostModule();
+  const arr = b.alloca(arrayTy(8, T.i32), 4, 'arr');
+  const g = newGlobal('gv', T.i32, 0, cInt(T.i32, 11), { linkage: 'internal' });
+  m.globals.push(g);
+  for (let k = 0; k < 8; k++) b.store(cInt(T.i32, k * 3), b.gep(arrayTy(8, T.i32), arr, [cInt(T.i64, 0), cInt(T.i64, k)]));
+  const acc = b.alloca(T.i32, 4, 'acc');
+  b.store(cInt(T.i32, 1), acc);
+  const iv = b.alloca(T.i32, 4, 'i');
+  b.store(cInt(T.i32, start), iv);
+  const cond = b.newBlock('for.cond'), body = b.newBlock('for.body'), inc = b.newBlock('for.inc'), end_ = b.newBlock('for.end');
+  b.br(cond);
+  b.setBlock(cond);
+  b.condbr(b.icmp(pred, b.load(T.i32, iv), cInt(T.i32, end)), body, end_).unroll = pragma;
+  b.setBlock(body);
+  const i = b.load(T.i32, iv);
+  const inv = b.bin('mul', b.load(T.i32, g), cInt(T.i32, 7));          // loop-invariant load and maths
+  const slot = b.gep(arrayTy(8, T.i32), arr, [cInt(T.i64, 0), b.cast('sext', b.bin('and', i, cInt(T.i32, 7)), T.i64)]);
+  const v = b.bin('add', b.load(T.i32, slot), b.bin('mul', i, inv));
+  b.store(v, slot);
+  b.store(b.bin('xor', b.bin('mul', b.load(T.i32, acc), cInt(T.i32, 3)), v), acc);
+  if (withBreak) {
+    const more = b.newBlock('more');
+    b.condbr(b.icmp('sgt', b.load(T.i32, acc), cInt(T.i32, 1 << 20)), end_, more);
+    b.setBlock(more);
+  }
+  b.br(inc);
+  b.setBlock(inc);
+  b.store(b.bin('add', b.load(T.i32, iv), cInt(T.i32, step)), iv);
+  b.br(cond);
+  b.setBlock(end_);
+  print(b.cast('sext', b.load(T.i32, acc), T.i64));
+  print(b.cast('sext', b.load(T.i32, iv), T.i64));
+  for (let k = 0; k < 8; k++) print(b.cast('sext', b.load(T.i32, b.gep(arrayTy(8, T.i32), arr, [cInt(T.i64, 0), cInt(T.i64, k)])), T.i64));
+  b.ret(cInt(T.i32, 0));
+  return m;
+}
+
+describe.skipIf(!HAVE_LLI)('loop unrolling and LICM (lli)', () => {
+  const cases: [string, number, number, number, 'slt' | 'ne' | 'sle', boolean, boolean, number?][] = [
+    // name, start, end, step, predicate, break inside, expected fully unrolled, #pragma unroll
+    ['8 trips', 0, 8, 1, 'slt', false, true],
+    ['8 trips, #pragma unroll 1', 0, 8, 1, 'slt', false, false, 1],
+    ['100 trips, #pragma unroll', 0, 100, 1, 'slt', false, true, 0],
+    ['100 trips, #pragma unroll 8 (does not cover the trips)', 0, 100, 1, 'slt', false, false, 8],
+    ['zero trips', 5, 5, 1, 'slt', false, true],
+    ['step 3, inclusive bound', -4, 11, 3, 'sle', false, true],
+    ['ne with step 2', 0, 12, 2, 'ne', false, true],
+    ['too many trips', 0, 1000, 1, 'slt', false, false],
+    ['break inside', 0, 8, 1, 'slt', true, false],
+  ];
+  it.each(cases)('%s: same output; the local array leaves memory when unrolled', (_n, s, e, st, p, brk, unrolled, pragma) => {
+    const m = loopProgram(s, e, st, p, brk, pragma);
+    const before = lli(printModule(m));
+    expect(before.status, before.err).toBe(0);
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    const text = printModule(m);
+    const after = lli(text);
+    expect(after.err).toBe('');
+    expect(after.out).toBe(before.out);
+    const main = m.funcs.find(f => f.name === 'main')!;
+    const hasLoop = main.blocks.some(b => b.insts.some(i => i.op === 'phi'));
+    expect(!/alloca/.test(text) && !hasLoop).toBe(unrolled);
+    if (!unrolled) {
+      // LICM: the invariant load of @gv left the loop: no block on a cycle loads it any more
+      const succ = (b: Block): Block[] => b.insts[b.insts.length - 1]!.targets;
+      const onCycle = (b: Block): boolean => {
+        const seen = new Set<Block>(); const work = [...succ(b)];
+        while (work.length) { const x = work.pop()!; if (x === b) return true; if (!seen.has(x)) { seen.add(x); work.push(...succ(x)); } }
+        return false;
+      };
+      const loopBlocks = main.blocks.filter(onCycle);
+      expect(loopBlocks.length).toBeGreaterThan(0);
+      expect(main.blocks.some(b => b.insts.some(i => i.op === 'load' && i.ops[0]!.kind === 'global'))).toBe(true);
+      for (const b of loopBlocks) expect(b.insts.some(i => i.op === 'load' && i.ops[0]!.kind === 'global')).toBe(false);
+    }
+  });
+});
+
+/** Type punning through a union { double; { float, float } } read and written as i8/i16/i32/i64/float/double. */
+function randomUnionProgram(s: number, stmts = 12): Module {
+  seed = s;
+  const { m, b, print } = hostModule();
+  const U = structTy([T.f64]);
+  const u = b.alloca(U, 8, 'u');
+  const w = b.alloca(structTy([T.f32, T.f32]), 8, 'w');
+  b.store(cInt(T.i64, 0x0123456789abcdefn), u);
+  b.store(cInt(T.i64, 0x3f8000004048f5c3n), w);
+  const views: [Type, number[]][] = [[T.i8, [0, 1, 2, 3, 4, 5, 6, 7]], [T.i16, [0, 2, 4, 6]], [T.i32, [0, 4]], [T.f32, [0, 4]], [T.i64, [0]], [T.f64, [0]]];
+  const at = (p: Value, off: number): Value => (off === 0 ? p : b.gep(T.i8, p, [cInt(T.i64, off)]));
+  const toI64 = (v: Value): Value => {
+    if (v.ty === T.i64) return v;
+    if (v.ty === T.f64) return b.cast('bitcast', v, T.i64);
+    if (v.ty === T.f32) return b.cast('zext', b.cast('bitcast', v, T.i32), T.i64);
+    return b.cast('zext', v, T.i64);
+  };
+  const fromI64 = (v: Value, t: Type): Value => {
+    if (t === T.i64) return v;
+    if (t === T.f64) return b.cast('bitcast', v, T.f64);
+    if (t === T.f32) return b.cast('bitcast', b.cast('trunc', v, T.i32), T.f32);
+    return b.cast('trunc', v, t);
+  };
+  for (let k = 0; k < stmts; k++) {
+    const [t, offs] = pick(views);
+    const off = pick(offs);
+    const p = at(pick([u, w]), off);
+    if (rnd() < 0.5) {
+      const [t2, offs2] = pick(views.filter(x => x[0] !== T.f64 && x[0] !== T.f32));
+      const src = b.load(t2, at(pick([u, w]), pick(offs2)));
+      const v = b.bin('add', toI64(src), cInt(T.i64, Math.floor(rnd() * 1000)));
+      b.store(fromI64(v, t), p);
+    } else print(toI64(b.load(t, p)));
+  }
+  for (const p of [u, w]) print(b.load(T.i64, p));
+  b.ret(cInt(T.i32, 0));
+  return m;
+}
+
+describe.skipIf(!HAVE_LLI)('SROA with type punning (lli)', () => {
+  it('keeps the output of union punning programs and promotes them (MIDDLE_FUZZ, default 40)', () => {
+    const n = Number(process.env.MIDDLE_FUZZ ?? 40);
+    let promoted = 0;
+    for (let s = 1; s <= n; s++) {
+      const m = randomUnionProgram(s * 7727);
+      const before = lli(printModule(m));
+      expect(before.status, before.err).toBe(0);
+      optimize(m, opts);
+      expect(structural(m)).toEqual([]);
+      const text = printModule(m);
+      const after = lli(text);
+      expect(after.err).toBe('');
+      expect(after.out, `program ${s}`).toBe(before.out);
+      if (!/alloca/.test(text)) promoted++;
+    }
+    expect(promoted).toBe(n);
+  });
+});
+
+describe('load CSE across blocks (EarlyCSE generations)', () => {
+  function build(shape: 'straight' | 'diamond-store' | 'barrier'): { m: Module; f: Func } {
+    const m = newModule();
+    const bar = declareFunc(m, 'llvm.nvvm.barrier0', fty(T.void, []), { convergent: true });
+    const f = newFunc('k', fty(T.void, [ptrTy(1), ptrTy(1), T.i32]));
+    f.isKernel = true;
+    m.funcs.push(f);
+    const b = new Builder(f);
+    b.setBlock(b.newBlock('entry'));
+    const [p, q, n] = f.params as [Value, Value, Value];
+    const l1 = b.load(T.i32, p);
+    let l2: Value;
+    if (shape === 'straight') {
+      const nb = b.newBlock('next');
+      const other = b.newBlock('other');
+      b.condbr(b.icmp('sgt', n, cInt(T.i32, 0)), nb, other);
+      b.setBlock(other); b.ret();
+      b.setBlock(nb); l2 = b.load(T.i32, p);                     // only reachable through entry: reuse l1
+    } else if (shape === 'diamond-store') {
+      const t = b.newBlock('t'), e = b.newBlock('e'), j = b.newBlock('j');
+      b.condbr(b.icmp('sgt', n, cInt(T.i32, 0)), t, e);
+      b.setBlock(t); b.store(cInt(T.i32, 7), q); b.br(j);        // q may alias p
+      b.setBlock(e); b.br(j);
+      b.setBlock(j); l2 = b.load(T.i32, p);
+    } else {
+      b.call(bar, bar.fnTy, []);                                  // another thread may have written *p
+      l2 = b.load(T.i32, p);
+    }
+    b.store(b.bin('add', l1, l2), q);
+    b.ret();
+    return { m, f };
+  }
+  const loads = (f: Func): number => f.blocks.flatMap(b => b.insts).filter(i => i.op === 'load').length;
+  it('reuses a load in a block reached only from the dominating one', () => {
+    const { m, f } = build('straight');
+    optimize(m, opts);
+    expect(verifyModule(m)).toEqual([]);
+    expect(loads(f)).toBe(1);
+  });
+  it('does not reuse it past a possible write on another path, or past a barrier', () => {
+    for (const shape of ['diamond-store', 'barrier'] as const) {
+      const { m, f } = build(shape);
+      optimize(m, opts);
+      expect(verifyModule(m)).toEqual([]);
+      expect(loads(f), shape).toBe(2);
+    }
+  });
+});
+
+describe.skipIf(!HAVE_LLI)('cast chains (lli)', () => {
+  it('random zext/sext/trunc chains and pointer round trips keep their values', () => {
+    seed = 4242;
+    const { m, b, print } = hostModule();
+    const ints = [T.i1, T.i8, T.i16, T.i32, T.i64];
+    const srcs = [0x80n, 0x7fn, 0xfffen, 0x8001n, 0x12345678n, -1n, 0n, 1n, 0x80000000n, -0x123456789an];
+    const g = newGlobal('vals', arrayTy(srcs.length, T.i64), 0, { kind: 'agg', ty: arrayTy(srcs.length, T.i64), elems: srcs.map(v => cInt(T.i64, v)) }, { linkage: 'internal' });
+    m.globals.push(g);
+    for (let k = 0; k < 60; k++) {
+      // a volatile load keeps the value opaque to constant folding
+      let v: Value = b.load(T.i64, b.gep(arrayTy(srcs.length, T.i64), g, [cInt(T.i64, 0), cInt(T.i64, k % srcs.length)]), 8, true);
+      const steps = 2 + Math.floor(rnd() * 3);
+      for (let s = 0; s < steps; s++) {
+        const to = pick(ints);
+        const from = (v.ty as { bits: number }).bits, tb = (to as { bits: number }).bits;
+        if (tb < from) v = b.cast('trunc', v, to);
+        else if (tb > from) v = b.cast(rnd() < 0.5 ? 'zext' : 'sext', v, to);
+      }
+      if (rnd() < 0.2) {
+        const w = v.ty === T.i64 ? v : b.cast('zext', v, T.i64);
+        v = b.cast('ptrtoint', b.cast('inttoptr', w, T.ptr), T.i64);
+      }
+      print(v.ty === T.i64 ? v : b.cast(rnd() < 0.5 ? 'zext' : 'sext', v, T.i64));
+    }
+    b.ret(cInt(T.i32, 0));
+    const before = lli(printModule(m));
+    expect(before.status, before.err).toBe(0);
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    const after = lli(printModule(m));
+    expect(after.err).toBe('');
+    expect(after.out).toBe(before.out);
   });
 });

@@ -70,6 +70,16 @@ export class FnEmitter {
   private inEdgeCopies = false;
   /** Geps with constant indices whose every use is a load/store address: folded into `[base+off]`. */
   private foldedGep = new Set<Inst>();
+  /** `add nsw x, C` used only as a gep index (directly or extended): the gep adds C * scale to its offset. */
+  private peeledAdd = new Set<Inst>();
+  /** Geps with dynamic indices used only as load/store addresses, grouped by (block, base, dynamic terms). */
+  private dynGroup = new Map<Inst, { reg: string | null }>();
+  /** zext/sext of a single-use i8/i16 load: one ld.{u,s}{8,16} straight into the wide register. */
+  private extLoad = new Map<Inst, Inst>();
+  private foldedLoad = new Set<Inst>();
+  /** ext(trunc x to i8/i16) with a single-use trunc: one cvt from x's register (sign/zero-extend in place). */
+  private truncExt = new Map<Inst, Inst>();
+  private foldedTrunc = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -127,6 +137,8 @@ export class FnEmitter {
     }
     this.findMads();
     this.findWideIndices();
+    this.findExtLoads();
+    this.findDynGroups();
     this.findFoldedGeps();
     // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
     if (this.opts.fmad) {
@@ -159,6 +171,52 @@ export class FnEmitter {
     }
   }
 
+  private findExtLoads(): void {
+    const writes = (x: Inst): boolean => x.op === 'store' || x.op === 'atomicrmw' || x.op === 'cmpxchg' || x.op === 'fence'
+      || (x.op === 'call' && !(x.ops[0]!.kind === 'func' && x.ops[0].attrs.readnone));
+    for (const b of this.f.blocks) b.insts.forEach((e, k) => {
+      if ((e.op !== 'zext' && e.op !== 'sext') || (e.ty !== T.i32 && e.ty !== T.i64)) return;
+      const l = e.ops[0]!;
+      if (l.kind !== 'inst' || l.op !== 'load' || l.parent !== b || l.ordering || (l.ty !== T.i8 && l.ty !== T.i16)) return;
+      if ((this.users.get(l) ?? []).length !== 1) return;
+      const at = b.insts.indexOf(l);
+      for (let j = at + 1; j < k; j++) if (writes(b.insts[j]!)) return;   // the load may not move past a write
+      this.extLoad.set(e, l);
+      this.foldedLoad.add(l);
+    });
+    for (const b of this.f.blocks) for (const e of b.insts) {
+      if ((e.op !== 'zext' && e.op !== 'sext') || (e.ty !== T.i32 && e.ty !== T.i64)) continue;
+      const t = e.ops[0]!;
+      if (t.kind !== 'inst' || t.op !== 'trunc' || (t.ty !== T.i8 && t.ty !== T.i16) || (t.ops[0]!.ty !== T.i32 && t.ops[0]!.ty !== T.i64)) continue;
+      if ((this.users.get(t) ?? []).length !== 1 || t.ops[0]!.ty !== e.ty) continue;
+      this.truncExt.set(e, t);
+      this.foldedTrunc.add(t);
+    }
+  }
+
+  private findDynGroups(): void {
+    const ids = new Map<Value, number>();
+    const id = (v: Value): string => {
+      if (v.kind !== 'inst' && v.kind !== 'arg' && v.kind !== 'global') return v.kind === 'int' ? `c${v.value}` : `?${ids.size}`;
+      let n = ids.get(v); if (n === undefined) { n = ids.size; ids.set(v, n); } return `#${n}`;
+    };
+    for (const b of this.f.blocks) {
+      const groups = new Map<string, { reg: string | null }>();
+      for (const i of b.insts) {
+        if (i.op !== 'gep' || i.ops.slice(1).every(x => x.kind === 'int') || this.isDirectParamPtr(i)) continue;
+        const us = this.users.get(i) ?? [];
+        if (us.length === 0 || !us.every(u => (u.op === 'load' && u.ops[0] === i && !u.ordering) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i && !u.ordering))) continue;
+        let parts;
+        try { parts = this.gepParts(i); } catch { continue; }
+        if (parts.base.kind !== 'inst' && parts.base.kind !== 'arg' && parts.base.kind !== 'global') continue;
+        const key = `${id(parts.base)}|${parts.dyn.map(d => `${id(d.src)}*${d.scale}${d.sgn}`).join(',')}`;
+        let g = groups.get(key);
+        if (!g) groups.set(key, g = { reg: null });
+        this.dynGroup.set(i, g);
+      }
+    }
+  }
+
   /** A constant-offset gep used only as the address of loads/stores (directly or through such geps). */
   private findFoldedGeps(): void {
     const foldable = (g: Inst): boolean => {
@@ -166,7 +224,7 @@ export class FnEmitter {
       const us = this.users.get(g) ?? [];
       return us.length > 0 && us.every(u => (u.op === 'load' && u.ops[0] === g && !u.ordering)
         || (u.op === 'store' && u.ops[1] === g && u.ops[0] !== g && !u.ordering)
-        || (u.op === 'gep' && u.ops[0] === g && !u.ops.slice(1).includes(g) && foldable(u)));
+        || (u.op === 'gep' && u.ops[0] === g && !u.ops.slice(1).includes(g) && (foldable(u) || this.dynGroup.has(u))));
     };
     for (const b of this.f.blocks) for (const i of b.insts) if (foldable(i)) this.foldedGep.add(i);
   }
@@ -177,6 +235,12 @@ export class FnEmitter {
       if ((i.op !== 'sext' && i.op !== 'zext') || i.ty !== T.i64 || i.ops[0]!.ty !== T.i32) continue;
       const us = this.users.get(i) ?? [];
       if (us.length > 0 && us.every(u => u.op === 'gep' && u.ops[0] !== i && u.parent === b)) this.wideIdx.add(i);
+    }
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if (i.op !== 'add' || !i.nsw || i.ops[1]!.kind !== 'int' || (i.ty !== T.i32 && i.ty !== T.i64) || this.madOf.has(i)) continue;
+      const us = this.users.get(i) ?? [];
+      const asIndex = (u: Inst): boolean => u.op === 'gep' && u.ops[0] !== i;
+      if (us.length > 0 && us.every(u => (asIndex(u) && i.ty === T.i64) || (this.wideIdx.has(u) && u.op === 'sext'))) this.peeledAdd.add(i);
     }
   }
 
@@ -203,6 +267,21 @@ export class FnEmitter {
   }
 
   useCount(v: Value): number { return (this.users.get(v) ?? []).length; }
+
+  /** memcpy/memmove/memset with a small constant length, whose pointers it addresses via addrOf only. */
+  private addressOnlyMemIntrinsic(u: Inst, p: Value): boolean {
+    const c = u.ops[0]!;
+    if (u.op !== 'call' || c.kind !== 'func' || !/^llvm\.mem(cpy|move|set)\./.test(c.name)) return false;
+    const len = u.ops[3]!;
+    const ptrs = c.name.startsWith('llvm.memset.') ? [u.ops[1]] : [u.ops[1], u.ops[2]];
+    return len.kind === 'int' && len.value <= 512n && u.ops.slice(3).every(o => o !== p) && ptrs.includes(p);
+  }
+
+  /** addrspacecast of an alloca to the local space: its address is %SPL + offset, no generic pointer. */
+  isLocalCast(v: Value): boolean {
+    return v.kind === 'inst' && v.op === 'addrspacecast' && v.ops[0]!.kind === 'inst' && (v.ops[0] as Inst).op === 'alloca'
+      && v.ty.k === 'ptr' && (v.ty as { as: number }).as === AS.local && this.allocaOff.has(v.ops[0] as Inst);
+  }
 
   // ------------------------------------------------------------------ values and operands
 
@@ -338,6 +417,10 @@ export class FnEmitter {
   addrOf(p: Value): Addr {
     if (p.kind === 'arg' && this.byvalDirect.has(p)) return { space: 'param', base: `${this.fname}_param_${p.index}`, off: 0 };
     if (p.kind === 'inst' && p.op === 'alloca') { return { space: 'local', base: '%SPL', off: this.allocaOff.get(p)! }; }
+    if (this.isLocalCast(p)) return { space: 'local', base: '%SPL', off: this.allocaOff.get((p as Inst).ops[0] as Inst)! };
+    // a generic pointer made from a specific one: access memory through the specific one
+    if (p.kind === 'inst' && p.op === 'addrspacecast' && p.ty.k === 'ptr' && (p.ty as { as: number }).as === AS.generic
+      && p.ops[0]!.ty.k === 'ptr' && (p.ops[0]!.ty as { as: number }).as !== AS.generic) return this.addrOf(p.ops[0]!);
     if (p.kind === 'global') return { space: spaceOf(p.addrSpace), base: ptxName(p.name), off: 0 };
     if (p.kind === 'cexpr' && (p.op === 'addrspacecast' || p.op === 'bitcast') && (p.base.kind === 'global' || p.base.kind === 'cexpr')) {
       const inner = this.addrOf(p.base as Value);
@@ -346,6 +429,12 @@ export class FnEmitter {
     if (p.kind === 'cexpr' && p.op === 'gep') {
       const inner = this.addrOf(p.base as Value);
       if (!inner.base.startsWith('%')) return { ...inner, off: inner.off + constGepOffset(p.srcTy!, p.indices ?? []) };
+    }
+    if (p.kind === 'inst' && p.op === 'gep' && this.dynGroup.has(p)) {
+      const g = this.dynGroup.get(p)!;
+      if (g.reg === null) throw new Error(`gep %${p.name} used before its group was emitted`);
+      const as = p.ty.k === 'ptr' ? (p.ty as { as: number }).as : 0;
+      return { space: spaceOf(as), base: g.reg, off: this.gepParts(p).off };
     }
     if (p.kind === 'inst' && p.op === 'gep' && p.ops.slice(1).every(x => x.kind === 'int')) {
       const inner = this.addrOf(p.ops[0]!);
@@ -543,7 +632,7 @@ export class FnEmitter {
     switch (i.op) {
       case 'phi': this.regsOf(i); return;
       case 'alloca':
-        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i))) {
+        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) && !this.isLocalCast(u) && !this.addressOnlyMemIntrinsic(u, i))) {
           this.needSP = true;
           this.ins('add.u64', this.reg(i), '%SP', String(this.allocaOff.get(i)!));
         }
@@ -665,6 +754,7 @@ export class FnEmitter {
   }
 
   private emitLoad(i: Inst): void {
+    if (this.foldedLoad.has(i)) return;   // loaded by its zext/sext (emitCast)
     const p = i.ops[0]!;
     const a = this.addrOf(p);
     const q = this.memQual(i, a, true);
@@ -695,40 +785,29 @@ export class FnEmitter {
     return '';
   }
 
-  private emitGep(i: Inst): void {
-    if (this.isDirectParamPtr(i)) return; // folded into ld.param addresses
-    if (this.foldedGep.has(i)) return;    // folded into [base+off] of its loads/stores
-    const base = i.ops[0]!;
-    let cur: Type = i.srcTy!;
+  /**
+   * A gep as constant offset + scaled dynamic terms, looking through constant-index gep bases, extended
+   * i32 indices (mul.wide) and nsw constant addends (which join the offset).
+   */
+  private gepParts(i: Inst): { base: Value; off: number; dyn: { src: Value; scale: number; sgn: 's' | 'u' }[] } {
+    let base = i.ops[0]!;
     let off = 0;
-    const baseReg = this.scalar(base);
-    let acc = baseReg;
+    while (base.kind === 'inst' && base.op === 'gep' && base.ops.slice(1).every(x => x.kind === 'int') && !this.isDirectParamPtr(base)) {
+      off += constGepOffset(base.srcTy!, base.ops.slice(1) as Const[]);
+      base = base.ops[0]!;
+    }
+    const dyn: { src: Value; scale: number; sgn: 's' | 'u' }[] = [];
     const addDyn = (idx: Value, scale: number): void => {
       if (scale === 0) return;
-      let t: string;
-      // an i32 index extended to i64 only for addressing: one mul.wide instead of cvt + mul.lo.s64
       const wide = idx.kind === 'inst' && this.wideIdx.has(idx) ? idx : null;
-      const src = wide ? wide.ops[0]! : idx;
-      const r = this.scalar(src);
-      const c = classOfReg(r) ?? regClassOf(src.ty);
-      const sgn = wide ? (wide.op === 'sext' ? 's' : 'u') : 's';
-      const memo = `${r}|${scale}|${sgn}`;
-      const prev = this.scaled.get(memo);
-      if (prev) t = prev;
-      else {
-        t = this.fresh('rd');
-        if (c === 'r' && scale === 1) this.ins(`cvt.${sgn}64.${sgn}32`, t, r);
-        else if (c === 'r') this.ins(`mul.wide.${sgn}32`, t, r, String(scale));
-        else {
-          const w = c === 'rd' ? r : this.coerce(src.ty === T.i8 ? this.ext8(src, true) : r, src.ty === T.i8 ? T.i16 : src.ty, 'rd', true);
-          if (scale === 1) t = w; else this.ins('mul.lo.s64', t, w, String(scale));
-        }
-        this.scaled.set(memo, t);
+      let src = wide ? wide.ops[0]! : idx;
+      if (src.kind === 'inst' && this.peeledAdd.has(src)) {
+        off += Number((src.ops[1] as Const & { kind: 'int' }).value) * scale;
+        src = src.ops[0]!;
       }
-      const s = this.fresh('rd');
-      this.ins('add.s64', s, acc, t);
-      acc = s;
+      dyn.push({ src, scale, sgn: wide && wide.op === 'zext' ? 'u' : 's' });
     };
+    let cur: Type = i.srcTy!;
     i.ops.slice(1).forEach((idx, k) => {
       if (k === 0) {
         const sz = sizeOf(cur);
@@ -745,9 +824,49 @@ export class FnEmitter {
         cur = el;
       } else throw new Unsupported(`gep into ${typeStr(cur)}`);
     });
-    if (off === 0 && acc !== baseReg && !this.vals.has(i)) { this.vals.set(i, [acc]); return; }
+    return { base, off, dyn };
+  }
+
+  /** base + Σ scaled dynamic terms, in a register (scaled terms reused within the block). */
+  private gepDynamic(base: Value, dyn: { src: Value; scale: number; sgn: 's' | 'u' }[]): string {
+    let acc = this.scalar(base);
+    for (const d of dyn) {
+      const r = this.scalar(d.src);
+      const c = classOfReg(r) ?? regClassOf(d.src.ty);
+      const memo = `${r}|${d.scale}|${d.sgn}`;
+      let t = this.scaled.get(memo);
+      if (!t) {
+        t = this.fresh('rd');
+        if (c === 'r' && d.scale === 1) this.ins(`cvt.${d.sgn}64.${d.sgn}32`, t, r);
+        else if (c === 'r') this.ins(`mul.wide.${d.sgn}32`, t, r, String(d.scale));
+        else {
+          const w = c === 'rd' ? r : this.coerce(d.src.ty === T.i8 ? this.ext8(d.src, true) : r, d.src.ty === T.i8 ? T.i16 : d.src.ty, 'rd', true);
+          if (d.scale === 1) t = w; else this.ins('mul.lo.s64', t, w, String(d.scale));
+        }
+        this.scaled.set(memo, t);
+      }
+      const sum = this.fresh('rd');
+      this.ins('add.s64', sum, acc, t);
+      acc = sum;
+    }
+    return acc;
+  }
+
+  private emitGep(i: Inst): void {
+    if (this.isDirectParamPtr(i)) return; // folded into ld.param addresses
+    if (this.foldedGep.has(i)) return;    // folded into [base+off] of its loads/stores
+    const parts = this.gepParts(i);
+    const group = this.dynGroup.get(i);
+    if (group) {
+      // only memory accesses use this address: compute base + dynamic terms once per group, the
+      // constant part goes into each access's [reg+off]
+      if (group.reg === null) group.reg = this.gepDynamic(parts.base, parts.dyn);
+      return;
+    }
+    const acc = this.gepDynamic(parts.base, parts.dyn);
+    if (parts.off === 0 && parts.dyn.length > 0 && !this.vals.has(i)) { this.vals.set(i, [acc]); return; }
     const d = this.reg(i);
-    if (off !== 0) this.ins('add.s64', d, acc, String(off));
+    if (parts.off !== 0) this.ins('add.s64', d, acc, String(parts.off));
     else this.mov(d, acc);
   }
 
@@ -771,6 +890,7 @@ export class FnEmitter {
           default: throw new Unsupported(`i1 ${i.op}`);
         }
       }
+      if (this.peeledAdd.has(i)) return;
       const mad = this.madOf.get(i);
       if (mad) { this.ins(`mad.lo.s${w}`, d, this.src(mad.mul.ops[0]!), this.src(mad.mul.ops[1]!), this.src(mad.other)); return; }
       switch (i.op) {
@@ -937,7 +1057,21 @@ export class FnEmitter {
   // ------------------------------------------------------------------ casts
 
   private emitCast(i: Inst): void {
-    if (this.wideIdx.has(i)) return;
+    if (this.wideIdx.has(i) || this.foldedTrunc.has(i)) return;
+    const te = this.truncExt.get(i);
+    if (te) {
+      // sign/zero-extend the low 8/16 bits of a register of the result's width (cvt.s32.s16 %r, %r)
+      const w = bitsOf(i.ty), nb = te.ty === T.i8 ? 8 : 16, sg = i.op === 'sext' ? 's' : 'u';
+      this.ins(`cvt.${sg}${w}.${sg}${nb}`, this.reg(i), this.scalar(te.ops[0]!));
+      return;
+    }
+    const l = this.extLoad.get(i);
+    if (l) {
+      const a = this.addrOf(l.ops[0]!);
+      const q = this.memQual(l, a, true);
+      this.ins(`ld${q}${dot(a.space)}.${i.op === 'sext' ? 's' : 'u'}${l.ty === T.i8 ? 8 : 16}`, this.reg(i), addrText(a));
+      return;
+    }
     const x = i.ops[0]!;
     const from = x.ty, to = i.ty;
     const d = this.reg(i);
@@ -1012,6 +1146,12 @@ export class FnEmitter {
       }
       case 'addrspacecast': {
         const fa = (from as { as: number }).as, ta = (to as { as: number }).as;
+        if (this.isLocalCast(i)) {
+          // needed only as the base of dynamic address arithmetic; loads/stores use [%SPL+off]
+          if ((this.users.get(i) ?? []).every(u => (u.op === 'load' && u.ops[0] === i) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) || this.foldedGep.has(u))) return;
+          this.ins('add.u64', d, '%SPL', String(this.allocaOff.get(x as Inst)!));
+          return;
+        }
         const s = this.scalar(x);
         if (fa === ta) this.mov(d, s);
         else if (ta === 0) this.ins(`cvta.${spaceOf(fa)}.u64`, d, s);

@@ -285,7 +285,7 @@ class FnGen {
       case 'while': {
         const c = this.blk('while.cond'), body = this.blk('while.body'), end = this.blk('while.end');
         this.enter(c);
-        this.b.condbr(this.cond(s.c), body, end);
+        this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll;
         this.loops.push({ brk: end, cont: c });
         this.enter(body); this.stmt(s.body); this.jump(c);
         this.loops.pop();
@@ -308,7 +308,7 @@ class FnGen {
         this.ensureOpen();
         const c = this.blk('for.cond'), body = this.blk('for.body'), inc = this.blk('for.inc'), end = this.blk('for.end');
         this.enter(c);
-        if (s.c) this.b.condbr(this.cond(s.c), body, end); else this.b.br(body);
+        if (s.c) this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll; else this.b.br(body);
         this.loops.push({ brk: end, cont: inc });
         this.enter(body); this.stmt(s.body);
         this.loops.pop();

@@ -207,6 +207,8 @@ export interface Inst {
   nsw?: boolean; nuw?: boolean; exact?: boolean;
   /** Marks the call as convergent/no-side-effect hints (e.g. intrinsic attributes). */
   tail?: boolean;
+  /** `#pragma unroll` on the loop whose exit test this branch is: 0 = full, 1 = never, N = by N. */
+  unroll?: number;
   /** Source position for -lineinfo/diagnostics: file index and line. */
   loc?: { file: string; line: number; col?: number };
 }

@@ -8,6 +8,8 @@ import { constStr } from './llprint';
 import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
 import { licm } from './passes/licm';
+import { unrollLoops } from './passes/unroll';
+import { formSelects } from './passes/select';
 
 // ================================================================ CFG and dominators
 
@@ -177,6 +179,7 @@ export function optimize(m: Module, opts: CompileOptions): void {
 function cleanupFunction(f: Func, opts: CompileOptions): void {
   simplifyCFG(f);
   for (let it = 0; it < 4; it++) {
+    dce(f); // a dead use (a leftover pointer phi or gep) must not keep an alloca in memory
     let changed = speculatePtrLoads(f);
     changed = sroa(f) || changed;
     changed = mem2reg(f) || changed;
@@ -192,6 +195,7 @@ function scalarCleanup(f: Func, opts: CompileOptions): void {
     changed = cse(f) || changed;
     changed = dce(f) || changed;
     changed = simplifyCFG(f) || changed;
+    if (opts.optLevel >= 2) changed = formSelects(f) || changed;
     if (!changed) break;
   }
 }
@@ -199,6 +203,8 @@ function scalarCleanup(f: Func, opts: CompileOptions): void {
 /** Phase II for one function. */
 export function optimizeFunction(f: Func, opts: CompileOptions): void {
   cleanupFunction(f, opts);
+  // full unrolling exposes constant indices: scalar cleanup folds them, then SROA/mem2reg run again
+  if (opts.optLevel >= 2 && unrollLoops(f, opts)) { scalarCleanup(f, opts); cleanupFunction(f, opts); }
   if (opts.optLevel >= 2) inferAddressSpaces(f);
   scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
@@ -449,7 +455,10 @@ function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
     if (i.op === 'trunc' && (x.op === 'zext' || x.op === 'sext') && y && y.ty === to) return y;
     if (i.op === 'bitcast' && x.op === 'bitcast' && y && y.ty === to) return y;
     if (i.op === 'addrspacecast' && x.op === 'addrspacecast' && y && y.ty === to) return y;
+    // (T*)(uintptr_t)p: the same pointer (64-bit integers only, so nothing was truncated)
+    if (i.op === 'inttoptr' && x.op === 'ptrtoint' && y && y.ty === to && x.ty === T.i64) return y;
   }
+  if (i.op === 'ptrtoint' && (x.kind === 'null' || x.kind === 'zero')) return cInt(to, 0);
   return null;
 }
 
@@ -589,6 +598,26 @@ function baseAndOffset(p: Value): { base: Value; off: number } | null {
 export function instCombine(f: Func): boolean {
   let changed = false;
   for (const b of f.blocks) for (const i of b.insts) {
+    // i1 selects from short-circuit && / || (after select formation): plain predicate logic
+    if (i.op === 'select' && i.ty === T.i1) {
+      const [c, x, y] = i.ops as [Value, Value, Value];
+      if (isIntConst(x) && x.value === 1n && !isIntConst(y)) { i.op = 'or'; i.ops = [c, y]; changed = true; }
+      else if (isIntConst(y) && y.value === 0n && !isIntConst(x)) { i.op = 'and'; i.ops = [c, x]; changed = true; }
+      continue;
+    }
+    // extension chains: ext(ext x) is one extension (sext of a zext is a zext); trunc(ext x) to a
+    // type between x and the extension is an extension, to a narrower one a trunc of x
+    if ((i.op === 'zext' || i.op === 'sext' || i.op === 'trunc') && i.ops[0]!.kind === 'inst') {
+      const x = i.ops[0] as Inst;
+      if ((x.op === 'zext' || x.op === 'sext') && x.ops[0]!.ty.k === 'int' && i.ty.k === 'int') {
+        const yb = (x.ops[0]!.ty as { bits: number }).bits, tb = i.ty.bits;
+        // zext(sext x) keeps the copied sign bits: not a single extension
+        if (i.op !== 'trunc') { if (!(i.op === 'zext' && x.op === 'sext')) { i.op = x.op; i.ops[0] = x.ops[0]!; changed = true; } }
+        else if (tb > yb) { i.op = x.op; i.ops[0] = x.ops[0]!; changed = true; }
+        else if (tb < yb) { i.ops[0] = x.ops[0]!; changed = true; }
+      }
+      continue;
+    }
     if ((i.op !== 'add' && i.op !== 'sub') || i.ty.k !== 'int' || i.ty.bits === 1) continue;
     const bits = i.ty.bits;
     const [x, c] = i.ops as [Value, Value];
@@ -667,29 +696,43 @@ export function cse(f: Func): boolean {
   const dead = new Set<Inst>();
   const scope: Map<string, Inst>[] = [];
   const lookup = (k: string): Inst | undefined => { for (let s = scope.length - 1; s >= 0; s--) { const x = scope[s]!.get(k); if (x) return x; } return undefined; };
-  // iterative dominator-tree walk with scope push/pop
-  const stack: [Block, boolean][] = cfg.rpo.length ? [[cfg.rpo[0]!, false]] : [];
+  // Available memory values (loads, and stored values for store-to-load forwarding), scoped like the
+  // expression table. Each carries the memory generation it was seen in: a write bumps the generation,
+  // and so does entering a block that other paths may reach (several predecessors), so a load is reused
+  // only when no write can have happened since, on any path (EarlyCSE's rule).
+  const memScope: Map<string, { v: Value; gen: number }>[] = [];
+  const memLookup = (k: string): { v: Value; gen: number } | undefined => { for (let s = memScope.length - 1; s >= 0; s--) { const x = memScope[s]!.get(k); if (x) return x; } return undefined; };
+  let nextGen = 0;
+  // iterative dominator-tree walk with scope push/pop; children inherit the parent's generation at its end
+  const stack: [Block, boolean, number][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, -1]] : [];
   while (stack.length) {
-    const [b, done] = stack.pop()!;
-    if (done) { scope.pop(); continue; }
+    const [b, done, parentGen] = stack.pop()!;
+    if (done) { scope.pop(); memScope.pop(); continue; }
     const table = new Map<string, Inst>();
     scope.push(table);
-    const loads = new Map<string, Inst>();   // block-local load CSE, cleared by anything that may write
+    const mem = new Map<string, { v: Value; gen: number }>();
+    memScope.push(mem);
+    const preds = cfg.preds.get(b) ?? [];
+    let gen = preds.length === 1 && parentGen >= 0 && cfg.idom.get(b) === preds[0] ? parentGen : ++nextGen;
     for (const i of b.insts) {
       for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
       if (PURE_OPS.has(i.op) || (i.op === 'call' && isPureCallee(i.ops[0]!))) {
         const k = instKey(i);
         const prev = lookup(k);
         if (prev) { repl.set(i, prev); dead.add(i); } else table.set(k, i);
-      } else if (i.op === 'load' && !i.volatile) {
+      } else if (i.op === 'load' && !i.volatile && !i.ordering) {
         const k = `${typeStr(i.ty)}|${key(i.ops[0]!)}`;
-        const prev = loads.get(k);
-        if (prev) { repl.set(i, prev); dead.add(i); } else loads.set(k, i);
-      } else if (mayWriteMemory(i)) loads.clear();
+        const prev = memLookup(k);
+        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen });
+      } else if (mayWriteMemory(i) || i.op === 'load') {
+        gen = ++nextGen;
+        // a plain store makes its value available to later loads of the same address and type
+        if (i.op === 'store' && !i.volatile && !i.ordering) mem.set(`${typeStr(i.ops[0]!.ty)}|${key(i.ops[1]!)}`, { v: i.ops[0]!, gen });
+      }
     }
-    stack.push([b, true]);
     const ch = cfg.children.get(b) ?? [];
-    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false]);
+    stack.push([b, true, -1]);
+    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false, gen]);
   }
   applyReplacements(f, repl);
   removeInsts(f, dead);

@@ -1,13 +1,13 @@
 // Address-space inference: a generic pointer whose every possible origin is in one specific state space
-// (global, shared, constant) is accessed through a pointer of that space, so the backend emits
-// ld.global / st.shared / atom.shared instead of generic accesses.
+// (global, shared, constant, local) is accessed through a pointer of that space, so the backend emits
+// ld.global / st.shared / atom.shared / ld.local instead of generic accesses.
 //
 // Origins: an addrspacecast from a specific space (instruction or constant expression, e.g. a
-// `__shared__` variable), and a kernel's pointer parameter, which points to global memory (the CUDA
-// launch ABI: host code can only pass global addresses; cicc and LLVM's NVPTXLowerArgs assume the same).
-// The space flows through getelementptr, and through phi/select only when all inputs agree. Anything else
-// (a device function's parameter, a loaded pointer, an int-to-pointer cast, an alloca) is ambiguous and
-// stays generic: we never guess.
+// `__shared__` variable), an alloca (local memory), and a kernel's pointer parameter, which points to
+// global memory (the CUDA launch ABI: host code can only pass global addresses; cicc and LLVM's
+// NVPTXLowerArgs assume the same). The space flows through getelementptr, and through phi/select only
+// when all inputs agree. Anything else (a device function's parameter, a loaded pointer, an int-to-pointer
+// cast) is ambiguous and stays generic: we never guess.
 import type { Block, Func, Inst, Value } from '../ir';
 import { AS, ptrTy } from '../ir';
 
@@ -30,6 +30,7 @@ export function inferAddressSpaces(f: Func): boolean {
     if (known !== undefined) return known;
     switch (v.kind) {
       case 'arg': return f.isKernel && !v.byval ? AS.global : GENERIC;
+      case 'inst': return v.op === 'alloca' ? AS.local : GENERIC;
       case 'cexpr': {
         if (v.op !== 'addrspacecast') return GENERIC;
         const b = v.base as Value;
@@ -73,8 +74,8 @@ export function inferAddressSpaces(f: Func): boolean {
     if (t) return t;
     const ty = ptrTy(s);
     let r: Value;
-    if (v.kind === 'arg') {
-      const c = mk(entry, 'addrspacecast', ty, [v], { name: v.name ? `${v.name}.global` : '' });
+    if (v.kind === 'arg' || (v.kind === 'inst' && v.op === 'alloca')) {
+      const c = mk(entry, 'addrspacecast', ty, [v], { name: v.name ? `${v.name}.${v.kind === 'arg' ? 'global' : 'local'}` : '' });
       argCasts.push(c);
       r = c;
     } else if (v.kind === 'cexpr') {
@@ -102,18 +103,40 @@ export function inferAddressSpaces(f: Func): boolean {
 
   let changed = false;
   for (const b of f.blocks) for (const i of b.insts.slice()) {
+    // memcpy/memmove/memset keep generic operands (their signature), but get them as a cast of the
+    // specific pointer, which the backend addresses directly
+    const callee = i.op === 'call' ? i.ops[0]! : null;
+    if (callee && callee.kind === 'func' && /^llvm\.mem(cpy|move|set)\./.test(callee.name)) {
+      const ptrArgs = callee.name.startsWith('llvm.memset.') ? [1] : [1, 2];
+      for (const k of ptrArgs) {
+        const p = i.ops[k]!;
+        if (!isGenericPtr(p) || (p.kind === 'inst' && p.op === 'addrspacecast')) continue;
+        const s = origin(p);
+        if (s < 0) continue;
+        const c = mk(b, 'addrspacecast', p.ty, [specific(p, s)], { loc: i.loc });
+        b.insts.splice(b.insts.indexOf(i), 0, c);
+        i.ops[k] = c;
+        changed = true;
+      }
+      continue;
+    }
     const k = i.op === 'load' || i.op === 'atomicrmw' || i.op === 'cmpxchg' ? 0 : i.op === 'store' ? 1 : -1;
     if (k < 0) continue;
     const p = i.ops[k]!;
     if (!isGenericPtr(p)) continue;
     const s = origin(p);
     if (s < 0) continue;
+    // atomics exist for generic, global and shared memory only (a thread's own local variable keeps the
+    // generic access the program asked for)
+    if (s === AS.local && i.op !== 'load' && i.op !== 'store') continue;
     i.ops[k] = specific(p, s);
     changed = true;
   }
   if (argCasts.length) {
     let at = 0; while (at < entry.insts.length && entry.insts[at]!.op === 'alloca') at++;
-    entry.insts.splice(at, 0, ...argCasts.sort((a, b) => (a.ops[0] as { index: number }).index - (b.ops[0] as { index: number }).index));
+    // parameters in order, then allocas in entry order: deterministic
+    const rank = (c: Inst): number => { const o = c.ops[0]!; return o.kind === 'arg' ? o.index : 1e6 + entry.insts.indexOf(o as Inst); };
+    entry.insts.splice(at, 0, ...argCasts.sort((a, b) => rank(a) - rank(b)));
   }
   return changed;
 }

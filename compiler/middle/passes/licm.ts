@@ -25,6 +25,50 @@ function writesMemory(i: Inst): boolean {
   }
 }
 
+/** The object a pointer is derived from through geps and casts. */
+function underlying(p: Value): Value {
+  let cur = p;
+  for (;;) {
+    if (cur.kind === 'inst' && (cur.op === 'gep' || cur.op === 'addrspacecast' || cur.op === 'bitcast')) cur = cur.ops[0]!;
+    else if (cur.kind === 'cexpr' && (cur.op === 'gep' || cur.op === 'addrspacecast' || cur.op === 'bitcast')) cur = cur.base as Value;
+    else return cur;
+  }
+}
+
+/** An alloca whose address is only used to address memory (never stored, passed or compared). */
+function nonEscaping(a: Inst, f: Func): boolean {
+  const derived = new Set<Value>([a]);
+  for (const b of f.blocks) for (const i of b.insts) {
+    const uses = i.ops.some(o => derived.has(o));
+    if (!uses) continue;
+    if (i.op === 'gep' && derived.has(i.ops[0]!) && !i.ops.slice(1).some(o => derived.has(o))) { derived.add(i); continue; }
+    if (i.op === 'addrspacecast' && derived.has(i.ops[0]!)) { derived.add(i); continue; }
+    if (i.op === 'load' && derived.has(i.ops[0]!)) continue;
+    if (i.op === 'store' && derived.has(i.ops[1]!) && !derived.has(i.ops[0]!)) continue;
+    return false;
+  }
+  return true;
+}
+
+/** Can a store through `sp` change what a load through `lp` reads? Distinct identified objects cannot. */
+function mayAlias(f: Func, lp: Value, sp: Value): boolean {
+  const a = underlying(lp), b = underlying(sp);
+  if (a === b) return true;
+  const identified = (v: Value): boolean => v.kind === 'global' || (v.kind === 'inst' && v.op === 'alloca' && nonEscaping(v, f));
+  if (identified(a) && identified(b)) return false;
+  // a private alloca is not reachable through any other pointer
+  if ((a.kind === 'inst' && a.op === 'alloca' && nonEscaping(a, f)) || (b.kind === 'inst' && b.op === 'alloca' && nonEscaping(b, f))) return false;
+  return true;
+}
+
+/** Always safe to load from (a variable itself, not a pointer into it): a global or an alloca. */
+function dereferenceable(p: Value): boolean {
+  let cur = p;
+  while (cur.kind === 'cexpr' && (cur.op === 'addrspacecast' || cur.op === 'bitcast')) cur = cur.base as Value;
+  while (cur.kind === 'inst' && cur.op === 'addrspacecast') cur = cur.ops[0]!;
+  return cur.kind === 'global' || (cur.kind === 'inst' && cur.op === 'alloca');
+}
+
 interface Loop { header: Block; blocks: Set<Block> }
 
 function findLoops(cfg: CFG): Loop[] {
@@ -89,10 +133,20 @@ export function licm(f: Func): boolean {
       const body = cfg.rpo.filter(b => loop.blocks.has(b));
       const defined = new Set<Inst>();
       for (const b of body) for (const i of b.insts) defined.add(i);
-      const loopWrites = body.some(b => b.insts.some(writesMemory));
+      // plain stores are checked against each load; anything else that writes (atomics, fences,
+      // barriers and other calls) keeps every load in place
+      const stores: Inst[] = [];
+      let opaqueWrites = false;
+      for (const b of body) for (const i of b.insts) {
+        if (i.op === 'store' && !i.volatile && !i.ordering) stores.push(i);
+        else if (writesMemory(i)) opaqueWrites = true;
+      }
+      const loadInvariant = (l: Inst): boolean => !opaqueWrites && stores.every(st => !mayAlias(f, l.ops[0]!, st.ops[1]!));
       const invariant = (v: Value): boolean => v.kind !== 'inst' || !defined.has(v);
       const hoist: Inst[] = [];
       for (const b of body) {
+        // a load may move only from the header, before anything there that writes memory: it then ran
+        // on every entry to the loop anyway, so moving it to the preheader adds no access
         let headerClean = b === loop.header;
         for (const i of b.insts) {
           if (writesMemory(i)) headerClean = false;
@@ -102,7 +156,7 @@ export function licm(f: Func): boolean {
             const d = i.ops[1]!;
             ok = d.kind === 'int' && d.value !== 0n && !(d.value === -1n && (i.op === 'sdiv' || i.op === 'srem'));
           }
-          if (!ok && i.op === 'load') ok = headerClean && !loopWrites && !i.volatile && !i.ordering;
+          if (!ok && i.op === 'load') ok = (headerClean || dereferenceable(i.ops[0]!)) && !i.volatile && !i.ordering && loadInvariant(i);
           if (!ok) continue;
           hoist.push(i);
           defined.delete(i);

@@ -4,7 +4,7 @@
 // loads/stores are rewritten leaf by leaf. Anything else (a dynamic index, an escaping address, a
 // type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
 import type { Block, Func, Inst, Type, Value } from '../ir';
-import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt } from '../ir';
+import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -55,7 +55,55 @@ type Use =
   | { kind: 'store'; i: Inst; off: number }
   | { kind: 'copy'; i: Inst; off: number; dstSide: boolean; len: number }
   | { kind: 'set'; i: Inst; off: number; len: number; byte: number }
-  | { kind: 'drop'; i: Inst };
+  | { kind: 'drop'; i: Inst }
+  /** A gep with a dynamic index into an array member: that member stays in memory (a region). */
+  | { kind: 'region'; i: Inst; off: number; start: number; size: number }
+  /** A copy between two parts of this alloca (a member struct assigned to another). */
+  | { kind: 'selfcopy'; i: Inst; dst: number; src: number; len: number };
+
+interface Region { start: number; size: number; alloca?: Inst }
+
+/**
+ * The innermost array member of `t` containing byte `off`: a pointer into it (array decay) may be indexed
+ * only within it. Null when no array member contains off.
+ */
+function arrayAt(t: Type, off: number, base = 0): { start: number; size: number } | null {
+  if (t.k === 'array') {
+    const es = sizeOf(t.elem);
+    const k = Math.floor((off - base) / es);
+    if (k < 0 || k >= t.n) return null;
+    return arrayAt(t.elem, off, base + k * es) ?? { start: base, size: sizeOf(t) };
+  }
+  if (t.k === 'struct') {
+    for (let k = 0; k < t.fields.length; k++) {
+      const fo = base + fieldOffset(t as Type & { k: 'struct' }, k), f = t.fields[k]!;
+      if (off >= fo && off < fo + sizeOf(f)) return arrayAt(f, off, fo);
+    }
+  }
+  return null;
+}
+
+/** The array member a gep with dynamic indices can reach: [start, start+size) relative to the alloca. */
+function dynRegion(g: Inst, off: number, allocTy: Type): { start: number; size: number } | null {
+  let cur: Type = g.srcTy!;
+  const idx = g.ops.slice(1);
+  // p[i] on a pointer into the alloca (a decayed array member): the member containing p
+  if (idx[0]?.kind !== 'int') return idx.length === 1 ? arrayAt(allocTy, off) : null;
+  let pos = off + Number(idx[0].value) * sizeOf(cur);
+  for (let k = 1; k < idx.length; k++) {
+    const x = idx[k]!;
+    if (cur.k === 'struct') {
+      if (x.kind !== 'int') return null;
+      pos += fieldOffset(cur as Type & { k: 'struct' }, Number(x.value));
+      cur = cur.fields[Number(x.value)]!;
+    } else if (cur.k === 'array') {
+      if (x.kind !== 'int') return { start: pos, size: sizeOf(cur) };
+      pos += Number(x.value) * sizeOf(cur.elem);
+      cur = cur.elem;
+    } else return null;
+  }
+  return null;
+}
 
 /** Runs SROA over f's entry-block allocas; returns true if any alloca was split. */
 export function sroa(f: Func): boolean {
@@ -69,8 +117,14 @@ export function sroa(f: Func): boolean {
     const leaves = scalarLeaves(a.srcTy);
     if (!leaves || leaves.length === 0) continue;
     const uses = collectUses(a, users);
-    if (!uses || !uses.every(u => usable(u, leaves))) continue;
-    split(f, a, leaves, uses);
+    if (!uses) continue;
+    const regions = mergeRegions(uses);
+    const inRegion = (l: Leaf): Region | undefined => regions.find(r => l.off < r.start + r.size && l.off + sizeOf(l.ty) > r.start);
+    const outside = leaves.filter(l => !inRegion(l));
+    if (outside.length === 0) continue;          // everything stays in memory anyway
+    if (leaves.some(l => { const r = inRegion(l); return r && (l.off < r.start || l.off + sizeOf(l.ty) > r.start + r.size); })) continue;
+    if (!uses.every(u => usable(u, outside, regions))) continue;
+    split(f, a, outside, uses, regions);
     changed = true;
     users = useMap(f); // a split rewrites other allocas' uses (copies), so recompute
   }
@@ -88,13 +142,18 @@ function useMap(f: Func): Map<Value, Inst[]> {
 
 function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
   const out: Use[] = [];
-  const derived = new Set<Value>([a]);
+  const derived = new Map<Value, number>([[a, 0]]);
   const walk = (v: Value, off: number): boolean => {
     for (const u of users.get(v) ?? []) {
       if (u.op === 'gep' && u.ops[0] === v && !u.ops.slice(1).includes(v)) {
         const d = constGepOffset(u);
-        if (d === null) return false;
-        derived.add(u);
+        if (d === null) {
+          const r = dynRegion(u, off, a.srcTy!);
+          if (!r) return false;
+          out.push({ kind: 'region', i: u, off, ...r });
+          continue;
+        }
+        derived.set(u, off + d);
         if (!walk(u, off + d)) return false;
       } else if (u.op === 'load' && u.ops[0] === v && !u.ordering) out.push({ kind: 'load', i: u, off });
       else if (u.op === 'store' && u.ops[1] === v && u.ops[0] !== v && !u.ordering) out.push({ kind: 'store', i: u, off });
@@ -114,12 +173,18 @@ function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
     return true;
   };
   if (!walk(a, 0)) return null;
-  // a copy between two parts of the same alloca, or storing the alloca's own address, is not split
+  // storing the alloca's own address is an escape; a copy between two parts of it becomes a selfcopy
+  const res: Use[] = [];
   for (const u of out) {
-    if (u.kind === 'copy' && derived.has(u.i.ops[u.dstSide ? 2 : 1]!)) return null;
     if (u.kind === 'store' && derived.has(u.i.ops[0]!)) return null;
+    if (u.kind === 'copy' && derived.has(u.i.ops[u.dstSide ? 2 : 1]!)) {
+      if (!u.dstSide) continue;   // recorded from the destination side
+      res.push({ kind: 'selfcopy', i: u.i, dst: u.off, src: derived.get(u.i.ops[2]!)!, len: u.len });
+      continue;
+    }
+    res.push(u);
   }
-  return out;
+  return res;
 }
 
 /** Leaves exactly covering [off, off+len) (padding allowed, no partial leaf); null otherwise. */
@@ -134,6 +199,12 @@ function coveredLeaves(leaves: Leaf[], off: number, len: number): Leaf[] | null 
   return r;
 }
 
+/** Same-size int/fp types: a union member read through another type becomes a bitcast. */
+function punnable(a: Type, b: Type): boolean {
+  const bits = (t: Type): number => (t.k === 'int' && t.bits > 1 ? t.bits : t.k === 'float' ? 32 : t.k === 'double' ? 64 : t.k === 'half' || t.k === 'bfloat' ? 16 : 0);
+  return bits(a) !== 0 && bits(a) === bits(b) && (a.k === 'int' ? a.bits % 8 === 0 : true);
+}
+
 /** Leaves matched by an access of type ty at off (a scalar leaf, or all leaves of an aggregate value). */
 function accessLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
   const own = scalarLeaves(ty);
@@ -141,16 +212,86 @@ function accessLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
   const r: Leaf[] = [];
   for (const o of own) {
     const l = leaves.find(x => x.off === off + o.off);
-    if (!l || l.ty !== o.ty) return null;
+    if (!l || !(l.ty === o.ty || punnable(l.ty, o.ty))) return null;
     r.push(l);
   }
   return r;
 }
 
-function usable(u: Use, leaves: Leaf[]): boolean {
+const intBits = (t: Type): number => (t.k === 'int' && t.bits % 8 === 0 ? t.bits : t.k === 'float' ? 32 : t.k === 'double' ? 64 : t.k === 'half' || t.k === 'bfloat' ? 16 : 0);
+
+/** A scalar access inside one int/fp leaf (a byte of a float, half of a double): the leaf and the bit shift. */
+function subLeaf(leaves: Leaf[], off: number, ty: Type): { leaf: Leaf; shift: number } | null {
+  const s = intBits(ty) / 8;
+  if (!s) return null;
+  for (const l of leaves) {
+    const lb = intBits(l.ty) / 8;
+    if (lb && l.off <= off && off + s <= l.off + lb) return { leaf: l, shift: (off - l.off) * 8 };
+  }
+  return null;
+}
+
+/** A scalar access spanning several whole int/fp leaves (an i64 read of { float, float }). */
+function spanLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
+  const s = intBits(ty) / 8;
+  if (!s) return null;
+  const c = coveredLeaves(leaves, off, s);
+  return c && c.length > 1 && c.every(l => intBits(l.ty) > 0) ? c : null;
+}
+
+const scalarOk = (leaves: Leaf[], off: number, ty: Type): boolean =>
+  accessLeaves(leaves, off, ty) !== null || subLeaf(leaves, off, ty) !== null || spanLeaves(leaves, off, ty) !== null;
+
+function mergeRegions(uses: Use[]): Region[] {
+  const rs = uses.filter((u): u is Use & { kind: 'region' } => u.kind === 'region').map(u => ({ start: u.start, size: u.size }))
+    .sort((a, b) => a.start - b.start);
+  const out: Region[] = [];
+  for (const r of rs) {
+    const last = out[out.length - 1];
+    if (last && r.start < last.start + last.size) last.size = Math.max(last.size, r.start + r.size - last.start);
+    else out.push({ ...r });
+  }
+  return out;
+}
+
+/** The region holding all of [off, off+len), 'none' if the range touches no region, null if it straddles. */
+function regionOf(regions: Region[], off: number, len: number): Region | 'none' | null {
+  for (const r of regions) {
+    if (off + len <= r.start || off >= r.start + r.size) continue;
+    return off >= r.start && off + len <= r.start + r.size ? r : null;
+  }
+  return 'none';
+}
+
+/** An aggregate access partly in a region: each of its scalars is in a region or is one leaf. */
+function mixedOk(leaves: Leaf[], regions: Region[], off: number, ty: Type): boolean {
+  if (ty.k !== 'struct' && ty.k !== 'array') return false;
+  const own = scalarLeaves(ty);
+  return !!own && own.every(o => {
+    const r = regionOf(regions, off + o.off, Math.max(1, sizeOf(o.ty)));
+    return r !== null && (r !== 'none' || accessLeaves(leaves, off + o.off, o.ty) !== null);
+  });
+}
+
+function usable(u: Use, leaves: Leaf[], regions: Region[]): boolean {
   switch (u.kind) {
-    case 'load': return accessLeaves(leaves, u.off, u.i.ty) !== null;
-    case 'store': return accessLeaves(leaves, u.off, u.i.ops[0]!.ty) !== null;
+    case 'load': case 'store': {
+      const ty = u.kind === 'load' ? u.i.ty : u.i.ops[0]!.ty;
+      const r = regionOf(regions, u.off, Math.max(1, sizeOf(ty)));
+      if (r === null) return mixedOk(leaves, regions, u.off, ty);
+      if (r !== 'none') return true;
+      return scalarOk(leaves, u.off, ty);
+    }
+    case 'region': return true;
+    case 'selfcopy': {
+      const rd = regionOf(regions, u.dst, u.len), rs = regionOf(regions, u.src, u.len);
+      if (rd === null || rs === null) return false;
+      if (rd !== 'none' && rs !== 'none') return true;                       // memory to memory
+      if (rd !== 'none') return !!coveredLeaves(leaves, u.src, u.len);       // leaves to memory
+      if (rs !== 'none') return !!coveredLeaves(leaves, u.dst, u.len);       // memory to leaves
+      const d = coveredLeaves(leaves, u.dst, u.len), sl = coveredLeaves(leaves, u.src, u.len);
+      return !!d && !!sl && d.length === sl.length && d.every((l, k) => l.ty === sl[k]!.ty && l.off - u.dst === sl[k]!.off - u.src);
+    }
     case 'copy': return coveredLeaves(leaves, u.off, u.len) !== null;
     case 'set': {
       const c = coveredLeaves(leaves, u.off, u.len);
@@ -171,7 +312,7 @@ function byteSplat(ty: Type, byte: number): Value {
   return cInt(ty, v);
 }
 
-function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
+function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[]): void {
   const entry = f.blocks[0]!;
   const base = a.name || 'sroa';
   const slot = new Map<Leaf, Inst>();
@@ -180,6 +321,19 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
     slot.set(l, p);
     return p;
   });
+  const aAlign = Math.max(1, a.align ?? alignOf(a.srcTy!));
+  regions.forEach((r, k) => {
+    const al = r.start === 0 ? aAlign : Math.min(aAlign, r.start & -r.start);
+    r.alloca = mk(entry, 'alloca', T.ptr, [cInt(T.i32, 1)], { srcTy: arrayTy(r.size, T.i8), align: al, name: `${base}.mem${k}` });
+    pieces.push(r.alloca);
+  });
+  /** A pointer to byte `off` of the original alloca inside region r. */
+  const inRegion = (b: Block, pre: Inst[], r: Region, off: number): Value => {
+    if (off === r.start) return r.alloca!;
+    const g = mk(b, 'gep', T.ptr, [r.alloca!, cInt(T.i64, off - r.start)], { srcTy: T.i8 });
+    pre.push(g);
+    return g;
+  };
   const at = entry.insts.indexOf(a);
   entry.insts.splice(at, 1, ...pieces);
   const removed = new Set<Inst>();
@@ -188,16 +342,103 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
     const b = i.parent!;
     const pre: Inst[] = [];
     let replacement: Value | null = null;
+    const r = u.kind === 'load' || u.kind === 'store' ? regionOf(regions, u.off, Math.max(1, sizeOf(u.kind === 'load' ? i.ty : i.ops[0]!.ty))) : 'none';
+    if (r === null && (u.kind === 'load' || u.kind === 'store')) {
+      // an aggregate access across a region: scalar by scalar, region parts through memory
+      const ty = u.kind === 'load' ? i.ty : i.ops[0]!.ty;
+      let agg: Value = { kind: 'undef', ty };
+      for (const o of scalarLeaves(ty)!) {
+        const at = u.off + o.off;
+        const rr = regionOf(regions, at, Math.max(1, sizeOf(o.ty)));
+        const l = rr === 'none' ? accessLeaves(leaves, at, o.ty)![0]! : null;
+        const ptr = rr && rr !== 'none' ? inRegion(b, pre, rr, at) : slot.get(l!)!;
+        const memTy = l ? l.ty : o.ty;
+        if (u.kind === 'load') {
+          let x: Value = mk(b, 'load', memTy, [ptr], { align: alignOf(memTy) });
+          pre.push(x as Inst);
+          if (memTy !== o.ty) { const c = mk(b, 'bitcast', o.ty, [x]); pre.push(c); x = c; }
+          const ins = mk(b, 'insertvalue', ty, [agg, x], { idx: o.path });
+          pre.push(ins);
+          agg = ins;
+        } else {
+          let x: Value = mk(b, 'extractvalue', o.ty, [i.ops[0]!], { idx: o.path });
+          pre.push(x as Inst);
+          if (memTy !== o.ty) { const c = mk(b, 'bitcast', memTy, [x]); pre.push(c); x = c; }
+          pre.push(mk(b, 'store', T.void, [x, ptr], { align: alignOf(memTy) }));
+        }
+      }
+      b.insts.splice(b.insts.indexOf(i), 1, ...pre);
+      if (u.kind === 'load') replaceUses(f, i, agg);
+      continue;
+    }
+    if (r && r !== 'none' && (u.kind === 'load' || u.kind === 'store')) {
+      // an access inside a region keeps going to memory, rebased onto the region's alloca
+      const p = inRegion(b, pre, r, u.off);
+      b.insts.splice(b.insts.indexOf(i), 0, ...pre);
+      i.ops[u.kind === 'load' ? 0 : 1] = p;
+      continue;
+    }
     switch (u.kind) {
+      case 'region': {
+        const reg = regions.find(x => u.start >= x.start && u.start < x.start + x.size)!;
+        const p = inRegion(b, pre, reg, u.off);
+        (p as Inst).inbounds = false;
+        b.insts.splice(b.insts.indexOf(i), 0, ...pre);
+        i.ops[0] = p;
+        i.inbounds = false;
+        continue;
+      }
+      case 'selfcopy': {
+        const rd = regionOf(regions, u.dst, u.len) as Region | 'none', rs = regionOf(regions, u.src, u.len) as Region | 'none';
+        if (rd !== 'none' && rs !== 'none') {
+          pre.push(mk(b, 'call', T.void, [i.ops[0]!, inRegion(b, pre, rd, u.dst), inRegion(b, pre, rs, u.src), cInt(T.i64, u.len), i.ops[4]!], { fnTy: i.fnTy }));
+          break;
+        }
+        if (rd !== 'none' || rs !== 'none') {
+          // one side is memory: move leaf by leaf through pointers into the region
+          const leafSide = rd !== 'none' ? u.src : u.dst, memSide = rd !== 'none' ? u.dst : u.src;
+          const reg = (rd !== 'none' ? rd : rs) as Region;
+          for (const l of coveredLeaves(leaves, leafSide, u.len)!) {
+            const p = inRegion(b, pre, reg, memSide + (l.off - leafSide));
+            if (rd !== 'none') {
+              const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+              pre.push(x, mk(b, 'store', T.void, [x, p], { align: 1 }));
+            } else {
+              const x = mk(b, 'load', l.ty, [p], { align: 1 });
+              pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
+            }
+          }
+          break;
+        }
+        // loads first, then stores: right for overlapping (memmove) ranges too
+        const d = coveredLeaves(leaves, u.dst, u.len)!, sl = coveredLeaves(leaves, u.src, u.len)!;
+        const vals = sl.map(l => { const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) }); pre.push(x); return x; });
+        d.forEach((l, k) => pre.push(mk(b, 'store', T.void, [vals[k]!, slot.get(l)!], { align: alignOf(l.ty) })));
+        break;
+      }
       case 'load': {
-        const ls = accessLeaves(leaves, u.off, i.ty)!;
+        const ls = accessLeaves(leaves, u.off, i.ty);
+        if (!ls) {
+          const span = spanLeaves(leaves, u.off, i.ty);
+          replacement = span ? loadSpan(b, pre, slot, span, u.off, i.ty) : loadPart(b, pre, slot, subLeaf(leaves, u.off, i.ty)!, i.ty);
+          break;
+        }
         if (ls.length === 1 && i.ty === ls[0]!.ty) { i.ops[0] = slot.get(ls[0]!)!; continue; }
-        let agg: Value = { kind: 'undef', ty: i.ty };
         const own = scalarLeaves(i.ty)!;
+        const loadAs = (k: number, ty: Type): Value => {
+          const l = ls[k]!;
+          const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile });
+          pre.push(x);
+          if (l.ty === ty) return x;
+          const c = mk(b, 'bitcast', ty, [x]);
+          pre.push(c);
+          return c;
+        };
+        if (own.length === 1 && own[0]!.path.length === 0) { replacement = loadAs(0, i.ty); break; }
+        let agg: Value = { kind: 'undef', ty: i.ty };
         own.forEach((o, k) => {
-          const x = mk(b, 'load', o.ty, [slot.get(ls[k]!)!], { align: alignOf(o.ty) });
-          const ins = mk(b, 'insertvalue', i.ty, [agg, x], { idx: o.path });
-          pre.push(x, ins);
+          const ins = mk(b, 'insertvalue', i.ty, [agg, loadAs(k, o.ty)], { idx: o.path });
+          pre.push(ins);
           agg = ins;
         });
         replacement = agg;
@@ -205,16 +446,32 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
       }
       case 'store': {
         const v = i.ops[0]!;
-        const ls = accessLeaves(leaves, u.off, v.ty)!;
+        const ls = accessLeaves(leaves, u.off, v.ty);
+        if (!ls) {
+          const span = spanLeaves(leaves, u.off, v.ty);
+          if (span) storeSpan(b, pre, slot, span, u.off, v); else storePart(b, pre, slot, subLeaf(leaves, u.off, v.ty)!, v);
+          break;
+        }
         if (ls.length === 1 && v.ty === ls[0]!.ty) { i.ops[1] = slot.get(ls[0]!)!; continue; }
         scalarLeaves(v.ty)!.forEach((o, k) => {
-          const x = mk(b, 'extractvalue', o.ty, [v], { idx: o.path });
-          pre.push(x, mk(b, 'store', T.void, [x, slot.get(ls[k]!)!], { align: alignOf(o.ty) }));
+          const l = ls[k]!;
+          let x: Value = v;
+          if (o.path.length > 0) { const e = mk(b, 'extractvalue', o.ty, [v], { idx: o.path }); pre.push(e); x = e; }
+          if (l.ty !== o.ty) { const c = mk(b, 'bitcast', l.ty, [x]); pre.push(c); x = c; }
+          pre.push(mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile }));
         });
         break;
       }
       case 'copy': {
         const other = i.ops[u.dstSide ? 2 : 1]!;
+        for (const reg of regions) {
+          const lo = Math.max(u.off, reg.start), hi = Math.min(u.off + u.len, reg.start + reg.size);
+          if (lo >= hi) continue;
+          const mine = inRegion(b, pre, reg, lo);
+          let theirs: Value = other;
+          if (lo - u.off) { const g = mk(b, 'gep', other.ty, [other, cInt(T.i64, lo - u.off)], { srcTy: T.i8, inbounds: true }); pre.push(g); theirs = g; }
+          pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
+        }
         for (const l of coveredLeaves(leaves, u.off, u.len)!) {
           const rel = l.off - u.off;
           const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
@@ -230,6 +487,11 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
         break;
       }
       case 'set':
+        for (const reg of regions) {
+          const lo = Math.max(u.off, reg.start), hi = Math.min(u.off + u.len, reg.start + reg.size);
+          if (lo >= hi) continue;
+          pre.push(mk(b, 'call', T.void, [i.ops[0]!, inRegion(b, pre, reg, lo), i.ops[2]!, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
+        }
         for (const l of coveredLeaves(leaves, u.off, u.len)!) pre.push(mk(b, 'store', T.void, [byteSplat(l.ty, u.byte), slot.get(l)!], { align: alignOf(l.ty) }));
         break;
       case 'drop': break;
@@ -241,6 +503,70 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[]): void {
     if (replacement) replaceUses(f, i, replacement);
   }
   void removed;
+}
+
+// Little endian: the part at byte offset k of a leaf is its bits [8k, 8k + width).
+function asInt(b: Block, pre: Inst[], v: Value): Value {
+  if (v.ty.k === 'int') return v;
+  const c = mk(b, 'bitcast', intTy(intBits(v.ty)), [v]); pre.push(c); return c;
+}
+function fromInt(b: Block, pre: Inst[], v: Value, ty: Type): Value {
+  if (ty.k === 'int') return v;
+  const c = mk(b, 'bitcast', ty, [v]); pre.push(c); return c;
+}
+
+function loadPart(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, part: { leaf: Leaf; shift: number }, ty: Type): Value {
+  const l = part.leaf;
+  const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+  pre.push(x);
+  let v = asInt(b, pre, x);
+  const lt = v.ty;
+  if (part.shift) { const sh = mk(b, 'lshr', lt, [v, cInt(lt, part.shift)]); pre.push(sh); v = sh; }
+  const w = intBits(ty);
+  if (w < intBits(l.ty)) { const t = mk(b, 'trunc', intTy(w), [v]); pre.push(t); v = t; }
+  return fromInt(b, pre, v, ty);
+}
+
+function storePart(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, part: { leaf: Leaf; shift: number }, v: Value): void {
+  const l = part.leaf;
+  const lw = intBits(l.ty), w = intBits(v.ty);
+  const lt = intTy(lw);
+  const old = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+  pre.push(old);
+  let x = asInt(b, pre, v);
+  if (w < lw) { const z = mk(b, 'zext', lt, [x]); pre.push(z); x = z; }
+  if (part.shift) { const sh = mk(b, 'shl', lt, [x, cInt(lt, part.shift)]); pre.push(sh); x = sh; }
+  const mask = ~(((1n << BigInt(w)) - 1n) << BigInt(part.shift));
+  const kept = mk(b, 'and', lt, [asInt(b, pre, old), cInt(lt, mask)]);
+  const merged = mk(b, 'or', lt, [kept, x]);
+  pre.push(kept, merged);
+  pre.push(mk(b, 'store', T.void, [fromInt(b, pre, merged, l.ty), slot.get(l)!], { align: alignOf(l.ty) }));
+}
+
+function loadSpan(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, span: Leaf[], off: number, ty: Type): Value {
+  const wt = intTy(intBits(ty));
+  let acc: Value = cInt(wt, 0);
+  for (const l of span) {
+    const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+    pre.push(x);
+    let v = asInt(b, pre, x);
+    const z = mk(b, 'zext', wt, [v]); pre.push(z); v = z;
+    const shift = (l.off - off) * 8;
+    if (shift) { const sh = mk(b, 'shl', wt, [v, cInt(wt, shift)]); pre.push(sh); v = sh; }
+    const o = mk(b, 'or', wt, [acc, v]); pre.push(o); acc = o;
+  }
+  return fromInt(b, pre, acc, ty);
+}
+
+function storeSpan(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, span: Leaf[], off: number, v: Value): void {
+  const whole = asInt(b, pre, v);
+  for (const l of span) {
+    let x = whole;
+    const shift = (l.off - off) * 8;
+    if (shift) { const sh = mk(b, 'lshr', whole.ty, [whole, cInt(whole.ty, shift)]); pre.push(sh); x = sh; }
+    const tr = mk(b, 'trunc', intTy(intBits(l.ty)), [x]); pre.push(tr);
+    pre.push(mk(b, 'store', T.void, [fromInt(b, pre, tr, l.ty), slot.get(l)!], { align: alignOf(l.ty) }));
+  }
 }
 
 function replaceUses(f: Func, from: Value, to: Value): void {
@@ -309,6 +635,8 @@ export function speculatePtrLoads(f: Func): boolean {
         b.insts.splice(b.insts.indexOf(u), 1);
         replaceUses(f, u, v);
       }
+      // the pointer phi/select has no users left: drop it so SROA does not see it as an escape
+      b.insts.splice(b.insts.indexOf(p), 1);
       changed = true;
     }
   }

@@ -1,0 +1,219 @@
+// Full unrolling of loops with a small constant trip count (cicc unrolls these at -O3 without a pragma).
+// Handled shape: the header is the only exiting block (a `for`/`while` loop as the front end emits it),
+// one latch, a dedicated preheader. The trip count comes from simulating the exit test on constants:
+// the header phis that feed it start from constants and step through pure integer operations. The body
+// is then copied once per iteration, plus a last copy of the header that leaves the loop; every copy's
+// exit test is replaced by the branch it is known to take.
+import type { Block, Const, Func, Inst, Value } from '../ir';
+import { T } from '../ir';
+import type { CompileOptions } from '../../options';
+import { buildCFG, dominates, succsOf, simplifyInst, type CFG } from '../passes';
+
+const MAX_TRIPS = 64;
+/** With `#pragma unroll` (full), as cicc's large pragma threshold: trips and unrolled instructions. */
+const PRAGMA_MAX_TRIPS = 1024;
+const PRAGMA_SIZE_LIMIT = 16384;
+/** Unrolled size limits (instructions): a loop indexing a local array gets more room (it then leaves local memory). */
+const SIZE_LIMIT = 400;
+const SIZE_LIMIT_LOCAL_ARRAY = 1600;
+
+interface Loop { header: Block; blocks: Set<Block>; latch: Block }
+
+function loopsOf(cfg: CFG): Loop[] {
+  const out: Loop[] = [];
+  for (const h of cfg.rpo) {
+    const latches = (cfg.preds.get(h) ?? []).filter(p => cfg.idom.has(p) && dominates(cfg, h, p));
+    if (latches.length !== 1) continue;
+    const blocks = new Set<Block>([h]);
+    const work = [latches[0]!];
+    while (work.length) {
+      const x = work.pop()!;
+      if (blocks.has(x)) continue;
+      blocks.add(x);
+      for (const p of cfg.preds.get(x) ?? []) if (cfg.idom.has(p)) work.push(p);
+    }
+    out.push({ header: h, blocks, latch: latches[0]! });
+  }
+  // innermost first
+  return out.sort((a, b) => a.blocks.size - b.blocks.size || cfg.rpoIndex.get(a.header)! - cfg.rpoIndex.get(b.header)!);
+}
+
+const isConst = (v: Value): v is Const => v.kind === 'int' || v.kind === 'fp' || v.kind === 'null' || v.kind === 'zero';
+
+/** Number of times the exit test in the header says "stay", or null when unknown or above MAX_TRIPS. */
+function tripCount(loop: Loop, pre: Block, stay: number, opts: CompileOptions, maxTrips: number): number | null {
+  const h = loop.header;
+  const term = h.insts[h.insts.length - 1]!;
+  const cond = term.ops[0]!;
+  let env = new Map<Inst, Value>();
+  for (const phi of h.insts) {
+    if (phi.op !== 'phi') break;
+    const k = phi.targets.indexOf(pre);
+    if (k >= 0 && isConst(phi.ops[k]!)) env.set(phi, phi.ops[k]!);
+  }
+  const evalIn = (v: Value, e: Map<Inst, Value>, memo: Map<Inst, Value | null>): Value | null => {
+    if (v.kind !== 'inst') return isConst(v) ? v : null;
+    if (!loop.blocks.has(v.parent!)) return null;
+    if (v.op === 'phi' && v.parent === h) return e.get(v) ?? null;
+    if (memo.has(v)) return memo.get(v)!;
+    memo.set(v, null);
+    if (v.op === 'phi' || v.op === 'load' || v.op === 'call' || v.ty.k !== 'int') return null;
+    const ops: Value[] = [];
+    for (const o of v.ops) { const c = evalIn(o, e, memo); if (!c) return null; ops.push(c); }
+    const r = simplifyInst({ ...v, ops }, opts);
+    const ok = r && isConst(r) ? r : null;
+    memo.set(v, ok);
+    return ok;
+  };
+  for (let n = 0; n <= maxTrips; n++) {
+    const c = evalIn(cond, env, new Map());
+    if (!c || c.kind !== 'int') return null;
+    const goes = (c.value & 1n) ? 0 : 1;   // condbr target index taken
+    if (goes !== stay) return n;
+    const memo = new Map<Inst, Value | null>();
+    const next = new Map<Inst, Value>();
+    for (const [phi] of env) {
+      const k = phi.targets.indexOf(loop.latch);
+      const v = k >= 0 ? evalIn(phi.ops[k]!, env, memo) : null;
+      if (v) next.set(phi, v);
+    }
+    env = next;
+  }
+  return null;
+}
+
+function loopSize(loop: Loop): number {
+  let n = 0;
+  for (const b of loop.blocks) n += b.insts.length;
+  return n;
+}
+
+/** Does the loop index an alloca with a value that changes per iteration (a per-thread array)? */
+function indexesLocalArray(f: Func, loop: Loop): boolean {
+  const entry = f.blocks[0]!;
+  for (const b of loop.blocks) for (const i of b.insts) {
+    if (i.op !== 'gep') continue;
+    let base = i.ops[0]!;
+    while (base.kind === 'inst' && base.op === 'gep') base = base.ops[0]!;
+    if (base.kind === 'inst' && base.op === 'alloca' && base.parent === entry && i.ops.slice(1).some(x => x.kind === 'inst')) return true;
+  }
+  return false;
+}
+
+export function unrollLoops(f: Func, opts: CompileOptions): boolean {
+  let changed = false;
+  for (let round = 0; round < 16; round++) {
+    const cfg = buildCFG(f);
+    let did = false;
+    for (const loop of loopsOf(cfg)) {
+      if (tryUnroll(f, cfg, loop, opts)) { did = true; break; }
+    }
+    if (!did) break;
+    changed = true;
+  }
+  return changed;
+}
+
+function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean {
+  const h = loop.header;
+  const term = h.insts[h.insts.length - 1]!;
+  if (term.op !== 'condbr') return false;
+  const stay = loop.blocks.has(term.targets[0]!) ? 0 : 1;
+  if (loop.blocks.has(term.targets[1 - stay]!) || !loop.blocks.has(term.targets[stay]!)) return false;
+  const exit = term.targets[1 - stay]!;
+  // the header must be the only exiting block
+  for (const b of loop.blocks) if (b !== h && succsOf(b).some(s => !loop.blocks.has(s))) return false;
+  const outside = (cfg.preds.get(h) ?? []).filter(p => !loop.blocks.has(p));
+  if (outside.length !== 1) return false;
+  const pre = outside[0]!;
+  // the latch must end in an unconditional branch back to the header
+  const lt = loop.latch.insts[loop.latch.insts.length - 1]!;
+  if (lt.op !== 'br') return false;
+  // convergent operations (barriers, warp votes/shuffles) are not duplicated: keep such loops intact
+  for (const b of loop.blocks) for (const i of b.insts) {
+    if (i.op !== 'call') continue;
+    const c = i.ops[0]!;
+    if (c.kind === 'asm' || (c.kind === 'func' && (c.attrs.convergent || /barrier|bar\.|shfl|vote|syncwarp|match/.test(c.name)))) return false;
+  }
+  // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits
+  const pragma = term.unroll;
+  if (pragma === 1) return false;
+  const n = tripCount(loop, pre, stay, opts, pragma === undefined ? MAX_TRIPS : pragma === 0 ? PRAGMA_MAX_TRIPS : Math.min(pragma, PRAGMA_MAX_TRIPS));
+  if (n === null) return false;
+  const limit = pragma !== undefined ? PRAGMA_SIZE_LIMIT : indexesLocalArray(f, loop) ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
+  if (n * loopSize(loop) > limit) return false;
+
+  const body = f.blocks.filter(b => loop.blocks.has(b));
+  const headerPhis = h.insts.filter(i => i.op === 'phi');
+  let prevMap: Map<Value, Value> | null = null;
+  const copies: Block[][] = [];
+  const maps: Map<Value, Value>[] = [];
+  for (let k = 0; k <= n; k++) {
+    const last = k === n;
+    const vmap = new Map<Value, Value>();
+    const bmap = new Map<Block, Block>();
+    for (const phi of headerPhis) {
+      const from = k === 0 ? pre : loop.latch;
+      const v = phi.ops[phi.targets.indexOf(from)]!;
+      vmap.set(phi, k === 0 ? v : (prevMap!.get(v) ?? v));
+    }
+    const blocks = last ? [h] : body;
+    for (const b of blocks) bmap.set(b, { name: `${b.name || 'bb'}.u${k}`, insts: [], parent: f });
+    const clones: Inst[] = [];
+    for (const b of blocks) {
+      const nb = bmap.get(b)!;
+      for (const i of b.insts) {
+        if (b === h && i.op === 'phi') continue;
+        const c: Inst = { ...i, ops: i.ops.slice(), targets: i.targets.slice(), parent: nb,
+          idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined };
+        vmap.set(i, c);
+        nb.insts.push(c);
+        clones.push(c);
+      }
+    }
+    for (const c of clones) {
+      c.ops = c.ops.map(o => vmap.get(o) ?? o);
+      if (c.op === 'phi') c.targets = c.targets.map(t => bmap.get(t) ?? t);
+    }
+    // the header copy's exit test is known: stay (k < n) or leave (k = n)
+    const hc = bmap.get(h)!;
+    const ht = hc.insts[hc.insts.length - 1]!;
+    ht.op = 'br'; ht.ops = [];
+    ht.targets = [last ? exit : bmap.get(term.targets[stay]!)!];
+    if (!last) for (const b of body) {
+      if (b === h) continue;
+      const t = bmap.get(b)!.insts[bmap.get(b)!.insts.length - 1]!;
+      t.targets = t.targets.map(x => (x === h ? h /* patched below */ : bmap.get(x) ?? x));
+    }
+    copies.push(blocks.map(b => bmap.get(b)!));
+    maps.push(vmap);
+    prevMap = vmap;
+  }
+  // back edges of copy k go to the header copy of k + 1
+  for (let k = 0; k < n; k++) {
+    const latchCopy = copies[k]![body.indexOf(loop.latch)]!;
+    const t = latchCopy.insts[latchCopy.insts.length - 1]!;
+    t.targets = t.targets.map(x => (x === h ? copies[k + 1]![0]! : x));
+  }
+  // enter at copy 0
+  const pt = pre.insts[pre.insts.length - 1]!;
+  pt.targets = pt.targets.map(x => (x === h ? copies[0]![0]! : x));
+  // the exit's phis and every use outside the loop take the last header copy's values
+  const lastMap = maps[n]!;
+  const lastHeader = copies[n]![0]!;
+  for (const phi of exit.insts) {
+    if (phi.op !== 'phi') break;
+    phi.targets = phi.targets.map(t => (t === h ? lastHeader : t));
+  }
+  const removed = new Set(body);
+  const inserted = copies.flat();
+  const at = f.blocks.indexOf(h);
+  f.blocks = [...f.blocks.slice(0, at).filter(b => !removed.has(b)), ...inserted, ...f.blocks.slice(at).filter(b => !removed.has(b))];
+  const inCopies = new Set(inserted);
+  for (const b of f.blocks) {
+    if (inCopies.has(b)) continue;
+    for (const i of b.insts) i.ops = i.ops.map(o => (o.kind === 'inst' && removed.has(o.parent!) ? (lastMap.get(o) ?? o) : o));
+  }
+  void T;
+  return true;
+}

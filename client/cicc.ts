@@ -22,6 +22,7 @@ import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import { cacheDir } from '../daemon/paths';
 import { outputEnv } from '../daemon/store/key';
+import { buildIdentity, parseMakeflags } from './jobserver';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
 
 export { cacheDir };
@@ -242,6 +243,10 @@ function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackI
   }
   // The daemon has another cwd: it gets an absolute input path.
   const request: UnitRequest = { input: resolve(args.input), options: o, realCicc: ctx.realCicc, env: outputEnv(ctx.env) };
+  // Under make -jN the daemon runs this compile on our make job's token and admits at most N of the
+  // build's compiles at once (client/jobserver.ts).
+  const mj = parseMakeflags(ctx.env.MAKEFLAGS);
+  if (mj) request.make = { build: buildIdentity(mj), jobs: mj.jobs };
   return { args, info: info.v, request };
 }
 

@@ -137,6 +137,8 @@ export async function collectStats(): Promise<StatsReport> {
   return report;
 }
 
+const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 export async function statsCommand(json: boolean): Promise<number> {
   const r = await collectStats();
   if (json) { out(`${JSON.stringify(r, null, 2)}\n`); return 0; }
@@ -153,6 +155,15 @@ export async function statsCommand(json: boolean): Promise<number> {
   for (const [reason, n] of Object.entries(r.fallbacks.reasons).sort((x, y) => y[1] - x[1])) out(`  ${n}\t${reason}\n`);
   out(r.daemon ? `daemon            pid ${r.daemon.pid}, ${r.daemon.served} requests since start, ${mb(r.daemon.rssBytes)} resident\n`
     : 'daemon            not running\n');
+  const p = r.daemon?.scheduler;
+  if (p) {
+    const ph = p.phaseMs;
+    out(`compile pool      ${p.workers} workers, ${p.jobs} jobs, at most ${p.peakRunning} at once (${p.peakPerBuild} of one make build), ` +
+      `${p.crashes} worker crashes\n` +
+      `make jobserver    ${p.tokensUsed} jobs ran on make tokens, at most ${p.peakTokens} tokens at once\n` +
+      `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)} ` +
+      `(${p.compiled} units)\n`);
+  }
   return 0;
 }
 

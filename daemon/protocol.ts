@@ -5,6 +5,7 @@
 
 import { Packr } from 'msgpackr';
 import type { UnitRequest, UnitResponse } from './unit';
+import type { PoolStatus } from './scheduler/status';
 
 export const PROTOCOL = 1;
 /** A frame larger than this is a protocol error (PTX of real units is a few MB at most). */
@@ -26,6 +27,8 @@ export interface DaemonStatus extends Identity {
   rssBytes: number;
   heapUsedBytes: number;
   cacheEnabled: boolean;
+  /** The compile pool and its scheduler (daemon/scheduler/). */
+  scheduler?: PoolStatus;
 }
 
 export type Message =

@@ -1,6 +1,7 @@
 // The daemon: a unix-socket server that compiles units with the unit cache.
-// - Cache hits are answered as soon as the request arrives; misses go through a queue, one compile per
-//   event-loop turn, so handshakes, hits and status requests are served between long compiles.
+// - Cache hits are answered as soon as the request arrives; misses are compiled by a pool of worker
+//   threads (scheduler/), as many at once as the pool has workers and the clients' make jobservers
+//   allow, while the event loop keeps serving handshakes, hits and status requests.
 // - Counters are written to the store shortly after requests (and on shutdown / a flush request).
 // - Exits after PTXD_IDLE_TIMEOUT seconds without clients, on SIGTERM/SIGINT, or when a newer client
 //   asks it to: stops listening, removes its socket, answers queued requests with an error (their
@@ -10,20 +11,28 @@ import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileS
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Message } from './protocol';
-import { UnitService, type Lookup } from './unit';
+import { UnitService } from './unit';
+import { Pool, poolSize } from './scheduler/pool';
+import { Scheduler } from './scheduler/scheduler';
+import type { PoolStatus } from './scheduler/status';
+import type { PhaseTimes } from '../compiler/compile';
 import { DaemonConnection } from './client';
 import { buildStamp, compilerHash, ptxdVersion } from './version';
 import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from './paths';
 
 export interface DaemonOptions { socket: string; env: NodeJS.ProcessEnv }
 
-interface Job { lookup: Lookup; conn: Socket; id: number }
+interface Job { conn: Socket; id: number }
 
 export class Daemon {
   private server: Server | undefined;
   private readonly service: UnitService;
-  private readonly queue: Job[] = [];
-  private draining = false;
+  /** Compile requests not answered yet (queued or compiling). */
+  private readonly inFlight = new Set<Job>();
+  private pool: Pool | undefined;
+  private readonly scheduler: Scheduler;
+  private readonly phaseMs: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
+  private compiled = 0;
   private readonly conns = new Set<Socket>();
   private lastActivity = Date.now();
   private served = 0;
@@ -43,6 +52,7 @@ export class Daemon {
     this.service = new UnitService({
       cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, log: s => this.logLine(s),
     });
+    this.scheduler = new Scheduler(poolSize(o.env));
   }
 
   private logLines = 0;
@@ -59,18 +69,18 @@ export class Daemon {
     // Warm up what every compile needs, so the first request does not pay for it.
     compilerHash();
     this.service.getStore();
-    require('../compiler/compile');
+    this.pool = new Pool({ size: this.scheduler.capacity, log: s => this.logLine(s) });
     mkdirSync(dirname(this.o.socket), { recursive: true, mode: 0o700 });
     await this.listen();
     writeFileSync(pidPath(this.o.socket), `${process.pid}\n`);
     this.logLine(`started: ptxd ${ptxdVersion()} build ${buildStamp()}, socket ${this.o.socket}, cache ${this.cacheDir}, ` +
-      `idle timeout ${this.idleMs / 1000} s`);
+      `idle timeout ${this.idleMs / 1000} s, ${this.pool.size} compile workers`);
     process.on('SIGTERM', () => { void this.shutdown('SIGTERM'); });
     process.on('SIGINT', () => { void this.shutdown('SIGINT'); });
     process.on('SIGHUP', () => { /* detached: ignore the terminal going away */ });
     if (this.idleMs > 0) {
       this.idleTimer = setInterval(() => {
-        if (this.conns.size === 0 && this.queue.length === 0 && Date.now() - this.lastActivity >= this.idleMs) {
+        if (this.conns.size === 0 && this.inFlight.size === 0 && Date.now() - this.lastActivity >= this.idleMs) {
           void this.shutdown('idle');
         }
       }, Math.max(250, Math.min(this.idleMs / 4, 10_000)));
@@ -151,8 +161,7 @@ export class Daemon {
           this.scheduleFlush();
           return;
         }
-        this.queue.push({ lookup, conn: c, id: m.id });
-        this.drain();
+        this.compileMiss(c, m.id, lookup, m.req.make);
         return;
       }
       case 'status':
@@ -171,23 +180,30 @@ export class Daemon {
     }
   }
 
-  /** Compiles queued misses one per event-loop turn. */
-  private drain(): void {
-    if (this.draining) return;
-    this.draining = true;
-    const step = () => {
-      const job = this.queue.shift();
-      if (!job || this.stopping) { this.draining = false; return; }
-      if (!job.conn.destroyed) {
-        // A client that has gone away (killed build) does not need its unit compiled.
-        const res = this.service.compile(job.lookup);
-        this.send(job.conn, { t: 'result', id: job.id, res });
-        this.lastActivity = Date.now();
-        this.scheduleFlush();
-      }
-      setImmediate(step);
-    };
-    setImmediate(step);
+  /** A cache miss: compiled in the pool when the scheduler admits it. */
+  private compileMiss(c: Socket, id: number, lookup: Parameters<UnitService['compile']>[0], make: { build: string; jobs: number } | undefined): void {
+    const job: Job = { conn: c, id };
+    this.inFlight.add(job);
+    const group = make ? { key: make.build, limit: make.jobs } : undefined;
+    this.scheduler.submit(group, async () => {
+      // A client that has gone away (killed build) does not need its unit compiled.
+      if (c.destroyed || this.stopping) return undefined;
+      return this.service.compileWith(lookup, async (text, o, rest) => {
+        const r = await this.pool!.run(text, o, rest);
+        this.compiled++;
+        for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] += r.result.times[k] ?? 0;
+        return r.result;
+      });
+    }).then(res => {
+      if (!this.inFlight.delete(job)) return;   // answered by shutdown
+      if (res) this.send(c, { t: 'result', id, res });
+      this.lastActivity = Date.now();
+      this.scheduleFlush();
+    }, e => {
+      if (!this.inFlight.delete(job)) return;
+      this.logLine(`compile failed: ${(e as Error).stack ?? String(e)}`);
+      this.send(c, { t: 'error', id, message: (e as Error).message });
+    });
   }
 
   private scheduleFlush(): void {
@@ -200,9 +216,19 @@ export class Daemon {
     return {
       proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: this.cacheDir,
       pid: process.pid, socket: this.o.socket, log: this.log, uptimeS: Math.round((Date.now() - this.started) / 1000),
-      idleTimeoutS: this.idleMs / 1000, connections: this.conns.size, queued: this.queue.length,
+      idleTimeoutS: this.idleMs / 1000, connections: this.conns.size, queued: this.scheduler.stats().queued,
       served: this.served, hits: this.hits, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed,
       cacheEnabled: this.service.getStore() !== undefined,
+      scheduler: this.poolStatus(),
+    };
+  }
+
+  private poolStatus(): PoolStatus {
+    const round = (x: number) => Math.round(x * 10) / 10;
+    const p = this.phaseMs;
+    return {
+      ...this.scheduler.stats(), workers: this.pool?.size ?? 0, crashes: this.pool?.crashes ?? 0, compiled: this.compiled,
+      phaseMs: { lex: round(p.lex), skim: round(p.skim), irgen: round(p.irgen), optimize: round(p.optimize), emit: round(p.emit) },
     };
   }
 
@@ -216,7 +242,10 @@ export class Daemon {
     try { if (statSync(this.o.socket).isSocket()) unlinkSync(this.o.socket); } catch { /* gone */ }
     this.server?.close();
     try { unlinkSync(pidPath(this.o.socket)); } catch { /* gone */ }
-    for (const job of this.queue.splice(0)) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
+    this.scheduler.dropQueued();
+    for (const job of this.inFlight) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
+    this.inFlight.clear();
+    void this.pool?.close();
     this.service.close();
     if (requester && id !== undefined) this.send(requester, { t: 'ok', id });
     for (const c of this.conns) c.end();

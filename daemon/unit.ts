@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
-import type { PhaseTimes } from '../compiler/compile';
+import type { CompileResult, PhaseTimes } from '../compiler/compile';
 import { emptyCounters, Store, type Counters } from './store/store';
 import { unitKey } from './store/key';
 import { compilerHash, ptxdVersion } from './version';
@@ -23,6 +23,8 @@ export interface UnitRequest {
   realCicc?: string;
   /** Output-relevant environment variables of the client (store/key.ts OUTPUT_ENV_VARS). */
   env: Record<string, string>;
+  /** Set when the client runs under a GNU make jobserver: its build's identity and make's -jN (0: no limit). Scheduling only, never part of the key. */
+  make?: { build: string; jobs: number };
 }
 
 export interface UnitResponse {
@@ -154,26 +156,57 @@ export class UnitService {
 
   compile(l: Lookup): UnitResponse {
     if (l.response) return l.response;
-    const { req, source, lib } = l;
     // Lazy: loading the compiler is the expensive part of a cold client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const compileUnit = this.o.compileUnit ?? (require('../compiler/compile') as typeof import('../compiler/compile')).compileUnit;
     const t0 = performance.now();
-    const text = source!.toString('utf8');
-    // THE call of the compiler, for the daemon and the in-process client alike.
-    // libdevice linking: pass lib?.bytes as compileUnit's third argument here.
-    void lib;
-    const compileWith = (o: CompileOptions) => compileUnit(text, o);
-    let options = l.options ?? req.options;
-    let r = compileWith(options);
-    if (options !== req.options && (r.ptx.includes(INCLUDE_MARK) || r.ptx.includes(STUB_MARK) ||
-      r.diagnostics.some(d => d.message.includes(INCLUDE_MARK) || d.message.includes(STUB_MARK)))) {
-      // The names leaked beyond the stub (never expected): compile with the real ones, do not cache.
-      options = req.options;
-      l.key = undefined;
-      r = compileWith(options);
+    const text = l.source!.toString('utf8');
+    // THE call of the compiler in-process (the daemon's pool makes the same call in its workers).
+    // libdevice linking: pass l.lib?.bytes as compileUnit's third argument here and in compileArgs().
+    let options = l.options ?? l.req.options;
+    let r = compileUnit(text, options);
+    if (this.leaked(l, options, r)) {
+      options = l.req.options;
+      r = compileUnit(text, options);
     }
-    const compileMs = Math.round((performance.now() - t0) * 10) / 10;
+    return this.finish(l, r, performance.now() - t0);
+  }
+
+  /** The same compile with the compiler run elsewhere (the daemon's worker pool). */
+  async compileWith(l: Lookup, run: (text: string, o: CompileOptions, rest: unknown[]) => Promise<CompileResult>): Promise<UnitResponse> {
+    if (l.response) return l.response;
+    const t0 = performance.now();
+    const text = l.source!.toString('utf8');
+    let options = l.options ?? l.req.options;
+    let r = await run(text, options, this.compileArgs(l));
+    if (this.leaked(l, options, r)) {
+      options = l.req.options;
+      r = await run(text, options, this.compileArgs(l));
+    }
+    return this.finish(l, r, performance.now() - t0);
+  }
+
+  /** compileUnit's arguments after the options (none yet; libdevice bytes when it links them). */
+  private compileArgs(l: Lookup): unknown[] {
+    void l.lib;
+    return [];
+  }
+
+  /**
+   * Whether the placeholder file names leaked beyond the stub (never expected): then the unit is
+   * compiled again with the real names and not cached.
+   */
+  private leaked(l: Lookup, options: CompileOptions, r: CompileResult): boolean {
+    if (options === l.req.options) return false;
+    if (!(r.ptx.includes(INCLUDE_MARK) || r.ptx.includes(STUB_MARK) ||
+      r.diagnostics.some(d => d.message.includes(INCLUDE_MARK) || d.message.includes(STUB_MARK)))) return false;
+    l.key = undefined;
+    return true;
+  }
+
+  private finish(l: Lookup, r: CompileResult, ms: number): UnitResponse {
+    const { req } = l;
+    const compileMs = Math.round(ms * 10) / 10;
     this.pending.compileMs += compileMs;
     if (r.unsupported !== undefined) {
       this.pending.unsupported++;

@@ -1,0 +1,137 @@
+// The compile pool: worker_threads that each run compileUnit, so cache misses compile on several cores
+// while the daemon's event loop keeps answering hits and handshakes. Jobs are independent pure
+// compiles: a result depends only on the job, never on which worker ran it or in what order.
+//
+// A worker that dies (an uncaught throw, process.exit, out of memory) answers its job with an
+// "unsupported: internal error" result (the client falls back to the real cicc) and is replaced: a
+// crash is never a wrong output nor a hung request.
+
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { CompileOptions } from '../../compiler/options';
+import type { CompileResult } from '../../compiler/compile';
+import { REPO_ROOT } from '../version';
+
+export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[] }
+export interface WorkerReply { id: number; result: CompileResult; ms: number }
+
+export interface PoolResult { result: CompileResult; /** Wall time in the worker. */ ms: number }
+
+export interface PoolOptions {
+  size: number;
+  /** The module that exports compileUnit (absolute path of built JS). */
+  compileModule?: string;
+  log?: (line: string) => void;
+}
+
+interface Slot { worker: Worker; ready: boolean; job?: { job: WorkerJob; resolve: (r: PoolResult) => void } }
+
+/** PTXD_WORKERS, or the machine's cores. */
+export function poolSize(env: NodeJS.ProcessEnv): number {
+  const n = Number(env.PTXD_WORKERS);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 256) : Math.max(1, availableParallelism());
+}
+
+// Workers always run built code (also when the pool itself is loaded from sources by the tests).
+const WORKER_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
+const DEFAULT_COMPILER = join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
+/** Workers in a row that died before they were ready: then the pool is broken and stops replacing them. */
+const MAX_START_FAILURES = 3;
+
+function crashResult(why: string): CompileResult {
+  return {
+    ok: false, ptx: '', stub: '', diagnostics: [], unsupported: `internal error: compile worker died (${why})`,
+    times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 },
+  };
+}
+
+export class Pool {
+  readonly size: number;
+  private readonly slots: Slot[] = [];
+  private readonly waiting: { job: WorkerJob; resolve: (r: PoolResult) => void }[] = [];
+  private nextId = 1;
+  private closed = false;
+  private startFailures = 0;
+  /** Set when workers cannot even start (e.g. dist/ missing): every job gets a fallback result. */
+  broken: string | undefined;
+  /** Workers that died and were replaced. */
+  crashes = 0;
+  /** Jobs in workers now, and the most at once. */
+  running = 0;
+  peak = 0;
+
+  constructor(private readonly o: PoolOptions) {
+    this.size = Math.max(1, o.size);
+    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_MAIN, { workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER } });
+    const slot: Slot = { worker, ready: false };
+    worker.on('message', (m: WorkerReply | { ready: true }) => {
+      if ('ready' in m) { slot.ready = true; this.startFailures = 0; this.pump(); return; }
+      const cur = slot.job;
+      if (!cur || cur.job.id !== m.id) return;
+      slot.job = undefined;
+      this.running--;
+      cur.resolve({ result: m.result, ms: m.ms });
+      this.pump();
+    });
+    let died = false;
+    const die = (why: string) => {
+      if (died) return;
+      died = true;
+      const i = this.slots.indexOf(slot);
+      if (this.closed || i < 0) return;
+      this.crashes++;
+      const cur = slot.job;
+      slot.job = undefined;
+      if (cur) { this.running--; cur.resolve({ result: crashResult(why), ms: 0 }); }
+      if (!slot.ready && ++this.startFailures >= MAX_START_FAILURES && !this.broken) {
+        this.broken = why;
+        this.o.log?.(`compile workers cannot start (${why}); units fall back`);
+        for (const w of this.waiting.splice(0)) w.resolve({ result: crashResult(why), ms: 0 });
+      }
+      if (this.broken) { this.slots.splice(i, 1); return; }
+      this.o.log?.(`compile worker ${worker.threadId} died (${why})${cur ? '; its unit falls back' : ''}; replacing it`);
+      this.slots[i] = this.spawn();
+      this.pump();
+    };
+    worker.on('error', e => die(e instanceof Error ? e.message : String(e)));
+    worker.on('exit', code => die(`exit code ${code}`));
+    // An idle worker must not keep a process alive (the daemon exits through shutdown anyway).
+    worker.unref();
+    return slot;
+  }
+
+  /** Compiles one unit; always resolves (a dead worker gives an "unsupported" result). */
+  run(text: string, options: CompileOptions, rest: unknown[] = []): Promise<PoolResult> {
+    if (this.closed || this.broken) return Promise.resolve({ result: crashResult(this.broken ?? 'pool closed'), ms: 0 });
+    return new Promise(resolve => {
+      this.waiting.push({ job: { id: this.nextId++, text, options, rest }, resolve });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (this.waiting.length === 0) return;
+      if (slot.job || !slot.ready) continue;
+      const next = this.waiting.shift()!;
+      slot.job = next;
+      this.running++;
+      if (this.running > this.peak) this.peak = this.running;
+      slot.worker.postMessage(next.job);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.waiting.splice(0)) w.resolve({ result: crashResult('pool closed'), ms: 0 });
+    for (const s of this.slots) {
+      if (s.job) { s.job.resolve({ result: crashResult('pool closed'), ms: 0 }); s.job = undefined; }
+    }
+    await Promise.all(this.slots.map(s => s.worker.terminate()));
+  }
+}

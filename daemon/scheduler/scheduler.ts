@@ -1,0 +1,105 @@
+// Admission of compile jobs to the pool. Every job needs one slot; there are `capacity` slots (the
+// pool's workers). A job from a client running under a GNU make jobserver runs on that client's own
+// token (its make job): make never runs more recipes than it has tokens, and on top of that the
+// daemon admits at most `limit` (make's -jN) jobs of one make build at once, so a `make -j4` build
+// never has more than 4 compiles running even when the pool has more workers. Jobs without a
+// jobserver just share the pool.
+//
+// Admission is first come, first served, except that a job whose build is at its limit lets later
+// jobs of other builds pass. Only timing depends on this: results never do.
+
+export interface JobGroup {
+  /** Identifies one make build (its jobserver). */
+  key: string;
+  /** make's -jN; 0 when make gave no number (-j without a limit). */
+  limit: number;
+}
+
+export interface SchedulerStats {
+  capacity: number;
+  running: number;
+  queued: number;
+  /** Most jobs running at once, over all clients. */
+  peakRunning: number;
+  /** Most jobs of one make build running at once. */
+  peakPerBuild: number;
+  /** Jobs that ran on a make jobserver token (their client's), and the most such tokens in use at once. */
+  tokensUsed: number;
+  peakTokens: number;
+  jobs: number;
+}
+
+interface Waiting { group?: JobGroup; start: () => void }
+
+export class Scheduler {
+  private readonly queue: Waiting[] = [];
+  private readonly perGroup = new Map<string, number>();
+  private running = 0;
+  private tokens = 0;
+  private peakRunning = 0;
+  private peakPerBuild = 0;
+  private peakTokens = 0;
+  private tokensUsed = 0;
+  private jobs = 0;
+
+  constructor(readonly capacity: number) {}
+
+  /** Runs `job` once a slot is free (and its make build is under its -j limit). */
+  submit<T>(group: JobGroup | undefined, job: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({
+        group, start: () => {
+          job().then(resolve, reject).finally(() => this.finish(group));
+        },
+      });
+      this.pump();
+    });
+  }
+
+  private admissible(w: Waiting): boolean {
+    if (!w.group || w.group.limit <= 0) return true;
+    return (this.perGroup.get(w.group.key) ?? 0) < w.group.limit;
+  }
+
+  private pump(): void {
+    for (let i = 0; i < this.queue.length && this.running < this.capacity;) {
+      const w = this.queue[i]!;
+      if (!this.admissible(w)) { i++; continue; }
+      this.queue.splice(i, 1);
+      this.running++;
+      this.jobs++;
+      this.peakRunning = Math.max(this.peakRunning, this.running);
+      if (w.group) {
+        const n = (this.perGroup.get(w.group.key) ?? 0) + 1;
+        this.perGroup.set(w.group.key, n);
+        this.peakPerBuild = Math.max(this.peakPerBuild, n);
+        this.tokens++;
+        this.tokensUsed++;
+        this.peakTokens = Math.max(this.peakTokens, this.tokens);
+      }
+      w.start();
+    }
+  }
+
+  private finish(group: JobGroup | undefined): void {
+    this.running--;
+    if (group) {
+      this.tokens--;
+      const n = (this.perGroup.get(group.key) ?? 1) - 1;
+      if (n === 0) this.perGroup.delete(group.key); else this.perGroup.set(group.key, n);
+    }
+    this.pump();
+  }
+
+  stats(): SchedulerStats {
+    return {
+      capacity: this.capacity, running: this.running, queued: this.queue.length, peakRunning: this.peakRunning,
+      peakPerBuild: this.peakPerBuild, tokensUsed: this.tokensUsed, peakTokens: this.peakTokens, jobs: this.jobs,
+    };
+  }
+
+  /** Drops queued jobs (shutdown); they never start. Returns how many. */
+  dropQueued(): number {
+    return this.queue.splice(0).length;
+  }
+}

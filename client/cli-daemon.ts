@@ -158,7 +158,7 @@ export async function statsCommand(json: boolean): Promise<number> {
   const p = r.daemon?.scheduler;
   if (p) {
     const ph = p.phaseMs;
-    out(`compile pool      ${p.workers} workers, ${p.jobs} jobs, at most ${p.peakRunning} at once (${p.peakPerBuild} of one make build), ` +
+    out(`compile pool      ${p.workers} workers (${p.started} started), ${p.jobs} jobs, at most ${p.peakRunning} at once (${p.peakPerBuild} of one make build), ` +
       `${p.crashes} worker crashes\n` +
       `make jobserver    ${p.tokensUsed} jobs ran on make tokens, at most ${p.peakTokens} tokens at once\n` +
       `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)} ` +

@@ -227,7 +227,7 @@ export class Daemon {
     const round = (x: number) => Math.round(x * 10) / 10;
     const p = this.phaseMs;
     return {
-      ...this.scheduler.stats(), workers: this.pool?.size ?? 0, crashes: this.pool?.crashes ?? 0, compiled: this.compiled,
+      ...this.scheduler.stats(), workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0, compiled: this.compiled,
       phaseMs: { lex: round(p.lex), skim: round(p.skim), irgen: round(p.irgen), optimize: round(p.optimize), emit: round(p.emit) },
     };
   }

@@ -68,6 +68,7 @@ describe.skipIf(skip !== undefined)(`compile pool ${skip ?? ''}`, () => {
           .toEqual(expected.get(u.name));
         expect(Object.keys(r.times).sort()).toEqual(['emit', 'irgen', 'lex', 'optimize', 'skim']);
       });
+      expect(pool.started, 'all units were submitted at once: every worker started').toBe(size);
       expect(pool.peak).toBeLessThanOrEqual(size);
       expect(pool.crashes).toBe(0);
     }

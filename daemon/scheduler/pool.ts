@@ -63,8 +63,12 @@ export class Pool {
 
   constructor(private readonly o: PoolOptions) {
     this.size = Math.max(1, o.size);
-    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    // Workers start when work needs them: each loads the compiler and warms up its JIT on its own, so
+    // a build that keeps 4 busy does not pay for 16.
   }
+
+  /** Workers started so far. */
+  get started(): number { return this.slots.length; }
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_MAIN, { workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER } });
@@ -123,6 +127,10 @@ export class Pool {
       this.running++;
       if (this.running > this.peak) this.peak = this.running;
       slot.worker.postMessage(next.job);
+    }
+    const starting = this.slots.filter(x => !x.ready).length;
+    for (let n = this.waiting.length - starting; n > 0 && this.slots.length < this.size && !this.broken && !this.closed; n--) {
+      this.slots.push(this.spawn());
     }
   }
 

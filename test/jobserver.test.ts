@@ -86,13 +86,21 @@ $(BUILD)/%.o: %.cu | $(BUILD)
 $(BUILD):
 \tmkdir -p $@
 
+ids: id-a id-b id-plus-a id-plus-b
+
+id-plus-%:
+\t+@$(NODE) -e 'const j = require(process.argv[1]); console.log("id $@ " + j.buildIdentity(j.parseMakeflags(process.env.MAKEFLAGS)))' $(JOBSERVER)
+
+id-%:
+\t@$(NODE) -e 'const j = require(process.argv[1]); console.log("id $@ " + j.buildIdentity(j.parseMakeflags(process.env.MAKEFLAGS)))' $(JOBSERVER)
+
 holders: hold-normal hold-throw hold-exit hold-sigterm
 \t+$(NODE) check-tokens.js 7
 
 hold-%:
 \t-+$(NODE) hold-tokens.js $*
 
-.PHONY: all holders
+.PHONY: all holders ids
 `;
 
 const sandboxes: DaemonSandbox[] = [];
@@ -118,6 +126,26 @@ const viaPtxd = `NVCCFLAGS_EXTRA=--cicc-prefix=${PTXD_CICC_BIN}`;
 const LOST = /jobserver tokens/;
 
 describe.skipIf(skip !== undefined)(`make -j4 through ptxd with a jobserver ${skip ?? ''}`, () => {
+  it('all jobs of one make build name the same build, with or without the pipe fds; two builds differ', async () => {
+    const { sb, src } = project('jsid');
+    const ids = async () => {
+      const r = await make(sb, src, [`JOBSERVER=${JOBSERVER_JS}`, 'ids']);
+      expect(r.code, r.out + r.err).toBe(0);
+      return new Map([...r.out.matchAll(/^id (\S+) (\S+)$/gm)].map(m => [m[1]!, m[2]!]));
+    };
+    const one = await ids();
+    expect(one.size).toBe(4);
+    // Ordinary recipes do not get the pipe (make 4.3 sets close-on-exec): the build is the topmost make.
+    expect(one.get('id-a')).toMatch(/^make:\d+$/);
+    expect(one.get('id-b')).toBe(one.get('id-a'));
+    // `+` recipes do: the build is the pipe itself.
+    expect(one.get('id-plus-a')).toMatch(/^pipe:\d+:\d+$/);
+    expect(one.get('id-plus-b')).toBe(one.get('id-plus-a'));
+    const two = await ids();
+    expect(two.get('id-a')).not.toBe(one.get('id-a'));
+    expect(two.get('id-plus-a')).not.toBe(one.get('id-plus-a'));
+  });
+
   it(`builds ${UNITS} units with at most 4 compiles at once and returns every token`, async () => {
     const { sb, src } = project('js');
     const t0 = performance.now();

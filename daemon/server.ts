@@ -192,7 +192,7 @@ export class Daemon {
         const r = await this.pool!.run(text, o, rest);
         this.compiled++;
         for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] += r.result.times[k] ?? 0;
-        return r.result;
+        return r;
       });
     }).then(res => {
       if (!this.inFlight.delete(job)) return;   // answered by shutdown

@@ -142,3 +142,69 @@ describe.skipIf(skip !== undefined)(`prelude cache: outputs identical cold and w
     }
   });
 });
+
+/** A synthetic unit: nvcc's main-file marker, then a long prefix with the constructs a cut must respect. */
+function synth(main: string, suffix: string): string {
+  const parts = [`# 0 "${main}"\n# 1 "/inc/a.h" 1\n`];
+  for (let k = 0; k < 60; k++) {
+    parts.push(
+      `namespace ns${k % 3} { inline namespace v${k % 2} {\n`,
+      `/* a comment\n   over lines */ template <class T, int N = (3 > 2)> struct S${k} { T x[N]; int f() { return ${k}; } };\n`,
+      `#pragma once_${k}\n`,
+      `  const char *r${k} = R"d(raw\n text ${k})d";\n`,
+      `int v${k} = 1 + \\\n 2;\n`,
+      `}\n}\n`,
+      `extern "C" { int c${k}(int); }\n`,
+      `# ${k + 10} "/inc/b${k % 4}.h" 1\n`,
+      `enum E${k} { e${k}a, e${k}b = ${k} };\n`,
+      `typedef struct { int q; } T${k}; using U${k} = T${k};\n`,
+    );
+  }
+  parts.push(`# 1 "${main}" 2\n`, suffix);
+  return parts.join('');
+}
+
+describe('prelude cache on synthetic units (no nvcc)', () => {
+  const suffixes = [
+    'namespace ns0 { int tail; }\n__attribute__((global)) void k(int *p) { p[0] = 1; }\n',
+    'namespace ns1 { struct Z { int a; }; \n', // unclosed namespace
+    'int a = (1 + ; } } ]\n"unterminated\n/* open comment',  // lexical and structural errors
+    '',
+  ];
+  it('resumed lex and skim equal clean ones, whatever the suffix and main file name', () => {
+    for (const warmMain of ['/w/one.cu', '/w/a-much-longer-name-for-the-main-file.cu']) {
+      for (const main of ['/w/one.cu', '/w/two.cu']) {
+        for (const suf of suffixes) {
+          const cache = new PreludeCache({ spacing: 300, minGain: 0 });
+          cache.skim(cache.lex(synth(warmMain, suffixes[0])));
+          const text = synth(main, suf);
+          const lexed = cache.lex(text);
+          expect(cache.stats().hits).toBe(1);
+          expect(cache.stats().reusedChars).toBeGreaterThan(text.length / 2);
+          const index = cache.skim(lexed);
+          const clean = lex(text);
+          const what = `${warmMain} → ${main} + ${JSON.stringify(suf.slice(0, 20))}`;
+          expect(tokensView(lexed.tokens), what).toEqual(tokensView(clean));
+          expect(indexView(index), what).toEqual(indexView(skim(clean)));
+        }
+      }
+    }
+  });
+
+  it('a cut never goes past a later mention of either unit\'s main file', () => {
+    // Both units have the same text after the first line, with a marker in the middle naming one of the two
+    // main files: a clean lex maps that marker to file 0 in one unit and to a new file in the other.
+    const mid = '# 30 "/inc/b0.h" 1\n';
+    for (const named of ['/w/one.cu', '/w/two.cu']) {
+      const cache = new PreludeCache({ spacing: 300, minGain: 0 });
+      cache.skim(cache.lex(synth('/w/one.cu', suffixes[0]).replace(mid, `# 30 "${named}" 1\n`)));
+      const text = synth('/w/two.cu', suffixes[0]).replace(mid, `# 30 "${named}" 1\n`);
+      const lexed = cache.lex(text);
+      expect(cache.stats().hits).toBe(1);
+      expect(cache.stats().reusedChars).toBeLessThan(text.indexOf(`# 30 "${named}"`) + 1);
+      const clean = lex(text);
+      expect(tokensView(lexed.tokens), named).toEqual(tokensView(clean));
+      expect(indexView(cache.skim(lexed)), named).toEqual(indexView(skim(clean)));
+    }
+  });
+});

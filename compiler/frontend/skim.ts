@@ -100,7 +100,7 @@ export interface SkimResume {
 export interface SkimHooks {
   resume?: SkimResume;
   /** Called where the top-level walk is about to read the declaration starting at token i. */
-  atTop?: (i: number, frames: readonly Frame[], declCount: number, namespaces: NamespaceMap, match: Int32Array) => void;
+  atTop?: (i: number, frames: readonly Frame[], declCount: number, namespaces: NamespaceMap, match: Int32Array, reach: number) => void;
 }
 
 interface Declarator { nameTok: number; name: string; func: boolean; bodyStart: number; bodyEnd: number }
@@ -183,21 +183,27 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
   const text = (i: number): string => (id[i] >= 0 ? names[id[i]] : t.src.slice(t.start[i], t.end[i]));
 
   /** From '<' at i, index after the matching '>' (or -1 if it does not look like a closed list). */
+  // The furthest token skipAngles (the one scan that may run past the end of its declaration) has read:
+  // a prelude checkpoint is only taken beyond it (atTop's `reach`).
+  let reach = -1;
   const skipAngles = (i: number, allowBraces: boolean): number => {
     let depth = 0;
-    for (let j = i; j < n; j++) {
+    let j = i;
+    let r = -1;
+    for (; j < n; j++) {
       if (kind[j] !== Tok.Punct) continue;
       const p = id[j];
       if (p === P_LT) depth++;
-      else if (p === P_GT) { if (--depth <= 0) return j + 1; }
-      else if (p === P_SHR) { depth -= 2; if (depth <= 0) return j + 1; }
+      else if (p === P_GT) { if (--depth <= 0) { r = j + 1; break; } }
+      else if (p === P_SHR) { depth -= 2; if (depth <= 0) { r = j + 1; break; } }
       else if (p === P_LPAREN || p === P_LBRACK || (p === P_LBRACE && allowBraces)) {
         const m = match[j];
-        if (m < 0) return -1;
+        if (m < 0) break;
         j = m;
-      } else if (p === P_SEMI || p === P_LBRACE || p === P_RBRACE || p === P_RPAREN || p === P_RBRACK) return -1;
+      } else if (p === P_SEMI || p === P_LBRACE || p === P_RBRACE || p === P_RPAREN || p === P_RBRACK) break;
     }
-    return -1;
+    if (j > reach) reach = j;
+    return r;
   };
   /** From '>' or '>>' at i, index of the matching '<' (or -1), not going before lo. */
   const backAngles = (i: number, lo: number): number => {
@@ -699,7 +705,7 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
     setTop();
   }
   while (i < n) {
-    if (atTop) atTop(i, frames, decls.length, namespaces, match);
+    if (atTop) atTop(i, frames, decls.length, namespaces, match, reach);
     const k = kind[i];
     if (k === Tok.Pragma) { i++; continue; }
     if (k === Tok.Punct) {

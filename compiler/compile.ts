@@ -6,6 +6,7 @@ import { type Diagnostic, Unsupported, CompileErrors } from './diagnostics';
 import type { Module } from './middle/ir';
 import { lex } from './frontend/lexer';
 import { skim } from './frontend/skim';
+import type { PreludeCache } from './frontend/prelude';
 import { generateIR } from './frontend/irgen';
 import { generateStub } from './frontend/stub';
 import { optimize } from './middle/passes';
@@ -41,14 +42,22 @@ function checkExternalCalls(m: Module, opts: CompileOptions): void {
   throw new Unsupported(lib.length > 0 ? `libdevice math not linked yet: ${lib.join(', ')}` : `call to undefined device function: ${names.join(', ')}`);
 }
 
-export function compileUnit(src: string, opts: CompileOptions): CompileResult {
+/** What a long-lived caller (the daemon) keeps between compiles and lends to each. Never changes outputs. */
+export interface CompileEnv {
+  /** Lexed and skimmed prefixes of earlier units (compiler/frontend/prelude.ts). */
+  prelude?: PreludeCache;
+}
+
+export function compileUnit(src: string, opts: CompileOptions, env?: CompileEnv): CompileResult {
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] += n - t; t = n; };
   try {
-    const toks = lex(src);
+    const pre = env?.prelude;
+    const lexed = pre ? pre.lex(src) : undefined;
+    const toks = lexed ? lexed.tokens : lex(src);
     lap('lex');
-    const index = skim(toks);
+    const index = pre && lexed ? pre.skim(lexed) : skim(toks);
     lap('skim');
     const fe = generateIR(toks, index, opts);
     lap('irgen');

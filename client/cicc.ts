@@ -128,6 +128,14 @@ export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string): string 
   return candidates.find(c => isExecutableFile(c) && !isOurselves(c));
 }
 
+/** The toolkit's libdevice (nvvm/libdevice/libdevice.10.bc next to the real cicc's nvvm/bin), or undefined. */
+function readLibdevice(ctx: CiccContext): Uint8Array | undefined {
+  const cicc = findRealCicc(ctx.env, ctx.realCicc);
+  const dirs = [cicc && join(dirname(cicc), '..'), ctx.env.CUDA_HOME && join(ctx.env.CUDA_HOME, 'nvvm')];
+  for (const d of dirs) { try { if (d) return readFileSync(join(d, 'libdevice', 'libdevice.10.bc')); } catch { /* next */ } }
+  return undefined;
+}
+
 export function cacheDir(env: NodeJS.ProcessEnv): string {
   return env.PTXD_CACHE_DIR || join(env.HOME || homedir(), '.cache', 'ptxd');
 }
@@ -240,7 +248,7 @@ export function runCicc(argv: readonly string[], ctx: CiccContext): number {
     const { compileUnit } = require('../compiler/compile') as typeof import('../compiler/compile');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { formatDiagnostic } = require('../compiler/diagnostics') as typeof import('../compiler/diagnostics');
-    const result: CompileResult = compileUnit(src, o);
+    const result: CompileResult = compileUnit(src, o, { libdevice: readLibdevice(ctx) });
     const end = ctx.now();
 
     if (result.unsupported !== undefined) return fallBack(ctx, result.unsupported, info);

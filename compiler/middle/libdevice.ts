@@ -10,6 +10,8 @@ import { declareFunc } from './ir';
 import { readBitcode } from './bitcode/reader';
 import { applyReflect, type ReflectConfig } from './reflect';
 import { Unsupported } from '../diagnostics';
+import { instSimplify, dce } from './passes';
+import { defaultOptions } from '../options';
 
 interface Library { module: Module; byName: Map<string, Func> }
 
@@ -47,6 +49,15 @@ function preparedFunc(lib: Library, key: string, cfg: ReflectConfig, name: strin
   if (!src || src.blocks.length === 0) return null;
   f = cloneFunc(src, v => v);
   applyReflect(f, cfg);
+  // fold the library's constant expressions (e.g. `bitcast i32 K to float` / 252.0 in expf) as cicc does,
+  // IEEE-exact whatever -prec_div says: it is constant folding, not a division the target performs
+  // LLVM 3.8 spelled negation `fsub -0.0, x`; it is `fneg x` (cicc emits neg.f32, not sub.rn.f32, under -fmad=0)
+  for (const b of f.blocks) for (const i of b.insts) {
+    const z = i.ops[0];
+    if (i.op === 'fsub' && z?.kind === 'fp' && z.value === 0 && Object.is(z.value, -0)) { i.op = 'fneg'; i.ops = [i.ops[1]!]; }
+  }
+  const foldOpts = { ...defaultOptions(), arch: cfg.arch, ftz: cfg.ftz, precDiv: true, precSqrt: true };
+  for (let k = 0; k < 4 && instSimplify(f, foldOpts); k++) dce(f);
   fns.set(name, f);
   return f;
 }
@@ -106,10 +117,30 @@ function undefinedRefs(m: Module): Set<Func> {
 const isLibName = (n: string): boolean => n.startsWith('__nv_');
 
 /**
+ * Under -fast-math cicc calls the approximate libdevice variants for these (observed: sinf → sin.approx.f32,
+ * powf → lg2/ex2.approx, tanhf → tanh.approx.f32, ...); expm1f, log1pf, rsqrtf, exp2f and doubles are unchanged.
+ */
+const FAST_MATH_VARIANT = new Set(['sinf', 'cosf', 'tanf', 'sincosf', 'expf', 'exp10f', 'logf', 'log2f', 'log10f', 'powf', 'tanhf']);
+
+/** -fast-math: redirect calls of the precise functions above to their `__nv_fast_*` variants. */
+function useFastVariants(m: Module): void {
+  const repl = new Map<Func, Func>();
+  for (const f of m.funcs) {
+    const base = f.name.startsWith('__nv_') ? f.name.slice(5) : '';
+    if (f.blocks.length === 0 && FAST_MATH_VARIANT.has(base)) repl.set(f, declareFunc(m, `__nv_fast_${base}`, f.fnTy, { ...f.attrs }));
+  }
+  if (repl.size === 0) return;
+  for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts)
+    if (i.op === 'call' && repl.has(i.ops[0] as Func)) i.ops[0] = repl.get(i.ops[0] as Func)!;
+  m.funcs = m.funcs.filter(f => !repl.has(f));
+}
+
+/**
  * Link the libdevice functions `m` calls (and what they call) into `m`. A no-op when the unit calls none.
  * Throws Unsupported when a called `__nv_*` function is not in the library or its signature differs.
  */
 export function linkLibdevice(m: Module, bytes: Uint8Array, cfg: ReflectConfig): void {
+  if (cfg.fastMath) useFastVariants(m);
   const wanted = [...undefinedRefs(m)].filter(f => isLibName(f.name));
   if (wanted.length === 0) return;
   const lib = library(bytes);

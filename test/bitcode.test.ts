@@ -8,6 +8,8 @@ import { tools } from './helpers/tools';
 import { readBitcode, BitcodeError } from '../compiler/middle/bitcode/reader';
 import { BitstreamReader } from '../compiler/middle/bitcode/bitstream';
 import { verifyModule } from '../compiler/middle/verify';
+import { printModule } from '../compiler/middle/llprint';
+import os from 'node:os';
 
 const cudaHome = tools().cudaHome;
 const LIBDEVICE = cudaHome ? path.join(cudaHome, 'nvvm', 'libdevice', 'libdevice.10.bc') : '';
@@ -89,6 +91,22 @@ describe.skipIf(!haveLib || !llvmDis)('bitcode reader vs llvm-dis (libdevice)', 
     const ftz = m.globals.find(g => g.init?.kind === 'bytes' && new TextDecoder().decode(g.init.bytes) === '__CUDA_FTZ\0');
     expect(ftz).toBeDefined();
     expect(m.funcs.find(f => f.name === '__nv_sinf')!.attrs.alwaysinline).toBe(true);
+  });
+
+  it('prints as LLVM IR that llvm-as -opaque-pointers and opt -passes=verify accept', () => {
+    const { module: m } = readBitcode(bytes);
+    m.triple = 'nvptx64-nvidia-cuda';
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bitcode-ll-'));
+    try {
+      const f = path.join(dir, 'libdevice.ll');
+      fs.writeFileSync(f, printModule(m));
+      const as = spawnSync(llvmDis!.replace(/llvm-dis/, 'llvm-as'), ['-opaque-pointers', f, '-o', path.join(dir, 'l.bc')], { encoding: 'utf8' });
+      expect(as.status, as.stderr).toBe(0);
+      const opt = spawnSync(llvmDis!.replace(/llvm-dis/, 'opt'), ['-opaque-pointers', '-passes=verify', path.join(dir, 'l.bc'), '-o', '/dev/null'], { encoding: 'utf8' });
+      expect(opt.status, opt.stderr).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects truncated and non-bitcode input with a BitcodeError', () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { tools } from './helpers/tools';
-import { readBitcode, BitcodeError } from '../compiler/middle/bitcode/reader';
+import { readBitcode, readBitcodeLazy, BitcodeError } from '../compiler/middle/bitcode/reader';
 import { BitstreamReader } from '../compiler/middle/bitcode/bitstream';
 import { verifyModule } from '../compiler/middle/verify';
 import { printModule } from '../compiler/middle/llprint';
@@ -107,6 +107,19 @@ describe.skipIf(!haveLib || !llvmDis)('bitcode reader vs llvm-dis (libdevice)', 
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('lazy reading gives the same functions, bodies read on demand in any order', () => {
+    const eager = readBitcode(bytes).module;
+    const lazy = readBitcodeLazy(bytes);
+    const fs2 = lazy.module.funcs;
+    expect(fs2.map(f => f.name)).toEqual(eager.funcs.map(f => f.name));
+    expect(fs2.every(f => f.blocks.length === 0)).toBe(true);
+    const withBody = fs2.filter(f => lazy.hasBody(f));
+    expect(withBody.length).toBe(eager.funcs.filter(f => f.blocks.length > 0).length);
+    for (const f of [...withBody].reverse()) lazy.materialize(f);
+    const text = (m: typeof eager) => { m.triple = 'nvptx64-nvidia-cuda'; return printModule(m); };
+    expect(text(lazy.module)).toBe(text(eager));
   });
 
   it('rejects truncated and non-bitcode input with a BitcodeError', () => {

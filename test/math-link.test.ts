@@ -122,3 +122,14 @@ describe.skipIf(!have)('libdevice linking', () => {
     }
   });
 });
+
+describe.skipIf(!have)('the frontend builtin table and libdevice agree', () => {
+  it('every CUDA name routed to libdevice names a function libdevice defines', async () => {
+    const { libdeviceBuiltinNames, libdeviceName } = await import('../compiler/frontend/builtins-libdevice');
+    const { readBitcode } = await import('../compiler/middle/bitcode/reader');
+    const lib = readBitcode(new Uint8Array(fs.readFileSync(LIB))).module;
+    const defined = new Set(lib.funcs.filter(f => f.blocks.length > 0).map(f => f.name));
+    const missing = libdeviceBuiltinNames().map(n => [n, libdeviceName(n)!] as const).filter(([, l]) => !defined.has(l));
+    expect(missing).toEqual([]);
+  });
+});

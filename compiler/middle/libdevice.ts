@@ -7,13 +7,13 @@
 import { createHash } from 'node:crypto';
 import type { Module, Func, Global, Value, Const, Inst, Block, Arg } from './ir';
 import { declareFunc } from './ir';
-import { readBitcode } from './bitcode/reader';
+import { readBitcodeLazy, type LazyBitcodeModule } from './bitcode/reader';
 import { applyReflect, type ReflectConfig } from './reflect';
 import { Unsupported } from '../diagnostics';
 import { instSimplify, dce } from './passes';
 import { defaultOptions } from '../options';
 
-interface Library { module: Module; byName: Map<string, Func> }
+interface Library { lazy: LazyBitcodeModule; byName: Map<string, Func> }
 
 const hashes = new WeakMap<Uint8Array, string>();
 const libraries = new Map<string, Library>();
@@ -30,8 +30,9 @@ function library(bytes: Uint8Array): Library {
   const h = libdeviceHash(bytes);
   let lib = libraries.get(h);
   if (!lib) {
-    const { module } = readBitcode(bytes);
-    lib = { module, byName: new Map(module.funcs.map(f => [f.name, f])) };
+    // bodies are read on first use: a unit needs a handful of the library's ~350 functions
+    const lazy = readBitcodeLazy(bytes);
+    lib = { lazy, byName: new Map(lazy.module.funcs.map(f => [f.name, f])) };
     libraries.set(h, lib);
   }
   return lib;
@@ -46,7 +47,8 @@ function preparedFunc(lib: Library, key: string, cfg: ReflectConfig, name: strin
   let f = fns.get(name);
   if (f) return f;
   const src = lib.byName.get(name);
-  if (!src || src.blocks.length === 0) return null;
+  if (!src || !lib.lazy.hasBody(src)) return null;
+  lib.lazy.materialize(src);
   f = cloneFunc(src, v => v);
   applyReflect(f, cfg);
   // fold the library's constant expressions (e.g. `bitcast i32 K to float` / 252.0 in expf) as cicc does,
@@ -170,13 +172,14 @@ export function linkLibdevice(m: Module, bytes: Uint8Array, cfg: ReflectConfig):
     }
     const d = declareFunc(m, f.name, f.fnTy, { ...f.attrs });
     funcs.set(f.name, d);
-    if (f.blocks.length > 0) work.push(d);
+    if (lib.lazy.hasBody(f)) work.push(d);
     return d;
   };
   function ref(v: Global | Func): Value { return v.kind === 'global' ? linkGlobal(v) : linkFunc(v); }
 
   for (const d of wanted) {
-    if (!lib.byName.get(d.name)?.blocks.length) throw new Unsupported(`${d.name} is not in libdevice`);
+    const src = lib.byName.get(d.name);
+    if (!src || !lib.lazy.hasBody(src)) throw new Unsupported(`${d.name} is not in libdevice`);
     if (lib.byName.get(d.name)!.fnTy !== d.fnTy) throw new Unsupported(`libdevice function ${d.name} called with a different signature`);
     work.push(d);
   }

@@ -81,7 +81,7 @@ export class BitCursor {
 /** Callbacks for a block walk. `enter` returns false to skip the sub-block (uses its length word). */
 export interface BlockVisitor {
   record(blockId: number, rec: BitRecord): void;
-  enter?(blockId: number, bitPos: number): boolean;
+  enter?(blockId: number, bitPos: number, headerPos: number): boolean;
   exit?(blockId: number): void;
 }
 
@@ -112,12 +112,13 @@ export class BitstreamReader {
   /** After ENTER_SUBBLOCK was read: read the header and the body up to END_BLOCK. */
   private block(v: BlockVisitor): void {
     const c = this.cur;
+    const headerPos = c.bitPos;
     const blockId = c.readVbr(8);
     const width = c.readVbr(4);
     c.align32();
     const words = c.read(32);
     const bodyStart = c.bitPos;
-    if (blockId !== BLOCKINFO_ID && v.enter && !v.enter(blockId, bodyStart)) { c.seek(bodyStart + words * 32); return; }
+    if (blockId !== BLOCKINFO_ID && v.enter && !v.enter(blockId, bodyStart, headerPos)) { c.seek(bodyStart + words * 32); return; }
     const abbrevs: Abbrev[] = [...(this.blockInfo.get(blockId) ?? [])];
     let infoTarget = -1; // BLOCKINFO: block id that DEFINE_ABBREV applies to
     for (;;) {
@@ -142,6 +143,15 @@ export class BitstreamReader {
       v.record(blockId, rec);
     }
     v.exit?.(blockId);
+  }
+
+  /**
+   * Walk one block again, later: `headerPos` is what `enter` received for it. Abbreviations from BLOCKINFO
+   * stay known (this reader read them); the enclosing block's own abbreviations do not apply to sub-blocks.
+   */
+  walkBlockAt(headerPos: number, v: BlockVisitor): void {
+    this.cur.seek(headerPos);
+    this.block(v);
   }
 
   private defineAbbrev(): Abbrev {

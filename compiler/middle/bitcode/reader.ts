@@ -8,7 +8,7 @@ import {
   type BinOp, type CastOp, type ICmpPred, type FCmpPred,
   T, intTy, ptrTy, arrayTy, vectorTy, structTy, funcTy, newModule, newFunc, newGlobal, cInt, cFP, cNull, normInt,
 } from '../ir';
-import { BitstreamReader, BitcodeError, bitcodeStart, type BitRecord } from './bitstream';
+import { BitstreamReader, BitcodeError, bitcodeStart, type BitRecord, type BlockVisitor } from './bitstream';
 
 export { BitcodeError };
 
@@ -80,14 +80,50 @@ class Reader {
   private nextTypeIdForStructName = '';
 
   // ------------------------------------------------------------ driver
-  read(bytes: Uint8Array): BitcodeModule {
+  private bs: BitstreamReader | null = null;
+  /** Lazy mode: function bodies are skipped on the first pass and read on demand from their block position. */
+  private lazy = false;
+  private bodyAt = new Map<Func, number>();
+  private materializing: Func | null = null;
+
+  read(bytes: Uint8Array, lazy: boolean): BitcodeModule {
     const { start, end } = bitcodeStart(bytes);
-    const r = new BitstreamReader(bytes, start, end);
-    r.walk({
-      enter: (id) => {
+    this.bs = new BitstreamReader(bytes, start, end);
+    this.lazy = lazy;
+    this.bs.walk(this.visitor());
+    return { module: this.m, recordCount: this.namedCounts() };
+  }
+
+  hasBody(f: Func): boolean { return f.blocks.length > 0 || this.bodyAt.has(f); }
+
+  /** Read the body of `f` if it was skipped (lazy mode). */
+  materialize(f: Func): void {
+    const at = this.bodyAt.get(f);
+    if (at === undefined) return;
+    this.bodyAt.delete(f);
+    this.materializing = f;
+    this.stack = [BLK.MODULE];
+    try { this.bs!.walkBlockAt(at, this.visitor()); } finally { this.materializing = null; this.stack = []; }
+  }
+
+  namedCounts(): Map<string, number> {
+    const byName = new Map<string, number>();
+    for (const [f, n] of this.recordCount) byName.set(f.name, n);
+    return byName;
+  }
+
+  private visitor(): BlockVisitor {
+    return {
+      enter: (id, _body, header) => {
         // skip what we do not model: identification, metadata, metadata kinds/attachments, use lists, bundle tags, strtab
         if (id !== BLK.MODULE && id !== BLK.PARAMATTR && id !== BLK.PARAMATTR_GROUP && id !== BLK.CONSTANTS
           && id !== BLK.FUNCTION && id !== BLK.VST && id !== BLK.TYPE) return false;
+        if (id === BLK.FUNCTION && !this.materializing && this.lazy) {
+          const f = this.bodies.shift() ?? fail('function body without a defined function');
+          if (this.moduleValueCount === 0) this.moduleValueCount = this.vals.length;
+          this.bodyAt.set(f, header);
+          return false;
+        }
         this.stack.push(id);
         if (id === BLK.FUNCTION) this.beginFunction();
         if (id === BLK.CONSTANTS) { this.cstTy = T.i32; this.cstTyId = -1; }
@@ -111,10 +147,7 @@ class Reader {
           case BLK.VST: this.vstRecord(rec); break;
         }
       },
-    });
-    const byName = new Map<string, number>();
-    for (const [f, n] of this.recordCount) byName.set(f.name, n);
-    return { module: this.m, recordCount: byName };
+    };
   }
 
   // ------------------------------------------------------------ types
@@ -361,7 +394,7 @@ class Reader {
 
   // ------------------------------------------------------------ functions
   private beginFunction(): void {
-    const f = this.bodies.shift() ?? fail('function body without a defined function');
+    const f = this.materializing ?? this.bodies.shift() ?? fail('function body without a defined function');
     if (this.moduleValueCount === 0) this.moduleValueCount = this.vals.length;
     this.vals.length = this.moduleValueCount;
     this.fn = f;
@@ -616,5 +649,20 @@ function fmf(bits: number): string[] | undefined {
 
 /** Read an LLVM bitcode module (libdevice) into our IR. Throws BitcodeError on malformed or unsupported input. */
 export function readBitcode(bytes: Uint8Array): BitcodeModule {
-  return new Reader().read(bytes);
+  return new Reader().read(bytes, false);
+}
+
+/** A module whose function bodies are read on first use (for linking a few functions out of a large library). */
+export interface LazyBitcodeModule {
+  module: Module;
+  /** True if `f` has a body, read or not yet read. */
+  hasBody(f: Func): boolean;
+  /** Read `f`'s body into `f.blocks` if not done yet. Throws BitcodeError on malformed input. */
+  materialize(f: Func): void;
+}
+
+export function readBitcodeLazy(bytes: Uint8Array): LazyBitcodeModule {
+  const r = new Reader();
+  const { module } = r.read(bytes, true);
+  return { module, hasBody: f => r.hasBody(f), materialize: f => r.materialize(f) };
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { tools } from './helpers/tools';
+import { tools, skipReason, requireTool, run } from './helpers/tools';
 import { newModule, newFunc, funcTy, declareFunc, Builder, T, type Module, type Func } from '../compiler/middle/ir';
 import { linkLibdevice } from '../compiler/middle/libdevice';
 import { reflectValue, type ReflectConfig } from '../compiler/middle/reflect';
@@ -132,4 +132,46 @@ describe.skipIf(!have)('the frontend builtin table and libdevice agree', () => {
     const missing = libdeviceBuiltinNames().map(n => [n, libdeviceName(n)!] as const).filter(([, l]) => !defined.has(l));
     expect(missing).toEqual([]);
   });
+});
+
+describe.skipIf(!have || skipReason('ptxas') !== undefined)('every libdevice function through the backend', () => {
+  // One kernel per __nv_* function: arguments are kernel parameters, the result is stored through an
+  // out pointer. Linked, optimized and emitted for the oldest and newest targets under both ftz settings;
+  // ptxas must accept the PTX. This covers every intrinsic, inline asm and instruction form libdevice uses.
+  for (const [arch, ftz, optLevel] of [[75, false, 3], [120, true, 3], [90, false, 0]] as const) {
+    it(`sm_${arch}${ftz ? ' -ftz=1' : ''} -O${optLevel}`, async () => {
+      const { readBitcode } = await import('../compiler/middle/bitcode/reader');
+      const { optimize } = await import('../compiler/middle/passes');
+      const { emitPtx } = await import('../compiler/backend/ptx');
+      const { defaultOptions } = await import('../compiler/options');
+      const bytes = new Uint8Array(fs.readFileSync(LIB));
+      const names = readBitcode(bytes).module.funcs.filter(f => f.blocks.length > 0 && f.name.startsWith('__nv_'));
+      const m = newModule();
+      for (const [k, lf] of names.entries()) {
+        const out = T.ptr;
+        const kern = newFunc(`k${k}`, funcTy(T.void, [...lf.fnTy.params, out]));
+        kern.isKernel = true;
+        m.funcs.push(kern);
+        const b = new Builder(kern);
+        b.setBlock(b.newBlock('entry'));
+        const r = b.call(declareFunc(m, lf.name, lf.fnTy), lf.fnTy, kern.params.slice(0, -1));
+        if (lf.fnTy.ret.k !== 'void') b.store(r, kern.params[kern.params.length - 1]!);
+        b.ret();
+      }
+      expect(m.funcs.length).toBeGreaterThan(300);
+      const opts = { ...defaultOptions(), arch, ftz, optLevel };
+      linkLibdevice(m, bytes, { arch, ftz, precDiv: true, precSqrt: true, fastMath: false });
+      optimize(m, opts);
+      const ptx = emitPtx(m, opts);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'all-libdevice-'));
+      try {
+        const f = path.join(dir, 'all.ptx');
+        fs.writeFileSync(f, ptx);
+        const r = run(requireTool('ptxas'), ['-arch', `sm_${arch}`, f, '-o', path.join(dir, 'all.cubin')]);
+        expect(r.status, r.stderr.slice(0, 4000)).toBe(0);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -25,6 +25,16 @@ function compile(u: PreparedUnit, patch: Partial<CompileOptions> = {}): string {
   return r.ptx;
 }
 
+/** Floating-point instruction forms (opcode with all its modifiers) used anywhere in the PTX. */
+function fpFormSet(ptx: string): Set<string> {
+  const out = new Set<string>();
+  for (const l of ptx.split('\n')) {
+    const m = /^\s+(?:@!?%p\d+\s+)?([a-z0-9]+(?:\.[a-z0-9]+)*)\s/.exec(l);
+    if (m && /\.f(16|32|64)\b/.test(m[1]!) && !/^(ld|st|mov|setp|selp|cvta)\b/.test(m[1]!)) out.add(m[1]!);
+  }
+  return out;
+}
+
 function ptxas(ptx: string, arch: number): void {
   const dir = mkTempDir('math-ptxas');
   try {
@@ -53,6 +63,22 @@ describe.skipIf(skip !== undefined)(`math kernels compile for every target ${ski
           expect(ptx).not.toMatch(/__nvvm_reflect/);
           ptxas(ptx, arch);
         });
+      }
+    });
+  }
+
+  // The same libdevice paths as cicc: every floating-point instruction form (ex2.approx.ftz.f32, rcp.approx.ftz.f64,
+  // copysign.f32, cvt.rmi.f64.f64, ...) in the real cicc's PTX for the unit appears in ours and vice versa.
+  // A wrong reflect value (__CUDA_ARCH, __CUDA_FTZ, ...) or a missed library path shows up here.
+  for (const file of ['math_float.cu', 'math_double.cu', 'math_fast.cu']) {
+    it(`${file}: the same floating-point instruction forms as cicc (sm_75, sm_90, sm_120)`, () => {
+      const units = prepareUnits(path.join(KERNELS_DIR, file), ALL_ARCHS);
+      for (const arch of [75, 90, 120]) {
+        const u = units.get(arch)!;
+        expect(u.refPtx).toContain('.entry');
+        const ours = fpFormSet(compile(u)), ref = fpFormSet(u.refPtx);
+        expect({ arch, onlyOurs: [...ours].filter(x => !ref.has(x)), onlyCicc: [...ref].filter(x => !ours.has(x)) })
+          .toEqual({ arch, onlyOurs: [], onlyCicc: [] });
       }
     });
   }

@@ -4,7 +4,7 @@ import { T, sizeOf } from '../middle/ir';
 import { Unsupported } from '../diagnostics';
 import type { FnEmitter, Addr } from './isel';
 import { spaceOf, addrText, constGepOffset } from './isel';
-import { bitsOf, type RegClass } from './types';
+import { bitsOf } from './types';
 
 /** Documentation: the intrinsic families handled here (type suffixes .i16/.i32/.i64/.f32/.f64 as applicable). */
 export const SUPPORTED_INTRINSICS = [
@@ -143,16 +143,8 @@ export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]
     case 'llvm.ceil': e.ins(`cvt.rpi${ftz}.${fty(ty)}.${fty(ty)}`, d(), r(0)); return;
     case 'llvm.trunc': e.ins(`cvt.rzi${ftz}.${fty(ty)}.${fty(ty)}`, d(), r(0)); return;
     case 'llvm.rint': case 'llvm.nearbyint': case 'llvm.roundeven': e.ins(`cvt.rni${ftz}.${fty(ty)}.${fty(ty)}`, d(), r(0)); return;
-    case 'llvm.copysign': {
-      const w = ty.k === 'float' ? 32 : 64, c: RegClass = w === 32 ? 'r' : 'rd';
-      const x = e.fresh(c), y = e.fresh(c), x2 = e.fresh(c), y2 = e.fresh(c), z = e.fresh(c);
-      e.ins(`mov.b${w}`, x, r(0)); e.ins(`mov.b${w}`, y, r(1));
-      e.ins(`and.b${w}`, x2, x, w === 32 ? '2147483647' : '9223372036854775807');
-      e.ins(`and.b${w}`, y2, y, w === 32 ? '-2147483648' : '-9223372036854775808');
-      e.ins(`or.b${w}`, z, x2, y2);
-      e.ins(`mov.b${w}`, d(), z);
-      return;
-    }
+    // PTX copysign takes the sign source first: copysign.f32 d, sign, magnitude (as cicc emits it)
+    case 'llvm.copysign': e.ins(`copysign.${fty(ty)}`, d(), r(1), r(0)); return;
     case 'llvm.smin': case 'llvm.smax': case 'llvm.umin': case 'llvm.umax': {
       const s = base[5] === 's';
       const w = bitsOf(ty);

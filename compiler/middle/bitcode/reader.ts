@@ -12,7 +12,7 @@ import { BitstreamReader, BitcodeError, bitcodeStart, type BitRecord, type Block
 
 export { BitcodeError };
 
-const BLK = { MODULE: 8, PARAMATTR: 9, PARAMATTR_GROUP: 10, CONSTANTS: 11, FUNCTION: 12, VST: 14, TYPE: 17 } as const;
+const BLK = { MODULE: 8, PARAMATTR: 9, PARAMATTR_GROUP: 10, CONSTANTS: 11, FUNCTION: 12, VST: 14, TYPE: 17, STRTAB: 23 } as const;
 
 const BINOPS: BinOp[] = ['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor'];
 const FP_BINOP: Partial<Record<BinOp, BinOp>> = { add: 'fadd', sub: 'fsub', mul: 'fmul', sdiv: 'fdiv', srem: 'frem' };
@@ -81,6 +81,9 @@ class Reader {
 
   // ------------------------------------------------------------ driver
   private bs: BitstreamReader | null = null;
+  private version = 1;
+  private strtab: Uint8Array | null = null;
+  private strtabRefs: [Global | Func, number, number][] = [];
   /** Lazy mode: function bodies are skipped on the first pass and read on demand from their block position. */
   private lazy = false;
   private bodyAt = new Map<Func, number>();
@@ -91,7 +94,21 @@ class Reader {
     this.bs = new BitstreamReader(bytes, start, end);
     this.lazy = lazy;
     this.bs.walk(this.visitor());
+    this.finishNames();
     return { module: this.m, recordCount: this.namedCounts() };
+  }
+
+  /** After the whole stream (the string table comes after the module block). */
+  private finishNames(): void {
+    if (this.strtabRefs.length > 0) {
+      const tab = this.strtab ?? fail('bitcode without its string table');
+      for (const [v, off, size] of this.strtabRefs) {
+        if (off + size > tab.length) fail('string table reference out of range');
+        v.name = new TextDecoder('latin1').decode(tab.subarray(off, off + size));
+      }
+    }
+    // typed-pointer intrinsic manglings (llvm.memcpy.p0i8.p0i8.i64) → opaque-pointer ones (llvm.memcpy.p0.p0.i64)
+    for (const f of this.m.funcs) if (f.name.startsWith('llvm.')) f.name = f.name.replace(/\.p(\d+)i8(?=\.|$)/g, '.p$1');
   }
 
   hasBody(f: Func): boolean { return f.blocks.length > 0 || this.bodyAt.has(f); }
@@ -117,7 +134,7 @@ class Reader {
       enter: (id, _body, header) => {
         // skip what we do not model: identification, metadata, metadata kinds/attachments, use lists, bundle tags, strtab
         if (id !== BLK.MODULE && id !== BLK.PARAMATTR && id !== BLK.PARAMATTR_GROUP && id !== BLK.CONSTANTS
-          && id !== BLK.FUNCTION && id !== BLK.VST && id !== BLK.TYPE) return false;
+          && id !== BLK.FUNCTION && id !== BLK.VST && id !== BLK.TYPE && id !== BLK.STRTAB) return false;
         if (id === BLK.FUNCTION && !this.materializing && this.lazy) {
           const f = this.bodies.shift() ?? fail('function body without a defined function');
           if (this.moduleValueCount === 0) this.moduleValueCount = this.vals.length;
@@ -145,6 +162,7 @@ class Reader {
           case BLK.CONSTANTS: this.constRecord(rec); break;
           case BLK.FUNCTION: this.instRecord(rec); break;
           case BLK.VST: this.vstRecord(rec); break;
+          case BLK.STRTAB: if (rec.code === 1 && rec.blob) this.strtab = rec.blob; break;
         }
       },
     };
@@ -179,7 +197,7 @@ class Reader {
       case 21: t = funcTy(this.type(o[1]!), o.slice(2).map(x => this.type(x)), o[0] === 1); break;
       case 9: t = funcTy(this.type(o[2]!), o.slice(3).map(x => this.type(x)), o[0] === 1); break;
       case 16: t = T.void; break; // metadata type: only appears on metadata-as-value operands, which we drop
-      default: fail(`unsupported type record ${rec.code}`);
+      default: return fail(`unsupported type record ${rec.code}`);
     }
     this.types[i] = t;
     return t;
@@ -214,7 +232,8 @@ class Reader {
         while (i < o.length && o[i] !== 0) i++;
         i++;
         if (kind === 4) { while (i < o.length && o[i] !== 0) i++; i++; }
-      } else if (kind === 5 || kind === 6) { i++; } // type attributes (newer bitcode): kind id + type
+      } else if (kind === 5) i++;            // type attribute without a type (newer bitcode)
+      else if (kind === 6) i += 2;            // type attribute: kind id + type id
       else fail(`bad attribute kind ${kind}`);
     }
     this.attrGroups.set(grp, { idx, fn: a, param });
@@ -235,7 +254,23 @@ class Reader {
   private moduleRecord(rec: BitRecord): void {
     const o = rec.ops;
     switch (rec.code) {
-      case 1: if (o[0]! > 2) fail(`unsupported bitcode module version ${o[0]}`); if (o[0] === 2) fail('bitcode with a string table is not supported'); if (o[0] === 0) fail('bitcode with absolute value ids is not supported'); break;
+      case 1: if (o[0]! > 2) fail(`unsupported bitcode module version ${o[0]}`); if (o[0] === 0) fail('bitcode with absolute value ids is not supported'); this.version = o[0]!; break;
+      case 7: case 8: {
+        // version 2 (LLVM 5+): names live in the string table, records start with [offset, size]
+        if (this.version < 2) { this.globalValue(rec.code, o); break; }
+        const v = this.globalValue(rec.code, o.slice(2));
+        this.strtabRefs.push([v, o[0]!, o[1]!]);
+        break;
+      }
+      case 2: this.m.triple = chars(o); break;
+      case 3: this.m.dataLayout = chars(o); break;
+      case 14: fail('global aliases are not supported');
+      default: break; // VSTOFFSET, SOURCE_FILENAME, HASH, METADATA_VALUES_UNUSED, ...
+    }
+  }
+
+  private globalValue(code: number, o: readonly number[]): Global | Func {
+    switch (code) {
       case 7: { // GLOBALVAR: [type, isconst|explicit<<1|as<<2, initid, linkage, align, section, visibility, tls, unnamed_addr, ext_init, ...]
         const explicit = (o[1]! & 2) !== 0;
         let valueTy: Type, as: number;
@@ -251,7 +286,7 @@ class Reader {
         if (o[2]! !== 0) this.globalInits.push([g, o[2]! - 1]);
         this.m.globals.push(g);
         this.vals.push(g);
-        break;
+        return g;
       }
       case 8: { // FUNCTION: [type, cc, isproto, linkage, paramattr, align, section, visibility, gc, unnamed_addr, ...]
         const fnTy = this.fnType(o[0]!);
@@ -264,12 +299,9 @@ class Reader {
         if (o[2] === 0) this.bodies.push(f);
         this.m.funcs.push(f);
         this.vals.push(f);
-        break;
+        return f;
       }
-      case 2: this.m.triple = chars(o); break;
-      case 3: this.m.dataLayout = chars(o); break;
-      case 14: fail('global aliases are not supported');
-      default: break; // VSTOFFSET, SOURCE_FILENAME, HASH, METADATA_VALUES_UNUSED, ...
+      default: return fail(`bad global value record ${code}`);
     }
   }
 
@@ -278,7 +310,7 @@ class Reader {
     const o = rec.ops;
     if (rec.code === 1) (inFn ? this.localNames : this.names).set(o[0]!, chars(o, 1));
     else if (rec.code === 2 && inFn) this.bbNames.set(o[0]!, chars(o, 1));
-    else if (rec.code === 3 && !inFn) this.names.set(o[0]!, chars(o, 2)); // FNENTRY: [valueid, offset, name]
+    else if (rec.code === 3 && !inFn && o.length > 2) this.names.set(o[0]!, chars(o, 2)); // FNENTRY: [valueid, offset, name]
   }
 
   private endModule(): void {
@@ -293,8 +325,6 @@ class Reader {
       const n = this.names.get(i);
       if (n !== undefined && v && (v.kind === 'global' || v.kind === 'func')) v.name = n;
     }
-    // typed-pointer intrinsic manglings (llvm.memcpy.p0i8.p0i8.i64) → opaque-pointer ones (llvm.memcpy.p0.p0.i64)
-    for (const f of this.m.funcs) if (f.name.startsWith('llvm.')) f.name = f.name.replace(/\.p(\d+)i8(?=\.|$)/g, '.p$1');
     if (this.bodies.length !== 0) fail(`${this.bodies.length} function bodies missing`);
   }
 
@@ -360,10 +390,11 @@ class Reader {
         if (op !== 'bitcast' && op !== 'addrspacecast' && op !== 'ptrtoint') fail(`constant ${op} not supported`);
         return { kind: 'cexpr', ty, op, base };
       }
-      case 12: case 20: { // CE_GEP / CE_INBOUNDS_GEP: [pointee ty]? then (type, value) pairs
+      case 12: case 20: case 24: { // CE_GEP / CE_INBOUNDS_GEP: [pointee ty]? then (type, value) pairs; 24: [pointee, inrange|inbounds, pairs]
         let i = 0;
         let srcTy: Type | undefined;
-        if (o.length % 2 === 1) srcTy = this.type(o[i++]!);
+        if (rec.code === 24) { srcTy = this.type(o[i++]!); i++; }
+        else if (o.length % 2 === 1) srcTy = this.type(o[i++]!);
         const baseTyId = o[i]!;
         const base = this.asConst(this.constant(o[i + 1]!));
         if (!srcTy) srcTy = this.type(this.pointee.get(baseTyId) ?? fail('GEP constant of unknown element type'));

@@ -31,6 +31,11 @@ export class BitCursor {
 
   get bitPos(): number { return this.pos; }
   atEnd(): boolean { return this.pos >= this.end; }
+  /** An element count read from the stream: no array can hold more elements than bits remain. */
+  count(n: number): number {
+    if (n > this.end - this.pos) throw new BitcodeError('element count beyond the end of the bitcode');
+    return n;
+  }
   seek(bit: number): void { this.pos = bit; }
 
   /** Read up to 32 bits, little-endian bit order. */
@@ -156,7 +161,7 @@ export class BitstreamReader {
 
   private defineAbbrev(): Abbrev {
     const c = this.cur;
-    const n = c.readVbr(5);
+    const n = c.count(c.readVbr(5));
     const ops: Abbrev = [];
     for (let i = 0; i < n; i++) {
       if (c.read(1)) { ops.push({ k: 'lit', v: c.readVbr(8) }); continue; }
@@ -174,7 +179,7 @@ export class BitstreamReader {
   private unabbrev(): BitRecord {
     const c = this.cur;
     const code = c.readVbr(6);
-    const n = c.readVbr(6);
+    const n = c.count(c.readVbr(6));
     const rec: BitRecord = { code, ops: new Array<number>(n) };
     for (let i = 0; i < n; i++) this.push(rec, i, c.readVbrBig(6));
     return rec;
@@ -204,10 +209,10 @@ export class BitstreamReader {
       if (op.k === 'array') {
         const elt = a[++i];
         if (!elt) throw new BitcodeError('array abbreviation without element type');
-        const n = this.cur.readVbr(6);
+        const n = this.cur.count(this.cur.readVbr(6));
         for (let j = 0; j < n; j++) vals.push(this.scalar(elt));
       } else if (op.k === 'blob') {
-        const n = this.cur.readVbr(6);
+        const n = this.cur.count(this.cur.readVbr(6));
         this.cur.align32();
         blob = this.cur.bytes(n);
         this.cur.align32();

@@ -175,10 +175,16 @@ class Reader {
     if (rec.code === 20 || rec.code === 6) { this.typeNames.set(this.typeRecs.length, this.nextTypeIdForStructName); this.nextTypeIdForStructName = ''; }
     this.typeRecs.push(rec);
   }
+  private typesInProgress = new Set<number>();
   type(i: number): Type {
     const have = this.types[i];
     if (have) return have;
     const rec = this.typeRecs[i] ?? fail(`bad type id ${i}`);
+    if (this.typesInProgress.has(i)) fail('recursive type'); // (named recursive structs need pointers, which are opaque here)
+    this.typesInProgress.add(i);
+    try { return this.buildType(i, rec); } finally { this.typesInProgress.delete(i); }
+  }
+  private buildType(i: number, rec: BitRecord): Type {
     const o = rec.ops;
     let t: Type;
     switch (rec.code) {
@@ -365,6 +371,7 @@ class Reader {
       case 4: { // INTEGER (sign-rotated vbr)
         const big = rec.big?.get(0);
         if (big !== undefined) { const v = (big & 1n) === 0n ? big >> 1n : -(big >> 1n); return { kind: 'int', ty, value: normInt((ty as { bits: number }).bits, v) }; }
+        if (o.length === 0 || ty.k !== 'int') fail('bad integer constant');
         return cInt(ty, signedVbr(o[0]!));
       }
       case 5: fail('wide integer constants are not supported');
@@ -416,6 +423,7 @@ class Reader {
     }
   }
   private fpConst(ty: Type, rec: BitRecord, i: number): Const {
+    if (i >= rec.ops.length) fail('floating-point constant without a value');
     const raw = rec.big?.get(i) ?? BigInt(rec.ops[i]!);
     const dv = new DataView(new ArrayBuffer(8));
     if (ty.k === 'float') { dv.setUint32(0, Number(raw)); return cFP(ty, dv.getFloat32(0)); }
@@ -505,6 +513,7 @@ class Reader {
     const at = { i: 0 };
     const code = rec.code;
     if (code === 1) { // DECLAREBLOCKS
+      if (!(o[0]! <= 1_000_000)) fail('bad basic block count');
       for (let k = 0; k < o[0]!; k++) this.blocks.push({ name: '', insts: [], parent: this.fn });
       return;
     }
@@ -618,7 +627,7 @@ class Reader {
         const agg = this.valueAndType(o, at);
         const idx = o.slice(at.i);
         let ty = agg.ty;
-        for (const k of idx) ty = ty.k === 'struct' ? ty.fields[k]! : ty.k === 'array' ? ty.elem : fail('bad extractvalue index');
+        for (const k of idx) ty = (ty.k === 'struct' ? ty.fields[k] : ty.k === 'array' && k < ty.n ? ty.elem : undefined) ?? fail('bad extractvalue index');
         this.emit({ op: 'extractvalue', ty, ops: [agg], idx });
         return;
       }
@@ -680,7 +689,15 @@ function fmf(bits: number): string[] | undefined {
 
 /** Read an LLVM bitcode module (libdevice) into our IR. Throws BitcodeError on malformed or unsupported input. */
 export function readBitcode(bytes: Uint8Array): BitcodeModule {
-  return new Reader().read(bytes, false);
+  return malformedAsBitcodeError(() => new Reader().read(bytes, false));
+}
+
+/** Malformed input can trip any of the reader's assumptions: whatever the failure, it is a BitcodeError. */
+function malformedAsBitcodeError<R>(f: () => R): R {
+  try { return f(); } catch (e) {
+    if (e instanceof BitcodeError) throw e;
+    throw new BitcodeError(`malformed bitcode (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
 }
 
 /** A module whose function bodies are read on first use (for linking a few functions out of a large library). */
@@ -694,6 +711,6 @@ export interface LazyBitcodeModule {
 
 export function readBitcodeLazy(bytes: Uint8Array): LazyBitcodeModule {
   const r = new Reader();
-  const { module } = r.read(bytes, true);
-  return { module, hasBody: f => r.hasBody(f), materialize: f => r.materialize(f) };
+  const { module } = malformedAsBitcodeError(() => r.read(bytes, true));
+  return { module, hasBody: f => r.hasBody(f), materialize: f => malformedAsBitcodeError(() => r.materialize(f)) };
 }

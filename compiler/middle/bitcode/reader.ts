@@ -32,7 +32,11 @@ function linkageOf(code: number): Func['linkage'] & Global['linkage'] | 'interna
 }
 const decodeAlign = (v: number): number => (v === 0 ? 0 : 2 ** (v - 1));
 const signedVbr = (v: number): number => ((v & 1) === 0 ? Math.floor(v / 2) : -Math.floor(v / 2));
-const chars = (ops: readonly number[], from = 0, to = ops.length): string => String.fromCharCode(...ops.slice(from, to));
+function chars(ops: readonly number[], from = 0, to = ops.length): string {
+  let s = '';
+  for (let i = from; i < to; i += 4096) s += String.fromCharCode(...ops.slice(i, Math.min(to, i + 4096)));
+  return s;
+}
 
 function fail(msg: string): never { throw new BitcodeError(msg); }
 

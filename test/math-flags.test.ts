@@ -29,7 +29,7 @@ const CONFIGS: Record<string, string[]> = {
 const FP_OP = /^\s+(?:@!?%p\d+\s+)?((?:div|rcp|sqrt|rsqrt|fma|mul|add|sub|ex2|lg2|sin|cos|tanh|neg|abs|min|max)\.[a-z0-9.]*f(?:32|64)|cvt\.sat\.f32\.f32|cvt(?:\.rn)?(?:\.ftz)?\.f32\.f64)\b/;
 
 /** Per kernel: the set of floating-point instruction forms it uses. */
-export function fpForms(ptx: string): Map<string, string[]> {
+function fpForms(ptx: string): Map<string, string[]> {
   const out = new Map<string, Set<string>>();
   let cur: Set<string> | null = null;
   for (const line of ptx.split('\n')) {

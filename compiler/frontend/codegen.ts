@@ -28,9 +28,11 @@ export class ModuleGen {
   constructor(public u: Unit, public opts: CompileOptions, m: Module) { this.m = m; }
 
   // ------------------------------------------------------------------ functions
-  lowerSig(f: CType & { k: 'func' }): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
+  /** IR signature: [this], [sret], params. */
+  lowerSig(f: CType & { k: 'func' }, hasThis = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
     const sret = f.ret.k === 'record';
     const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
+    if (hasThis) params.push({ ty: T.ptr });
     if (sret) params.push({ ty: T.ptr });
     for (const p of f.params) {
       if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
@@ -42,7 +44,9 @@ export class ModuleGen {
   func(f: FuncSym): Func {
     let fn = this.fns.get(f);
     if (fn) return fn;
-    const sig = this.lowerSig(f.ty);
+    if (f.cls && f.bodyStart < 0) this.u.findOutOfLine(f);
+    const hasThis = !!f.cls && !f.staticMember;
+    const sig = this.lowerSig(f.ty, hasThis);
     const name = mangleFunction(f, this.opts.moduleId);
     const internal = f.isGlobal ? (f.isStatic || f.inAnon) : (f.isStatic || f.inAnon || !this.opts.rdc);
     fn = newFunc(name, sig.fnTy, f.bodyStart >= 0 && internal ? 'internal' : 'external');
@@ -50,7 +54,7 @@ export class ModuleGen {
     sig.params.forEach((p, i) => {
       const a = fn!.params[i]!;
       if (p.byval) { a.byval = p.byval; a.align = p.align; }
-      if (sig.sret && i === 0) { a.sret = irType(f.ty.ret); a.align = alignOfC(f.ty.ret); }
+      if (sig.sret && i === (hasThis ? 1 : 0)) { a.sret = irType(f.ty.ret); a.align = alignOfC(f.ty.ret); }
     });
     if (f.forceinline) fn.attrs.alwaysinline = true;
     if (f.noinline) fn.attrs.noinline = true;
@@ -121,6 +125,7 @@ export class ModuleGen {
   constInit(init: Init, ty: CType): Const {
     const it = irType(ty);
     if (init.k === 'zero') return cZero(it);
+    if (init.k === 'ctor') throw new Unsupported('dynamic initialization of a device variable (constructor)');
     if (init.k === 'expr') {
       const e = init.e;
       if (ty.k === 'array' && e.k === 'str') {
@@ -246,7 +251,14 @@ class FnGen {
     this.b.setBlock(entry);
     const ps = this.f.params ?? [];
     let ai = 0;
-    if (this.f.ty.ret.k === 'record') { this.sret = this.fn.params[0]!; this.fn.params[0]!.name = 'agg.result'; ai = 1; }
+    const tv = this.f.thisVar;
+    if (this.f.cls && !this.f.staticMember) {
+      const a = this.fn.params[0]!;
+      a.name = 'this';
+      if (tv) { const slot = this.b.alloca(T.ptr, 8, 'this.addr'); this.b.store(a, slot, 8); this.locals.set(tv, slot); }
+      ai = 1;
+    }
+    if (this.f.ty.ret.k === 'record') { this.sret = this.fn.params[ai]!; this.fn.params[ai]!.name = 'agg.result'; ai++; }
     ps.forEach((v, i) => {
       const a = this.fn.params[ai + i]!;
       a.name = v.name || `p${i}`;
@@ -353,6 +365,7 @@ class FnGen {
       }
       case 'goto': this.jump(this.label(s.label)); return;
       case 'label': this.enter(this.label(s.label)); return;
+      case 'init': this.initInto(this.addr(s.target), s.init, s.target.ty); return;
     }
   }
   private jump(bl: Block): void { if (!this.b.terminated()) this.b.br(bl); }
@@ -376,8 +389,14 @@ class FnGen {
     }
     if (init) this.initInto(slot, init, v.ty);
   }
+  /** Run constructor `ctor` on the object at addr. */
+  private construct(addr: Value, ctor: FuncSym, args: Expr[]): void {
+    const call = { k: 'call', f: ctor, callee: null, args, ty: C.void, lv: false, pos: ctor.pos, thisPtr: { k: 'raw', v: addr } } as unknown as Expr & { k: 'call' };
+    this.call(call);
+  }
   private initInto(addr: Value, init: Init, ty: CType): void {
     if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); return; }
+    if (init.k === 'ctor') { this.construct(addr, init.f, init.args); return; }
     if (init.k === 'expr') {
       const e = init.e;
       if (ty.k === 'array' && e.k === 'str') {
@@ -389,7 +408,7 @@ class FnGen {
       this.b.store(this.rv(e), addr, alignOfC(ty), (ty.q & Q.Volatile) !== 0);
       return;
     }
-    this.b.store(cZero(irType(ty)), addr, alignOfC(ty));
+    if (!(init as { partial?: boolean }).partial) this.b.store(cZero(irType(ty)), addr, alignOfC(ty));
     for (const item of init.items) {
       const ety = ty.k === 'array' ? ty.elem : ty.k === 'record' ? ty.rec.fields[item.path[0]!]!.ty : ty;
       const p = item.off === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, item.off)]);
@@ -411,7 +430,7 @@ class FnGen {
     this.value(e);
   }
   /** Rvalue of a scalar expression. */
-  rv(e: Expr): Value { return this.value(e)!; }
+  rv(e: Expr): Value { if ((e as { k: string }).k === 'raw') return (e as unknown as { v: Value }).v; return this.value(e)!; }
   /** Condition as i1. */
   cond(e: Expr): Value {
     if (e.k === 'cast' && e.ck === 'tobool') return this.toBool(this.rv(e.e), e.e.ty);
@@ -507,6 +526,7 @@ class FnGen {
       case 'var': case 'deref': case 'index': case 'member': case 'str': case 'temp': case 'bvarbase': case 'func': case 'fname':
         // lvalue used directly as a value (only via casts normally)
         return this.b.load(irType(e.ty), this.addr(e), alignOfC(e.ty), (e.ty.q & Q.Volatile) !== 0);
+      case 'construct': this.addr(e); return undefined;
       case 'initlist': case 'error': throw new Unsupported(`codegen of ${e.k}`);
     }
   }
@@ -682,6 +702,11 @@ class FnGen {
         this.initInto(slot, e.init, e.ty);
         return slot;
       }
+      case 'construct': {
+        const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
+        this.construct(slot, e.ctor, e.args);
+        return slot;
+      }
       default: return this.temp(e);
     }
   }
@@ -704,8 +729,10 @@ class FnGen {
     }
     if (f && f.isGlobal) throw new Unsupported('kernel launch from device code');
     const fty = f ? f.ty : ((e.callee!.ty as CType & { k: 'ptr' }).to as CType & { k: 'func' });
-    const sig = this.g.lowerSig(fty);
+    const hasThis = !!f && !!f.cls && !f.staticMember;
+    const sig = this.g.lowerSig(fty, hasThis);
     const args: Value[] = [];
+    if (hasThis) args.push(e.thisPtr ? this.generic(this.rv(e.thisPtr)) : cNull());
     let slot: Value | undefined;
     if (sig.sret) { slot = sretSlot ?? this.b.alloca(irType(fty.ret), alignOfC(fty.ret), 'agg.tmp'); args.push(slot); }
     e.args.forEach((a, i) => {

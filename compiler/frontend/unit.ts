@@ -98,6 +98,22 @@ export class Unit {
     return f.body;
   }
 
+  /** Find and load the out-of-line definition of a member function declared in its class without a body. */
+  findOutOfLine(f: FuncSym): void {
+    if (!f.cls || f.bodyStart >= 0) return;
+    const rec = f.cls;
+    const skimName = f.op === 'cv' ? null : f.name;
+    for (let di = 0; di < this.index.decls.length; di++) {
+      const d = this.index.decls[di]!;
+      if (d.kind !== 'function' || !(d.flags & DeclFlag.HasBody) || (d.flags & DeclFlag.Template) || !d.qualifier) continue;
+      if (skimName !== null ? d.name !== skimName : !d.name.startsWith('operator ')) continue;
+      const q = d.qualifier.split('::');
+      if (q[q.length - 1] !== rec.name) continue;
+      this.load(di);
+      if (f.bodyStart >= 0) return;
+    }
+  }
+
   // ------------------------------------------------------------------ namespace-scope lookup
   private entriesNamed(name: string): number[] {
     return this.index.byName.get(name) ?? [];
@@ -306,6 +322,20 @@ export class Unit {
     f.forceinline ||= !!attrs.alwaysInline; f.noinline ||= !!attrs.noinline;
     if (attrs.launchBounds) f.launchBounds = attrs.launchBounds;
     if (ds.constexpr) { f.isInline = true; f.isConstexpr = true; }
+    return f;
+  }
+  /** A member function of rec declared in its class body (redeclarations share the FuncSym). */
+  declareMethod(rec: RecordDecl, d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs): FuncSym {
+    const ty = d.ty as CType & { k: 'func' };
+    const x = d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean; op?: string; fnQ?: number };
+    const f: FuncSym = {
+      kind: 'func', name: d.name, ty, scope: [...rec.scope], paramNames: d.paramNames, defaults: d.defaults,
+      isGlobal: false, isDevice: !!attrs.device, isHost: !!attrs.host, deviceBuiltin: false, isStatic: false, inAnon: rec.scope.includes('(anonymous)'), externC: false,
+      isInline: true, forceinline: !!attrs.alwaysInline, noinline: !!attrs.noinline, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
+      cls: rec, thisQ: x.fnQ ?? 0, ctor: x.ctor, dtor: x.dtor, op: x.op, staticMember: ds.static, isConstexpr: ds.constexpr,
+    };
+    if (attrs.global) throw new Unsupported('__global__ member function');
+    (rec.methods ??= []).push(f);
     return f;
   }
   declareVariable(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, p: Parser): VarSym {

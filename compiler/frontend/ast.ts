@@ -77,6 +77,8 @@ export interface FuncSym {
   thisVar?: VarSym;
   /** Template arguments of a function template specialisation (mangled after the name). */
   targs?: TArg[];
+  /** Names of the template parameters in scope for the body (instantiations, members of class templates). */
+  tscope?: Map<string, Sym>;
 }
 
 export type Sym = VarSym | FuncSym

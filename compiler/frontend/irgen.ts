@@ -8,7 +8,9 @@ import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
 import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types';
 import type { FuncSym, VarSym } from './ast';
-import { type CType, sizeOfC, alignOfC, recordQualName } from './ctype';
+import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName } from './ctype';
+import { Tok } from './tokens';
+import { Parser, SyntaxAbort } from './parser';
 import { Unit } from './unit';
 import { ModuleGen } from './codegen';
 import { mangleFunction, mangleVariable } from './mangle';
@@ -19,6 +21,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   const stub: StubInput = { kernels: [], variables: [] };
   const kernels: FuncSym[] = [];
   const vars: VarSym[] = [];
+  const kernelTemplates = new Map<string, number[]>();
 
   // 0. a unit that ends inside a construct (truncated .ii) or has a lexical error in the user's code
   if (unitIsBroken(u, toks, index)) return { module, stub, diagnostics: u.diags };
@@ -27,7 +30,11 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   for (let di = 0; di < index.decls.length; di++) {
     const d = index.decls[di]!;
     if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
-      if (d.flags & DeclFlag.Template) throw new Unsupported('template kernel');
+      if (d.flags & DeclFlag.Template) {
+        if (u.templates.isExplicitSpec(di)) throw new Unsupported('explicit specialization of a kernel template');
+        kernelTemplates.set(d.name, [...(kernelTemplates.get(d.name) ?? []), di]);
+        continue;
+      }
       if (d.qualifier) throw new Unsupported('kernel defined out of line');
       for (const s of u.load(di)) if (s.kind === 'func' && s.isGlobal && s.bodyStart >= 0 && !kernels.includes(s)) kernels.push(s);
     } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))
@@ -36,6 +43,8 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
       for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) vars.push(s);
     }
   }
+
+  if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates)) if (!kernels.includes(k)) kernels.push(k);
 
   // 2. parse and check every function the roots reach
   const gen = new ModuleGen(u, opts, module);
@@ -87,6 +96,57 @@ function drainParse(gen: ModuleGen, parseBody: (f: FuncSym) => void): void {
   while (gen.queue.length) parseBody(gen.queue.shift()!);
 }
 
+/**
+ * The specialisations of kernel templates the unit asks for: explicit instantiations, and template-ids
+ * `k<args>` in the user's code (launches `k<float,4><<<...>>>`, `&k<int>`), in source order.
+ */
+function templateKernelInstances(u: Unit, templates: Map<string, number[]>): FuncSym[] {
+  const out: FuncSym[] = [];
+  const toks = u.toks;
+  const own = [...templates.keys()].flatMap(n => u.index.byName.get(n) ?? []).map(di => u.index.decls[di]!).filter(d => (d.flags & DeclFlag.Template) && !(d.flags & DeclFlag.ExplicitInst));
+  for (let i = 0; i < toks.count; i++) {
+    if (toks.kind[i] !== Tok.Ident) continue;
+    const name = u.text(i);
+    const ents = templates.get(name);
+    if (!ents) continue;
+    if (own.some(d => i >= d.first && i <= d.last)) continue;
+    if (u.text(i - 1) === '.' || u.text(i - 1) === '->') continue;
+    const next = u.text(i + 1);
+    const explicitInst = isExplicitInstantiation(u, i);
+    if (next === '<<' || next === '<<<') throw new Unsupported(`kernel template ${name} launched with deduced template arguments`);
+    if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); continue; }
+    if (!u.isUserFile(i) && !explicitInst) continue;
+    const scope = u.index.decls[ents[0]!]!.scope;
+    const p = new Parser(u, i + 1, toks.count, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : []);
+    const before = u.diags.length, errs = u.errorCount;
+    let args: TArg[];
+    try { args = p.parseTemplateArgs(); }
+    catch (e) { if (e instanceof SyntaxAbort) args = []; else throw e; }
+    if (u.errorCount > errs || args.length === 0) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(`template arguments of kernel ${name} in host code`); }
+    if (ents.length > 1) throw new Unsupported(`overloaded kernel template ${name}`);
+    const f = u.templates.instantiateExplicit(ents[0]!, args);
+    if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
+    if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+function isExplicitInstantiation(u: Unit, i: number): boolean {
+  for (let j = i - 1; j >= 0 && j > i - 40; j--) { const t = u.text(j); if (t === ';' || t === '}' || t === '{') return false; if (t === 'template' && u.text(j + 1) !== '<') return true; }
+  return false;
+}
+
+/** Host spelling of a kernel template's arguments (for the stub). */
+function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | undefined {
+  if (!f.targs) return undefined;
+  const cast: string[] = [], plain: string[] = [];
+  for (const a of f.targs) {
+    if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
+    else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
+  }
+  return { cast, plain };
+}
+function hostSpelling(t: CType): string { return typeName(t); }
+
 function namespacesOf(scope: string[]): string[] { return scope.map(s => s === '(anonymous)' ? '_NV_ANON_NAMESPACE' : s); }
 
 function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
@@ -100,7 +160,7 @@ function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
   });
   return {
     mangled: mangleFunction(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
-    file: u.fileOf(k.pos), line: u.lineOf(k.pos), params,
+    file: u.fileOf(k.pos), line: u.lineOf(k.pos), params, ...(k.targs ? { templateArgs: templateArgSpelling(k) } : {}),
   };
 }
 

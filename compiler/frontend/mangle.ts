@@ -88,8 +88,8 @@ class Mangler {
   key(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     if (q) return qualStr(q) + this.key(unq(t));
-    const ti = this.tparams.indexOf(t);
-    if (ti >= 0) return `T${ti}`;
+    const ti = tparamOf(t);
+    if (ti !== undefined) return `T${ti}`;
     switch (t.k) {
       case 'ptr': return 'P' + this.key(t.to);
       case 'ref': return (t.rv ? 'O' : 'R') + this.key(t.to);
@@ -102,15 +102,15 @@ class Mangler {
   }
   type(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
-    const tp = this.tparams.findIndex(x => x === unq(t) || x === t);
-    const isBuiltin = !q && tp < 0 && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
+    const tp = tparamOf(t);
+    const isBuiltin = !q && tp === undefined && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
     if (isBuiltin) return builtinCode(t);
     const key = this.key(t);
     const i = this.find(key);
     if (i >= 0) return subRef(i);
     let text: string;
     if (q) text = qualStr(q) + this.type(unq(t));
-    else if (this.tparams.indexOf(t) >= 0) text = tparamRef(this.tparams.indexOf(t));
+    else if (tp !== undefined) text = tparamRef(tp);
     else switch (t.k) {
       case 'ptr': text = 'P' + this.type(t.to); break;
       case 'ref': text = (t.rv ? 'O' : 'R') + this.type(t.to); break;
@@ -127,6 +127,7 @@ class Mangler {
     return text;
   }
 }
+const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
 const tparamRef = (i: number): string => i === 0 ? 'T_' : `T${i - 1}_`;
 /** Namespaces then enclosing classes then the record itself. */
 function recordPath(r: RecordDecl): (string | RecordDecl)[] {

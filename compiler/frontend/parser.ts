@@ -5,7 +5,7 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
-  type CType, type RecordDecl, type EnumDecl, type IntName, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
+  type CType, type RecordDecl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
@@ -99,8 +99,16 @@ export class Parser {
   declare(s: Sym): void { this.scopes[this.scopes.length - 1]!.set(s.name, s); }
   /** The class whose member function body (or class body) is being parsed, innermost first. */
   cls: RecordDecl | null = null;
+  /** Template parameters bound for the tokens being parsed (an instantiation). */
+  tscope: Map<string, Sym> | null = null;
+  /** Parsing a template instantiation: functions are new entities; instRecord receives the class body. */
+  instantiating = false;
+  instRecord: RecordDecl | null = null;
+  /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
+  private halfGt = false;
   lookup(name: string): Sym[] {
     for (let i = this.scopes.length - 1; i >= 0; i--) { const s = this.scopes[i]!.get(name); if (s) return [s]; }
+    if (this.tscope) { const s = this.tscope.get(name); if (s) return [s]; }
     for (let i = this.recordStack.length - 1; i >= 0; i--) { const r = this.classMember(this.recordStack[i]!, name, true); if (r.length) return r; }
     for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const r = this.classMember(c, name, false); if (r.length) return r; }
     return this.u.lookup(name, this.ns);
@@ -126,7 +134,7 @@ export class Parser {
     return [];
   }
   /** Parse an optionally qualified name; returns the syms it denotes (may be empty) and the last name. */
-  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos } {
+  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: { ents: number[]; explicit: TArg[] } } {
     const pos = this.p;
     let path: string[] | null = null;
     if (this.at('::')) { this.p++; path = []; }
@@ -166,12 +174,20 @@ export class Parser {
         this.p++;
         return { name, syms: [], pos };
       }
-      if (this.at('<') && this.u.isTemplateName(name, path ?? this.ns)) throw new Unsupported(`template ${name}<...>`);
       const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
+      if (syms.length && syms[0]!.kind !== 'func' && !(syms[0]!.kind === 'type')) return { name, syms, pos };
+      const ents = this.u.templateEntries(name, path ?? this.ns, 'function', path !== null);
+      if (ents.length) {
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        return { name, syms: syms.filter(x => x.kind === 'func'), pos, tmpl: { ents, explicit } };
+      }
+      if (this.at('<') && this.u.isTemplateName(name, path ?? this.ns) && !(syms.length && syms[0]!.kind === 'type')) throw new Unsupported(`template ${name}<...>`);
       return { name, syms, pos };
     }
   }
   private resolveNamespaceOrType(name: string): ReturnType<Unit['resolveIn']> {
+    const ts = this.tscope?.get(name);
+    if (ts && ts.kind === 'type' && ts.ty.k === 'record') return { kind: 'record', rec: ts.ty.rec };
     for (const r of [...this.recordStack].reverse().concat(this.cls ? [this.cls] : [])) {
       const m = this.classMember(r, name, true);
       if (m.length && m[0]!.kind === 'type' && m[0]!.ty.k === 'record') return { kind: 'record', rec: m[0]!.ty.rec };
@@ -195,17 +211,17 @@ export class Parser {
     if (k !== Tok.Ident && !(k === Tok.Punct && this.tx(i) === '::')) return false;
     const t = this.tx(i);
     if (TYPE_KW.has(t) || SPEC_KW.has(t)) return t !== 'auto' || this.isIdent(i + 1) || this.at('&', i + 1) || this.at('&&', i + 1) || this.at('*', i + 1);
-    if (t === '::' || this.at('::', i + 1)) {
-      // qualified name: look at the last component
-      let j = i; if (this.tx(j) === '::') j++;
-      const path: string[] = [];
-      while (this.kind(j) === Tok.Ident && this.at('::', j + 1)) { path.push(this.tx(j)); j += 2; }
-      if (this.kind(j) !== Tok.Ident) return false;
-      const syms = this.u.lookupPath(path, this.tx(j), this.ns, t === '::');
-      return syms.length > 0 && syms[0]!.kind === 'type';
+    if (t === '::' || this.at('::', i + 1) || (this.at('<', i + 1) && this.kind(i) === Tok.Ident && this.lookup(t).length === 0 && this.u.templateEntries(t, this.ns, 'record').length > 0)) {
+      // qualified name: try to read it as a type
+      const save = this.p, dl = this.u.diags.length, ec = this.u.errorCount;
+      this.p += i;
+      try { return this.qualifiedType() !== null; }
+      catch (e) { if (e instanceof SyntaxAbort) return false; throw e; }
+      finally { this.p = save; this.u.diags.length = dl; this.u.errorCount = ec; this.halfGt = false; }
     }
     if (this.u.isKeyword(t)) return false;
     const s = this.lookup(t);
+    if (s.length === 0 && this.at('<', i + 1)) return this.u.templateEntries(t, this.ns, 'record').length > 0;
     return s.length > 0 && s[0]!.kind === 'type';
   }
 
@@ -316,20 +332,23 @@ export class Parser {
           // a type name?
           const save = this.p;
           if (t === '::' || this.at('::', 1)) {
-            let j = this.p; const abs = t === '::'; if (abs) j++;
-            const path: string[] = [];
-            while (this.u.toks.kind[j] === Tok.Ident && this.u.text(j + 1) === '::') { path.push(this.u.text(j)); j += 2; }
-            if (this.u.toks.kind[j] !== Tok.Ident) break;
-            const syms = this.u.lookupPath(path, this.u.text(j), this.ns, abs);
-            if (syms.length && syms[0]!.kind === 'type') { named = syms[0]!.ty; this.p = j + 1; if (this.at('<')) throw new Unsupported(`template ${this.u.text(j)}<...>`); continue; }
+            const q = this.qualifiedType();
+            if (q) { named = q; continue; }
             this.p = save; break;
           }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
-            // `T(` at statement start in a class would be a constructor; not handled here
             named = syms[0]!.ty; this.p++;
-            if (this.at('<')) throw new Unsupported(`template ${t}<...>`);
+            if (this.at('<')) {
+              // the injected class name of a class template used with arguments, or a template found by name
+              if (named.k === 'record' && named.rec.targs) { this.p--; const r = this.templateIdType(t, named.rec.scope, false); if (r) { named = r; continue; } this.p++; }
+              throw new Unsupported(`template ${t}<...>`);
+            }
             continue;
+          }
+          if (syms.length === 0 && this.at('<', 1)) {
+            const r = this.templateIdType(t, this.ns, false);
+            if (r) { named = r; continue; }
           }
           if (syms.length === 0 && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
           break;
@@ -369,12 +388,20 @@ export class Parser {
       if (this.at('::', 1)) throw new Unsupported('qualified class name');
       name = this.tx(); namePos = this.p; this.p++;
     }
+    const inst = this.instRecord && name === this.instRecord.name ? this.instRecord : null;
+    if (inst) { this.instRecord = null; if (this.at('<')) this.p += this.angleLength(0); }
     if (this.at('<')) throw new Unsupported('template specialisation');
     this.parseAttributes(attrs);
     const hasBody = this.at('{') || this.at(':');
     let rec: RecordDecl;
-    if (hasBody) {
+    if (inst) {
+      rec = inst; rec.tag = tag;
+      if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
+      this.parseRecordBody(rec, attrs.aligned ?? 1);
+      ds.tagOnly = true;
+    } else if (hasBody) {
       rec = name ? this.declareRecordHere(tag, name, true) : this.u.newRecord(tag, '', this.ns, this.outerRecords());
+      if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
       this.parseRecordBody(rec, attrs.aligned ?? 1);
       ds.tagOnly = true;
     } else {
@@ -398,6 +425,15 @@ export class Parser {
       if (cur && cur.kind === 'type' && cur.ty.k === 'record') return cur.ty.rec;
       const rec = this.u.newRecord(tag, name, this.ns, []);
       this.declare({ kind: 'type', name, ty: { k: 'record', rec, q: 0 } });
+      return rec;
+    }
+    if (this.recordStack.some(r => r.targs)) {
+      // a member class of a class template specialisation belongs to that specialisation
+      const outer = this.recordStack[this.recordStack.length - 1]!;
+      const cur = outer.types?.get(name);
+      if (cur && cur.k === 'record') return cur.rec;
+      const rec = this.u.newRecord(tag, name, this.ns, this.outerRecords());
+      (outer.types ??= new Map()).set(name, { k: 'record', rec, q: 0 });
       return rec;
     }
     return this.u.recordFor(tag, name, this.ns, this.outerRecords(), defining);
@@ -805,6 +841,73 @@ export class Parser {
       return inner ? inner(t) : t;
     };
   }
+  /** A qualified type name `A::B::C` / `ns::T<args>` / `::T` at the cursor, or null (cursor unchanged). */
+  private qualifiedType(): CType | null {
+    const save = this.p;
+    let path: string[] = [];
+    let rec: RecordDecl | null = null;
+    if (this.eat('::')) path = [];
+    else {
+      const first = this.tx();
+      const r = this.resolveNamespaceOrType(first);
+      if (r.kind === 'record') { rec = r.rec; this.p += 2; }
+      else if (r.kind === 'ns') { path = r.path; this.p += 2; }
+      else if (this.at('<', 1)) { const t = this.templateIdType(first, this.ns, false); if (t && t.k === 'record' && this.at('::')) { rec = t.rec; this.p++; } else { this.p = save; return null; } }
+      else { this.p = save; return null; }
+    }
+    for (;;) {
+      if (this.eat('template')) { /* disambiguator */ }
+      if (this.kind() !== Tok.Ident) { this.p = save; return null; }
+      const n = this.tx();
+      let ty: CType | null = null;
+      if (rec) {
+        const m = this.classMember(rec, n, true);
+        if (m.length && m[0]!.kind === 'type') { ty = m[0]!.ty; this.p++; }
+      } else if (this.at('<', 1) && this.u.templateEntries(n, path, 'record', true).length) {
+        ty = this.templateIdType(n, path, true);
+      } else {
+        const r = this.u.resolveIn(path, n);
+        if (r.kind === 'ns' && this.at('::', 1)) { path = r.path; this.p += 2; continue; }
+        const syms = this.u.lookupIn(path, n);
+        if (syms.length && syms[0]!.kind === 'type') { ty = syms[0]!.ty; this.p++; }
+      }
+      if (!ty) { this.p = save; return null; }
+      if (this.at('<')) throw new Unsupported(`template ${n}<...>`);
+      if (this.at('::') && this.kind(1) === Tok.Ident && ty.k === 'record') { rec = ty.rec; this.p++; continue; }
+      return ty;
+    }
+  }
+  /** `< args >` of a template-id (at '<'). Types where a type can start, else constant expressions. */
+  parseTemplateArgs(): TArg[] {
+    this.expect('<');
+    const out: TArg[] = [];
+    while (!this.at('>') && !this.at('>>')) {
+      if (this.at('...')) throw new Unsupported('pack expansion');
+      if (this.startsType()) out.push({ k: 'type', ty: this.parseTypeName() });
+      else {
+        const e = this.parseBinary(8);
+        const v = this.constInt(e);
+        out.push({ k: 'val', ty: unqual(e.ty.k === 'error' ? C.int : e.ty), v });
+      }
+      if (this.at('...')) throw new Unsupported('pack expansion');
+      if (!this.eat(',')) break;
+    }
+    this.closeAngle();
+    return out;
+  }
+  closeAngle(): void {
+    if (this.halfGt) { this.halfGt = false; this.p++; return; }
+    if (this.at('>>')) { this.halfGt = true; return; }
+    this.expect('>');
+  }
+  /** A class template name followed by `<args>` at the cursor (the name at offset 0): the specialisation's type. */
+  private templateIdType(name: string, ns: string[], exact: boolean): CType | null {
+    const ents = this.u.templateEntries(name, ns, 'record', exact);
+    if (!ents.length || !this.at('<', 1)) return null;
+    this.p++;
+    const args = this.parseTemplateArgs();
+    return { k: 'record', rec: this.u.templates.instantiateClass(ents[0]!, args, this), q: 0 };
+  }
   /** After `operator`: the operator (or conversion type) of an operator-function-id. */
   parseOperatorId(): { op: string; name: string; conv?: CType } {
     if (this.at('(') && this.at(')', 1)) { this.p += 2; return { op: '()', name: 'operator()' }; }
@@ -935,7 +1038,7 @@ export class Parser {
         if (t.k === 'enum' && !t.en.name && !t.en.typedefName) t.en.typedefName = d.name;
         out.push({ kind: 'type', name: d.name, ty: t });
       } else if (d.ty.k === 'func') {
-        const f = this.u.declareFunction(d, ds, attrs, this.ns, flagsInAnon);
+        const f = this.u.declareFunction(d, ds, attrs, this.ns, flagsInAnon, this.instantiating);
         if (this.at('{')) {
           f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
           f.paramNames = d.paramNames; f.pos = d.pos;
@@ -1982,7 +2085,13 @@ export class Parser {
     if (callee.ty.k === 'error' || args.some(a => a.ty.k === 'error')) return errExpr(pos);
     let f: FuncSym | null = null;
     if (callee.k === 'func') {
-      const set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
+      let set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
+      const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
+      if (tmpl) {
+        set = [...set];
+        for (const di of tmpl.ents) { const inst = this.u.templates.deduceAndInstantiate(di, tmpl.explicit, args); if (inst && !set.includes(inst)) set.push(inst); }
+        if (set.length === 0) { this.u.error(pos - 1, 304, `no instance of function template "${callee.sym.name}" matches the argument list`); return errExpr(pos); }
+      }
       const obj = (callee as Expr & { thisObj?: Expr }).thisObj;
       f = this.resolveOverload(set, args, pos, callee.sym.name, obj ?? null);
       if (!f) return errExpr(pos);
@@ -2051,6 +2160,10 @@ export class Parser {
       else if (cmp === 0) ambiguous = true;
     }
     if (ambiguous) {
+      // a non-template function beats a template specialisation with the same conversions
+      const ties = viable.filter(v => v === best || compareRanks(v.ranks, best.ranks) === 0 && compareRanks(best.ranks, v.ranks) === 0);
+      const plain = ties.filter(v => !v.f.targs);
+      if (plain.length === 1 && ties.length > 1 && viable.every(v => ties.includes(v) || compareRanks(best.ranks, v.ranks) < 0)) return plain[0]!.f;
       // re-check: best must beat every other
       const strictly = viable.every(v => v === best || compareRanks(best.ranks, v.ranks) < 0);
       if (!strictly) { this.u.error(pos - 1, 308, `more than one instance of overloaded function "${name}" matches the argument list`); return null; }
@@ -2260,7 +2373,15 @@ export class Parser {
         return this.explicitCast(e, ty, pos);
       }
       if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
-      const { name, syms } = this.qualifiedLookup();
+      const { name, syms, tmpl } = this.qualifiedLookup();
+      if (tmpl) {
+        const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
+        const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });
+        (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
+        (e as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates = tmpl;
+        if (!this.at('(')) throw new Unsupported(`function template ${name} used other than in a call`);
+        return e;
+      }
       if (syms.length === 0) {
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);

@@ -34,6 +34,9 @@ export interface StubKernel {
   file: string;
   line: number;
   params: StubParam[];
+  /** A specialisation of a kernel template: its arguments as the launch cast names them (`float`, `(int)4`)
+   *  and as the wrapper specialisation names them (`float`, `4`). */
+  templateArgs?: { cast: string[]; plain: string[] };
 }
 
 export interface StubVariable {

@@ -10,6 +10,7 @@ import { type CType, type RecordDecl, type EnumDecl, C, Q, arrayOf, withQ, typeN
 import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } from './parser';
 import { evalConst, setBodyProvider } from './consteval';
 import { mk } from './sema';
+import { Templates } from './templates';
 
 const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'char16_t', 'char32_t', 'class', 'const',
   'constexpr', 'const_cast', 'continue', 'decltype', 'default', 'delete', 'do', 'double', 'dynamic_cast', 'else', 'enum', 'explicit', 'extern',
@@ -93,6 +94,7 @@ export class Unit {
     this.parsedBodies.add(f);
     if (f.bodyStart < 0) { f.body = null; return null; }
     const p = new Parser(this, f.bodyStart, f.bodyEnd + 1, f.scope);
+    if (f.tscope) p.tscope = f.tscope;
     try { f.body = p.parseFunctionBody(f); }
     catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
     return f.body;
@@ -270,6 +272,34 @@ export class Unit {
   isTemplateName(name: string, _ns: string[]): boolean {
     return this.entriesNamed(name).some(di => (this.index.decls[di]!.flags & DeclFlag.Template) !== 0);
   }
+  readonly templates = new Templates(this);
+  /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
+  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false): number[] {
+    const parts = norm(ns.join('::'));
+    const arr = parts ? parts.split('::') : [];
+    for (let d = arr.length; d >= 0; d--) {
+      const here = arr.slice(0, d).join('::');
+      const found = this.entriesNamed(name).filter(di => {
+        const e = this.index.decls[di]!;
+        return e.kind === kind && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && norm(e.scope) === here
+          && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
+      });
+      if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
+      if (exact) return [];
+    }
+    return [];
+  }
+  /** A class template entry whose name is followed by template arguments (a partial/explicit specialisation). */
+  private isSpecialization(di: number): boolean {
+    const e = this.index.decls[di]!;
+    let depth = 0;
+    for (let j = e.first + 1; j <= e.last; j++) {
+      const t = this.text(j);
+      if (t === '<') depth++; else if (t === '>') depth--; else if (t === '>>') depth -= 2;
+      if (depth <= 0) { for (let k = j + 1; k <= e.last; k++) { const x = this.text(k); if (x === '{' || x === ':' || x === ';') return false; if (x === e.name) return this.text(k + 1) === '<'; } return false; }
+    }
+    return false;
+  }
 
   // ------------------------------------------------------------------ entities
   newRecord(tag: RecordDecl['tag'], name: string, scope: string[], outer: string[]): RecordDecl {
@@ -300,17 +330,17 @@ export class Unit {
   newVar(name: string, ty: CType, storage: VarSym['storage'], pos: Pos): VarSym {
     return { kind: 'var', name, ty, storage, space: 'none', isExtern: false, isStatic: false, isConstexpr: false, scope: [], pos, id: this.nextId++ };
   }
-  declareFunction(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean): FuncSym {
+  declareFunction(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, fresh = false): FuncSym {
     const ty = d.ty as CType & { k: 'func' };
     const key = [ns.join('::'), d.name, ty.params.map(p => typeName(unqual(p))).join(','), ty.variadic ? '...' : ''].join('|');
-    let f = this.funcs.get(key);
+    let f = fresh ? undefined : this.funcs.get(key);
     if (!f) {
       f = {
         kind: 'func', name: d.name, ty, scope: [...ns], paramNames: d.paramNames, defaults: d.defaults,
         isGlobal: false, isDevice: false, isHost: false, deviceBuiltin: false, isStatic: false, inAnon, externC: ds.externC,
         isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
       };
-      this.funcs.set(key, f);
+      if (!fresh) this.funcs.set(key, f);
     } else {
       // later declarations may add default arguments and parameter names
       f.defaults = f.defaults.map((x, i) => x ?? d.defaults[i] ?? null);

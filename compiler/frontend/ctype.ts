@@ -226,7 +226,8 @@ function recordIR(r: RecordDecl): IRType {
 }
 
 export function recordQualName(r: RecordDecl): string {
-  return [...r.scope.filter(s => s !== '(anonymous)'), ...r.outer, r.name || r.typedefName || ''].join('::');
+  const args = r.targs ? `<${r.targs.map(a => a.k === 'type' ? typeName(a.ty) : `${a.v}`).join(', ')}>` : '';
+  return [...r.scope.filter(s => s !== '(anonymous)'), ...r.outer, (r.name || r.typedefName || '') + args].join('::');
 }
 
 /** Type spelling as EDG prints it in diagnostics: "int", "const float *", "struct P"... */

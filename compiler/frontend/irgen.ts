@@ -13,10 +13,14 @@ import { Tok } from './tokens';
 import { Parser, SyntaxAbort } from './parser';
 import { Unit } from './unit';
 import { ModuleGen } from './codegen';
-import { mangleFunction, mangleVariable } from './mangle';
+import { mangleFunction, mangleVariable, mangleTypeName } from './mangle';
+
+/** Module id for host-side spellings that need mangled names (set per unit). */
+let hostModuleId = '';
 
 export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { module: Module; stub: StubInput; diagnostics: Diagnostic[] } {
   const u = new Unit(toks, index, opts);
+  hostModuleId = opts.moduleId;
   const module = newModule();
   const stub: StubInput = { kernels: [], variables: [] };
   const kernels: FuncSym[] = [];
@@ -161,7 +165,8 @@ function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
   return {
     mangled: mangleFunction(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
     file: u.fileOf(k.pos), line: u.lineOf(k.pos), params, ...(k.targs ? { templateArgs: templateArgSpelling(k) } : {}),
-  };
+    ...(k.bodyStart >= 0 ? { braceLine: u.lineOf(k.bodyStart), endLine: u.lineOf(k.bodyEnd) } : {}),
+  } as StubKernel;
 }
 
 function stubVariable(v: VarSym, opts: CompileOptions): StubVariable {
@@ -189,7 +194,11 @@ export function hostType(t: CType): HostType {
     case 'nullptr': return cv({ k: 'builtin', name: 'std::nullptr_t' });
     case 'ptr': { const p: HostType = { k: 'ptr', to: hostType(t.to) }; if (t.q & 1) p.const = true; if (t.q & 2) p.volatile = true; if (t.q & 4) p.restrict = true; return p; }
     case 'ref': return { k: 'ref', to: hostType(t.to) };
-    case 'record': return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
+    case 'record': {
+      if (!t.rec.targs) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
+      const unq = { ...t, q: 0 } as CType;
+      return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, hostModuleId) } });
+    }
     case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
     case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');
     case 'func': case 'error':

@@ -226,3 +226,8 @@ export function mangleLocalStatic(owner: FuncSym | null, name: string, moduleId:
   const enc = owner.externC ? src(owner.name) : encoding(new Mangler(moduleId), owner, internal, moduleId);
   return `_ZZ${enc}E${src(name)}${discriminator > 0 ? (discriminator - 1 < 10 ? `_${discriminator - 1}` : `__${discriminator - 1}_`) : ''}`;
 }
+
+/** The mangled name of a type on its own (`_Z3AccIfE`), as the stub aliases class template specialisations. */
+export function mangleTypeName(t: CType, moduleId: string): string {
+  return '_Z' + new Mangler(moduleId).type(t);
+}

@@ -153,26 +153,16 @@ export class Parser {
           if (v === undefined) { this.u.error(this.p - 1, 135, `enum "${base.en.name}" has no member "${n2}"`); return { name: n2, syms: [], pos }; }
           return { name: n2, syms: [{ kind: 'enumconst', name: n2, ty: { k: 'enum', en: base.en, q: 0 }, value: v }], pos };
         }
-        if (base.kind === 'record') {
-          let rec = base.rec;
-          for (;;) {
-            const n2 = this.tx(); this.p++;
-            if (n2 === '~') throw new Unsupported('explicit destructor call');
-            const ms = this.classMember(rec, n2, false);
-            if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'record') { rec = ms[0]!.ty.rec; this.p++; continue; }
-            if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'enum') {
-              const en = ms[0]!.ty.en; this.p++;
-              const n3 = this.tx(); this.p++;
-              const v = en.consts.get(n3);
-              if (v === undefined) { this.u.error(this.p - 1, 135, `enum "${en.name}" has no member "${n3}"`); return { name: n3, syms: [], pos }; }
-              return { name: n3, syms: [{ kind: 'enumconst', name: n3, ty: ms[0]!.ty, value: v }], pos };
-            }
-            return { name: n2, syms: ms, pos };
-          }
-        }
+        if (base.kind === 'record') return this.recordMemberLookup(base.rec, pos);
         this.u.error(this.p - 2, 276, `name followed by "::" must be a class or namespace name`);
         this.p++;
         return { name, syms: [], pos };
+      }
+      if (this.at('<') && this.u.templateEntries(name, path ?? this.ns, 'record', path !== null).length) {
+        this.p--;
+        const t = this.templateIdType(name, path ?? this.ns, path !== null);
+        if (t && t.k === 'record' && this.at('::')) { this.p++; return this.recordMemberLookup(t.rec, pos); }
+        this.syntax('expected an expression', 29);
       }
       const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
       if (syms.length && syms[0]!.kind !== 'func' && !(syms[0]!.kind === 'type')) return { name, syms, pos };
@@ -183,6 +173,24 @@ export class Parser {
       }
       if (this.at('<') && this.u.isTemplateName(name, path ?? this.ns) && !(syms.length && syms[0]!.kind === 'type')) throw new Unsupported(`template ${name}<...>`);
       return { name, syms, pos };
+    }
+  }
+  /** `C::name` (after the '::'): a member of class C, or a nested class/enum member. */
+  private recordMemberLookup(rec0: RecordDecl, pos: Pos): { name: string; syms: Sym[]; pos: Pos } {
+    let rec = rec0;
+    for (;;) {
+      const n2 = this.tx(); this.p++;
+      if (n2 === '~') throw new Unsupported('explicit destructor call');
+      const ms = this.classMember(rec, n2, false);
+      if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'record') { rec = ms[0]!.ty.rec; this.p++; continue; }
+      if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'enum') {
+        const en = ms[0]!.ty.en; this.p++;
+        const n3 = this.tx(); this.p++;
+        const v = en.consts.get(n3);
+        if (v === undefined) { this.u.error(this.p - 1, 135, `enum "${en.name}" has no member "${n3}"`); return { name: n3, syms: [], pos }; }
+        return { name: n3, syms: [{ kind: 'enumconst', name: n3, ty: ms[0]!.ty, value: v }], pos };
+      }
+      return { name: n2, syms: ms, pos };
     }
   }
   private resolveNamespaceOrType(name: string): ReturnType<Unit['resolveIn']> {
@@ -852,7 +860,12 @@ export class Parser {
       const r = this.resolveNamespaceOrType(first);
       if (r.kind === 'record') { rec = r.rec; this.p += 2; }
       else if (r.kind === 'ns') { path = r.path; this.p += 2; }
-      else if (this.at('<', 1)) { const t = this.templateIdType(first, this.ns, false); if (t && t.k === 'record' && this.at('::')) { rec = t.rec; this.p++; } else { this.p = save; return null; } }
+      else if (this.at('<', 1)) {
+        const t = this.templateIdType(first, this.ns, false);
+        if (!t) { this.p = save; return null; }
+        if (t.k === 'record' && this.at('::') && this.kind(1) === Tok.Ident) { rec = t.rec; this.p++; }
+        else return t;
+      }
       else { this.p = save; return null; }
     }
     for (;;) {

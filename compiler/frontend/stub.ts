@@ -92,6 +92,7 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
       if (hasArray(t.to)) return declarator(t, '', mode, moduleId);
       return `${spell(t.to, mode, moduleId)}${t.rvalue ? '&&' : '&'}`;
     case 'record': {
+      if (t.template) return `${cvPrefix(t)} ${t.template.alias}`;
       if (isNested(t.qualName)) return `${cvPrefix(t)} ${mangledTypeName(t.qualName, moduleId)}`;
       const tag = t.tag === 'union' ? 'union' : 'struct';
       return `${cvPrefix(t)}${tag} ${mode === 'def' ? '::' : ''}${t.qualName}`;
@@ -271,6 +272,15 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   };
   const aliasTarget = new Map<string, HostType>();
   for (const k of kernels) for (const p of k.params) collectNestedTypes(p.type, nested, aliasTarget);
+  // class template specialisations are named through an alias of their mangled name
+  const templ = new Map<string, string>();
+  const collectTemplates = (t: HostType): void => {
+    if (t.k === 'ptr' || t.k === 'ref') collectTemplates(t.to);
+    else if (t.k === 'array') collectTemplates(t.elem);
+    else if (t.k === 'record' && t.template && !templ.has(t.template.alias)) templ.set(t.template.alias, t.template.spelling);
+  };
+  for (const k of kernels) for (const p of k.params) collectTemplates(p.type);
+  for (const [alias, spelling] of templ) lines.push(`typedef ${spelling}  ${alias};`);
   for (const q of scopeOrder(nested, nsScope)) lines.push(`typedef ${plainSpelling(aliasTarget.get(q)!)} ${mangledTypeName(q, id)};`);
 
   const stubParamType = (p: StubParam) => spell(p.type, 'stub', id) + (passedByRef(p) ? '&' : '');
@@ -316,7 +326,11 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
       const refTy = (p: StubParam) => { const t = spell(p.type, 'stub', id); return hasArray(p.type) ? declarator(p.type, '&', 'stub', id) : t.endsWith('*') ? `${t}&` : `${t} &`; };
       const refs = k.params.map((p, i) => hasArray(p.type) ? declarator(p.type, `&__cuda_${i}`, 'stub', id) : `${refTy(p)}__cuda_${i}`);
       const casts = k.params.map((p, i) => `(${refTy(p)})__cuda_${i}`);
-      text += `template<> __specialization_static void __wrapper__device_stub_${k.name}<${k.templateArgs.plain.join(',')}>${k.params.length ? `( ${refs.join(',')})` : '(void)'}{__device_stub_${k.mangled}${k.params.length ? `( ${casts.join(',')})` : '()'};}\n`;
+      const wrapper = `template<> __specialization_static void __wrapper__device_stub_${k.name}<${k.templateArgs.plain.join(',')}>${k.params.length ? `( ${refs.join(',')})` : '(void)'}{__device_stub_${k.mangled}${k.params.length ? `( ${casts.join(',')})` : '()'};}`;
+      if (k.namespaces.length) {
+        // the wrapper specialisation lives in the kernel's namespace
+        text = text.replace(/\n$/, '') + k.namespaces.map(n => `namespace ${n}{`).join('') + `\n\n${wrapper}${'}'.repeat(k.namespaces.length)}\n`;
+      } else text += `${wrapper}\n`;
       continue;
     }
     const head = `${k.isStatic ? 'static ' : hiddenFor(k)}void __device_stub_${k.mangled}${paramList(params, spaced)}`;

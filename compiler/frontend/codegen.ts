@@ -541,7 +541,7 @@ class FnGen {
     const from = e.e.ty, to = e.ty;
     switch (e.ck) {
       case 'load': {
-        if (e.e.k === 'var' && e.e.sym.constVal !== undefined && e.e.sym.storage === 'global' && e.e.sym.space === 'none') {
+        if (e.e.k === 'var' && e.e.sym.constVal !== undefined && ((e.e.sym.storage === 'global' && e.e.sym.space === 'none') || (e.e.sym.storage === 'local' && !this.locals.has(e.e.sym)))) {
           const cv = e.e.sym.constVal;
           return isFloating(to) ? cFP(irType(to), Number(cv)) : cInt(irType(to), typeof cv === 'bigint' ? cv : BigInt(Math.trunc(cv)));
         }

@@ -95,7 +95,9 @@ export class Parser {
 
   // ------------------------------------------------------------------ scopes and lookup
   push(): void { this.scopes.push(new Map()); }
-  pop(): void { this.scopes.pop(); }
+  pop(): void { this.scopes.pop(); while (this.usingNs.length && this.usingNs[this.usingNs.length - 1]!.depth > this.scopes.length) this.usingNs.pop(); }
+  /** Block-scope using-directives in effect (namespace paths), with the scope depth that declared them. */
+  private usingNs: { depth: number; path: string[] }[] = [];
   declare(s: Sym): void { this.scopes[this.scopes.length - 1]!.set(s.name, s); }
   /** The class whose member function body (or class body) is being parsed, innermost first. */
   cls: RecordDecl | null = null;
@@ -106,12 +108,22 @@ export class Parser {
   instRecord: RecordDecl | null = null;
   /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
   private halfGt = false;
+  /** Parsing a lambda body: scopes below `base` belong to the enclosing function (their variables are captured). */
+  lambda: { base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser } | null = null;
   lookup(name: string): Sym[] {
-    for (let i = this.scopes.length - 1; i >= 0; i--) { const s = this.scopes[i]!.get(name); if (s) return [s]; }
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!.get(name);
+      if (!s) continue;
+      if (this.lambda && i < this.lambda.base && s.kind === 'var' && (s.storage === 'local' || s.storage === 'param') && !s.constVal) return [this.capture(s)];
+      return [s];
+    }
     if (this.tscope) { const s = this.tscope.get(name); if (s) return [s]; }
     for (let i = this.recordStack.length - 1; i >= 0; i--) { const r = this.classMember(this.recordStack[i]!, name, true); if (r.length) return r; }
     for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const r = this.classMember(c, name, false); if (r.length) return r; }
-    return this.u.lookup(name, this.ns);
+    const r = this.u.lookup(name, this.ns);
+    if (r.length || !this.usingNs.length) return r;
+    for (let i = this.usingNs.length - 1; i >= 0; i--) { const x = this.u.lookupIn(this.usingNs[i]!.path, name); if (x.length) return x; }
+    return r;
   }
   /** Members of a class (and its bases) named `name`: types, static data members, fields, member functions. */
   classMember(rec: RecordDecl, name: string, typesOnly: boolean): Sym[] {
@@ -335,7 +347,7 @@ export class Parser {
           named = this.parseEnumSpec(ds); continue;
         }
         default: {
-          if (base || named || signed !== null || short || longs) break;
+          if (base || named || signed !== null || short || longs || ds.auto) break;
           if (this.u.isKeyword(t)) break;
           // a type name?
           const save = this.p;
@@ -358,7 +370,7 @@ export class Parser {
             const r = this.templateIdType(t, this.ns, false);
             if (r) { named = r; continue; }
           }
-          if (syms.length === 0 && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
+          if (syms.length === 0 && this.at('<', 1) && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
           break;
         }
       }
@@ -465,7 +477,11 @@ export class Parser {
         const save = this.p;
         this.skipMember();
         let name = '';
-        for (let j = save; j < this.p; j++) if (this.kind(j - this.p) === Tok.Punct && this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident) { name = this.u.text(j - 1); break; }
+        for (let j = save; j < this.p; j++) {
+          if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
+          if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }
+          if (this.u.text(j) === 'operator') { name = 'operator'; break; }
+        }
         (rec.memberTemplates ??= new Set()).add(name);
         continue;
       }
@@ -887,9 +903,96 @@ export class Parser {
       if (!ty) { this.p = save; return null; }
       if (this.at('<')) throw new Unsupported(`template ${n}<...>`);
       if (this.at('::') && this.kind(1) === Tok.Ident && ty.k === 'record') { rec = ty.rec; this.p++; continue; }
+      if (this.at('::')) { this.p = save; return null; }   // E::enumerator, not a type
       return ty;
     }
   }
+  /** A variable of the enclosing function named in a lambda body: a member of the closure. */
+  private capture(v: VarSym): Sym {
+    const L = this.lambda!;
+    let c = L.caps.find(x => x.v === v);
+    if (!c) {
+      const explicit = L.explicit.get(v.name);
+      const byRef = explicit ?? L.byRef;
+      if (byRef === null) { this.u.error(this.p - 1, 1735, `an enclosing-function local variable cannot be referenced in a lambda body unless it is in the capture list`); return v; }
+      c = { v, byRef };
+      L.caps.push(c);
+      const vt = v.ty.k === 'ref' ? v.ty.to : v.ty;
+      L.rec.fields.push({ name: v.name, ty: byRef ? ptrTo(vt) : unqual(vt), offset: 0, irIndex: -1 });
+    }
+    const f = L.rec.fields.find(x => x.name === v.name)!;
+    return { kind: 'field', name: v.name, ty: f.ty, rec: L.rec, byRef: c.byRef } as Sym;
+  }
+  /** A lambda expression: a closure object whose class has the captures as members and the body as operator(). */
+  parseLambda(): Expr {
+    const pos = this.p;
+    if (this.lambda) throw new Unsupported('nested lambda');
+    if (this.fn?.cls) throw new Unsupported('lambda in a member function');
+    this.expect('[');
+    let byRef: boolean | null = null;
+    const explicit = new Map<string, boolean>();
+    while (!this.at(']')) {
+      if (this.at('=') && (this.at(']', 1) || this.at(',', 1))) { byRef = false; this.p++; }
+      else if (this.at('&') && (this.at(']', 1) || this.at(',', 1))) { byRef = true; this.p++; }
+      else if (this.at('this') || this.at('*')) throw new Unsupported('lambda capturing this');
+      else {
+        const r = this.eat('&');
+        if (!this.isIdent()) this.syntax('expected an identifier', 40);
+        const n = this.tx(); this.p++;
+        if (this.at('=') || this.at('{') || this.at('(')) throw new Unsupported('lambda init-capture');
+        if (this.at('...')) throw new Unsupported('lambda pack capture');
+        explicit.set(n, r);
+      }
+      if (!this.eat(',')) break;
+    }
+    this.expect(']');
+    const rec = this.u.newRecord('class', `__lambda_${this.u.lambdaCount++}`, this.ns, []);
+    rec.methods = []; rec.fields = []; rec.types = new Map(); rec.statics = new Map();
+    let ps: { params: CType[]; names: string[]; defaults: (number | null)[]; variadic: boolean; pos: Pos[] } = { params: [], names: [], defaults: [], variadic: false, pos: [] };
+    if (this.at('(')) {
+      const save = this.p;
+      try { ps = this.parseParams(); }
+      catch (e) { if (e instanceof Unsupported && /auto parameter/.test(e.reason)) throw new Unsupported('generic lambda'); this.p = save; throw e; }
+    }
+    let mutable = false;
+    const attrs: Attrs = {};
+    for (;;) {
+      if (this.eat('mutable')) { mutable = true; continue; }
+      if (this.at('constexpr') || this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
+      if (this.parseAttributes(attrs)) continue;
+      break;
+    }
+    let ret: CType = AUTO;
+    if (this.eat('->')) ret = this.parseTypeName();
+    if (!this.at('{')) this.syntax('expected a "{"', 130);
+    const d: DeclaratorInfo = { name: 'operator()', qual: [], pos, ty: { k: 'func', ret, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
+    (d as DeclaratorInfo & { op?: string; fnQ?: number }).op = '()';
+    (d as DeclaratorInfo & { fnQ?: number }).fnQ = mutable ? 0 : Q.Const;
+    const ds: DeclSpec = { ty: ret, typedef: false, extern: false, externC: false, static: false, inline: true, constexpr: false, auto: false, attrs: {}, tagOnly: false };
+    const f = this.u.declareMethod(rec, d, ds, { device: true, host: true });
+    f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+    // the body is parsed now, in the enclosing scopes, to find the captures
+    const child = new Parser(this.u, f.bodyStart, f.bodyEnd + 1, this.ns);
+    child.scopes = [...this.scopes];
+    child.tscope = this.tscope;
+    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this };
+    child.lambda = L;
+    for (const [n, r] of explicit) { const v = this.lookup(n).find(x => x.kind === 'var'); if (v && v.kind === 'var') { child.lambda = L; child.captureNamed(v, r); } }
+    f.body = child.parseFunctionBody(f);
+    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
+    this.u.markParsed(f);
+    layoutRecord(rec);
+    const ty: CType = { k: 'record', rec, q: 0 };
+    const items = L.caps.map((c, i) => {
+      const ve = mk(c.v.ty.k === 'ref' ? c.v.ty.to : c.v.ty, pos, true, { k: 'var', sym: c.v });
+      const fld = rec.fields[i]!;
+      const init: Init = c.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ve }) } : this.initFromExpr(ve, fld.ty, pos);
+      if (!c.byRef) this.checkTrivialCopy(fld.ty);
+      return { off: fld.offset, path: [i], init };
+    });
+    return mk(ty, pos, false, { k: 'temp', init: { k: 'list', ty, items, pos } });
+  }
+  private captureNamed(v: VarSym, _byRef: boolean): void { this.capture(v); }
   /** `< args >` of a template-id (at '<'). Types where a type can start, else constant expressions. */
   parseTemplateArgs(): TArg[] {
     this.expect('<');
@@ -958,7 +1061,7 @@ export class Parser {
       else if (t === ';' || t === '{' || t === '}') return 0;
     }
   }
-  private parseParams(): Suffix & { k: 'fn' } {
+  parseParams(): Suffix & { k: 'fn' } {
     this.expect('(');
     const params: CType[] = [], names: string[] = [], defaults: (number | null)[] = [], pos: Pos[] = [];
     let variadic = false;
@@ -1477,6 +1580,11 @@ export class Parser {
           }
           const epos = this.p;
           const e = this.at('{') ? null : this.parseExpr();
+          if (e && isAuto(this.retTy) && this.fn) {
+            // a lambda without a trailing return type: the first return statement decides it
+            this.retTy = e.ty.k === 'void' ? C.void : unqual(rval(e).ty);
+            this.fn.ty = { ...this.fn.ty, ret: this.retTy };
+          }
           if (!e) { const init = this.parseInitList(this.retTy); this.expect(';'); return { k: 'return', e: null, init, pos }; }
           this.expect(';');
           if (this.retTy.k === 'void') {
@@ -1510,7 +1618,18 @@ export class Parser {
         }
         case 'using': {
           this.p++;
-          if (this.at('namespace')) throw new Unsupported('block-scope using namespace');
+          if (this.at('namespace')) {
+            this.p++;
+            const path: string[] = [];
+            if (this.eat('::')) { /* from the global namespace */ }
+            while (this.kind() === Tok.Ident) { path.push(this.tx()); this.p++; if (!this.eat('::')) break; }
+            this.expect(';');
+            let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
+            for (const c of path) { r = r.kind === 'ns' ? (r.path.length ? this.u.resolveIn(r.path, c) : this.resolveNamespaceOrType(c)) : r; }
+            if (r.kind !== 'ns') { this.u.error(pos, 725, `name must be a namespace name`); return { k: 'null' }; }
+            this.usingNs.push({ depth: this.scopes.length, path: r.path });
+            return { k: 'null' };
+          }
           if (this.kind() === Tok.Ident && this.at('=', 1)) { const name = this.tx(); this.p += 2; const ty = this.parseTypeName(); this.expect(';'); this.declare({ kind: 'type', name, ty }); return { k: 'null' }; }
           let path: string[] = []; let abs = false;
           if (this.eat('::')) abs = true;
@@ -2364,7 +2483,7 @@ export class Parser {
           return convertArith(rval(a), C.long);
         }
         case '__builtin_va_arg': case '__builtin_va_start': throw new Unsupported('varargs');
-        case '[': throw new Unsupported('lambda');
+        case '[': return this.parseLambda();
         default: break;
       }
       if (this.startsType() && !this.u.isKeyword(t) || TYPE_KW.has(t)) {
@@ -2425,13 +2544,16 @@ export class Parser {
           return e;
         }
         case 'enumconst': return mk(s.ty, pos, false, { k: 'int', v: s.value });
-        case 'field': return this.member(this.thisObj(pos), s.name, false, pos);
+        case 'field': {
+          const m = this.member(this.thisObj(pos), s.name, false, pos);
+          return (s as { byRef?: boolean }).byRef ? this.deref(m, pos) : m;
+        }
         case 'type': this.syntax('type name is not allowed', 254, pos);
         // falls through (never)
         case 'namespace': this.syntax('expected an expression', 29, pos);
       }
     }
-    if (k === Tok.Punct && this.tx() === '[') throw new Unsupported('lambda');
+    if (k === Tok.Punct && this.tx() === '[') return this.parseLambda();
     this.syntax('expected an expression', 29);
   }
 

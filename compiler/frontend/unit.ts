@@ -30,6 +30,7 @@ export class Unit {
   private byNorm = new Map<string, number[]>();     // name → decl indices (non-template, relevant kinds)
   private namespaces = new Set<string>();           // normalised namespace paths that exist
   private usingDirs = new Map<string, string[][]>(); // normalised scope → target namespace paths
+  private nsAliases = new Map<string, { path: string[]; from: string }>(); // `namespace a = b::c;`
   private funcs = new Map<string, FuncSym>();
   private vars = new Map<string, VarSym>();
   private records = new Map<string, RecordDecl>();
@@ -49,7 +50,12 @@ export class Unit {
       const parts = n ? n.split('::') : [];
       for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
       if (d.kind === 'namespace-alias' && d.name) {
-        this.namespaces.add(n ? n + '::' + d.name : d.name);
+        const full = n ? n + '::' + d.name : d.name;
+        this.namespaces.add(full);
+        const path: string[] = [];
+        let j = d.first; while (j <= d.last && this.text(j) !== '=') j++;
+        for (j++; j <= d.last; j++) { const t = this.text(j); if (t === ';') break; if (t !== '::') path.push(t); }
+        this.nsAliases.set(full, { path, from: n });
       }
       if (d.kind === 'using' || d.kind === 'other' || d.kind === 'using-directive') {
         if (this.text(d.first) === 'using' && this.text(d.first + 1) === 'namespace') {
@@ -88,6 +94,9 @@ export class Unit {
 
   // ------------------------------------------------------------------ function bodies
   private parsedBodies = new Set<FuncSym>();
+  lambdaCount = 0;
+  /** A body parsed where it appears (lambdas). */
+  markParsed(f: FuncSym): void { this.parsedBodies.add(f); }
   /** The parsed body of a function (parsed once, on first need), or null when it has none or it did not parse. */
   parseBody(f: FuncSym): Stmt | null {
     if (this.parsedBodies.has(f)) return f.body ?? null;
@@ -163,7 +172,7 @@ export class Unit {
         if (owner >= 0) for (const s of this.load(owner)) if (s.name === name && !out.includes(s)) out.push(s);
         continue;
       }
-      if (d.qualifier) continue;
+      if (d.qualifier && d.kind !== 'using') continue;
       for (const s of this.load(di)) if (s.name === name && !out.includes(s)) out.push(s);
     }
     if (out.length === 0) {
@@ -196,9 +205,18 @@ export class Unit {
     this.owners.set(d.bodyStart, found);
     return found;
   }
-  private resolveNsPath(path: string[], from: string): string | null {
+  private resolveNsPath(path: string[], from: string, depth = 0): string | null {
     const fromParts = from ? from.split('::') : [];
     for (let d = fromParts.length; d >= 0; d--) {
+      // an alias anywhere in the path stands for its target
+      for (let k = path.length; k >= 1; k--) {
+        const head = [...fromParts.slice(0, d), ...path.slice(0, k)].join('::');
+        const al = this.nsAliases.get(head);
+        if (al && depth < 8) {
+          const t = this.resolveNsPath(al.path, al.from, depth + 1);
+          if (t !== null) return this.resolveNsPath([...t.split('::'), ...path.slice(k)], '', depth + 1);
+        }
+      }
       const cand = [...fromParts.slice(0, d), ...path].join('::');
       if (this.namespaces.has(cand)) return cand;
     }
@@ -258,6 +276,8 @@ export class Unit {
   /** What `name` denotes when followed by `::`, inside the resolved namespace path. */
   resolveIn(path: string[], name: string): { kind: 'ns'; path: string[] } | { kind: 'enum'; en: EnumDecl } | { kind: 'record'; rec: RecordDecl } | { kind: 'none' } {
     const full = [...path, name].join('::');
+    const al = this.nsAliases.get(full);
+    if (al) { const t = this.resolveNsPath(al.path, al.from); if (t !== null) return { kind: 'ns', path: t ? t.split('::') : [] }; }
     if (this.namespaces.has(full)) return { kind: 'ns', path: [...path, name] };
     const syms = this.inNamespace(path.join('::'), name);
     const t = syms.find(s => s.kind === 'type');

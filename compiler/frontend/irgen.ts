@@ -117,7 +117,7 @@ function templateKernelInstances(u: Unit, templates: Map<string, number[]>): Fun
     if (u.text(i - 1) === '.' || u.text(i - 1) === '->') continue;
     const next = u.text(i + 1);
     const explicitInst = isExplicitInstantiation(u, i);
-    if (next === '<<' || next === '<<<') throw new Unsupported(`kernel template ${name} launched with deduced template arguments`);
+    if (next === '<<' || next === '<<<') { for (const f of deducedLaunches(u, i, name)) if (!out.includes(f)) out.push(f); continue; }
     if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); continue; }
     if (!u.isUserFile(i) && !explicitInst) continue;
     const scope = u.index.decls[ents[0]!]!.scope;
@@ -133,6 +133,41 @@ function templateKernelInstances(u: Unit, templates: Map<string, number[]>): Fun
     if (!out.includes(f)) out.push(f);
   }
   return out;
+}
+/**
+ * Kernel template specialisations launched with deduced arguments (`k<<<g, b>>>(d_ptr)`): the host function
+ * around the launch is read (not compiled) so the argument types are known. Anything in it we cannot read
+ * makes the unit unsupported.
+ */
+const hostScanned = new WeakMap<Unit, Map<number, FuncSym[]>>();
+function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
+  let di = -1;
+  u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
+  const why = `kernel template ${name} launched with deduced template arguments`;
+  if (di < 0) throw new Unsupported(why + ' outside a function we can read');
+  let done = hostScanned.get(u);
+  if (!done) { done = new Map(); hostScanned.set(u, done); }
+  const got = done.get(di);
+  if (got) return got;
+  const before = u.diags.length, errs = u.errorCount;
+  const found: FuncSym[] = [];
+  try {
+    const syms = u.load(di);
+    const f = syms.find((s): s is FuncSym => s.kind === 'func');
+    if (!f || f.bodyStart < 0) throw new Unsupported(why);
+    const d = u.index.decls[di]!;
+    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, d.scope ? d.scope.split('::').filter(s => s && s !== '(anonymous)') : []);
+    p.hostLaunches = found;
+    p.parseFunctionBody({ ...f, params: undefined, body: undefined });
+  } catch (e) {
+    if (e instanceof SyntaxAbort) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+    u.diags.length = before; u.errorCount = errs;
+    if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
+    throw e;
+  }
+  if (u.errorCount > errs) { if (process.env.PTXD_DEBUG_HOST) console.error(u.diags.slice(before)); u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+  done.set(di, found);
+  return found;
 }
 function isExplicitInstantiation(u: Unit, i: number): boolean {
   for (let j = i - 1; j >= 0 && j > i - 40; j--) { const t = u.text(j); if (t === ';' || t === '}' || t === '{') return false; if (t === 'template' && u.text(j + 1) !== '<') return true; }

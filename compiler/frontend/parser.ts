@@ -2134,9 +2134,36 @@ export class Parser {
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
     return { ...r, pos: r.pos } as Expr;
   }
+  /** Host code being read only to find the kernel template specialisations its launches need. */
+  hostLaunches: FuncSym[] | null = null;
+  /** `kernel<<<config>>>(args)` in host code: deduce and instantiate a kernel template's arguments. */
+  private parseLaunch(callee: Expr, pos: Pos): Expr {
+    this.p += 2;
+    while (!this.at('>>')) { this.parseBinary(9); if (!this.eat(',')) break; }
+    this.expect('>>'); this.expect('>');
+    this.expect('(');
+    const args: Expr[] = [];
+    while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+    this.expect(')');
+    const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
+    if (tmpl && this.hostLaunches) {
+      const found: FuncSym[] = [];
+      for (const di of tmpl.ents) {
+        const f = this.u.templates.deduceAndInstantiate(di, tmpl.explicit, args);
+        if (!f) continue;
+        const same = found.findIndex(o => sameSignature(o, f));
+        if (same >= 0) { if (found[same]!.bodyStart < 0 && f.bodyStart >= 0) found[same] = f; continue; }
+        found.push(f);
+      }
+      if (found.length !== 1) throw new Unsupported(`launch of kernel template ${callee.k === 'func' ? callee.sym.name : ''}: ${found.length} candidates`);
+      if (!this.hostLaunches.includes(found[0]!)) this.hostLaunches.push(found[0]!);
+    }
+    return mk(C.void, pos, false, { k: 'int', v: 0n });
+  }
   parsePostfix(e: Expr): Expr {
     for (;;) {
       const pos = this.p;
+      if (this.at('<<') && this.at('<', 1) && e.k === 'func') { e = this.parseLaunch(e, pos); continue; }
       if (this.at('[')) {
         this.p++;
         const i = this.parseExpr();
@@ -2221,7 +2248,14 @@ export class Parser {
       const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
       if (tmpl) {
         set = [...set];
-        for (const di of tmpl.ents) { const inst = this.u.templates.deduceAndInstantiate(di, tmpl.explicit, args); if (inst && !set.includes(inst)) set.push(inst); }
+        for (const di of tmpl.ents) {
+          const inst = this.u.templates.deduceAndInstantiate(di, tmpl.explicit, args);
+          if (!inst || set.includes(inst)) continue;
+          // a template declared more than once: one specialisation (the one with a body)
+          const same = set.findIndex(o => o.targs && sameSignature(o, inst));
+          if (same >= 0) { if (set[same]!.bodyStart < 0 && inst.bodyStart >= 0) set[same] = inst; continue; }
+          set.push(inst);
+        }
         if (set.length === 0) { this.u.error(pos - 1, 304, `no instance of function template "${callee.sym.name}" matches the argument list`); return errExpr(pos); }
       }
       const obj = (callee as Expr & { thisObj?: Expr }).thisObj;
@@ -2511,7 +2545,7 @@ export class Parser {
         const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });
         (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
         (e as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates = tmpl;
-        if (!this.at('(')) throw new Unsupported(`function template ${name} used other than in a call`);
+        if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }
       if (syms.length === 0) {
@@ -2634,6 +2668,12 @@ function userConversion(e: Expr, to: CType): Expr | null {
 setUserConversion(userConversion);
 function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? []), ...(rec.bases ?? []).flatMap(b => allMethods(b.rec))]; }
 
+/** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */
+function sameSignature(a: FuncSym, b: FuncSym): boolean {
+  if (!a.targs || !b.targs || a.name !== b.name || a.targs.length !== b.targs.length || a.ty.params.length !== b.ty.params.length) return false;
+  return a.targs.every((x, i) => { const y = b.targs![i]!; return x.k === 'type' ? y.k === 'type' && typeName(x.ty) === typeName(y.ty) : y.k === 'val' && y.v === x.v; })
+    && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
+}
 /** User-declared constructors of a class. */
 export function ctorsOf(rec: RecordDecl): FuncSym[] { return (rec.methods ?? []).filter(m => m.ctor); }
 function promotedType0(t: CType): CType {

@@ -135,7 +135,7 @@ export class Unit {
     if (c) return c;
     if (this.loading.has(di)) return [];
     const d = this.index.decls[di]!;
-    if (d.flags & DeclFlag.Template) return [];
+    if (d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)) return [];
     if (d.kind === 'static_assert' || d.kind === 'asm' || d.kind === 'namespace-alias') { this.loaded.set(di, []); return []; }
     this.loading.add(di);
     try {
@@ -166,13 +166,13 @@ export class Unit {
     for (const di of this.entriesNamed(name)) {
       const d = this.index.decls[di]!;
       if (norm(d.scope) !== ns) continue;
-      if (d.flags & DeclFlag.Template) continue;
+      if (d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)) continue;
       if (d.kind === 'enumerator') {
         const owner = this.enumOwner(d);
         if (owner >= 0) for (const s of this.load(owner)) if (s.name === name && !out.includes(s)) out.push(s);
         continue;
       }
-      if (d.qualifier && d.kind !== 'using') continue;
+      if (d.qualifier && (d.kind !== 'using' || !this.isUserFile(d.first))) continue;   // using-declarations: the user's only (the headers' pull in overload sets we need not read)
       for (const s of this.load(di)) if (s.name === name && !out.includes(s)) out.push(s);
     }
     if (out.length === 0) {

@@ -1,6 +1,7 @@
 // Kernel templates: the specialisations host code names (k<float, 4><<<...>>>), explicit
 // instantiation, default template arguments, a namespace, class-template parameters, and device
-// function templates called with dependent arguments. The stub registers each specialisation.
+// function templates called with dependent arguments; a launch with deduced arguments. The stub
+// registers each specialisation.
 #include <cstdio>
 
 template <typename T> struct Acc { T sum; int n; };
@@ -25,6 +26,8 @@ __global__ void accumulate(const T *in, Acc<T> *out) {
   }
 }
 
+template <typename T> __global__ void fill(T *p, T v) { p[threadIdx.x] = v + (T)threadIdx.x; }
+
 namespace ops {
 template <typename T> __global__ void negate(T *p) { p[threadIdx.x] = -p[threadIdx.x]; }
 template __global__ void negate<double>(double *);
@@ -43,6 +46,10 @@ int main() {
   scaleN<float, 4><<<1, T>>>(df, 1.0f);
   scaleN<int, 3><<<1, T>>>(di, -1);
   ops::negate<double><<<1, T>>>(dd);
+  int *dfill; int hfill[T];
+  cudaMalloc(&dfill, sizeof(hfill));
+  fill<<<1, T>>>(dfill, 7);                       // T deduced as int
+  cudaMemcpy(hfill, dfill, sizeof(hfill), cudaMemcpyDeviceToHost);
   Acc<float> ha;
   cudaMemcpy(hf, df, sizeof(hf), cudaMemcpyDeviceToHost);
   cudaMemcpy(hi, di, sizeof(hi), cudaMemcpyDeviceToHost);
@@ -54,6 +61,7 @@ int main() {
   for (int i = 0; i < T; i++) {
     if (hf[i] != 2.0f * i + 1.0f) { if (bad++ < 5) printf("FAIL cxx_template_kernels: f[%d] = %f\n", i, hf[i]); }
     if (hi[i] != 3 * i - 1) { if (bad++ < 5) printf("FAIL cxx_template_kernels: i[%d] = %d\n", i, hi[i]); }
+    if (hfill[i] != 7 + i) { if (bad++ < 5) printf("FAIL cxx_template_kernels: fill[%d] = %d\n", i, hfill[i]); }
     if (hd[i] != -1.0 * i) { if (bad++ < 5) printf("FAIL cxx_template_kernels: d[%d] = %f\n", i, hd[i]); }
   }
   if (ha.n != T || ha.sum != ref) { bad++; printf("FAIL cxx_template_kernels: acc = %f/%d, expected %f/%d\n", ha.sum, ha.n, ref, T); }

@@ -90,6 +90,8 @@ class Mangler {
     if (q) return qualStr(q) + this.key(unq(t));
     const ti = tparamOf(t);
     if (ti !== undefined) return `T${ti}`;
+    const dep = depOf(t);
+    if (dep) return 'N' + this.key(dep.base) + dep.names.map(src).join('') + 'E';
     switch (t.k) {
       case 'ptr': return 'P' + this.key(t.to);
       case 'ref': return (t.rv ? 'O' : 'R') + this.key(t.to);
@@ -103,7 +105,7 @@ class Mangler {
   type(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     const tp = tparamOf(t);
-    const isBuiltin = !q && tp === undefined && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
+    const isBuiltin = !q && tp === undefined && !depOf(t) && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
     if (isBuiltin) return builtinCode(t);
     const key = this.key(t);
     const i = this.find(key);
@@ -111,6 +113,7 @@ class Mangler {
     let text: string;
     if (q) text = qualStr(q) + this.type(unq(t));
     else if (tp !== undefined) text = tparamRef(tp);
+    else if (depOf(t)) { const dep = depOf(t)!; text = 'N' + this.type(dep.base) + dep.names.map(src).join('') + 'E'; }
     else switch (t.k) {
       case 'ptr': text = 'P' + this.type(t.to); break;
       case 'ref': text = (t.rv ? 'O' : 'R') + this.type(t.to); break;
@@ -128,6 +131,8 @@ class Mangler {
   }
 }
 const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
+/** A dependent `typename T::name` in a template's declared signature. */
+const depOf = (t: CType): { base: CType; names: string[] } | undefined => (t as { dep?: { base: CType; names: string[] } }).dep;
 const tparamRef = (i: number): string => i === 0 ? 'T_' : `T${i - 1}_`;
 /** Namespaces then enclosing classes then the record itself. */
 function recordPath(r: RecordDecl): (string | RecordDecl)[] {

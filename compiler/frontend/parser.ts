@@ -225,13 +225,19 @@ export class Parser {
     return { kind: 'none' };
   }
 
+  /** A class template's name (or the injected name of the specialisation being parsed), before `<args>`. */
+  private isClassTemplateName(t: string): boolean {
+    const s = this.lookup(t);
+    if (s.length) return s[0]!.kind === 'type' && s[0]!.ty.k === 'record' && !!s[0]!.ty.rec.targs;
+    return this.u.templateEntries(t, this.ns, 'record').length > 0;
+  }
   /** Is the token at offset i the start of a type (decl-specifier)? */
   startsType(i = 0): boolean {
     const k = this.kind(i);
     if (k !== Tok.Ident && !(k === Tok.Punct && this.tx(i) === '::')) return false;
     const t = this.tx(i);
     if (TYPE_KW.has(t) || SPEC_KW.has(t)) return t !== 'auto' || this.isIdent(i + 1) || this.at('&', i + 1) || this.at('&&', i + 1) || this.at('*', i + 1);
-    if (t === '::' || this.at('::', i + 1) || (this.at('<', i + 1) && this.kind(i) === Tok.Ident && this.lookup(t).length === 0 && this.u.templateEntries(t, this.ns, 'record').length > 0)) {
+    if (t === '::' || this.at('::', i + 1) || (this.at('<', i + 1) && this.kind(i) === Tok.Ident && this.isClassTemplateName(t))) {
       // qualified name: try to read it as a type
       const save = this.p, dl = this.u.diags.length, ec = this.u.errorCount;
       this.p += i;
@@ -336,8 +342,36 @@ export class Parser {
         case 'auto': if (base || named) break; ds.auto = true; this.p++; continue;
         case '__builtin_va_list': throw new Unsupported('__builtin_va_list');
         case '_Float128': case '__float128': case '__fp16': case '_Float16': throw new Unsupported(`type ${t}`);
-        case 'decltype': case '__typeof__': case 'typeof': case '__decltype': throw new Unsupported(t);
-        case 'typename': throw new Unsupported('dependent type name');
+        case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
+          if (base || named) break;
+          this.p++; this.expect('(');
+          if (this.at('auto')) throw new Unsupported('decltype(auto)');
+          const e = this.parseExpr();
+          this.expect(')');
+          // decltype(id) is the declared type; of any other lvalue, a reference to its type
+          if (t !== 'decltype' && t !== '__decltype') named = e.ty;
+          else if (e.k === 'var') named = e.sym.ty;
+          else if (e.k === 'member') named = e.field.ty;
+          else named = e.lv ? refTo(e.ty) : e.ty;
+          if (named.k === 'error') this.syntax('expected a type specifier', 79);
+          continue;
+        }
+        case 'typename': {
+          if (base || named) break;
+          this.p++;
+          const q = this.qualifiedType();
+          if (q) { named = q; continue; }
+          // in a template's declared signature: `typename T::name` stays dependent (for mangling; never deduced)
+          const ts = this.tscope?.get(this.tx());
+          if (ts && ts.kind === 'type' && (ts.ty as { tparam?: number }).tparam !== undefined && this.at('::', 1)) {
+            this.p++;
+            const names: string[] = [];
+            while (this.eat('::')) { if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40); names.push(this.tx()); this.p++; }
+            named = { k: 'error', q: 0, dep: { base: ts.ty, names } } as CType;
+            continue;
+          }
+          throw new Unsupported('dependent type name');
+        }
         case 'struct': case 'class': case 'union': {
           if (base || named) break;
           named = this.parseRecordSpec(ds); continue;
@@ -873,7 +907,7 @@ export class Parser {
     if (this.eat('::')) path = [];
     else {
       const first = this.tx();
-      const r = this.resolveNamespaceOrType(first);
+      const r = this.at('<', 1) ? { kind: 'none' as const } : this.resolveNamespaceOrType(first);
       if (r.kind === 'record') { rec = r.rec; this.p += 2; }
       else if (r.kind === 'ns') { path = r.path; this.p += 2; }
       else if (this.at('<', 1)) {
@@ -2134,6 +2168,23 @@ export class Parser {
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
     return { ...r, pos: r.pos } as Expr;
   }
+  /**
+   * Deduce and instantiate one function template for a call. A template whose declaration we cannot read or
+   * instantiate for these arguments (SFINAE, features we lack) is no candidate; `failed` hears why.
+   */
+  private tryInstantiate(di: number, explicit: TArg[], args: Expr[], failed: (reason: string) => void): FuncSym | null {
+    const dl = this.u.diags.length, ec = this.u.errorCount;
+    try {
+      const f = this.u.templates.deduceAndInstantiate(di, explicit, args);
+      if (this.u.errorCount > ec) { this.u.diags.length = dl; this.u.errorCount = ec; failed(`function template ${this.u.index.decls[di]!.name}: substitution failed`); return null; }
+      return f;
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      this.u.diags.length = dl; this.u.errorCount = ec;
+      failed(e instanceof Unsupported ? e.reason : `function template ${this.u.index.decls[di]!.name}: substitution failed`);
+      return null;
+    }
+  }
   /** Host code being read only to find the kernel template specialisations its launches need. */
   hostLaunches: FuncSym[] | null = null;
   /** `kernel<<<config>>>(args)` in host code: deduce and instantiate a kernel template's arguments. */
@@ -2149,7 +2200,7 @@ export class Parser {
     if (tmpl && this.hostLaunches) {
       const found: FuncSym[] = [];
       for (const di of tmpl.ents) {
-        const f = this.u.templates.deduceAndInstantiate(di, tmpl.explicit, args);
+        const f = this.tryInstantiate(di, tmpl.explicit, args, r => { throw new Unsupported(r); });
         if (!f) continue;
         const same = found.findIndex(o => sameSignature(o, f));
         if (same >= 0) { if (found[same]!.bodyStart < 0 && f.bodyStart >= 0) found[same] = f; continue; }
@@ -2248,14 +2299,16 @@ export class Parser {
       const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
       if (tmpl) {
         set = [...set];
+        let failed: string | null = null;
         for (const di of tmpl.ents) {
-          const inst = this.u.templates.deduceAndInstantiate(di, tmpl.explicit, args);
+          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; });
           if (!inst || set.includes(inst)) continue;
           // a template declared more than once: one specialisation (the one with a body)
           const same = set.findIndex(o => o.targs && sameSignature(o, inst));
           if (same >= 0) { if (set[same]!.bodyStart < 0 && inst.bodyStart >= 0) set[same] = inst; continue; }
           set.push(inst);
         }
+        if (set.length === 0 && failed) throw new Unsupported(failed);
         if (set.length === 0) { this.u.error(pos - 1, 304, `no instance of function template "${callee.sym.name}" matches the argument list`); return errExpr(pos); }
       }
       const obj = (callee as Expr & { thisObj?: Expr }).thisObj;

@@ -104,8 +104,15 @@ export class Unit {
     if (f.bodyStart < 0) { f.body = null; return null; }
     const p = new Parser(this, f.bodyStart, f.bodyEnd + 1, f.scope);
     if (f.tscope) p.tscope = f.tscope;
+    const dl = this.diags.length, ec = this.errorCount;
     try { f.body = p.parseFunctionBody(f); }
     catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
+    if (this.errorCount > ec && !this.isUserFile(f.bodyStart)) {
+      // toolkit/library code the real front end accepts: what we cannot read is ours to lack, not an error
+      const first = this.diags[dl];
+      this.diags.length = dl; this.errorCount = ec;
+      throw new Unsupported(`body of ${f.name} (${this.fileOf(f.bodyStart)}:${this.lineOf(f.bodyStart)}): ${first?.message ?? 'cannot parse'}`);
+    }
     return f.body;
   }
 

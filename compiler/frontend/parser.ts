@@ -2465,6 +2465,7 @@ export class Parser {
    */
   userOperator(op: string, args: Expr[], pos: Pos, postfix = false): Expr | null {
     const name = 'operator' + op;
+    if (postfix) args = [...args, mk(C.int, pos, false, { k: 'int', v: 0n })];   // the dummy int of postfix ++/--
     const a0 = args[0]!;
     const members: FuncSym[] = [];
     if (a0.ty.k === 'record') {
@@ -2478,8 +2479,14 @@ export class Parser {
         add(this.u.lookup(name, this.ns));
         for (const a of args) if (a.ty.k === 'record') add(this.u.lookupIn(a.ty.rec.scope.filter(c => c !== '(anonymous)'), name));
       } catch (e) { if (!(e instanceof Unsupported) || members.length === 0) throw e; }
+      // operator templates: from the current scope and the namespaces of class operands
+      const ents = new Set<number>(this.u.templateEntries(name, this.ns, 'function'));
+      for (const a of args) if (a.ty.k === 'record') for (const di of this.u.templateEntries(name, a.ty.rec.scope.filter(c => c !== '(anonymous)'), 'function', true)) ents.add(di);
+      for (const di of ents) {
+        const f = this.tryInstantiate(di, [], args, () => { /* not viable */ });
+        if (f && !f.cls && f.ty.params.length === args.length && !free.some(o => sameSignature(o, f))) free.push(f);
+      }
     }
-    if (postfix) args = [...args, mk(C.int, pos, false, { k: 'int', v: 0n })];
     const cands: { f: FuncSym; ranks: number[] }[] = [];
     for (const m of members) {
       const q = a0.ty.q & (Q.Const | Q.Volatile), tq = m.staticMember ? q : (m.thisQ ?? 0) & (Q.Const | Q.Volatile);

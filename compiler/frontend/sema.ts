@@ -15,6 +15,11 @@ function tryUserConv(e: Expr, to: CType): Expr | null {
   inUserConv = true;
   try { return userConv(e, to); } finally { inUserConv = false; }
 }
+/** A reference to an array binding an array lvalue of the same bound, adding element cv-qualifiers only. */
+function sameArrayBinding(from: CType, target: CType): boolean {
+  if (from.k !== 'array' || target.k !== 'array' || from.n !== target.n) return false;
+  return sameType(unqual(from.elem), unqual(target.elem)) && ((from.elem.q & ~target.elem.q) & (Q.Const | Q.Volatile)) === 0;
+}
 /** Pointer to a derived class converted to a pointer to its base `to` (adjusted by the base's offset). */
 function derivedToBase(p: Expr, to: CType & { k: 'ptr' }): Expr {
   const from = (p.ty as CType & { k: 'ptr' }).to as CType & { k: 'record' };
@@ -120,6 +125,7 @@ export function convRank(e: Expr, to: CType): number {
       return r < 0 ? -1 : r;
     }
     if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return 0;
+    if (e.lv && sameArrayBinding(from, target)) return 0;
     if (!e.lv && from.k === 'record' && (target.q & Q.Const) && sameType(unqual(from), unqual(target))) return 0;
     if (isBaseOf(unqual(target), unqual(from)) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0 && (e.lv || (target.q & Q.Const))) return 2;
     if (target.q & Q.Const) { const r = convRank(rval(e), unqual(target)); return r < 0 ? -1 : Math.max(r, 0); }
@@ -158,6 +164,7 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
   if (to.k === 'ref') {
     if (convRank(e, to) < 0) return null;
     if (e.lv && sameType(unqual(e.ty), unqual(to.to))) return e;   // bind directly
+    if (e.lv && sameArrayBinding(e.ty, to.to)) return e;
     if (!e.lv && e.ty.k === 'record' && sameType(unqual(e.ty), unqual(to.to))) return e;   // a class prvalue has an address
     if (isBaseOf(unqual(to.to), unqual(e.ty))) {
       const bt = ptrTo(to.to) as CType & { k: 'ptr' };

@@ -268,12 +268,13 @@ class FnGen {
       this.locals.set(v, slot);
     });
     const rt = this.f.ty.ret;
-    if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), alignOfC(rt), 'retval');
+    const ra = rt.k === 'ref' ? 8 : alignOfC(rt);
+    if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), ra, 'retval');
     this.retBlock = this.b.detachedBlock('return');
     this.stmt(body);
     this.enter(this.retBlock);
     if (this.retSlot) {
-      this.b.ret(this.b.load(irType(rt), this.retSlot, alignOfC(rt)));
+      this.b.ret(this.b.load(irType(rt), this.retSlot, ra));
     } else this.b.ret();
   }
 
@@ -357,6 +358,7 @@ class FnGen {
         if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
         else if (s.e) {
           if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
+          else if (this.retSlot && this.f.ty.ret.k === 'ref') this.b.store(this.generic(this.addr(s.e)), this.retSlot, 8);   // a reference returns the address
           else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
           else this.expr(s.e);
         }

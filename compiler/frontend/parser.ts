@@ -326,7 +326,8 @@ export class Parser {
         case 'inline': case '__inline__': case '__inline': ds.inline = true; this.p++; continue;
         case 'constexpr': case 'consteval': case 'constinit': ds.constexpr = true; this.p++; continue;
         case 'virtual': (ds as DeclSpec & { virt?: boolean }).virt = true; this.p++; continue;
-        case 'register': case 'explicit': case 'friend': case 'mutable': case '__extension__': this.p++; continue;
+        case 'explicit': (ds as DeclSpec & { explicit?: boolean }).explicit = true; this.p++; continue;
+        case 'register': case 'friend': case 'mutable': case '__extension__': this.p++; continue;
         case 'thread_local': case '__thread': throw new Unsupported('thread_local');
         case 'const': case '__const': q |= Q.Const; this.p++; continue;
         case 'volatile': case '__volatile__': q |= Q.Volatile; this.p++; continue;
@@ -633,7 +634,7 @@ export class Parser {
         if (this.at('inline') || this.at('__inline__')) { ds.inline = true; this.p++; continue; }
         if (this.at('constexpr')) { ds.constexpr = true; this.p++; continue; }
         if (this.at('virtual')) { virt = true; this.p++; continue; }
-        if (this.at('explicit')) { this.p++; continue; }
+        if (this.at('explicit')) { (ds as DeclSpec & { explicit?: boolean }).explicit = true; this.p++; continue; }
         break;
       }
       const dtor = this.eat('~');
@@ -2163,6 +2164,17 @@ export class Parser {
   }
   explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
     if (e.ty.k === 'error') return e;
+    if (ty.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === ty.rec)) return this.makeTemp(unqual(ty) as CType & { k: 'record' }, [e], false, pos);
+    if (e.ty.k === 'record' && ty.k !== 'record' && ty.k !== 'ref' && unqual(ty).k !== 'void') {
+      // explicit conversion functions count here; the one to exactly the target type wins
+      const q = e.ty.q & (Q.Const | Q.Volatile);
+      const cvs = allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile)));
+      const exact = cvs.filter(m => typeName(unqual(m.ty.ret)) === typeName(unqual(ty)));
+      const pick = exact.length === 1 ? exact[0]! : cvs.length === 1 ? cvs[0]! : null;
+      if (!pick) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
+      e = this.buildCall(pick, null, pick.ty, [], pos, e);
+      if (e.ty.k === 'error') return e;
+    }
     const r = explicitConvert(e, ty);
     if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
@@ -2700,7 +2712,7 @@ export class Parser {
  */
 function userConversion(e: Expr, to: CType): Expr | null {
   const t = unqual(to.k === 'ref' ? to.to : to);
-  const found: Expr[] = [];
+  const found: Expr[] = [], exact: Expr[] = [];
   if (t.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === t.rec)) {
     for (const c of ctorsOf(t.rec)) {
       if (c.deleted || c.ty.params.length === 0) continue;
@@ -2717,12 +2729,13 @@ function userConversion(e: Expr, to: CType): Expr | null {
     for (const m of allMethods(e.ty.rec)) {
       if (m.op !== 'cv' || ((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))) continue;
       if ((m as FuncSym & { explicit?: boolean }).explicit) continue;
-      let rt = m.ty.ret;
+      const rt = m.ty.ret;
       const call = mk(rt.k === 'ref' ? rt.to : rt, e.pos, rt.k === 'ref', { k: 'call', f: m, callee: null, args: [], thisPtr: mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }) });
       const c = implicitConvert(call, to);
-      if (c) found.push(c);
+      if (c) { found.push(c); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
     }
   }
+  if (found.length > 1 && exact.length === 1) return exact[0]!;
   return found.length === 1 ? found[0]! : null;
 }
 setUserConversion(userConversion);

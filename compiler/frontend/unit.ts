@@ -391,6 +391,7 @@ export class Unit {
       isInline: true, forceinline: !!attrs.alwaysInline, noinline: !!attrs.noinline, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
       cls: rec, thisQ: x.fnQ ?? 0, ctor: x.ctor, dtor: x.dtor, op: x.op, staticMember: ds.static, isConstexpr: ds.constexpr,
     };
+    if ((ds as DeclSpec & { explicit?: boolean }).explicit) (f as FuncSym & { explicit?: boolean }).explicit = true;
     if (attrs.global) throw new Unsupported('__global__ member function');
     (rec.methods ??= []).push(f);
     return f;

@@ -867,7 +867,7 @@ export class Parser {
         suffixes.push({ k: 'arr', n });
       } else if (this.at('(')) {
         // `T x(args)` declares an object initialised by args unless the parentheses can only hold parameters
-        if (direct && suffixes.length === 0 && !this.at(')', 1) && !this.at('...', 1) && !this.startsType(1) && !this.at('__attribute__', 1)) break;
+        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !this.startsType(1) && !this.at('__attribute__', 1)) break;
         const s = this.parseParams();
         suffixes.push(s);
         if (suffixes.length === 1 && (direct || (!inner && abstract)) && outer) {

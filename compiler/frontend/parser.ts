@@ -883,6 +883,7 @@ export class Parser {
           if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
           if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
           if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+          if (this.at('->') && suffixes.length === 1) { this.p++; (s as { trailing?: CType }).trailing = this.parseTypeName(); continue; }
           if (this.at('->')) throw new Unsupported('trailing return type');
           break;
         }
@@ -895,7 +896,7 @@ export class Parser {
       for (let i = suffixes.length - 1; i >= 0; i--) {
         const s = suffixes[i]!;
         if (s.k === 'arr') t = arrayOf(t, s.n);
-        else t = { k: 'func', ret: t, params: s.params, variadic: s.variadic, q: 0 };
+        else t = { k: 'func', ret: (s as { trailing?: CType }).trailing && isAuto(t) ? (s as { trailing?: CType }).trailing! : t, params: s.params, variadic: s.variadic, q: 0 };
       }
       return inner ? inner(t) : t;
     };
@@ -1173,11 +1174,13 @@ export class Parser {
     }
     if (ds.ty && ds.ty.k === 'enum' && ds.tagOnly) out.push(...this.enumConsts(ds.ty));
     if (!ds.ty) {
-      if (ds.auto) throw new Unsupported('auto at namespace scope');
-      this.syntax('expected a type specifier', 79);
+      if (!ds.auto) this.syntax('expected a type specifier', 79);
+      // `auto f(...)`: a return type deduced from the body (or given after ->)
+      ds.ty = withQ(AUTO, (ds as DeclSpec & { q: number }).q);
     }
     for (;;) {
       const d = this.parseDeclarator(ds.ty, false);
+      if (ds.auto && d.ty.k !== 'func') throw new Unsupported('auto variable at namespace scope');
       if (d.qual.length) {
         if (d.ty.k === 'func') return this.defineOutOfLine(d, ds);
         throw new Unsupported('qualified declarator (out-of-line static data member)');
@@ -1340,6 +1343,7 @@ export class Parser {
     });
     const pre: Stmt[] = f.ctor ? this.parseMemInitializers(f) : [];
     const body = this.parseBlock();
+    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };   // no return statement with a value
     this.pop();
     for (const g of this.gotos) if (!this.labels.has(g.label)) this.u.error(g.pos, 114, `label "${g.label}" was referenced but not defined`);
     return pre.length ? { k: 'block', body: [...pre, body] } : body;
@@ -1610,6 +1614,7 @@ export class Parser {
         case 'return': {
           this.p++;
           if (this.eat(';')) {
+            if (isAuto(this.retTy) && this.fn) { this.retTy = C.void; this.fn.ty = { ...this.fn.ty, ret: C.void }; }
             if (this.retTy.k !== 'void') this.u.error(pos, 940, 'missing return value'); // EDG: warning in C++? keep as error-free
             return { k: 'return', e: null, pos };
           }
@@ -2402,6 +2407,12 @@ export class Parser {
     return best.f;
   }
   private buildCall(f: FuncSym | null, callee: Expr | null, fty: CType & { k: 'func' }, args: Expr[], pos: Pos, obj?: Expr): Expr {
+    if (f && isAuto(f.ty.ret)) {
+      // a deduced return type: the body says what it is
+      this.u.parseBody(f);
+      if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: f.body ? C.void : C.error };
+      fty = f.ty;
+    }
     if (f && f.deleted) { this.u.error(pos, 1776, `function "${this.u.prettyFunction(f).replace(/^\S+ /, '')}" cannot be referenced -- it is a deleted function`); return errExpr(pos); }
     const ps = fty.params;
     const conv: Expr[] = [];

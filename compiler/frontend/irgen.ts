@@ -165,7 +165,7 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
     if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
     throw e;
   }
-  if (u.errorCount > errs) { if (process.env.PTXD_DEBUG_HOST) console.error(u.diags.slice(before)); u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+  if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
   done.set(di, found);
   return found;
 }

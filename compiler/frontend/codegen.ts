@@ -724,6 +724,17 @@ class FnGen {
   private call(e: Expr & { k: 'call' }, sretSlot?: Value): Value | undefined {
     const f = e.f;
     if (f && f.deviceBuiltin) return this.builtinCall(f, e.args, e.ty);
+    if (f && (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin && !(f.bodyStart >= 0 && (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice) && !e.thisPtr && f.ty.params.every(p => p.k !== 'record' && p.k !== 'ref') && f.ty.ret.k !== 'record') {
+      // a cudart_builtin (e.g. std::abs(long long) redeclared __host__ __device__ by the CUDA headers): the
+      // compiler provides the device side; the body, if any, is the host library's
+      const vals = e.args.map(a => this.rv(a));
+      const rt = irType(e.ty);
+      const r = lowerBuiltinCall(this.ctx, f.name, vals, e.ty.k === 'void' ? T.void : rt);
+      if (r === null) throw new Unsupported(`builtin ${f.name}`);
+      if (r === undefined) return e.ty.k === 'void' ? undefined : cUndef(rt);
+      if (r.ty !== rt && r.ty.k === 'int' && rt.k === 'int') return this.b.cast(r.ty.bits < rt.bits ? 'zext' : 'trunc', r, rt);
+      return r;
+    }
     if (f && !f.isDevice && !f.isGlobal) {
       const u = this.g.u;
       const sig = (x: FuncSym) => u.prettyFunction(x).replace(/^\S+ /, '');

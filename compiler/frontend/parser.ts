@@ -1195,6 +1195,7 @@ export class Parser {
         const f = this.u.declareFunction(d, ds, attrs, this.ns, flagsInAnon, this.instantiating);
         if (this.at('{')) {
           f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+          (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice = !!(attrs.device || attrs.global);
           f.paramNames = d.paramNames; f.pos = d.pos;
           out.push(f);
           return out;

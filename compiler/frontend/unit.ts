@@ -161,6 +161,17 @@ export class Unit {
       return syms;
     } finally { this.loading.delete(di); }
   }
+  /**
+   * load() for a lookup: a header declaration that mentions a type no device expression can have (long double,
+   * _Float128, ...) is no candidate, rather than making the unit unsupported. Anything else still does.
+   */
+  private loadOverload(di: number): Sym[] {
+    try { return this.load(di); }
+    catch (e) {
+      if (e instanceof Unsupported && !this.isUserFile(this.index.decls[di]!.first) && /long double|type (_Float|__float128|__fp16)/.test(e.reason)) return [];
+      throw e;
+    }
+  }
   isUserFile(pos: Pos): boolean {
     const f = this.fileOf(pos);
     return f === this.opts.origSrcFileName || (!f.startsWith('/usr/') && !f.includes('/cuda') && !f.startsWith('<'));
@@ -179,8 +190,8 @@ export class Unit {
         if (owner >= 0) for (const s of this.load(owner)) if (s.name === name && !out.includes(s)) out.push(s);
         continue;
       }
-      if (d.qualifier && (d.kind !== 'using' || !this.isUserFile(d.first))) continue;   // using-declarations: the user's only (the headers' pull in overload sets we need not read)
-      for (const s of this.load(di)) if (s.name === name && !out.includes(s)) out.push(s);
+      if (d.qualifier && d.kind !== 'using') continue;
+      for (const s of this.loadOverload(di)) if (s.name === name && !out.includes(s)) out.push(s);
     }
     if (out.length === 0) {
       // unscoped enumerators
@@ -375,6 +386,7 @@ export class Unit {
     }
     f.isGlobal ||= !!attrs.global; f.isDevice ||= !!attrs.device; f.isHost ||= !!attrs.host;
     f.deviceBuiltin ||= !!attrs.deviceBuiltin || (!!attrs.cudartBuiltin && d.name === '__assert_fail');
+    if (attrs.cudartBuiltin) (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin = true;
     f.isStatic ||= ds.static; f.externC ||= ds.externC; f.isInline ||= ds.inline;
     f.forceinline ||= !!attrs.alwaysInline; f.noinline ||= !!attrs.noinline;
     if (attrs.launchBounds) f.launchBounds = attrs.launchBounds;

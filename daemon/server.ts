@@ -50,7 +50,7 @@ export class Daemon {
     this.idleMs = idleTimeoutMs(o.env);
     this.log = logPath(o.socket);
     this.service = new UnitService({
-      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, log: s => this.logLine(s),
+      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, log: s => this.logLine(s),
     });
     this.scheduler = new Scheduler(poolSize(o.env));
   }
@@ -69,7 +69,7 @@ export class Daemon {
     // Warm up what every compile needs, so the first request does not pay for it.
     compilerHash();
     this.service.getStore();
-    this.pool = new Pool({ size: this.scheduler.capacity, log: s => this.logLine(s) });
+    this.pool = new Pool({ size: this.scheduler.capacity, keepPrelude: true, log: s => this.logLine(s) });
     mkdirSync(dirname(this.o.socket), { recursive: true, mode: 0o700 });
     await this.listen();
     writeFileSync(pidPath(this.o.socket), `${process.pid}\n`);

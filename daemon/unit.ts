@@ -84,6 +84,8 @@ export interface ServiceOptions {
   log?: (line: string) => void;
   /** The compiler entry; loaded lazily by default (a cache hit does not need it). */
   compileUnit?: typeof import('../compiler/compile').compileUnit;
+  /** Keep lexed/skimmed prefixes between compiles (a long-lived daemon; useless to a one-shot client). */
+  keepPrelude?: boolean;
 }
 
 export class UnitService {
@@ -92,6 +94,7 @@ export class UnitService {
   private warning: string | undefined;
   private warned = false;
   private pending: Counters = emptyCounters();
+  private prelude: import('../compiler/frontend/prelude').PreludeCache | undefined;
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -161,13 +164,18 @@ export class UnitService {
     const compileUnit = this.o.compileUnit ?? (require('../compiler/compile') as typeof import('../compiler/compile')).compileUnit;
     const t0 = performance.now();
     const text = l.source!.toString('utf8');
-    // THE call of the compiler in-process (the daemon's pool makes the same call in its workers).
-    // libdevice linking: pass l.lib?.bytes as compileUnit's third argument here and in compileArgs().
+    // THE call of the compiler in-process (the daemon's pool makes the same call in its workers, which
+    // keep prelude caches of their own).
+    if (this.o.keepPrelude && !this.prelude) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      this.prelude = new (require('../compiler/frontend/prelude') as typeof import('../compiler/frontend/prelude')).PreludeCache();
+    }
+    const env = { libdevice: l.lib?.bytes, prelude: this.prelude };
     let options = l.options ?? l.req.options;
-    let r = compileUnit(text, options);
+    let r = compileUnit(text, options, env);
     if (this.leaked(l, options, r)) {
       options = l.req.options;
-      r = compileUnit(text, options);
+      r = compileUnit(text, options, env);
     }
     return this.finish(l, r, performance.now() - t0);
   }
@@ -191,10 +199,9 @@ export class UnitService {
     return this.finish(l, r, ms);
   }
 
-  /** compileUnit's arguments after the options (none yet; libdevice bytes when it links them). */
+  /** compileUnit's arguments after the options, as plain data (a worker adds its own prelude cache). */
   private compileArgs(l: Lookup): unknown[] {
-    void l.lib;
-    return [];
+    return [{ libdevice: l.lib?.bytes }];
   }
 
   /**

@@ -21,13 +21,14 @@ const DIST_COMPILER = path.join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
 const DIST_POOL = path.join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
 const skip = skipReason('nvcc') ?? (fs.existsSync(DIST_POOL) && fs.existsSync(DIST_COMPILER) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');
 
-const KERNELS = ['saxpy.cu', 'reduce_shared.cu', 'matmul_tiled.cu', 'atomics_int.cu', 'struct_byvalue.cu', 'scan.cu', 'warp_reduce.cu', 'printf.cu'];
+const LIBDEVICE = '/usr/local/cuda/nvvm/libdevice/libdevice.10.bc';
+const KERNELS = ['math_float.cu', 'saxpy.cu', 'reduce_shared.cu', 'matmul_tiled.cu', 'atomics_int.cu', 'struct_byvalue.cu', 'scan.cu', 'warp_reduce.cu', 'printf.cu'];
 
 const pools: Pool[] = [];
 afterAll(async () => { for (const p of pools) await p.close(); });
 
-function newPool(size: number, compileModule?: string): Pool {
-  const p = new Pool({ size, compileModule });
+function newPool(size: number, compileModule?: string, keepPrelude = false): Pool {
+  const p = new Pool({ size, compileModule, keepPrelude });
   pools.push(p);
   return p;
 }
@@ -50,18 +51,22 @@ describe.skipIf(skip !== undefined)(`compile pool ${skip ?? ''}`, () => {
     const options: CompileOptions = { ...defaultOptions(), arch: 90, moduleId: u.moduleId, includeFileName: 'x.fatbin.c', stubFileName: 'x.stub.c' };
     return { name: k, text: fs.readFileSync(u.ii, 'utf8'), options };
   });
+  // What the daemon passes: libdevice bytes (math_float.cu links it); the workers add prelude caches.
+  const env = { libdevice: new Uint8Array(fs.readFileSync(LIBDEVICE)) };
 
   it('gives what compileUnit gives here, with 1, 2 and 4 workers and in any order', async () => {
     const expected = new Map(units.map(u => {
-      const r = compileUnit(u.text, u.options);
+      const r = compileUnit(u.text, u.options, env);
       return [u.name, { ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported }];
     }));
     // The comparison means something only if the units really compile.
-    expect([...expected.values()].filter(r => r.ok && r.ptx.includes('.entry')).length).toBeGreaterThanOrEqual(6);
-    for (const [size, seed] of [[1, 1], [2, 2], [4, 3], [4, 4]] as const) {
-      const pool = newPool(size);
-      const order = shuffled(units, seed);
-      const got = await Promise.all(order.map(u => pool.run(u.text, u.options)));
+    expect([...expected.values()].filter(r => r.ok && r.ptx.includes('.entry')).length).toBeGreaterThanOrEqual(7);
+    expect(expected.get('math_float.cu')!.ptx, 'libdevice is linked').toContain('.entry');
+    for (const [size, seed] of [[1, 1], [2, 2], [4, 3]] as const) {
+      const pool = newPool(size, undefined, true);
+      // Twice each: the second compile of a unit in a worker starts from its prelude cache.
+      const order = shuffled([...units, ...units], seed);
+      const got = await Promise.all(order.map(u => pool.run(u.text, u.options, [env])));
       order.forEach((u, i) => {
         const r = got[i]!.result;
         expect({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported }, `${u.name} with ${size} workers`)

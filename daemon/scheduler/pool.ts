@@ -22,6 +22,8 @@ export interface PoolOptions {
   size: number;
   /** The module that exports compileUnit (absolute path of built JS). */
   compileModule?: string;
+  /** Each worker keeps a prelude cache (compiler/frontend/prelude.ts) across its compiles. */
+  keepPrelude?: boolean;
   log?: (line: string) => void;
 }
 
@@ -36,6 +38,7 @@ export function poolSize(env: NodeJS.ProcessEnv): number {
 // Workers always run built code (also when the pool itself is loaded from sources by the tests).
 const WORKER_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
 const DEFAULT_COMPILER = join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
+const PRELUDE_MODULE = join(REPO_ROOT, 'dist', 'compiler', 'frontend', 'prelude.js');
 /** Workers in a row that died before they were ready: then the pool is broken and stops replacing them. */
 const MAX_START_FAILURES = 3;
 
@@ -71,7 +74,9 @@ export class Pool {
   get started(): number { return this.slots.length; }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_MAIN, { workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER } });
+    const worker = new Worker(WORKER_MAIN, {
+      workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER, preludeModule: this.o.keepPrelude ? PRELUDE_MODULE : undefined },
+    });
     const slot: Slot = { worker, ready: false };
     worker.on('message', (m: WorkerReply | { ready: true }) => {
       if ('ready' in m) { slot.ready = true; this.startFailures = 0; this.pump(); return; }

@@ -2,23 +2,32 @@
 // result back as plain data. The compiler module is workerData.compileModule (the built compiler by
 // default; tests substitute a wrapper that crashes on purpose). A throw inside compileUnit is already a
 // result (compileUnit catches its own bugs); anything that kills the thread is handled by the pool.
+//
+// Each worker keeps its own prelude cache (lexed/skimmed header prefixes): it never changes outputs,
+// only how fast the next unit with the same headers compiles in this worker.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerJob, WorkerReply } from './pool';
 
 type CompileModule = typeof import('../../compiler/compile');
+type PreludeModule = typeof import('../../compiler/frontend/prelude');
 
+const data = workerData as { compileModule: string; preludeModule?: string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const mod = require((workerData as { compileModule: string }).compileModule) as CompileModule;
+const mod = require(data.compileModule) as CompileModule;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const prelude = data.preludeModule ? new (require(data.preludeModule) as PreludeModule).PreludeCache() : undefined;
 
 parentPort!.postMessage({ ready: true });
 
 parentPort!.on('message', (job: WorkerJob) => {
   const t0 = performance.now();
-  // Arguments after the options (libdevice bytes, an env of caches) travel as they are given, so
-  // compileUnit can grow them without the pool knowing.
+  // compileUnit(text, options, env, ...): env arrives as plain data (libdevice bytes); the worker adds
+  // its prelude cache.
+  const [env, ...more] = job.rest;
+  const withPrelude = prelude === undefined ? env : { ...(env as object | undefined), prelude };
   const compile = mod.compileUnit as (text: string, o: WorkerJob['options'], ...rest: unknown[]) => ReturnType<CompileModule['compileUnit']>;
-  const result = compile(job.text, job.options, ...job.rest);
+  const result = compile(job.text, job.options, ...(withPrelude === undefined ? [] : [withPrelude]), ...more);
   const reply: WorkerReply = { id: job.id, result, ms: performance.now() - t0 };
   parentPort!.postMessage(reply);
 });

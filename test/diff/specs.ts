@@ -141,9 +141,74 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'kernel', grid: 2, block: 128, args: [buf('d'), i32(200)] }],
   },
   {
+    name: 'cxx_classes',
+    buffers: { fout: { type: 'f32', n: 32 * 6 }, iout: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: 'classes', grid: 1, block: 32, args: [buf('fout'), buf('iout')] }],
+  },
+  {
+    name: 'cxx_constexpr',
+    buffers: { iout: { type: 'i32', n: 32 * 6 }, fout: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'consteval_kernel', grid: 1, block: 32, args: [buf('iout'), buf('fout')] }],
+  },
+  {
+    name: 'cxx_generic',
+    buffers: { df: { type: 'f32', n: 32 * 2 }, dd: { type: 'f64', n: 32 * 2 }, di: { type: 'i32', n: 32 * 4 }, di2: { type: 'i32', n: 32 * 4 } },
+    launches: [
+      { kernel: '_Z7genericIfEvPT_Pi', grid: 1, block: 32, args: [buf('df'), buf('di')] },
+      { kernel: '_Z7genericIdEvPT_Pi', grid: 1, block: 32, args: [buf('dd'), buf('di2')] },
+    ],
+  },
+  {
+    name: 'cxx_inherit',
+    buffers: { d: { type: 'i32', n: 32 * 8 } },
+    launches: [{ kernel: 'inherit', grid: 1, block: 32, args: [buf('d')] }],
+  },
+  {
+    name: 'cxx_lambdas',
+    buffers: { d: { type: 'i32', n: 32 * 6 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'lambdas', grid: 1, block: 32, args: [buf('d'), buf('df')] }],
+  },
+  {
+    name: 'cxx_namespaces',
+    buffers: { df: { type: 'f32', n: 32 * 4 }, di: { type: 'i32', n: 32 * 2 } },
+    // an anonymous-namespace variable: found by its unmangled name (the mangled prefix depends on the source path)
+    symbols: { anonCounter: { type: 'i32', n: 1 } },
+    launches: [{ kernel: 'namespaces', grid: 1, block: 32, args: [buf('df'), buf('di')] }],
+  },
+  {
+    name: 'cxx_operators',
+    buffers: { di: { type: 'i32', n: 32 * 6 }, df: { type: 'f32', n: 32 }, dm: { type: 'f32', n: 32 * 4 } },
+    launches: [{ kernel: 'operators', grid: 1, block: 32, args: [buf('di'), buf('df'), buf('dm')] }],
+  },
+  {
     name: 'cxx_refs',
     buffers: { d: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 } },
     launches: [{ kernel: 'refs', grid: 1, block: 32, args: [buf('d'), buf('df')] }],
+  },
+  {
+    name: 'cxx_template_kernels',
+    buffers: {
+      df: { type: 'f32', n: 32, init: gen(i => 0.5 * i) }, di: { type: 'i32', n: 32, init: iota() }, dd: { type: 'f64', n: 32, init: iota() },
+      acc: { type: 'u32', n: 2 }, // Acc<float> {float sum; int n;}
+      dfill: { type: 'i32', n: 32 },
+    },
+    launches: [
+      { kernel: '_Z10accumulateIfLi32EEvPKT_P3AccIS0_E', grid: 1, block: 32, args: [buf('df'), buf('acc')] },
+      { kernel: '_Z6scaleNIfLi4EEvPT_S0_', grid: 1, block: 32, args: [buf('df'), f32(1)] },
+      { kernel: '_Z6scaleNIiLi3EEvPT_S0_', grid: 1, block: 32, args: [buf('di'), i32(-1)] },
+      { kernel: '_ZN3ops6negateIdEEvPT_', grid: 1, block: 32, args: [buf('dd')] },
+      { kernel: '_Z4fillIiEvPT_S0_', grid: 1, block: 32, args: [buf('dfill'), i32(7)] },
+    ],
+  },
+  {
+    name: 'cxx_templates',
+    buffers: { di: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 }, dd: { type: 'f64', n: 32 } },
+    launches: [{ kernel: 'templates', grid: 1, block: 32, args: [buf('di'), buf('df'), buf('dd')] }],
+  },
+  {
+    name: 'cxx_traits',
+    buffers: { di: { type: 'i32', n: 32 * 5 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'traits', grid: 1, block: 32, args: [buf('di'), buf('df')] }],
   },
   {
     name: 'device_functions',

@@ -40,12 +40,27 @@ function runStep(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{
   });
 }
 
-/** gcc-style `file:line:col: error: msg` lines of a failed preprocessing step as diagnostics. */
+/**
+ * The diagnostics of a failed preprocessing step: the preprocessor's (`file:line:col: error: msg`) or
+ * cudafe++'s, which is EDG like cicc (`file(line): error: msg`, then the source line and a caret).
+ */
 export function preprocessorDiagnostics(stderr: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const l of stderr.split('\n')) {
-    const m = /^(.+?):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.*)$/.exec(l);
-    if (m) out.push({ severity: m[4] === 'warning' ? 'warning' : 'error', file: m[1], line: Number(m[2]), col: m[3] ? Number(m[3]) : undefined, message: m[5] });
+  const lines = stderr.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    const gcc = /^(.+?):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.*)$/.exec(l);
+    if (gcc) {
+      out.push({ severity: gcc[4] === 'warning' ? 'warning' : 'error', file: gcc[1], line: Number(gcc[2]), col: gcc[3] ? Number(gcc[3]) : undefined, message: gcc[5] });
+      continue;
+    }
+    const edg = /^(.+)\((\d+)\): (catastrophic error|error|warning|remark)(?: #\d+(?:-D)?)?: (.*)$/.exec(l);
+    if (edg) {
+      const d: Diagnostic = { severity: edg[3] === 'catastrophic error' ? 'catastrophic' : edg[3] as Diagnostic['severity'], file: edg[1], line: Number(edg[2]), message: edg[4] };
+      const caret = lines[i + 2] !== undefined ? /^ {2}( *)\^$/.exec(lines[i + 2]) : null;
+      if (lines[i + 1]?.startsWith('  ') && caret) { d.sourceLine = lines[i + 1].slice(2); d.col = caret[1].length + 1; i += 2; }
+      out.push(d);
+    }
   }
   if (out.length === 0) out.push({ severity: 'error', file: '', line: 0, message: stderr.trim() || 'preprocessing failed' });
   return out;

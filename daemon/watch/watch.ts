@@ -6,9 +6,9 @@
 // Events are debounced; one unit compiles at a time, and a unit changed while compiling runs again.
 // The compile_commands.json is watched as well: units added or removed by a reconfigure follow.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { loadUnits, type WatchUnit } from './compile-db';
 import { planUnit, type UnitPlan } from './plan';
@@ -50,6 +50,7 @@ export class Watcher {
   private closed = false;
   private idleWaiters: (() => void)[] = [];
   private n = 0;
+  private dbChanged = false;
 
   constructor(private readonly o: WatchOptions) {}
 
@@ -105,7 +106,8 @@ export class Watcher {
 
   private onPath(path: string): void {
     if (this.closed) return;
-    if (path === this.o.db) { this.reloadDb(); this.schedule(); return; }
+    // A reconfigure may rewrite the database in steps: read it once things settle.
+    if (path === this.o.db) { this.dbChanged = true; this.schedule(); return; }
     let hit = false;
     for (const t of this.units.values()) {
       if (t.files.has(path)) { this.markDirty(t.id, path); hit = true; }
@@ -122,7 +124,11 @@ export class Watcher {
 
   private schedule(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = undefined; void this.drain(); }, this.o.debounceMs);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.dbChanged) { this.dbChanged = false; this.reloadDb(); }
+      void this.drain();
+    }, this.o.debounceMs);
   }
 
   private async drain(): Promise<void> {
@@ -140,7 +146,8 @@ export class Watcher {
     } finally {
       this.running = false;
     }
-    if (this.dirty.size === 0 && !this.timer) for (const w of this.idleWaiters.splice(0)) w();
+    if (this.dirty.size > 0 && !this.timer) this.schedule();
+    else if (this.dirty.size === 0 && !this.timer) for (const w of this.idleWaiters.splice(0)) w();
   }
 
   private async compileUnit(t: Tracked, reason: string[]): Promise<void> {
@@ -148,7 +155,7 @@ export class Watcher {
     try {
       if (!t.plan) {
         rmSync(t.dir, { recursive: true, force: true });
-        require('node:fs').mkdirSync(t.dir, { recursive: true });
+        mkdirSync(t.dir, { recursive: true });
         t.plan = planUnit(t.unit.command, t.unit.directory, t.dir, this.o.env);
       }
       const r = await runUnit(t.plan, t.unit.directory, this.o.compile);
@@ -178,4 +185,3 @@ export class Watcher {
   }
 }
 
-export const shortName = (f: string, cwd: string) => f.startsWith(cwd + '/') ? f.slice(cwd.length + 1) : basename(f) === f ? f : f;

@@ -9,7 +9,8 @@ import { humanLines, jsonLine } from '../daemon/watch/report';
 
 /** Compiles through the daemon (reconnecting once if it went away); in-process when it cannot be used. */
 function daemonCompiler(env: NodeJS.ProcessEnv, say: (s: string) => void): { compile: (r: UnitRequest) => Promise<UnitResponse>; close: () => void } {
-  let conn: DaemonConnection | undefined;
+  // One connection shared by concurrent compiles (each arch of a unit compiles at once).
+  let conn: Promise<DaemonConnection | undefined> | undefined;
   let local: import('../daemon/unit').UnitService | undefined;
   const connect = async () => {
     const { connectDaemon } = await import('../daemon/client');
@@ -31,20 +32,21 @@ function daemonCompiler(env: NodeJS.ProcessEnv, say: (s: string) => void): { com
     if (env.PTXD_DAEMON !== '0') {
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
-          conn ??= await connect();
-          if (!conn) break;
-          const m = await conn.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req });
+          const c = await (conn ??= connect());
+          if (!c) break;
+          const m = await c.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req });
           return m.res;
         } catch (e) {
-          conn?.close();
+          const c = conn;
           conn = undefined;
+          void c?.then(x => x?.close(), () => undefined);
           if (attempt === 1) say(`daemon unavailable (${e instanceof Error ? e.message : String(e)}); compiling in this process`);
         }
       }
     }
     return inProcess(req);
   };
-  return { compile, close: () => { conn?.close(); local?.close(); } };
+  return { compile, close: () => { void conn?.then(x => x?.close(), () => undefined); local?.close(); } };
 }
 
 export async function watchCommand(path: string, json: boolean, debounceMs: number): Promise<number> {
@@ -69,5 +71,7 @@ export async function watchCommand(path: string, json: boolean, debounceMs: numb
   });
   await w.close();
   backend.close();
+  // Nothing should be left running; if something is (a compiler step mid-way), do not hang on it.
+  setTimeout(() => process.exit(0), 2000).unref();
   return 0;
 }

@@ -16,6 +16,8 @@ export interface UnitPlan {
   /** Environment of the steps (nvcc's `#$ NAME=value` lines over the caller's environment). */
   env: NodeJS.ProcessEnv;
   steps: PlanStep[];
+  /** The module id cudafe++ wrote on the unit's last run (see run-unit.ts). */
+  lastModuleId?: string;
 }
 
 /** Splits a dry-run command line the way sh would for nvcc's quoting: "…" (with \-escapes), bare words, $NAME. */

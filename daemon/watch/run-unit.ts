@@ -10,7 +10,7 @@ import { generateModuleId } from '../../client/module-id';
 import { outputEnv } from '../store/key';
 import type { UnitRequest, UnitResponse } from '../unit';
 import type { Diagnostic } from '../../compiler/diagnostics';
-import type { UnitPlan } from './plan';
+import type { PlanStep, UnitPlan } from './plan';
 
 export interface ArchResult {
   arch: string;
@@ -83,50 +83,98 @@ export function includedFiles(ii: string, cwd: string): string[] {
 const archOf = (argv: string[]) => { const i = argv.indexOf('-arch'); return i >= 0 ? argv[i + 1] ?? '?' : '?'; };
 
 /** The daemon request of one cicc step, as ptxd-cicc would send it for the same call. */
-export function requestFor(argv: string[], cwd: string, env: NodeJS.ProcessEnv): UnitRequest {
+export function requestFor(argv: string[], cwd: string, env: NodeJS.ProcessEnv, moduleId?: string): UnitRequest {
   const { realCicc, args } = splitRealCicc(argv.slice(1));
   const a = parseCiccArgs(args);
   const o = a.options;
   if (a.genModuleIdFile || a.moduleIdFile === undefined) o.moduleId = generateModuleId(o.origSrcPathName, o.origSrcFileName);
-  else o.moduleId = readFileSync(resolve(cwd, a.moduleIdFile), 'utf8').trim();
+  else o.moduleId = moduleId ?? readModuleId(argv, cwd)!;
   return { input: resolve(cwd, a.input), options: o, realCicc, env: outputEnv(env) };
 }
 
+/** The module id file a cicc step reads (written by cudafe++), undefined when cicc generates the id. */
+function moduleIdFile(argv: string[], cwd: string): string | undefined {
+  const a = parseCiccArgs(splitRealCicc(argv.slice(1)).args);
+  return a.genModuleIdFile || a.moduleIdFile === undefined ? undefined : resolve(cwd, a.moduleIdFile);
+}
+
+function readModuleId(argv: string[], cwd: string): string | undefined {
+  const f = moduleIdFile(argv, cwd);
+  return f === undefined ? undefined : readFileSync(f, 'utf8').trim();
+}
+
+/** A device preprocessing step (its output is one arch's .ii), as opposed to the host side's steps. */
+const isDeviceStep = (argv: string[]) => argv.some(a => a.startsWith('-D__CUDA_ARCH__='));
+
+/**
+ * Runs a unit's steps. The host side (preprocessor, cudafe++: it writes the module id file) runs beside
+ * each arch's device preprocessing and compile. The compile does not wait for cudafe++ when the unit's
+ * module id is known from its last run (it only changes with the unit's first function): once cudafe++
+ * has written it, an arch compiled with a stale id is compiled again with the new one.
+ */
 export async function runUnit(plan: UnitPlan, cwd: string, compile: Compile): Promise<UnitOutcome> {
   const t0 = performance.now();
   const includes = new Set<string>();
-  const diagnostics: Diagnostic[] = [];
   const archs: ArchResult[] = [];
-  const pending: Promise<void>[] = [];
-  let failed = false;
-  for (const step of plan.steps) {
-    if (step.kind === 'run') {
-      const r = await runStep(step.argv, cwd, plan.env);
-      if (r.code !== 0) {
-        diagnostics.push(...preprocessorDiagnostics(r.err));
-        failed = true;
-        break;
-      }
-      continue;
+  const ours: Diagnostic[] = [];
+  const hostDiags: Diagnostic[] = [];
+
+  const host = (async () => {
+    for (const s of plan.steps) {
+      if (s.kind !== 'run' || isDeviceStep(s.argv)) continue;
+      const r = await runStep(s.argv, cwd, plan.env);
+      if (r.code !== 0) { hostDiags.push(...preprocessorDiagnostics(r.err)); return false; }
     }
-    const arch = archOf(step.argv);
-    const req = requestFor(step.argv, cwd, plan.env);
+    return true;
+  })();
+
+  const chains: PlanStep[][] = [];
+  let pre: PlanStep[] = [];
+  for (const s of plan.steps) {
+    if (s.kind === 'run' && isDeviceStep(s.argv)) pre.push(s);
+    else if (s.kind === 'cicc') { chains.push([...pre, s]); pre = []; }
+  }
+
+  let deviceFailed = false;
+  const runChain = async (chain: PlanStep[]) => {
+    const cicc = chain[chain.length - 1];
+    for (const s of chain.slice(0, -1)) {
+      const r = await runStep(s.argv, cwd, plan.env);
+      if (r.code !== 0) { ours.push(...preprocessorDiagnostics(r.err)); deviceFailed = true; return; }
+    }
+    const arch = archOf(cicc.argv);
+    const needsId = moduleIdFile(cicc.argv, cwd) !== undefined;
+    let used = needsId ? plan.lastModuleId : undefined;
+    if (needsId && used === undefined) {
+      if (!await host) return;
+      used = plan.lastModuleId = readModuleId(cicc.argv, cwd);
+    }
+    let req = requestFor(cicc.argv, cwd, plan.env, used);
     try {
       for (const f of includedFiles(readFileSync(req.input, 'latin1'), cwd)) includes.add(f);
     } catch { /* the daemon reports the unreadable input */ }
-    // The next arch is preprocessed while the daemon compiles this one.
-    pending.push(compile(req).then(res => {
-      archs.push({ arch, status: res.status, cached: res.cached, compileMs: res.compileMs });
-      // Each arch reports the same front-end diagnostics: keep one copy.
-      for (const d of res.diagnostics) {
-        if (!diagnostics.some(x => x.file === d.file && x.line === d.line && x.message === d.message && x.severity === d.severity)) diagnostics.push(d);
+    let res = await compile(req);
+    if (needsId && await host) {
+      const real = readModuleId(cicc.argv, cwd);
+      if (real !== used) {
+        plan.lastModuleId = real;
+        req = requestFor(cicc.argv, cwd, plan.env, real);
+        res = await compile(req);
       }
-      if (res.status === 'unsupported' && res.reason) diagnostics.push({ severity: 'error', file: '', line: 0, message: `not supported by ptxd: ${res.reason}` });
-      if (res.status === 'unreadable') diagnostics.push({ severity: 'error', file: '', line: 0, message: res.reason ?? 'unreadable input' });
-    }));
-  }
-  await Promise.all(pending);
+    }
+    archs.push({ arch, status: res.status, cached: res.cached, compileMs: res.compileMs });
+    // Each arch reports the same front-end diagnostics: keep one copy.
+    for (const d of res.diagnostics) {
+      if (!ours.some(x => x.file === d.file && x.line === d.line && x.message === d.message && x.severity === d.severity)) ours.push(d);
+    }
+    if (res.status === 'unsupported' && res.reason) ours.push({ severity: 'error', file: '', line: 0, message: `not supported by ptxd: ${res.reason}` });
+    if (res.status === 'unreadable') ours.push({ severity: 'error', file: '', line: 0, message: res.reason ?? 'unreadable input' });
+  };
+  await Promise.all(chains.map(runChain));
+  const hostOk = await host;
   archs.sort((x, y) => x.arch.localeCompare(y.arch));
-  const ok = !failed && archs.length > 0 && archs.every(a => a.status === 'ok');
+  // cudafe++ and our compiler may report the same mistake: cudafe++'s wording wins on a shared line.
+  const diagnostics = [...hostDiags, ...ours.filter(d => !hostDiags.some(h => h.file === d.file && h.line === d.line))];
+  const ok = hostOk && !deviceFailed && archs.length === chains.length && archs.every(a => a.status === 'ok');
   return { ok, archs, diagnostics, includes: [...includes].sort(), ms: Math.round(performance.now() - t0) };
 }

@@ -134,6 +134,23 @@ describe.skipIf(skip !== undefined)(`ptxd watch ${skip ?? ''}`, () => {
     fs.writeFileSync(unit('b.cu'), KERNEL('kb', 'x[i] = x[i] + SCALE * 0.5f;'));
     expect((await results(mark, ['b.cu'])).get(unit('b.cu'))!.ok).toBe(true);
 
+    // A deleted header: both including units report the preprocessor's error; restoring it fixes them.
+    mark = events.length;
+    fs.rmSync(path.join(src, 'common.h'));
+    const gone = await results(mark, ['a.cu', 'b.cu']);
+    for (const e of gone.values()) {
+      expect(e.ok).toBe(false);
+      expect(e.diagnostics!.some(d => d.file.endsWith('.cu') && /common\.h/.test(d.message)), JSON.stringify(e)).toBe(true);
+    }
+    mark = events.length;
+    fs.writeFileSync(path.join(src, 'common.h'), '#define SCALE 3.0f\n');
+    for (const e of (await results(mark, ['a.cu', 'b.cu'])).values()) expect(e.ok).toBe(true);
+
+    // Renaming a unit's first kernel changes its module id (cudafe++ derives it from that name).
+    mark = events.length;
+    fs.writeFileSync(unit('c.cu'), `__global__ void kc_renamed(int *p) { p[threadIdx.x] += 2; }\n`);
+    expect((await results(mark, ['c.cu'])).get(unit('c.cu'))!.ok).toBe(true);
+
     // A new unit: added by a reconfigure (compile_commands.json changes), then removed again.
     mark = events.length;
     fs.writeFileSync(unit('d.cu'), KERNEL('kd', 'x[i] = -x[i];'));

@@ -104,6 +104,9 @@ describe.skipIf(skip !== undefined)(`ptxd watch ${skip ?? ''}`, () => {
       expect(e.archs!.map(a => a.arch)).toEqual(['compute_75', 'compute_86']);
     }
     expect(events[0].event).toBe('watching');
+    // The watched set: the three sources and the header (toolkit and system headers left out).
+    expect(await waitFor(() => events.some(e => e.event === 'idle'), EVENT_MS)).toBe(true);
+    expect(events.find(e => e.event === 'idle')).toMatchObject({ units: 3, files: 4, failing: 0 });
 
     // A kernel body: that unit only.
     let mark = events.length;

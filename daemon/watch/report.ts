@@ -16,12 +16,20 @@ export function jsonLine(e: WatchEvent): string {
   return JSON.stringify({ ...e, diagnostics: e.diagnostics.map(d => ({ ...d, text: diagnosticLine(d) })), time: new Date().toISOString() });
 }
 
+let idleShown = false;
+
 export function humanLines(e: WatchEvent, cwd: string, colour: boolean): string {
   const c = (code: string, s: string) => colour ? `\x1b[${code}m${s}\x1b[0m` : s;
   const name = (f: string) => { const r = relative(cwd, f); return r.startsWith('..') ? f : r; };
   switch (e.event) {
     case 'watching': return `${c('36', 'ptxd watch')}: ${e.units} CUDA unit${e.units === 1 ? '' : 's'} from ${name(e.db)}\n`;
     case 'compiling': return '';
+    case 'idle': {
+      // Once, after the first round: later rounds end with their own result lines.
+      if (idleShown) return '';
+      idleShown = true;
+      return c('2', `watching ${e.files} files of ${e.units} units${e.failing ? `; ${e.failing} with errors` : ''}\n`);
+    }
     case 'removed': return `${c('33', '-')} ${name(e.unit)} removed\n`;
     case 'failed': return `${c('31', '!')} ${e.unit ? `${name(e.unit)}: ` : ''}${e.message}\n`;
     case 'result': {

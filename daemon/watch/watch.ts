@@ -19,6 +19,8 @@ export type WatchEvent =
   | { event: 'compiling'; unit: string; reason: string[] }
   | ({ event: 'result'; unit: string; reason: string[] } & Omit<UnitOutcome, 'includes'>)
   | { event: 'removed'; unit: string }
+  /** Every change seen so far is compiled; `failing`: units whose last compile had errors. */
+  | { event: 'idle'; units: number; files: number; failing: number }
   | { event: 'failed'; unit?: string; message: string };
 
 export interface WatchOptions {
@@ -35,6 +37,7 @@ interface Tracked {
   dir: string;
   plan?: UnitPlan;
   files: Set<string>;
+  failing?: boolean;
 }
 
 const unitId = (u: WatchUnit) => `${u.file}\0${u.directory}\0${u.command.join('\0')}`;
@@ -147,7 +150,11 @@ export class Watcher {
       this.running = false;
     }
     if (this.dirty.size > 0 && !this.timer) this.schedule();
-    else if (this.dirty.size === 0 && !this.timer) for (const w of this.idleWaiters.splice(0)) w();
+    else if (this.dirty.size === 0 && !this.timer && !this.closed) {
+      const failing = [...this.units.values()].filter(t => t.failing).length;
+      this.o.emit({ event: 'idle', units: this.units.size, files: this.fileCount(), failing });
+      for (const w of this.idleWaiters.splice(0)) w();
+    }
   }
 
   private async compileUnit(t: Tracked, reason: string[]): Promise<void> {
@@ -163,10 +170,12 @@ export class Watcher {
         t.files = new Set([t.unit.file, ...r.includes]);
         for (const f of t.files) this.watchDir(dirname(f));
       }
+      t.failing = !r.ok;
       const { includes: _i, ...rest } = r;
       void _i;
       this.o.emit({ event: 'result', unit: t.unit.file, reason, ...rest });
     } catch (e) {
+      t.failing = true;
       this.o.emit({ event: 'failed', unit: t.unit.file, message: e instanceof Error ? e.message : String(e) });
     }
   }

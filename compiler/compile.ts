@@ -6,10 +6,13 @@ import { type Diagnostic, Unsupported, CompileErrors } from './diagnostics';
 import type { Module } from './middle/ir';
 import { lex } from './frontend/lexer';
 import { skim } from './frontend/skim';
+import type { PreludeCache } from './frontend/prelude';
 import { generateIR } from './frontend/irgen';
 import { generateStub } from './frontend/stub';
 import { optimize } from './middle/passes';
 import { emitPtx } from './backend/ptx';
+import { linkLibdevice } from './middle/libdevice';
+import { BitcodeError } from './middle/bitcode/reader';
 
 export interface PhaseTimes { lex: number; skim: number; irgen: number; optimize: number; emit: number }
 
@@ -24,12 +27,21 @@ export interface CompileResult {
   times: PhaseTimes;
 }
 
+/** What the caller provides from the toolkit (the compiler itself reads no files). */
+export interface CompileEnv {
+  /** Contents of `$CUDA_HOME/nvvm/libdevice/libdevice.10.bc`; without it, units calling libdevice are unsupported. */
+  libdevice?: Uint8Array;
+  /** Lexed and skimmed prefixes of earlier units (compiler/frontend/prelude.ts). Never changes outputs. */
+  prelude?: PreludeCache;
+}
+
 /** Functions the PTX may call without a definition in the unit (provided by the CUDA driver/runtime). */
 const EXTERNAL_OK = new Set(['vprintf', '__assertfail', 'malloc', 'free']);
 
 /**
- * libdevice is not linked yet: a call that would need it (or any other undefined function) makes the
- * unit unsupported, so it falls back visibly instead of producing PTX that fails to link.
+ * A call to a function that is still undefined after linking libdevice (libdevice unavailable, or any
+ * other undefined function) makes the unit unsupported, so it falls back visibly instead of producing
+ * PTX that fails to link.
  */
 function checkExternalCalls(m: Module, opts: CompileOptions): void {
   const missing = m.funcs.filter(f => f.blocks.length === 0 && !f.name.startsWith('llvm.') && !EXTERNAL_OK.has(f.name)
@@ -38,22 +50,32 @@ function checkExternalCalls(m: Module, opts: CompileOptions): void {
   if (missing.length === 0) return;
   const names = missing.map(f => f.name).sort();
   const lib = names.filter(n => n.startsWith('__nv_'));
-  throw new Unsupported(lib.length > 0 ? `libdevice math not linked yet: ${lib.join(', ')}` : `call to undefined device function: ${names.join(', ')}`);
+  throw new Unsupported(lib.length > 0 ? `libdevice not available: ${lib.join(', ')}` : `call to undefined device function: ${names.join(', ')}`);
 }
 
-export function compileUnit(src: string, opts: CompileOptions): CompileResult {
+export function compileUnit(src: string, opts: CompileOptions, env: CompileEnv = {}): CompileResult {
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] += n - t; t = n; };
   try {
-    const toks = lex(src);
+    const pre = env?.prelude;
+    const lexed = pre ? pre.lex(src) : undefined;
+    const toks = lexed ? lexed.tokens : lex(src);
     lap('lex');
-    const index = skim(toks);
+    const index = pre && lexed ? pre.skim(lexed) : skim(toks);
     lap('skim');
     const fe = generateIR(toks, index, opts);
     lap('irgen');
     const errors = fe.diagnostics.filter(d => d.severity === 'error' || d.severity === 'catastrophic');
     if (errors.length > 0) return { ok: false, ptx: '', stub: '', diagnostics: fe.diagnostics, times };
+    if (env.libdevice) {
+      try {
+        linkLibdevice(fe.module, env.libdevice, { arch: opts.arch, ftz: opts.ftz, precDiv: opts.precDiv, precSqrt: opts.precSqrt, fastMath: opts.fastMath });
+      } catch (e) {
+        if (e instanceof BitcodeError) throw new Unsupported(`cannot read libdevice: ${e.message}`);
+        throw e;
+      }
+    }
     checkExternalCalls(fe.module, opts);
     optimize(fe.module, opts);
     lap('optimize');

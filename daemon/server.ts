@@ -43,7 +43,7 @@ export class Daemon {
     this.idleMs = idleTimeoutMs(o.env);
     this.log = logPath(o.socket);
     this.service = new UnitService({
-      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, log: s => this.logLine(s),
+      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, log: s => this.logLine(s),
     });
   }
 

@@ -84,6 +84,8 @@ export interface ServiceOptions {
   log?: (line: string) => void;
   /** The compiler entry; loaded lazily by default (a cache hit does not need it). */
   compileUnit?: typeof import('../compiler/compile').compileUnit;
+  /** Keep lexed/skimmed prefixes between compiles (a long-lived daemon; useless to a one-shot client). */
+  keepPrelude?: boolean;
 }
 
 export class UnitService {
@@ -92,6 +94,7 @@ export class UnitService {
   private warning: string | undefined;
   private warned = false;
   private pending: Counters = emptyCounters();
+  private prelude: import('../compiler/frontend/prelude').PreludeCache | undefined;
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -163,9 +166,12 @@ export class UnitService {
     const t0 = performance.now();
     const text = source!.toString('utf8');
     // THE call of the compiler, for the daemon and the in-process client alike.
-    // libdevice linking: pass lib?.bytes as compileUnit's third argument here.
-    void lib;
-    const compileWith = (o: CompileOptions) => compileUnit(text, o);
+    if (this.o.keepPrelude && !this.prelude) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      this.prelude = new (require('../compiler/frontend/prelude') as typeof import('../compiler/frontend/prelude')).PreludeCache();
+    }
+    const env = { libdevice: lib?.bytes, prelude: this.prelude };
+    const compileWith = (o: CompileOptions) => compileUnit(text, o, env);
     let options = l.options ?? req.options;
     let r = compileWith(options);
     if (options !== req.options && (r.ptx.includes(INCLUDE_MARK) || r.ptx.includes(STUB_MARK) ||

@@ -75,6 +75,12 @@ async function checkWithOracles(m: Module, label: string): Promise<void> {
     if (!emit) {
       console.warn(`[builtins:${label}] compiler/backend/ptx.ts not available yet: ptxas check skipped`);
     } else if (existsSync(PTXAS)) {
+      // the __nv_* calls need libdevice linked, as compileUnit does, or ptxas reports them unresolved
+      const LIBDEVICE = '/usr/local/cuda/nvvm/libdevice/libdevice.10.bc';
+      if (existsSync(LIBDEVICE)) {
+        const { linkLibdevice } = await import('../compiler/middle/libdevice');
+        linkLibdevice(m, new Uint8Array(readFileSync(LIBDEVICE)), { arch: 90, ftz: false, precDiv: true, precSqrt: true, fastMath: false });
+      }
       const ptx = emit(m, { ...defaultOptions(), arch: 90 });
       writeFileSync(join(dir, 'a.ptx'), ptx);
       try {

@@ -4,10 +4,20 @@
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { compileUnit } from '../compiler/compile';
 import { formatDiagnostic } from '../compiler/diagnostics';
 import { parseCiccArgs } from '../client/cicc-args';
 import { KERNELS_DIR, ciccArgv, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
+
+/** Features not implemented yet: the unit must come back unsupported, with a reason naming the feature. */
+const UNSUPPORTED: [string, string, RegExp][] = [
+  ['virtual', `struct B { __device__ virtual int f() { return 1; } }; __global__ void k(int *p) { B b; p[0] = b.f(); }`, /virtual functions/],
+  ['deduced_launch_in_template', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; run(f); return 0; }`, /deduced template arguments/],
+  ['destructor', `struct D { int *p; __device__ ~D() { *p = 0; } }; __global__ void k(int *p) { D d; d.p = p; }`, /destructor/],
+  ['nested_lambda', `__global__ void k(int *p) { auto f = [=](int v) { auto g = [=] { return v; }; return g(); }; p[0] = f(1); }`, /nested lambda/],
+  ['member_template', `struct S { template <typename T> __device__ T get(T v) { return v; } }; __global__ void k(int *p) { S s; p[0] = s.get(1); }`, /member template/],
+];
 
 const ARCHS = [75, 90] as const;
 const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx_.*\.cu$/.test(f)).sort();
@@ -29,7 +39,20 @@ function ptxFuncs(ptx: string): string[] {
 const skip = skipReason('nvcc', 'ptxas');
 
 describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu ${skip ?? ''}`, () => {
-  it('there are C++ test kernels', () => { expect(files.length).toBeGreaterThanOrEqual(5); });
+  it('there are C++ test kernels', () => { expect(files.length).toBeGreaterThanOrEqual(6); });
+  it('features still missing make the unit unsupported, naming the feature', () => {
+    // a fixed directory, so that prepareUnits' cache (keyed by path and content) is reused between runs
+    const dir = path.join(os.tmpdir(), `ptxd-cxx-unsupported-${process.getuid?.() ?? 'u'}`);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [name, src, reason] of UNSUPPORTED) {
+      const cu = path.join(dir, `${name}.cu`);
+      fs.writeFileSync(cu, src + '\n');
+      const u = prepareUnits(cu, [90]).get(90)!;
+      const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), parseCiccArgs(ciccArgv(u, dir)).options);
+      expect(r.ok, name).toBe(false);
+      expect(r.unsupported ?? `(diagnostics: ${r.diagnostics.map(d => d.message).join('; ')})`, name).toMatch(reason);
+    }
+  });
   for (const f of files) {
     it(f, () => {
       const units = prepareUnits(path.join(KERNELS_DIR, f), ARCHS);
@@ -38,6 +61,7 @@ describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu ${sk
       for (const a of ARCHS) {
         const u = units.get(a)!;
         const args = parseCiccArgs(ciccArgv(u, out));
+        args.options.moduleId = u.moduleId;   // the client reads it from --module_id_file_name
         const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), args.options);
         const diags = r.diagnostics.map(d => formatDiagnostic(d, false)).join('');
         expect(r.unsupported, `${f} sm_${a}: unsupported`).toBeUndefined();
@@ -48,6 +72,9 @@ describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu ${sk
         expect(p.status, `ptxas sm_${a} on ${f}:\n${p.stderr}`).toBe(0);
         expect(ptxSymbols(r.ptx), `symbols of ${f} sm_${a}`).toEqual(ptxSymbols(u.refPtx));
         // functions the real cicc kept out of line (the tests mark them __noinline__) have the same names in ours
+        // the host stub registers the same kernels under the same names (EDG's temporary numbers aside)
+        const norm = (stub: string) => stub.replace(/__T\d+/g, '__T').replace(/^# 1 ".*\.stub\.c"$/gm, '# 1 "stub"');
+        expect(norm(r.stub), `${f} sm_${a}: stub`).toBe(norm(u.refStub));
         const ours = ptxFuncs(r.ptx);
         for (const fn of ptxFuncs(u.refPtx)) expect(ours, `${f} sm_${a}: .func ${fn}`).toContain(fn);
       }

@@ -4,7 +4,7 @@ import { T, sizeOf } from '../middle/ir';
 import { Unsupported } from '../diagnostics';
 import type { FnEmitter, Addr } from './isel';
 import { spaceOf, addrText, constGepOffset } from './isel';
-import { bitsOf, type RegClass } from './types';
+import { bitsOf } from './types';
 
 /** Documentation: the intrinsic families handled here (type suffixes .i16/.i32/.i64/.f32/.f64 as applicable). */
 export const SUPPORTED_INTRINSICS = [
@@ -18,6 +18,8 @@ export const SUPPORTED_INTRINSICS = [
   'llvm.nvvm.f{min,max}[.ftz].{f,d}', 'llvm.nvvm.fabs[.ftz].{f,d}', 'llvm.nvvm.saturate[.ftz].{f,d}', 'llvm.nvvm.d2i.{lo,hi}', 'llvm.nvvm.lohi.i2d',
   'llvm.nvvm.{f,d}2{i,ui,ll,ull}.{rn,rz,rm,rp}[.ftz]', 'llvm.nvvm.{i,ui,ll,ull}2{f,d}.{rn,rz,rm,rp}', 'llvm.nvvm.mulhi.{i,ui,ll,ull}', 'llvm.nvvm.mul24.{i,ui}',
   'llvm.nvvm.brev{32,64}', 'llvm.nvvm.clz.{i,ll}', 'llvm.nvvm.popc.{i,ll}', 'llvm.nvvm.prmt',
+  'llvm.nvvm.{round,floor,ceil,trunc}[.ftz].{f,d}', 'llvm.nvvm.{abs,min,max}.{i,ui,ll,ull}', 'llvm.nvvm.sad.{i,ui}', 'llvm.nvvm.h2f',
+  'llvm.nvvm.f2h.rn[.ftz]', 'llvm.nvvm.d2f.{rn,rz,rm,rp}[.ftz]', 'llvm.nvvm.tanh.approx.f32',
 ] as const;
 
 const SREG: Record<string, string> = {
@@ -101,6 +103,24 @@ export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]
     return;
   }
 
+  // ---- more of what libdevice calls (NVPTX's own lowering of each, from LLVM's NVPTXIntrinsics.td)
+  if ((m = /^llvm\.nvvm\.(round|floor|ceil|trunc)(\.ftz)?\.(f|d)$/.exec(name))) {
+    const t = m[3] === 'f' ? 'f32' : 'f64';
+    const mode = { round: 'rni', floor: 'rmi', ceil: 'rpi', trunc: 'rzi' }[m[1] as 'round'];
+    e.ins(`cvt.${mode}${m[2] ?? ''}.${t}.${t}`, d(), r(0));
+    return;
+  }
+  if ((m = /^llvm\.nvvm\.(abs|min|max)\.(i|ui|ll|ull)$/.exec(name))) {
+    const it = { i: 's32', ui: 'u32', ll: 's64', ull: 'u64' }[m[2] as 'i'];
+    if (m[1] === 'abs') e.ins(`abs.${it}`, d(), r(0)); else e.ins(`${m[1]}.${it}`, d(), a(0), a(1));
+    return;
+  }
+  if ((m = /^llvm\.nvvm\.sad\.(i|ui)$/.exec(name))) { e.ins(`sad.${m[1] === 'i' ? 's32' : 'u32'}`, d(), a(0), a(1), a(2)); return; }
+  if (name === 'llvm.nvvm.h2f' || name === 'llvm.convert.from.fp16.f32') { e.ins('cvt.f32.f16', d(), r(0)); return; }
+  if ((m = /^llvm\.nvvm\.f2h\.rn(\.ftz)?$/.exec(name))) { e.ins(`cvt.rn${m[1] ?? ''}.f16.f32`, d(), r(0)); return; }
+  if ((m = /^llvm\.nvvm\.d2f\.(rn|rz|rm|rp)(\.ftz)?$/.exec(name))) { e.ins(`cvt.${m[1]}${m[2] ?? ''}.f32.f64`, d(), r(0)); return; }
+  if (name === 'llvm.nvvm.tanh.approx.f32') { e.ins('tanh.approx.f32', d(), r(0)); return; }
+
   // ---- generic LLVM intrinsics (name.<type>)
   const base = name.replace(/\.(i\d+|f\d+|p\d+|v\d+\w+)(\.(i\d+|f\d+|p\d+))*$/, '');
   const ty = i.ty.k === 'void' ? (args[0]?.ty ?? T.void) : i.ty;
@@ -123,16 +143,8 @@ export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]
     case 'llvm.ceil': e.ins(`cvt.rpi${ftz}.${fty(ty)}.${fty(ty)}`, d(), r(0)); return;
     case 'llvm.trunc': e.ins(`cvt.rzi${ftz}.${fty(ty)}.${fty(ty)}`, d(), r(0)); return;
     case 'llvm.rint': case 'llvm.nearbyint': case 'llvm.roundeven': e.ins(`cvt.rni${ftz}.${fty(ty)}.${fty(ty)}`, d(), r(0)); return;
-    case 'llvm.copysign': {
-      const w = ty.k === 'float' ? 32 : 64, c: RegClass = w === 32 ? 'r' : 'rd';
-      const x = e.fresh(c), y = e.fresh(c), x2 = e.fresh(c), y2 = e.fresh(c), z = e.fresh(c);
-      e.ins(`mov.b${w}`, x, r(0)); e.ins(`mov.b${w}`, y, r(1));
-      e.ins(`and.b${w}`, x2, x, w === 32 ? '2147483647' : '9223372036854775807');
-      e.ins(`and.b${w}`, y2, y, w === 32 ? '-2147483648' : '-9223372036854775808');
-      e.ins(`or.b${w}`, z, x2, y2);
-      e.ins(`mov.b${w}`, d(), z);
-      return;
-    }
+    // PTX copysign takes the sign source first: copysign.f32 d, sign, magnitude (as cicc emits it)
+    case 'llvm.copysign': e.ins(`copysign.${fty(ty)}`, d(), r(1), r(0)); return;
     case 'llvm.smin': case 'llvm.smax': case 'llvm.umin': case 'llvm.umax': {
       const s = base[5] === 's';
       const w = bitsOf(ty);

@@ -936,13 +936,13 @@ export class FnEmitter {
         this.ins(`mul${rn}${ftz}.${ty}`, d, this.src(a), this.src(b));
         return;
       case 'fdiv': {
-        const fast = (i.fmf ?? []).some(x => x === 'arcp' || x === 'afn' || x === 'fast');
+        // the division form follows -prec_div/-ftz/--gen_div_approx_ftz only: cicc keeps div.rn.f32 under -fast-math
         const one = a.kind === 'fp' && a.value === 1;
         if (!f32) { if (one) this.ins('rcp.rn.f64', d, this.src(b)); else this.ins('div.rn.f64', d, this.src(a), this.src(b)); return; }
-        if (fast) { this.ins(`div.approx${ftz}.f32`, d, this.src(a), this.src(b)); return; }
         if (one) { this.ins(`rcp.${this.opts.precDiv ? 'rn' : 'approx'}${ftz}.f32`, d, this.src(b)); return; }
         if (this.opts.precDiv) this.ins(`div.rn${ftz}.f32`, d, this.src(a), this.src(b));
-        else if (this.opts.genDivApproxFtz) this.ins(`div.approx${ftz}.f32`, d, this.src(a), this.src(b));
+        // cicc: --gen_div_approx_ftz gives div.approx.ftz.f32 whatever -ftz says
+        else if (this.opts.genDivApproxFtz) this.ins('div.approx.ftz.f32', d, this.src(a), this.src(b));
         else this.ins(`div.full${ftz}.f32`, d, this.src(a), this.src(b));
         return;
       }

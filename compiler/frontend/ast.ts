@@ -1,7 +1,7 @@
 // The typed AST that the parser (with sema) builds for device function bodies and initialisers,
 // and that codegen lowers to IR. Every expression carries its C type and whether it is an lvalue.
 
-import type { CType } from './ctype';
+import type { CType, RecordDecl, TArg } from './ctype';
 
 /** A source position: token index (file/line come from the token arrays). */
 export type Pos = number;
@@ -61,12 +61,32 @@ export interface FuncSym {
   /** Parsed body, once. */
   body?: Stmt | null;
   params?: VarSym[];
+  /** C++ member function: the class, cv-qualifiers of `this`, and what kind of member it is. */
+  cls?: RecordDecl;
+  thisQ?: number;
+  staticMember?: boolean;
+  ctor?: boolean;
+  dtor?: boolean;
+  /** Operator function: the operator's spelling ('+', '[]', '()', 'cv' for a conversion function). */
+  op?: string;
+  /** Constructor: token index of the ':' starting its mem-initializer list (or -1). */
+  initStart?: number;
+  /** `= default` / `= delete`. */
+  defaulted?: boolean; deleted?: boolean;
+  /** The implicit object parameter, once the body is parsed. */
+  thisVar?: VarSym;
+  /** Template arguments of a function template specialisation (mangled after the name). */
+  targs?: TArg[];
+  /** Names of the template parameters in scope for the body (instantiations, members of class templates). */
+  tscope?: Map<string, Sym>;
 }
 
 export type Sym = VarSym | FuncSym
   | { kind: 'type'; name: string; ty: CType }
   | { kind: 'enumconst'; name: string; ty: CType; value: bigint }
-  | { kind: 'namespace'; name: string; path: string[] };
+  | { kind: 'namespace'; name: string; path: string[] }
+  /** A non-static data member named inside its class's member functions (implicit this->). */
+  | { kind: 'field'; name: string; ty: CType; rec: RecordDecl };
 
 export type CastKind = 'load' | 'decay' | 'fdecay' | 'int' | 'i2f' | 'f2i' | 'f2f' | 'tobool' | 'p2i' | 'i2p' | 'p2p' | 'null' | 'noop' | 'void';
 
@@ -90,7 +110,8 @@ export type Expr = { ty: CType; lv: boolean; pos: Pos } & (
   | { k: 'cassign'; op: string; a: Expr; b: Expr; opTy: CType }  // compound: a = (T)((opTy)a op b)
   | { k: 'cond'; c: Expr; a: Expr; b: Expr }
   | { k: 'comma'; a: Expr; b: Expr }
-  | { k: 'call'; f: FuncSym | null; callee: Expr | null; args: Expr[] }
+  | { k: 'call'; f: FuncSym | null; callee: Expr | null; args: Expr[]; thisPtr?: Expr }
+  | { k: 'construct'; ctor: FuncSym; args: Expr[] }                // class prvalue made by a constructor
   | { k: 'member'; e: Expr; field: { name: string; ty: CType; offset: number; irIndex: number }; arrow: boolean }
   | { k: 'index'; base: Expr; idx: Expr }                         // base is a pointer rvalue
   | { k: 'asm'; text: string; outs: { c: string; e: Expr }[]; ins: { c: string; e: Expr }[]; clobbers: string[]; vol: boolean }
@@ -104,7 +125,8 @@ export type Expr = { ty: CType; lv: boolean; pos: Pos } & (
 export type Init =
   | { k: 'expr'; e: Expr }
   | { k: 'list'; ty: CType; items: { off: number; path: number[]; init: Init }[]; pos: Pos }
-  | { k: 'zero'; ty: CType };
+  | { k: 'zero'; ty: CType }
+  | { k: 'ctor'; ty: CType; f: FuncSym; args: Expr[] };
 
 export type Stmt =
   | { k: 'expr'; e: Expr; pos: Pos }
@@ -121,4 +143,5 @@ export type Stmt =
   | { k: 'return'; e: Expr | null; init?: Init; pos: Pos }
   | { k: 'goto'; label: string; pos: Pos }
   | { k: 'label'; label: string; pos: Pos }
+  | { k: 'init'; target: Expr; init: Init; pos: Pos }            // construct/initialise a member or base in place
   | { k: 'null' };

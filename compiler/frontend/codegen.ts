@@ -28,9 +28,11 @@ export class ModuleGen {
   constructor(public u: Unit, public opts: CompileOptions, m: Module) { this.m = m; }
 
   // ------------------------------------------------------------------ functions
-  lowerSig(f: CType & { k: 'func' }): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
+  /** IR signature: [this], [sret], params. */
+  lowerSig(f: CType & { k: 'func' }, hasThis = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
     const sret = f.ret.k === 'record';
     const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
+    if (hasThis) params.push({ ty: T.ptr });
     if (sret) params.push({ ty: T.ptr });
     for (const p of f.params) {
       if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
@@ -42,7 +44,9 @@ export class ModuleGen {
   func(f: FuncSym): Func {
     let fn = this.fns.get(f);
     if (fn) return fn;
-    const sig = this.lowerSig(f.ty);
+    if (f.cls && f.bodyStart < 0) this.u.findOutOfLine(f);
+    const hasThis = !!f.cls && !f.staticMember;
+    const sig = this.lowerSig(f.ty, hasThis);
     const name = mangleFunction(f, this.opts.moduleId);
     const internal = f.isGlobal ? (f.isStatic || f.inAnon) : (f.isStatic || f.inAnon || !this.opts.rdc);
     fn = newFunc(name, sig.fnTy, f.bodyStart >= 0 && internal ? 'internal' : 'external');
@@ -50,7 +54,7 @@ export class ModuleGen {
     sig.params.forEach((p, i) => {
       const a = fn!.params[i]!;
       if (p.byval) { a.byval = p.byval; a.align = p.align; }
-      if (sig.sret && i === 0) { a.sret = irType(f.ty.ret); a.align = alignOfC(f.ty.ret); }
+      if (sig.sret && i === (hasThis ? 1 : 0)) { a.sret = irType(f.ty.ret); a.align = alignOfC(f.ty.ret); }
     });
     if (f.forceinline) fn.attrs.alwaysinline = true;
     if (f.noinline) fn.attrs.noinline = true;
@@ -121,6 +125,7 @@ export class ModuleGen {
   constInit(init: Init, ty: CType): Const {
     const it = irType(ty);
     if (init.k === 'zero') return cZero(it);
+    if (init.k === 'ctor') throw new Unsupported('dynamic initialization of a device variable (constructor)');
     if (init.k === 'expr') {
       const e = init.e;
       if (ty.k === 'array' && e.k === 'str') {
@@ -246,7 +251,14 @@ class FnGen {
     this.b.setBlock(entry);
     const ps = this.f.params ?? [];
     let ai = 0;
-    if (this.f.ty.ret.k === 'record') { this.sret = this.fn.params[0]!; this.fn.params[0]!.name = 'agg.result'; ai = 1; }
+    const tv = this.f.thisVar;
+    if (this.f.cls && !this.f.staticMember) {
+      const a = this.fn.params[0]!;
+      a.name = 'this';
+      if (tv) { const slot = this.b.alloca(T.ptr, 8, 'this.addr'); this.b.store(a, slot, 8); this.locals.set(tv, slot); }
+      ai = 1;
+    }
+    if (this.f.ty.ret.k === 'record') { this.sret = this.fn.params[ai]!; this.fn.params[ai]!.name = 'agg.result'; ai++; }
     ps.forEach((v, i) => {
       const a = this.fn.params[ai + i]!;
       a.name = v.name || `p${i}`;
@@ -256,12 +268,13 @@ class FnGen {
       this.locals.set(v, slot);
     });
     const rt = this.f.ty.ret;
-    if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), alignOfC(rt), 'retval');
+    const ra = rt.k === 'ref' ? 8 : alignOfC(rt);
+    if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), ra, 'retval');
     this.retBlock = this.b.detachedBlock('return');
     this.stmt(body);
     this.enter(this.retBlock);
     if (this.retSlot) {
-      this.b.ret(this.b.load(irType(rt), this.retSlot, alignOfC(rt)));
+      this.b.ret(this.b.load(irType(rt), this.retSlot, ra));
     } else this.b.ret();
   }
 
@@ -345,6 +358,7 @@ class FnGen {
         if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
         else if (s.e) {
           if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
+          else if (this.retSlot && this.f.ty.ret.k === 'ref') this.b.store(this.generic(this.addr(s.e)), this.retSlot, 8);   // a reference returns the address
           else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
           else this.expr(s.e);
         }
@@ -353,6 +367,7 @@ class FnGen {
       }
       case 'goto': this.jump(this.label(s.label)); return;
       case 'label': this.enter(this.label(s.label)); return;
+      case 'init': this.initInto(this.addr(s.target), s.init, s.target.ty); return;
     }
   }
   private jump(bl: Block): void { if (!this.b.terminated()) this.b.br(bl); }
@@ -376,8 +391,14 @@ class FnGen {
     }
     if (init) this.initInto(slot, init, v.ty);
   }
+  /** Run constructor `ctor` on the object at addr. */
+  private construct(addr: Value, ctor: FuncSym, args: Expr[]): void {
+    const call = { k: 'call', f: ctor, callee: null, args, ty: C.void, lv: false, pos: ctor.pos, thisPtr: { k: 'raw', v: addr } } as unknown as Expr & { k: 'call' };
+    this.call(call);
+  }
   private initInto(addr: Value, init: Init, ty: CType): void {
     if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); return; }
+    if (init.k === 'ctor') { this.construct(addr, init.f, init.args); return; }
     if (init.k === 'expr') {
       const e = init.e;
       if (ty.k === 'array' && e.k === 'str') {
@@ -389,7 +410,7 @@ class FnGen {
       this.b.store(this.rv(e), addr, alignOfC(ty), (ty.q & Q.Volatile) !== 0);
       return;
     }
-    this.b.store(cZero(irType(ty)), addr, alignOfC(ty));
+    if (!(init as { partial?: boolean }).partial) this.b.store(cZero(irType(ty)), addr, alignOfC(ty));
     for (const item of init.items) {
       const ety = ty.k === 'array' ? ty.elem : ty.k === 'record' ? ty.rec.fields[item.path[0]!]!.ty : ty;
       const p = item.off === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, item.off)]);
@@ -411,7 +432,7 @@ class FnGen {
     this.value(e);
   }
   /** Rvalue of a scalar expression. */
-  rv(e: Expr): Value { return this.value(e)!; }
+  rv(e: Expr): Value { if ((e as { k: string }).k === 'raw') return (e as unknown as { v: Value }).v; return this.value(e)!; }
   /** Condition as i1. */
   cond(e: Expr): Value {
     if (e.k === 'cast' && e.ck === 'tobool') return this.toBool(this.rv(e.e), e.e.ty);
@@ -507,6 +528,7 @@ class FnGen {
       case 'var': case 'deref': case 'index': case 'member': case 'str': case 'temp': case 'bvarbase': case 'func': case 'fname':
         // lvalue used directly as a value (only via casts normally)
         return this.b.load(irType(e.ty), this.addr(e), alignOfC(e.ty), (e.ty.q & Q.Volatile) !== 0);
+      case 'construct': this.addr(e); return undefined;
       case 'initlist': case 'error': throw new Unsupported(`codegen of ${e.k}`);
     }
   }
@@ -521,7 +543,7 @@ class FnGen {
     const from = e.e.ty, to = e.ty;
     switch (e.ck) {
       case 'load': {
-        if (e.e.k === 'var' && e.e.sym.constVal !== undefined && e.e.sym.storage === 'global' && e.e.sym.space === 'none') {
+        if (e.e.k === 'var' && e.e.sym.constVal !== undefined && ((e.e.sym.storage === 'global' && e.e.sym.space === 'none') || (e.e.sym.storage === 'local' && !this.locals.has(e.e.sym)))) {
           const cv = e.e.sym.constVal;
           return isFloating(to) ? cFP(irType(to), Number(cv)) : cInt(irType(to), typeof cv === 'bigint' ? cv : BigInt(Math.trunc(cv)));
         }
@@ -682,6 +704,11 @@ class FnGen {
         this.initInto(slot, e.init, e.ty);
         return slot;
       }
+      case 'construct': {
+        const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
+        this.construct(slot, e.ctor, e.args);
+        return slot;
+      }
       default: return this.temp(e);
     }
   }
@@ -697,6 +724,17 @@ class FnGen {
   private call(e: Expr & { k: 'call' }, sretSlot?: Value): Value | undefined {
     const f = e.f;
     if (f && f.deviceBuiltin) return this.builtinCall(f, e.args, e.ty);
+    if (f && (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin && !(f.bodyStart >= 0 && (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice) && !e.thisPtr && f.ty.params.every(p => p.k !== 'record' && p.k !== 'ref') && f.ty.ret.k !== 'record') {
+      // a cudart_builtin (e.g. std::abs(long long) redeclared __host__ __device__ by the CUDA headers): the
+      // compiler provides the device side; the body, if any, is the host library's
+      const vals = e.args.map(a => this.rv(a));
+      const rt = irType(e.ty);
+      const r = lowerBuiltinCall(this.ctx, f.name, vals, e.ty.k === 'void' ? T.void : rt);
+      if (r === null) throw new Unsupported(`builtin ${f.name}`);
+      if (r === undefined) return e.ty.k === 'void' ? undefined : cUndef(rt);
+      if (r.ty !== rt && r.ty.k === 'int' && rt.k === 'int') return this.b.cast(r.ty.bits < rt.bits ? 'zext' : 'trunc', r, rt);
+      return r;
+    }
     if (f && !f.isDevice && !f.isGlobal) {
       const u = this.g.u;
       const sig = (x: FuncSym) => u.prettyFunction(x).replace(/^\S+ /, '');
@@ -704,8 +742,10 @@ class FnGen {
     }
     if (f && f.isGlobal) throw new Unsupported('kernel launch from device code');
     const fty = f ? f.ty : ((e.callee!.ty as CType & { k: 'ptr' }).to as CType & { k: 'func' });
-    const sig = this.g.lowerSig(fty);
+    const hasThis = !!f && !!f.cls && !f.staticMember;
+    const sig = this.g.lowerSig(fty, hasThis);
     const args: Value[] = [];
+    if (hasThis) args.push(e.thisPtr ? this.generic(this.rv(e.thisPtr)) : cNull());
     let slot: Value | undefined;
     if (sig.sret) { slot = sretSlot ?? this.b.alloca(irType(fty.ret), alignOfC(fty.ret), 'agg.tmp'); args.push(slot); }
     e.args.forEach((a, i) => {

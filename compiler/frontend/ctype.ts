@@ -2,6 +2,7 @@
 // which is also what NVPTX uses. Qualifiers live on the type object (q bits); types are immutable.
 
 import { type Type as IRType, T, intTy, ptrTy, arrayTy, structTy } from '../middle/ir';
+import type { FuncSym, VarSym } from './ast';
 
 export const enum Q { None = 0, Const = 1, Volatile = 2, Restrict = 4 }
 
@@ -14,6 +15,10 @@ export interface Field {
   offset: number;
   /** index of the field in the IR struct type (-1: none, reach it by byte offset) */
   irIndex: number;
+  /** A base-class subobject (name ''), not a named member. */
+  isBase?: boolean;
+  /** Token index of a default member initialiser (`int a = 0;` / `int a{0};`). */
+  defaultInit?: number;
 }
 
 export interface RecordDecl {
@@ -31,7 +36,23 @@ export interface RecordDecl {
   /** Typedef name that named an anonymous struct (for mangling, `typedef struct {..} X;`). */
   typedefName?: string;
   hasMethods: boolean;
+  /** C++: member functions (incl. constructors, destructor, operators, static member functions). */
+  methods?: FuncSym[];
+  /** Direct base classes with their subobject offsets (filled by layout). */
+  bases?: { rec: RecordDecl; field: Field }[];
+  /** Member typedefs / nested classes and enums, and static data members, by name. */
+  types?: Map<string, CType>;
+  statics?: Map<string, VarSym>;
+  /** Names of member templates (calls to them are unsupported for now). */
+  memberTemplates?: Set<string>;
+  /** Template arguments, for a class template specialisation (mangled as <template-args>). */
+  targs?: TArg[];
+  /** The record whose scope encloses this one (nested classes), for lookup. */
+  parent?: RecordDecl;
 }
+
+/** A template argument: a type or an integral value (with its type). */
+export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint };
 
 export interface EnumDecl {
   name: string;
@@ -205,7 +226,8 @@ function recordIR(r: RecordDecl): IRType {
 }
 
 export function recordQualName(r: RecordDecl): string {
-  return [...r.scope.filter(s => s !== '(anonymous)'), ...r.outer, r.name || r.typedefName || ''].join('::');
+  const args = r.targs ? `<${r.targs.map(a => a.k === 'type' ? typeName(a.ty) : `${a.v}`).join(', ')}>` : '';
+  return [...r.scope.filter(s => s !== '(anonymous)'), ...r.outer, (r.name || r.typedefName || '') + args].join('::');
 }
 
 /** Type spelling as EDG prints it in diagnostics: "int", "const float *", "struct P"... */
@@ -254,4 +276,21 @@ export function sameType(a: CType, b: CType): boolean {
     case 'func': { const f = b as typeof a; return f.variadic === a.variadic && f.params.length === a.params.length && sameType(a.ret, f.ret) && a.params.every((p, i) => sameType(p, f.params[i]!)); }
     default: return true;
   }
+}
+
+/** The chain of bases from `from` down to `to` (excluding `from`), or null when `to` is not a base. */
+export function basePath(from: RecordDecl, to: RecordDecl): RecordDecl[] | null {
+  if (from === to) return [];
+  for (const b of from.bases ?? []) { const r = basePath(b.rec, to); if (r) return [b.rec, ...r]; }
+  return null;
+}
+/** Byte offset of the base subobject `to` in `from` (which must derive from it). */
+export function baseOffset(from: RecordDecl, to: RecordDecl): number {
+  let off = 0, cur = from;
+  for (const step of basePath(from, to) ?? []) {
+    const f = cur.fields.find(x => x.isBase && x.ty.k === 'record' && x.ty.rec === step);
+    off += f ? f.offset : 0;
+    cur = step;
+  }
+  return off;
 }

@@ -8,17 +8,24 @@ import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
 import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types';
 import type { FuncSym, VarSym } from './ast';
-import { type CType, sizeOfC, alignOfC, recordQualName } from './ctype';
+import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName } from './ctype';
+import { Tok } from './tokens';
+import { Parser, SyntaxAbort } from './parser';
 import { Unit } from './unit';
 import { ModuleGen } from './codegen';
-import { mangleFunction, mangleVariable } from './mangle';
+import { mangleFunction, mangleVariable, mangleTypeName } from './mangle';
+
+/** Module id for host-side spellings that need mangled names (set per unit). */
+let hostModuleId = '';
 
 export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { module: Module; stub: StubInput; diagnostics: Diagnostic[] } {
   const u = new Unit(toks, index, opts);
+  hostModuleId = opts.moduleId;
   const module = newModule();
   const stub: StubInput = { kernels: [], variables: [] };
   const kernels: FuncSym[] = [];
   const vars: VarSym[] = [];
+  const kernelTemplates = new Map<string, number[]>();
 
   // 0. a unit that ends inside a construct (truncated .ii) or has a lexical error in the user's code
   if (unitIsBroken(u, toks, index)) return { module, stub, diagnostics: u.diags };
@@ -27,7 +34,11 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   for (let di = 0; di < index.decls.length; di++) {
     const d = index.decls[di]!;
     if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
-      if (d.flags & DeclFlag.Template) throw new Unsupported('template kernel');
+      if (d.flags & DeclFlag.Template) {
+        if (u.templates.isExplicitSpec(di)) throw new Unsupported('explicit specialization of a kernel template');
+        kernelTemplates.set(d.name, [...(kernelTemplates.get(d.name) ?? []), di]);
+        continue;
+      }
       if (d.qualifier) throw new Unsupported('kernel defined out of line');
       for (const s of u.load(di)) if (s.kind === 'func' && s.isGlobal && s.bodyStart >= 0 && !kernels.includes(s)) kernels.push(s);
     } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))
@@ -36,6 +47,8 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
       for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) vars.push(s);
     }
   }
+
+  if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates)) if (!kernels.includes(k)) kernels.push(k);
 
   // 2. parse and check every function the roots reach
   const gen = new ModuleGen(u, opts, module);
@@ -87,6 +100,92 @@ function drainParse(gen: ModuleGen, parseBody: (f: FuncSym) => void): void {
   while (gen.queue.length) parseBody(gen.queue.shift()!);
 }
 
+/**
+ * The specialisations of kernel templates the unit asks for: explicit instantiations, and template-ids
+ * `k<args>` in the user's code (launches `k<float,4><<<...>>>`, `&k<int>`), in source order.
+ */
+function templateKernelInstances(u: Unit, templates: Map<string, number[]>): FuncSym[] {
+  const out: FuncSym[] = [];
+  const toks = u.toks;
+  const own = [...templates.keys()].flatMap(n => u.index.byName.get(n) ?? []).map(di => u.index.decls[di]!).filter(d => (d.flags & DeclFlag.Template) && !(d.flags & DeclFlag.ExplicitInst));
+  for (let i = 0; i < toks.count; i++) {
+    if (toks.kind[i] !== Tok.Ident) continue;
+    const name = u.text(i);
+    const ents = templates.get(name);
+    if (!ents) continue;
+    if (own.some(d => i >= d.first && i <= d.last)) continue;
+    if (u.text(i - 1) === '.' || u.text(i - 1) === '->') continue;
+    const next = u.text(i + 1);
+    const explicitInst = isExplicitInstantiation(u, i);
+    if (next === '<<' || next === '<<<') { for (const f of deducedLaunches(u, i, name)) if (!out.includes(f)) out.push(f); continue; }
+    if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); continue; }
+    if (!u.isUserFile(i) && !explicitInst) continue;
+    const scope = u.index.decls[ents[0]!]!.scope;
+    const p = new Parser(u, i + 1, toks.count, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : []);
+    const before = u.diags.length, errs = u.errorCount;
+    let args: TArg[];
+    try { args = p.parseTemplateArgs(); }
+    catch (e) { if (e instanceof SyntaxAbort) args = []; else throw e; }
+    if (u.errorCount > errs || args.length === 0) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(`template arguments of kernel ${name} in host code`); }
+    if (ents.length > 1) throw new Unsupported(`overloaded kernel template ${name}`);
+    const f = u.templates.instantiateExplicit(ents[0]!, args);
+    if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
+    if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+/**
+ * Kernel template specialisations launched with deduced arguments (`k<<<g, b>>>(d_ptr)`): the host function
+ * around the launch is read (not compiled) so the argument types are known. Anything in it we cannot read
+ * makes the unit unsupported.
+ */
+const hostScanned = new WeakMap<Unit, Map<number, FuncSym[]>>();
+function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
+  let di = -1;
+  u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
+  const why = `kernel template ${name} launched with deduced template arguments`;
+  if (di < 0) throw new Unsupported(why + ' outside a function we can read');
+  let done = hostScanned.get(u);
+  if (!done) { done = new Map(); hostScanned.set(u, done); }
+  const got = done.get(di);
+  if (got) return got;
+  const before = u.diags.length, errs = u.errorCount;
+  const found: FuncSym[] = [];
+  try {
+    const syms = u.load(di);
+    const f = syms.find((s): s is FuncSym => s.kind === 'func');
+    if (!f || f.bodyStart < 0) throw new Unsupported(why);
+    const d = u.index.decls[di]!;
+    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, d.scope ? d.scope.split('::').filter(s => s && s !== '(anonymous)') : []);
+    p.hostLaunches = found;
+    p.parseFunctionBody({ ...f, params: undefined, body: undefined });
+  } catch (e) {
+    if (e instanceof SyntaxAbort) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+    u.diags.length = before; u.errorCount = errs;
+    if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
+    throw e;
+  }
+  if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+  done.set(di, found);
+  return found;
+}
+function isExplicitInstantiation(u: Unit, i: number): boolean {
+  for (let j = i - 1; j >= 0 && j > i - 40; j--) { const t = u.text(j); if (t === ';' || t === '}' || t === '{') return false; if (t === 'template' && u.text(j + 1) !== '<') return true; }
+  return false;
+}
+
+/** Host spelling of a kernel template's arguments (for the stub). */
+function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | undefined {
+  if (!f.targs) return undefined;
+  const cast: string[] = [], plain: string[] = [];
+  for (const a of f.targs) {
+    if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
+    else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
+  }
+  return { cast, plain };
+}
+function hostSpelling(t: CType): string { return typeName(t); }
+
 function namespacesOf(scope: string[]): string[] { return scope.map(s => s === '(anonymous)' ? '_NV_ANON_NAMESPACE' : s); }
 
 function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
@@ -100,8 +199,9 @@ function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
   });
   return {
     mangled: mangleFunction(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
-    file: u.fileOf(k.pos), line: u.lineOf(k.pos), params,
-  };
+    file: u.fileOf(k.pos), line: u.lineOf(k.pos), params, ...(k.targs ? { templateArgs: templateArgSpelling(k) } : {}),
+    ...(k.bodyStart >= 0 ? { braceLine: u.lineOf(k.bodyStart), endLine: u.lineOf(k.bodyEnd) } : {}),
+  } as StubKernel;
 }
 
 function stubVariable(v: VarSym, opts: CompileOptions): StubVariable {
@@ -129,7 +229,11 @@ export function hostType(t: CType): HostType {
     case 'nullptr': return cv({ k: 'builtin', name: 'std::nullptr_t' });
     case 'ptr': { const p: HostType = { k: 'ptr', to: hostType(t.to) }; if (t.q & 1) p.const = true; if (t.q & 2) p.volatile = true; if (t.q & 4) p.restrict = true; return p; }
     case 'ref': return { k: 'ref', to: hostType(t.to) };
-    case 'record': return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
+    case 'record': {
+      if (!t.rec.targs) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
+      const unq = { ...t, q: 0 } as CType;
+      return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, hostModuleId) } });
+    }
     case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
     case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');
     case 'func': case 'error':

@@ -180,9 +180,36 @@ function punctAt(src: string, p: number, c: number): number {
 /** What lex returns: a Tokens whose `errors` is always present (possibly empty). */
 export interface TokensWithErrors extends Tokens { readonly errors: LexError[] }
 
+/**
+ * Where lexing resumes (prelude reuse, see prelude.ts): the state a clean lex of the same text has at
+ * `offset`, which must be the start of a line reached by the main loop (after a newline, outside any
+ * comment, literal or directive) with only horizontal space before the token `count`. The arrays hold
+ * the tokens before the cut (at least `count` entries; `start`/`end` already in this text's offsets).
+ * `names` are the interned spellings in id order and `files` the files seen so far; `fileAt[k]` is the
+ * offset of the line marker that introduced files[k]. Nothing here is modified.
+ */
+export interface LexResume {
+  offset: number;
+  count: number;
+  line: number;
+  curFile: number;
+  names: readonly string[];
+  files: readonly string[];
+  fileAt: readonly number[];
+  kind: Uint8Array; start: Uint32Array; end: Uint32Array; id: Int32Array;
+  line_: Uint32Array; file: Uint16Array; spaceBefore: Uint8Array;
+  /** Added to the copied `start`/`end` (the prefix sits `shift` chars later in this text). */
+  shift: number;
+}
+
 export function lex(src: string): TokensWithErrors {
+  return lexFrom(src).tokens;
+}
+
+/** lex(), optionally resumed from a cut; also returns where each file was introduced (for prelude.ts). */
+export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithErrors; fileAt: number[] } {
   const n = src.length;
-  let cap = Math.max(1024, (n >>> 2) | 0);
+  let cap = Math.max(1024, (n >>> 2) | 0, resume ? resume.count + 1024 : 0);
   let kind = new Uint8Array(cap);
   let start = new Uint32Array(cap);
   let end = new Uint32Array(cap);
@@ -192,6 +219,8 @@ export function lex(src: string): TokensWithErrors {
   let spaceA = new Uint8Array(cap);
   let count = 0;
   const errors: LexError[] = [];
+  const fileAt: number[] = [];
+  let markerPos = 0; // offset of the line marker being read (for fileAt)
 
   // ---- interning: open-addressing hash table over source substrings (no slicing on hits)
   const names: string[] = [];
@@ -241,7 +270,9 @@ export function lex(src: string): TokensWithErrors {
       p = (p + 1) & m;
     }
   };
-  for (const s of PRE_INTERNED) {
+  // Ids are given in order of first appearance, so a resumed lex that starts from the names of the
+  // prefix gives every spelling the id a clean lex of the whole text gives it.
+  for (const s of resume ? resume.names : PRE_INTERNED) {
     const h = hashStr(s);
     const m = tabSize - 1;
     let p = (h ^ (h >>> 15)) & m;
@@ -254,11 +285,23 @@ export function lex(src: string): TokensWithErrors {
   const fileMap = new Map<string, number>();
   const fileIndex = (f: string): number => {
     let v = fileMap.get(f);
-    if (v === undefined) { v = files.length; files.push(f); fileMap.set(f, v); }
+    if (v === undefined) { v = files.length; files.push(f); fileMap.set(f, v); fileAt.push(markerPos); }
     return v;
   };
   let curFile = -1;
   let line = 1;
+  if (resume) {
+    resume.files.forEach((f, k) => { files.push(f); fileMap.set(f, k); fileAt.push(resume.fileAt[k]); });
+    const c = resume.count;
+    kind.set(resume.kind.subarray(0, c)); start.set(resume.start.subarray(0, c)); end.set(resume.end.subarray(0, c));
+    idA.set(resume.id.subarray(0, c)); lineA.set(resume.line_.subarray(0, c)); fileA.set(resume.file.subarray(0, c));
+    spaceA.set(resume.spaceBefore.subarray(0, c));
+    const d = resume.shift;
+    if (d !== 0) for (let k = 0; k < c; k++) { start[k] += d; end[k] += d; }
+    count = c;
+    curFile = resume.curFile;
+    line = resume.line;
+  }
 
   const grow = (): void => {
     cap *= 2;
@@ -273,7 +316,7 @@ export function lex(src: string): TokensWithErrors {
   let space = 1;
   const push = (k: number, s: number, e: number, id: number): void => {
     if (count + 1 >= cap) grow();
-    if (curFile < 0) curFile = fileIndex('');
+    if (curFile < 0) { markerPos = s; curFile = fileIndex(''); }
     kind[count] = k; start[count] = s; end[count] = e; idA[count] = id;
     lineA[count] = line; fileA[count] = curFile; spaceA[count] = space;
     count++;
@@ -338,6 +381,7 @@ export function lex(src: string): TokensWithErrors {
   /** A directive line starting with the '#' at p (at the start of a line); returns where lexing resumes. */
   const directive = (p: number): number => {
     space = 1;
+    markerPos = p;
     let q = p + 1;
     while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
     let wordEnd = q;
@@ -387,6 +431,7 @@ export function lex(src: string): TokensWithErrors {
   let bol = true; // only whitespace since the last newline
   let p = 0;
   if (src.charCodeAt(0) === 0xfeff) p = 1;
+  if (resume) p = resume.offset;
 
   while (p < n) {
     const c = src.charCodeAt(p);
@@ -498,14 +543,15 @@ export function lex(src: string): TokensWithErrors {
   }
 
   if (count + 1 >= cap) grow();
-  if (curFile < 0) curFile = fileIndex('');
+  if (curFile < 0) { markerPos = n; curFile = fileIndex(''); }
   kind[count] = Tok.EOF; start[count] = n; end[count] = n; idA[count] = -1;
   lineA[count] = line; fileA[count] = curFile; spaceA[count] = 1;
 
-  return {
+  const tokens = {
     src, count, kind, start, end, id: idA, line: lineA, file: fileA, files, names,
     spaceBefore: spaceA, errors,
   };
+  return { tokens, fileAt };
 }
 
 /** The source text of token i (for Pragma: the line from `pragma` on). */

@@ -2,7 +2,7 @@
 // _INTERNAL_<moduleId> prefix for internal-linkage device functions and variables).
 
 import type { FuncSym, VarSym } from './ast';
-import type { CType } from './ctype';
+import type { CType, RecordDecl, TArg } from './ctype';
 import { Q } from './ctype';
 
 const BUILTIN: Record<string, string> = {
@@ -11,79 +11,134 @@ const BUILTIN: Record<string, string> = {
   'wchar_t': 'w', 'char16_t': 'Ds', 'char32_t': 'Di',
 };
 
+/** <operator-name> codes; unary forms are keyed with a leading 'u'. */
+export const OPERATOR_CODES: Record<string, string> = {
+  '+': 'pl', '-': 'mi', '*': 'ml', '/': 'dv', '%': 'rm', '&': 'an', '|': 'or', '^': 'eo', '=': 'aS', '+=': 'pL', '-=': 'mI',
+  '*=': 'mL', '/=': 'dV', '%=': 'rM', '&=': 'aN', '|=': 'oR', '^=': 'eO', '<<': 'ls', '>>': 'rs', '<<=': 'lS', '>>=': 'rS',
+  '==': 'eq', '!=': 'ne', '<': 'lt', '>': 'gt', '<=': 'le', '>=': 'ge', '!': 'nt', '&&': 'aa', '||': 'oo', '++': 'pp', '--': 'mm',
+  ',': 'cm', '->*': 'pm', '->': 'pt', '()': 'cl', '[]': 'ix', '~': 'co', 'u+': 'ps', 'u-': 'ng', 'u*': 'de', 'u&': 'ad',
+};
+
 const src = (s: string): string => `${s.length}${s}`;
+const subRef = (i: number): string => i === 0 ? 'S_' : `S${(i - 1).toString(36).toUpperCase()}_`;
 
 class Mangler {
+  /** Substitution candidates by canonical key (prefix paths and types), in order of appearance. */
   subs: string[] = [];
+  /** Template parameters of the function template being mangled, by placeholder identity. */
+  tparams: CType[] = [];
   constructor(private moduleId: string) {}
-  private sub(key: string, text: string): string {
-    const i = this.subs.indexOf(key);
-    if (i >= 0) return i === 0 ? 'S_' : `S${(i - 1).toString(36).toUpperCase()}_`;
-    this.subs.push(key);
-    return text;
-  }
-  /** Namespace components to <source-name>s (anonymous namespace → _GLOBAL__N_<id>). */
+  private find(key: string): number { return this.subs.indexOf(key); }
   component(c: string): string {
     return c === '(anonymous)' ? src('_GLOBAL__N_' + this.moduleId) : src(c);
   }
-  /** Nested name for a sequence of prefix components + final name; registers substitutable prefixes. */
-  nested(prefix: string[], name: string, registerFull: boolean): string {
-    if (prefix.length === 0) {
-      const s = src(name);
-      return registerFull ? this.sub('N' + s + 'E', s) : s;
-    }
-    let out = 'N';
+  /** The unqualified name of a record, with its template arguments. */
+  private recName(r: RecordDecl, prefixKey: string): { text: string; key: string } {
+    const base = src(r.name || r.typedefName || '');
+    if (!r.targs) return { text: base, key: prefixKey + base };
+    // the template name is a candidate of its own, then the args
+    const tkey = prefixKey + base;
+    let text = base;
+    const ti = this.find(tkey);
+    if (ti >= 0 && prefixKey) text = subRef(ti); else if (ti < 0) this.subs.push(tkey);
+    const args = this.targs(r.targs);
+    return { text: text + args, key: tkey + 'I' + r.targs.map(a => this.argKey(a)).join('') + 'E' };
+  }
+  targs(args: TArg[]): string {
+    return 'I' + args.map(a => a.k === 'type' ? this.type(a.ty) : this.literal(a.ty, a.v)).join('') + 'E';
+  }
+  private argKey(a: TArg): string { return a.k === 'type' ? this.key(a.ty) : 'L' + builtinCode(a.ty) + a.v + 'E'; }
+  literal(ty: CType, v: bigint): string {
+    const code = ty.k === 'bool' ? 'b' : builtinCode(ty);
+    return `L${code}${v < 0n ? 'n' + (-v).toString() : v.toString()}E`;
+  }
+  /**
+   * A nested name: prefix components (namespaces, then enclosing classes), then the final unqualified
+   * name (already encoded). The prefixes are substitution candidates; so is the whole when it names a type.
+   */
+  nested(prefix: (string | RecordDecl)[], last: { text: string; key: string } | null, cv = ''): string {
+    let out = '';
     let key = '';
     for (const c of prefix) {
-      key += this.component(c);
-      const i = this.subs.indexOf(key);
-      if (i >= 0) { out = 'N' + (i === 0 ? 'S_' : `S${(i - 1).toString(36).toUpperCase()}_`); continue; }
-      this.subs.push(key);
-      out += this.component(c);
+      let text: string, k: string;
+      if (typeof c === 'string') { text = this.component(c); k = key + text; }
+      else { const r = this.recName(c, key); text = r.text; k = r.key; }
+      const i = this.find(k);
+      if (i >= 0) out = subRef(i);
+      else { this.subs.push(k); out += text; }
+      key = k;
     }
-    const fullKey = 'N' + key + src(name) + 'E';
-    if (registerFull) {
-      const i = this.subs.indexOf(fullKey);
-      if (i >= 0) return i === 0 ? 'S_' : `S${(i - 1).toString(36).toUpperCase()}_`;
-      this.subs.push(fullKey);
+    if (last) {
+      out += last.text;
+      if (last.key) { const i = this.find(key + last.key); if (i < 0) this.subs.push(key + last.key); }
     }
-    return out + src(name) + 'E';
+    return 'N' + cv + out + 'E';
   }
-  /** Canonical (substitution-free) mangling: the key substitutions are matched by. */
+  /** Mangling of a record type: a substitution, an unscoped name or a nested name. */
+  record(r: RecordDecl): string {
+    const k = this.key({ k: 'record', rec: r, q: 0 });
+    const i = this.find(k);
+    if (i >= 0) return subRef(i);
+    const path = recordPath(r);
+    if (path.length === 1 && !r.targs) { this.subs.push(k); return src(r.name || r.typedefName || ''); }
+    if (path.length === 1) { const n = this.recName(r, ''); this.subs.push(n.key); return n.text; }
+    return this.nested(path, null);
+  }
+  /** Canonical (substitution-free) form of a type: the key substitutions are matched by. */
   key(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     if (q) return qualStr(q) + this.key(unq(t));
+    const ti = tparamOf(t);
+    if (ti !== undefined) return `T${ti}`;
+    const dep = depOf(t);
+    if (dep) return 'N' + this.key(dep.base) + dep.names.map(src).join('') + 'E';
     switch (t.k) {
       case 'ptr': return 'P' + this.key(t.to);
       case 'ref': return (t.rv ? 'O' : 'R') + this.key(t.to);
       case 'array': return `A${t.n ?? ''}_` + this.key(t.elem);
       case 'func': return 'F' + this.key(t.ret) + (t.params.length ? t.params.map(p => this.key(p)).join('') : 'v') + 'E';
-      case 'record': return 'N' + [...t.rec.scope, ...t.rec.outer].map(c => this.component(c)).join('') + src(t.rec.name || t.rec.typedefName || '') + 'E';
-      case 'enum': return 'N' + t.en.scope.map(c => this.component(c)).join('') + src(t.en.name || t.en.typedefName || '') + 'E';
+      case 'record': return recordPath(t.rec).map(c => typeof c === 'string' ? this.component(c) : src(c.name || c.typedefName || '') + (c.targs ? 'I' + c.targs.map(a => this.argKey(a)).join('') + 'E' : '')).join('');
+      case 'enum': return [...t.en.scope.map(c => this.component(c)), src(t.en.name || t.en.typedefName || '')].join('');
       default: return builtinCode(t);
     }
   }
   type(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
-    const isBuiltin = !q && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
+    const tp = tparamOf(t);
+    const isBuiltin = !q && tp === undefined && !depOf(t) && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
     if (isBuiltin) return builtinCode(t);
     const key = this.key(t);
-    const i = this.subs.indexOf(key);
-    if (i >= 0) return i === 0 ? 'S_' : `S${(i - 1).toString(36).toUpperCase()}_`;
+    const i = this.find(key);
+    if (i >= 0) return subRef(i);
     let text: string;
     if (q) text = qualStr(q) + this.type(unq(t));
+    else if (tp !== undefined) text = tparamRef(tp);
+    else if (depOf(t)) { const dep = depOf(t)!; text = 'N' + this.type(dep.base) + dep.names.map(src).join('') + 'E'; }
     else switch (t.k) {
       case 'ptr': text = 'P' + this.type(t.to); break;
       case 'ref': text = (t.rv ? 'O' : 'R') + this.type(t.to); break;
       case 'array': text = `A${t.n ?? ''}_` + this.type(t.elem); break;
       case 'func': text = 'F' + this.type(t.ret) + (t.params.length ? t.params.map(p => this.type(p)).join('') : 'v') + 'E'; break;
-      case 'record': return this.nested([...t.rec.scope, ...t.rec.outer], t.rec.name || t.rec.typedefName || '', true);
-      case 'enum': return this.nested(t.en.scope, t.en.name || t.en.typedefName || '', true);
+      case 'record': return this.record(t.rec);
+      case 'enum': {
+        if (t.en.scope.length === 0) { this.subs.push(key); return src(t.en.name || t.en.typedefName || ''); }
+        return this.nested(t.en.scope, { text: src(t.en.name || t.en.typedefName || ''), key: src(t.en.name || t.en.typedefName || '') });
+      }
       default: text = builtinCode(t);
     }
     this.subs.push(key);
     return text;
   }
+}
+const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
+/** A dependent `typename T::name` in a template's declared signature. */
+const depOf = (t: CType): { base: CType; names: string[] } | undefined => (t as { dep?: { base: CType; names: string[] } }).dep;
+const tparamRef = (i: number): string => i === 0 ? 'T_' : `T${i - 1}_`;
+/** Namespaces then enclosing classes then the record itself. */
+function recordPath(r: RecordDecl): (string | RecordDecl)[] {
+  const outer: RecordDecl[] = [];
+  for (let p: RecordDecl | undefined = r; p; p = p.parent) outer.unshift(p);
+  return [...outer[0]!.scope, ...outer];
 }
 function qualStr(q: number): string { return (q & Q.Restrict ? 'r' : '') + (q & Q.Volatile ? 'V' : '') + (q & Q.Const ? 'K' : ''); }
 function builtinCode(t: CType): string {
@@ -95,50 +150,89 @@ function builtinCode(t: CType): string {
     case 'ldouble': return 'e';
     case 'nullptr': return 'Dn';
     case 'int': return BUILTIN[t.name]!;
+    case 'enum': return builtinCode(t.en.underlying);
     default: return 'i';
   }
 }
-function unq(t: CType): CType { return { ...t, q: 0 } as CType; }
+function unq(t: CType): CType { return t.q ? { ...t, q: 0 } as CType : t; }
 
 /** Parameter types as they appear in a signature: top-level cv-qualifiers dropped. */
-function sigParams(f: FuncSym): CType[] { return f.ty.params.map(p => (p.q ? unq(p) : p)); }
+function sigParams(f: FuncSym): readonly CType[] {
+  const ps = (f as FuncSym & { tsig?: CType[] }).tsig ?? f.ty.params;
+  return ps.map(p => (p.q ? unq(p) : p));
+}
+
+/** The <unqualified-name> of a function. */
+function funcName(m: Mangler, f: FuncSym): string {
+  if (f.ctor) return 'C1';
+  if (f.dtor) return 'D1';
+  if (f.op === 'cv') return 'cv' + m.type(f.ty.ret);
+  if (f.op) {
+    const unary = f.ty.params.length === (f.cls && !f.staticMember ? 0 : 1) && ['+', '-', '*', '&'].includes(f.op);
+    return OPERATOR_CODES[unary ? 'u' + f.op : f.op] ?? src(f.name);
+  }
+  return src(f.name);
+}
 
 function encoding(m: Mangler, f: FuncSym, internal: boolean, moduleId: string): string {
-  const prefix = [...f.scope];
-  if (internal) prefix.unshift('\0internal');
-  const comps = prefix.map(c => c === '\0internal' ? `_INTERNAL${moduleId}` : c);
+  const prefix: (string | RecordDecl)[] = [...(f.cls ? recordPath(f.cls) : f.scope)];
+  if (f.cls) { const ns = recordPath(f.cls).filter(c => typeof c === 'string'); void ns; }
+  if (internal) prefix.unshift(`_INTERNAL${moduleId}`);
+  if (f.targs) m.tparams = (f as FuncSym & { tparamTys?: CType[] }).tparamTys ?? [];
   let name: string;
-  if (comps.length === 0) name = src(f.name);
-  else {
-    // component() maps '(anonymous)' to _GLOBAL__N_<id>; the internal marker is a plain source name
-    name = m.nested(comps, f.name, false);
+  const cv = f.cls && f.thisQ ? qualStr(f.thisQ & (Q.Const | Q.Volatile)) : '';
+  if (prefix.length === 0 && !f.targs) name = funcName(m, f);
+  else if (prefix.length === 0) {
+    // <unscoped-template-name> <template-args>; the template name is a candidate
+    const n = funcName(m, f);
+    m.subs.push(n);
+    const saved = m.tparams; m.tparams = [];
+    name = n + m.targs(f.targs!);
+    m.tparams = saved;
+  } else {
+    const saved = m.tparams; m.tparams = [];
+    const n = funcName(m, f);
+    if (f.targs) {
+      const inner = m.nested(prefix, { text: n, key: n }, cv);
+      name = inner.slice(0, -1) + m.targs(f.targs) + 'E';
+    } else name = m.nested(prefix, { text: n, key: '' }, cv);
+    m.tparams = saved;
   }
   const ps = sigParams(f);
+  // a function template's encoding includes its return type (not for constructors, destructors, conversions)
+  const ret = f.targs && !f.ctor && !f.dtor && f.op !== 'cv' ? m.type((f as FuncSym & { tret?: CType }).tret ?? f.ty.ret) : '';
   const params = ps.length === 0 ? (f.ty.variadic ? 'z' : 'v') : ps.map(p => m.type(p)).join('') + (f.ty.variadic ? 'z' : '');
-  return name + params;
+  return name + ret + params;
 }
 
 /** The symbol name of a function (kernel or device function). */
 export function mangleFunction(f: FuncSym, moduleId: string): string {
   if (f.externC) return f.name;
   if (f.name === 'main') return f.name;
-  const internal = !f.isGlobal && (f.isStatic || f.inAnon);
+  const internal = !f.isGlobal && (f.isStatic || f.inAnon) && !f.cls;
   return '_Z' + encoding(new Mangler(moduleId), f, internal, moduleId);
 }
 
-/** The symbol name of a namespace-scope variable. */
+/** The symbol name of a namespace-scope variable (or static data member). */
 export function mangleVariable(v: VarSym, moduleId: string): string {
-  if (v.externC || v.scope.length === 0) return v.name;
+  const cls = (v as VarSym & { cls?: RecordDecl }).cls;
+  if (!cls && (v.externC || v.scope.length === 0)) return v.name;
   const m = new Mangler(moduleId);
   const inAnon = v.scope.includes('(anonymous)');
-  const comps = inAnon ? [`_INTERNAL${moduleId}`, ...v.scope] : [...v.scope];
-  return '_Z' + m.nested(comps, v.name, false);
+  const prefix: (string | RecordDecl)[] = cls ? recordPath(cls) : [...v.scope];
+  if (inAnon) prefix.unshift(`_INTERNAL${moduleId}`);
+  return '_Z' + m.nested(prefix, { text: src(v.name), key: '' });
 }
 
 /** A function-local static (`__shared__` arrays in kernels): _ZZ<encoding>E<name>[_<discriminator>]. */
 export function mangleLocalStatic(owner: FuncSym | null, name: string, moduleId: string, discriminator: number): string {
   if (!owner) return name;
-  const internal = !owner.isGlobal && (owner.isStatic || owner.inAnon);
+  const internal = !owner.isGlobal && (owner.isStatic || owner.inAnon) && !owner.cls;
   const enc = owner.externC ? src(owner.name) : encoding(new Mangler(moduleId), owner, internal, moduleId);
   return `_ZZ${enc}E${src(name)}${discriminator > 0 ? (discriminator - 1 < 10 ? `_${discriminator - 1}` : `__${discriminator - 1}_`) : ''}`;
+}
+
+/** The mangled name of a type on its own (`_Z3AccIfE`), as the stub aliases class template specialisations. */
+export function mangleTypeName(t: CType, moduleId: string): string {
+  return '_Z' + new Mangler(moduleId).type(t);
 }

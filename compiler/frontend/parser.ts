@@ -5,10 +5,10 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
-  type CType, type RecordDecl, type EnumDecl, type IntName, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord,
+  type CType, type RecordDecl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath,
 } from './ctype';
-import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst } from './sema';
+import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
 
@@ -95,14 +95,58 @@ export class Parser {
 
   // ------------------------------------------------------------------ scopes and lookup
   push(): void { this.scopes.push(new Map()); }
-  pop(): void { this.scopes.pop(); }
+  pop(): void { this.scopes.pop(); while (this.usingNs.length && this.usingNs[this.usingNs.length - 1]!.depth > this.scopes.length) this.usingNs.pop(); }
+  /** Block-scope using-directives in effect (namespace paths), with the scope depth that declared them. */
+  private usingNs: { depth: number; path: string[] }[] = [];
   declare(s: Sym): void { this.scopes[this.scopes.length - 1]!.set(s.name, s); }
+  /** The class whose member function body (or class body) is being parsed, innermost first. */
+  cls: RecordDecl | null = null;
+  /** Template parameters bound for the tokens being parsed (an instantiation). */
+  tscope: Map<string, Sym> | null = null;
+  /** Parsing a template instantiation: functions are new entities; instRecord receives the class body. */
+  instantiating = false;
+  instRecord: RecordDecl | null = null;
+  /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
+  private halfGt = false;
+  /** Parsing a lambda body: scopes below `base` belong to the enclosing function (their variables are captured). */
+  lambda: { base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser } | null = null;
   lookup(name: string): Sym[] {
-    for (let i = this.scopes.length - 1; i >= 0; i--) { const s = this.scopes[i]!.get(name); if (s) return [s]; }
-    return this.u.lookup(name, this.ns);
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!.get(name);
+      if (!s) continue;
+      if (this.lambda && i < this.lambda.base && s.kind === 'var' && (s.storage === 'local' || s.storage === 'param') && !s.constVal) return [this.capture(s)];
+      return [s];
+    }
+    if (this.tscope) { const s = this.tscope.get(name); if (s) return [s]; }
+    for (let i = this.recordStack.length - 1; i >= 0; i--) { const r = this.classMember(this.recordStack[i]!, name, true); if (r.length) return r; }
+    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const r = this.classMember(c, name, false); if (r.length) return r; }
+    const r = this.u.lookup(name, this.ns);
+    if (r.length || !this.usingNs.length) return r;
+    for (let i = this.usingNs.length - 1; i >= 0; i--) { const x = this.u.lookupIn(this.usingNs[i]!.path, name); if (x.length) return x; }
+    return r;
+  }
+  /** Members of a class (and its bases) named `name`: types, static data members, fields, member functions. */
+  classMember(rec: RecordDecl, name: string, typesOnly: boolean): Sym[] {
+    if (name === rec.name && !rec.targs) return [{ kind: 'type', name, ty: { k: 'record', rec, q: 0 } }];
+    if (name === rec.name && rec.targs) return [{ kind: 'type', name, ty: { k: 'record', rec, q: 0 } }];
+    const t = rec.types?.get(name);
+    if (t) return [{ kind: 'type', name, ty: t }];
+    if (!typesOnly) {
+      const sv = rec.statics?.get(name);
+      if (sv) return [sv];
+      const f = rec.fields.find(x => x.name === name && !x.isBase);
+      if (f) return [{ kind: 'field', name, ty: f.ty, rec }];
+      const ms = (rec.methods ?? []).filter(m => m.name === name);
+      if (ms.length) return ms;
+      const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers?.get(name);
+      if (bad) throw new Unsupported(`${bad} (member ${name} of ${rec.name})`);
+      if (rec.memberTemplates?.has(name)) throw new Unsupported(`member template ${rec.name}::${name}`);
+    }
+    for (const b of rec.bases ?? []) { const r = this.classMember(b.rec, name, typesOnly); if (r.length) return r; }
+    return [];
   }
   /** Parse an optionally qualified name; returns the syms it denotes (may be empty) and the last name. */
-  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos } {
+  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: { ents: number[]; explicit: TArg[] } } {
     const pos = this.p;
     let path: string[] | null = null;
     if (this.at('::')) { this.p++; path = []; }
@@ -121,17 +165,54 @@ export class Parser {
           if (v === undefined) { this.u.error(this.p - 1, 135, `enum "${base.en.name}" has no member "${n2}"`); return { name: n2, syms: [], pos }; }
           return { name: n2, syms: [{ kind: 'enumconst', name: n2, ty: { k: 'enum', en: base.en, q: 0 }, value: v }], pos };
         }
-        if (base.kind === 'record') throw new Unsupported(`qualified member name ${name}::${this.tx()}`);
+        if (base.kind === 'record') return this.recordMemberLookup(base.rec, pos);
         this.u.error(this.p - 2, 276, `name followed by "::" must be a class or namespace name`);
         this.p++;
         return { name, syms: [], pos };
       }
-      if (this.at('<') && this.u.isTemplateName(name, path ?? this.ns)) throw new Unsupported(`template ${name}<...>`);
+      if (this.at('<') && this.u.templateEntries(name, path ?? this.ns, 'record', path !== null).length) {
+        this.p--;
+        const t = this.templateIdType(name, path ?? this.ns, path !== null);
+        if (t && t.k === 'record' && this.at('::')) { this.p++; return this.recordMemberLookup(t.rec, pos); }
+        this.syntax('expected an expression', 29);
+      }
       const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
+      if (syms.length && syms[0]!.kind !== 'func' && !(syms[0]!.kind === 'type')) return { name, syms, pos };
+      const ents = this.u.templateEntries(name, path ?? this.ns, 'function', path !== null);
+      if (ents.length) {
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        return { name, syms: syms.filter(x => x.kind === 'func'), pos, tmpl: { ents, explicit } };
+      }
+      if (this.at('<') && this.u.isTemplateName(name, path ?? this.ns) && !(syms.length && syms[0]!.kind === 'type')) throw new Unsupported(`template ${name}<...>`);
       return { name, syms, pos };
     }
   }
+  /** `C::name` (after the '::'): a member of class C, or a nested class/enum member. */
+  private recordMemberLookup(rec0: RecordDecl, pos: Pos): { name: string; syms: Sym[]; pos: Pos } {
+    let rec = rec0;
+    for (;;) {
+      const n2 = this.tx(); this.p++;
+      if (n2 === '~') throw new Unsupported('explicit destructor call');
+      const ms = this.classMember(rec, n2, false);
+      if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'record') { rec = ms[0]!.ty.rec; this.p++; continue; }
+      if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'enum') {
+        const en = ms[0]!.ty.en; this.p++;
+        const n3 = this.tx(); this.p++;
+        const v = en.consts.get(n3);
+        if (v === undefined) { this.u.error(this.p - 1, 135, `enum "${en.name}" has no member "${n3}"`); return { name: n3, syms: [], pos }; }
+        return { name: n3, syms: [{ kind: 'enumconst', name: n3, ty: ms[0]!.ty, value: v }], pos };
+      }
+      return { name: n2, syms: ms, pos };
+    }
+  }
   private resolveNamespaceOrType(name: string): ReturnType<Unit['resolveIn']> {
+    const ts = this.tscope?.get(name);
+    if (ts && ts.kind === 'type' && ts.ty.k === 'record') return { kind: 'record', rec: ts.ty.rec };
+    for (const r of [...this.recordStack].reverse().concat(this.cls ? [this.cls] : [])) {
+      const m = this.classMember(r, name, true);
+      if (m.length && m[0]!.kind === 'type' && m[0]!.ty.k === 'record') return { kind: 'record', rec: m[0]!.ty.rec };
+      if (m.length && m[0]!.kind === 'type' && m[0]!.ty.k === 'enum') return { kind: 'enum', en: m[0]!.ty.en };
+    }
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const s = this.scopes[i]!.get(name);
       if (s && s.kind === 'type' && s.ty.k === 'enum') return { kind: 'enum', en: s.ty.en };
@@ -144,23 +225,29 @@ export class Parser {
     return { kind: 'none' };
   }
 
+  /** A class template's name (or the injected name of the specialisation being parsed), before `<args>`. */
+  private isClassTemplateName(t: string): boolean {
+    const s = this.lookup(t);
+    if (s.length) return s[0]!.kind === 'type' && s[0]!.ty.k === 'record' && !!s[0]!.ty.rec.targs;
+    return this.u.templateEntries(t, this.ns, 'record').length > 0;
+  }
   /** Is the token at offset i the start of a type (decl-specifier)? */
   startsType(i = 0): boolean {
     const k = this.kind(i);
     if (k !== Tok.Ident && !(k === Tok.Punct && this.tx(i) === '::')) return false;
     const t = this.tx(i);
     if (TYPE_KW.has(t) || SPEC_KW.has(t)) return t !== 'auto' || this.isIdent(i + 1) || this.at('&', i + 1) || this.at('&&', i + 1) || this.at('*', i + 1);
-    if (t === '::' || this.at('::', i + 1)) {
-      // qualified name: look at the last component
-      let j = i; if (this.tx(j) === '::') j++;
-      const path: string[] = [];
-      while (this.kind(j) === Tok.Ident && this.at('::', j + 1)) { path.push(this.tx(j)); j += 2; }
-      if (this.kind(j) !== Tok.Ident) return false;
-      const syms = this.u.lookupPath(path, this.tx(j), this.ns, t === '::');
-      return syms.length > 0 && syms[0]!.kind === 'type';
+    if (t === '::' || this.at('::', i + 1) || (this.at('<', i + 1) && this.kind(i) === Tok.Ident && this.isClassTemplateName(t))) {
+      // qualified name: try to read it as a type
+      const save = this.p, dl = this.u.diags.length, ec = this.u.errorCount;
+      this.p += i;
+      try { return this.qualifiedType() !== null; }
+      catch (e) { if (e instanceof SyntaxAbort) return false; throw e; }
+      finally { this.p = save; this.u.diags.length = dl; this.u.errorCount = ec; this.halfGt = false; }
     }
     if (this.u.isKeyword(t)) return false;
     const s = this.lookup(t);
+    if (s.length === 0 && this.at('<', i + 1)) return this.u.templateEntries(t, this.ns, 'record').length > 0;
     return s.length > 0 && s[0]!.kind === 'type';
   }
 
@@ -238,7 +325,9 @@ export class Parser {
         case 'static': ds.static = true; this.p++; continue;
         case 'inline': case '__inline__': case '__inline': ds.inline = true; this.p++; continue;
         case 'constexpr': case 'consteval': case 'constinit': ds.constexpr = true; this.p++; continue;
-        case 'register': case 'virtual': case 'explicit': case 'friend': case 'mutable': case '__extension__': this.p++; continue;
+        case 'virtual': (ds as DeclSpec & { virt?: boolean }).virt = true; this.p++; continue;
+        case 'explicit': (ds as DeclSpec & { explicit?: boolean }).explicit = true; this.p++; continue;
+        case 'register': case 'friend': case 'mutable': case '__extension__': this.p++; continue;
         case 'thread_local': case '__thread': throw new Unsupported('thread_local');
         case 'const': case '__const': q |= Q.Const; this.p++; continue;
         case 'volatile': case '__volatile__': q |= Q.Volatile; this.p++; continue;
@@ -254,8 +343,36 @@ export class Parser {
         case 'auto': if (base || named) break; ds.auto = true; this.p++; continue;
         case '__builtin_va_list': throw new Unsupported('__builtin_va_list');
         case '_Float128': case '__float128': case '__fp16': case '_Float16': throw new Unsupported(`type ${t}`);
-        case 'decltype': case '__typeof__': case 'typeof': case '__decltype': throw new Unsupported(t);
-        case 'typename': throw new Unsupported('dependent type name');
+        case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
+          if (base || named) break;
+          this.p++; this.expect('(');
+          if (this.at('auto')) throw new Unsupported('decltype(auto)');
+          const e = this.parseExpr();
+          this.expect(')');
+          // decltype(id) is the declared type; of any other lvalue, a reference to its type
+          if (t !== 'decltype' && t !== '__decltype') named = e.ty;
+          else if (e.k === 'var') named = e.sym.ty;
+          else if (e.k === 'member') named = e.field.ty;
+          else named = e.lv ? refTo(e.ty) : e.ty;
+          if (named.k === 'error') this.syntax('expected a type specifier', 79);
+          continue;
+        }
+        case 'typename': {
+          if (base || named) break;
+          this.p++;
+          const q = this.qualifiedType();
+          if (q) { named = q; continue; }
+          // in a template's declared signature: `typename T::name` stays dependent (for mangling; never deduced)
+          const ts = this.tscope?.get(this.tx());
+          if (ts && ts.kind === 'type' && (ts.ty as { tparam?: number }).tparam !== undefined && this.at('::', 1)) {
+            this.p++;
+            const names: string[] = [];
+            while (this.eat('::')) { if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40); names.push(this.tx()); this.p++; }
+            named = { k: 'error', q: 0, dep: { base: ts.ty, names } } as CType;
+            continue;
+          }
+          throw new Unsupported('dependent type name');
+        }
         case 'struct': case 'class': case 'union': {
           if (base || named) break;
           named = this.parseRecordSpec(ds); continue;
@@ -265,27 +382,30 @@ export class Parser {
           named = this.parseEnumSpec(ds); continue;
         }
         default: {
-          if (base || named || signed !== null || short || longs) break;
+          if (base || named || signed !== null || short || longs || ds.auto) break;
           if (this.u.isKeyword(t)) break;
           // a type name?
           const save = this.p;
           if (t === '::' || this.at('::', 1)) {
-            let j = this.p; const abs = t === '::'; if (abs) j++;
-            const path: string[] = [];
-            while (this.u.toks.kind[j] === Tok.Ident && this.u.text(j + 1) === '::') { path.push(this.u.text(j)); j += 2; }
-            if (this.u.toks.kind[j] !== Tok.Ident) break;
-            const syms = this.u.lookupPath(path, this.u.text(j), this.ns, abs);
-            if (syms.length && syms[0]!.kind === 'type') { named = syms[0]!.ty; this.p = j + 1; if (this.at('<')) throw new Unsupported(`template ${this.u.text(j)}<...>`); continue; }
+            const q = this.qualifiedType();
+            if (q) { named = q; continue; }
             this.p = save; break;
           }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
-            // `T(` at statement start in a class would be a constructor; not handled here
             named = syms[0]!.ty; this.p++;
-            if (this.at('<')) throw new Unsupported(`template ${t}<...>`);
+            if (this.at('<')) {
+              // the injected class name of a class template used with arguments, or a template found by name
+              if (named.k === 'record' && named.rec.targs) { this.p--; const r = this.templateIdType(t, named.rec.scope, false); if (r) { named = r; continue; } this.p++; }
+              throw new Unsupported(`template ${t}<...>`);
+            }
             continue;
           }
-          if (syms.length === 0 && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
+          if (syms.length === 0 && this.at('<', 1)) {
+            const r = this.templateIdType(t, this.ns, false);
+            if (r) { named = r; continue; }
+          }
+          if (syms.length === 0 && this.at('<', 1) && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
           break;
         }
       }
@@ -323,13 +443,20 @@ export class Parser {
       if (this.at('::', 1)) throw new Unsupported('qualified class name');
       name = this.tx(); namePos = this.p; this.p++;
     }
+    const inst = this.instRecord && name === this.instRecord.name ? this.instRecord : null;
+    if (inst) { this.instRecord = null; if (this.at('<')) this.p += this.angleLength(0); }
     if (this.at('<')) throw new Unsupported('template specialisation');
     this.parseAttributes(attrs);
     const hasBody = this.at('{') || this.at(':');
     let rec: RecordDecl;
-    if (hasBody) {
-      if (this.at(':')) throw new Unsupported('class with base classes');
+    if (inst) {
+      rec = inst; rec.tag = tag;
+      if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
+      this.parseRecordBody(rec, attrs.aligned ?? 1);
+      ds.tagOnly = true;
+    } else if (hasBody) {
       rec = name ? this.declareRecordHere(tag, name, true) : this.u.newRecord(tag, '', this.ns, this.outerRecords());
+      if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
       this.parseRecordBody(rec, attrs.aligned ?? 1);
       ds.tagOnly = true;
     } else {
@@ -355,50 +482,86 @@ export class Parser {
       this.declare({ kind: 'type', name, ty: { k: 'record', rec, q: 0 } });
       return rec;
     }
+    if (this.recordStack.some(r => r.targs)) {
+      // a member class of a class template specialisation belongs to that specialisation
+      const outer = this.recordStack[this.recordStack.length - 1]!;
+      const cur = outer.types?.get(name);
+      if (cur && cur.k === 'record') return cur.rec;
+      const rec = this.u.newRecord(tag, name, this.ns, this.outerRecords());
+      (outer.types ??= new Map()).set(name, { k: 'record', rec, q: 0 });
+      return rec;
+    }
     return this.u.recordFor(tag, name, this.ns, this.outerRecords(), defining);
   }
 
   parseRecordBody(rec: RecordDecl, minAlign: number): void {
+    if (this.at(':')) { this.parseBaseClause(rec); }
     this.expect('{');
     if (rec.complete) { this.p--; this.skipBalanced(); return; }
-    rec.fields = [];
+    rec.fields = (rec.bases ?? []).filter(b => b.rec.fields.length > 0).map(b => b.field);   // empty bases take no space
+    rec.methods = [];
+    rec.types ??= new Map();
+    rec.statics ??= new Map();
     this.recordStack.push(rec);
     while (!this.at('}') && this.kind() !== Tok.EOF) {
       if (this.at('public') || this.at('private') || this.at('protected')) { this.p++; this.expect(':'); continue; }
       if (this.eat(';')) continue;
-      if (this.at('template') || this.at('using') || this.at('static_assert') || this.at('typedef') || this.at('friend')) {
-        if (this.at('static_assert') || this.at('friend')) { this.skipToSemi(); continue; }
-        throw new Unsupported(`member ${this.tx()} in class`);
+      if (this.at('static_assert') || this.at('friend')) { this.skipToSemi(); continue; }
+      if (this.at('template')) {
+        // member template: remembered by name; using it is unsupported for now
+        const save = this.p;
+        this.skipMember();
+        let name = '';
+        for (let j = save; j < this.p; j++) {
+          if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
+          if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }
+          if (this.u.text(j) === 'operator') { name = 'operator'; break; }
+        }
+        (rec.memberTemplates ??= new Set()).add(name);
+        continue;
       }
-      if (this.isMemberFunction()) { rec.hasMethods = true; this.skipMember(); continue; }
+      if (this.at('typedef') || (this.at('using') && this.kind(1) === Tok.Ident && this.at('=', 2))) {
+        const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
+        try {
+          if (this.eat('using')) { const name = this.tx(); this.p += 2; rec.types.set(name, this.parseTypeName()); this.expect(';'); }
+          else {
+            const ds = this.parseDeclSpecs();
+            for (;;) { const d = this.parseDeclarator(ds.ty ?? C.int, false); rec.types.set(d.name, d.ty); if (!this.eat(',')) break; }
+            this.expect(';');
+          }
+        } catch (e) {
+          if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+          // a member type we cannot express yet: unusable, but the class still is
+          this.u.diags.length = before; this.u.errorCount = errs; this.p = save; this.skipMember();
+        }
+        continue;
+      }
+      if (this.at('using')) { this.skipToSemi(); continue; }
+      if (this.isMemberFunction() || this.isCtorOrDtor(rec)) { rec.hasMethods = true; this.parseMethodDecl(rec); continue; }
       const ds = this.parseDeclSpecs();
-      if (ds.static) throw new Unsupported('static data member');
-      if (!ds.ty) {
-        // constructor / destructor
-        throw new Unsupported('constructors/destructors');
-      }
+      if (ds.static) { this.parseStaticMember(rec, ds); continue; }
+      if (!ds.ty) throw new Unsupported('member declaration without a type');
       if (ds.tagOnly && this.at(';')) {
         // nested type or anonymous struct/union member
         const t = ds.ty;
         if (t.k === 'record' && !t.rec.name) throw new Unsupported('anonymous struct/union member');
+        if (t.k === 'record') rec.types.set(t.rec.name, t);
+        if (t.k === 'enum' && t.en.name) rec.types.set(t.en.name, t);
         this.p++; continue;
       }
+      if (ds.ty.k === 'record' && ds.tagOnly && ds.ty.rec.name) rec.types.set(ds.ty.rec.name, ds.ty);
       for (;;) {
         const d = this.parseDeclarator(ds.ty, false);
-        if (d.ty.k === 'func') {
-          rec.hasMethods = true;
-          // skip method body / pure specifier
-          if (this.at('{')) { this.skipBalanced(); break; }
-          if (this.at('=')) { while (!this.at(';')) this.p++; }
-          break;
-        }
+        if (d.ty.k === 'func') throw new Unsupported('member function declaration form');
         if (this.at(':')) throw new Unsupported('bitfield');
-        if (this.at('=') || this.at('{')) throw new Unsupported('default member initializer');
+        let defaultInit: number | undefined;
+        if (this.at('=') || this.at('{')) {
+          if (this.eat('=')) defaultInit = this.p; else defaultInit = this.p;
+          this.skipInitializerTokens();
+        }
         if (d.ty.k === 'array' && d.ty.n === null) throw new Unsupported('flexible array member');
-        let fty = d.ty;
         if (d.attrs.aligned) throw new Unsupported('aligned member');
-        rec.fields.push({ name: d.name, ty: fty, offset: 0, irIndex: -1 });
-        void fty;
+        rec.fields.push({ name: d.name, ty: d.ty, offset: 0, irIndex: -1, defaultInit });
         if (!this.eat(',')) break;
       }
       if (this.at('}')) continue;
@@ -411,6 +574,143 @@ export class Parser {
     const after: Attrs = {};
     this.parseAttributes(after);
     if (after.aligned) layoutRecord(rec, Math.max(minAlign, after.aligned));
+  }
+  /** Skip a default member initialiser (`= expr` or `{...}`) up to the ',' / ';' that ends it. */
+  private skipInitializerTokens(): void {
+    while (this.kind() !== Tok.EOF && !this.at(',') && !this.at(';') && !this.at('}')) {
+      if (this.at('(') || this.at('{') || this.at('[')) this.skipBalanced(); else this.p++;
+    }
+  }
+  /** `: public A, B` — non-virtual bases become leading subobjects. */
+  private parseBaseClause(rec: RecordDecl): void {
+    this.expect(':');
+    rec.bases = [];
+    for (;;) {
+      while (this.at('public') || this.at('private') || this.at('protected')) this.p++;
+      if (this.at('virtual')) throw new Unsupported('virtual base class');
+      const t = this.parseTypeName();
+      if (t.k !== 'record' || !t.rec.complete) throw new Unsupported('base class that is not a complete class');
+      if (t.rec.methods && t.rec.methods.some(m => (m as FuncSym & { virt?: boolean }).virt)) throw new Unsupported('virtual functions');
+      rec.bases.push({ rec: t.rec, field: { name: '', ty: unqual(t), offset: 0, irIndex: -1, isBase: true } });
+      if (!this.eat(',')) break;
+    }
+  }
+  /** Is the member at the cursor a constructor or destructor of rec (after specifiers/attributes)? */
+  private isCtorOrDtor(rec: RecordDecl): boolean {
+    let i = 0;
+    for (;;) {
+      const t = this.tx(i);
+      if (t === '__attribute__') { let d = 0; let j = i + 1; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j; continue; }
+      if (t === 'inline' || t === '__inline__' || t === 'constexpr' || t === 'explicit' || t === 'virtual' || t === '__noinline__' || t === '__forceinline__') { i++; continue; }
+      break;
+    }
+    if (this.at('~', i)) return true;
+    return this.tx(i) === rec.name && this.at('(', i + 1);
+  }
+  /** A member function declaration or definition in a class body. A signature we cannot read makes the member unusable, not the class. */
+  private parseMethodDecl(rec: RecordDecl): void {
+    const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
+    try { this.parseMethodDeclInner(rec); }
+    catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      if (e instanceof Unsupported && e.reason === 'virtual functions') throw e;
+      this.u.diags.length = before; this.u.errorCount = errs;
+      this.p = save;
+      let name = '';
+      for (let i = 0; this.kind(i) !== Tok.EOF && !this.at('{', i) && !this.at(';', i); i++) if (this.at('(', i)) { name = i > 0 ? this.tx(i - 1) : ''; break; }
+      (rec.memberTemplates ??= new Set()).add(name);
+      ((rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member declaration we cannot parse');
+      this.skipMember();
+    }
+  }
+  private parseMethodDeclInner(rec: RecordDecl): void {
+    const attrs: Attrs = {};
+    const ds: DeclSpec = { ty: null, typedef: false, extern: false, externC: false, static: false, inline: false, constexpr: false, auto: false, attrs, tagOnly: false };
+    let virt = false;
+    let d: DeclaratorInfo;
+    if (this.isCtorOrDtor(rec)) {
+      for (;;) {
+        if (this.parseAttributes(attrs)) continue;
+        if (this.at('inline') || this.at('__inline__')) { ds.inline = true; this.p++; continue; }
+        if (this.at('constexpr')) { ds.constexpr = true; this.p++; continue; }
+        if (this.at('virtual')) { virt = true; this.p++; continue; }
+        if (this.at('explicit')) { (ds as DeclSpec & { explicit?: boolean }).explicit = true; this.p++; continue; }
+        break;
+      }
+      const dtor = this.eat('~');
+      const pos = this.p; this.p++;
+      const ps = this.parseParams();
+      for (;;) {
+        if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
+        if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+        if (this.parseAttributes(attrs)) continue;
+        break;
+      }
+      d = { name: dtor ? '~' + rec.name : rec.name, qual: [], pos, ty: { k: 'func', ret: C.void, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
+      (d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean }).ctor = !dtor;
+      (d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean }).dtor = dtor;
+    } else {
+      const sds = this.parseDeclSpecs();
+      Object.assign(ds, { ...sds, attrs: { ...sds.attrs } });
+      virt = !!(sds as DeclSpec & { virt?: boolean }).virt;
+      if (!ds.ty && this.at('operator')) ds.ty = C.void;   // conversion function: the declarator gives the type
+      if (!ds.ty) this.syntax('expected a type specifier', 79);
+      d = this.parseDeclarator(ds.ty, false);
+      if (d.ty.k !== 'func') throw new Unsupported('member declaration form');
+    }
+    if (virt) throw new Unsupported('virtual functions');
+    let initStart = -1;
+    const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
+    if (this.at(':')) {
+      initStart = this.p; this.p++;
+      for (;;) {
+        while (this.kind() !== Tok.EOF && !this.at('(') && !this.at('{')) this.p++;   // the member or base name
+        this.skipBalanced();                                                            // (args) or {args}
+        this.eat('...');
+        if (!this.eat(',')) break;
+      }
+    }
+    if (this.at('{')) {
+      f.initStart = initStart;
+      f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+      f.paramNames = d.paramNames;
+      this.eat(';');
+      return;
+    }
+    if (this.eat('=')) {
+      if (this.eat('default')) f.defaulted = true;
+      else if (this.eat('delete')) f.deleted = true;
+      else throw new Unsupported('virtual functions');
+    }
+    this.expect(';');
+  }
+  /** `static T x = v;` / `static constexpr T x = v;` in a class. */
+  private parseStaticMember(rec: RecordDecl, ds: DeclSpec): void {
+    if (!ds.ty) throw new Unsupported('static data member without a type');
+    for (;;) {
+      const d = this.parseDeclarator(ds.ty, false);
+      if (d.ty.k === 'func') {
+        // static member function
+        const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
+        f.staticMember = true;
+        if (this.at('{')) { f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1; f.paramNames = d.paramNames; this.eat(';'); return; }
+        if (this.eat('=')) { this.eat('delete'); this.eat('default'); }
+        break;
+      }
+      const v = this.u.newVar(d.name, ds.constexpr ? withQ(d.ty, Q.Const) : d.ty, 'global', d.pos);
+      v.scope = [...rec.scope];
+      (v as VarSym & { cls?: RecordDecl }).cls = rec;
+      v.isConstexpr = ds.constexpr;
+      v.space = ds.attrs.device ? 'device' : ds.attrs.constant ? 'constant' : ds.attrs.shared ? 'shared' : 'none';
+      if (this.eat('=') || this.at('{')) {
+        const init = this.parseInitializer(v.ty);
+        v.init = init;
+        if (init.k === 'expr' && isArith(v.ty)) { const cv = evalConst(init.e); if (cv !== null) v.constVal = cv; }
+      } else v.isExtern = true;
+      rec.statics!.set(d.name, v);
+      if (!this.eat(',')) break;
+    }
+    this.expect(';');
   }
   /** A member function declaration/definition (incl. constructors, operators): `name (` before any `;`/`{`/`=` at depth 0. */
   private isMemberFunction(): boolean {
@@ -530,13 +830,28 @@ export class Parser {
       inner = this.parseDeclaratorInner(info, abstract, false);
       this.expect(')');
     } else if (this.kind() === Tok.Ident && !this.u.isKeyword(this.tx()) || this.at('::') || this.at('operator')) {
-      if (this.at('operator')) throw new Unsupported('operator overloading');
       // (qualified) declarator id
       if (this.at('::')) this.p++;
-      while (this.kind() === Tok.Ident && this.at('::', 1)) { info.qual.push(this.tx()); this.p += 2; }
-      if (this.at('~')) throw new Unsupported('destructor');
-      if (this.at('operator')) throw new Unsupported('operator overloading');
-      info.name = this.tx(); info.pos = this.p; this.p++;
+      while (this.kind() === Tok.Ident && this.at('::', 1)) {
+        info.qual.push(this.tx()); this.p += 2;
+        if (this.at('template')) this.p++;
+      }
+      if (this.kind() === Tok.Ident && this.at('<', 1) && this.at('::', 1 + this.angleLength(1))) throw new Unsupported('qualified name with template arguments');
+      info.pos = this.p;
+      if (this.at('~')) {
+        this.p++;
+        info.name = '~' + this.tx(); this.p++;
+        (info as DeclaratorInfo & { dtor?: boolean }).dtor = true;
+      } else if (this.at('operator')) {
+        this.p++;
+        const op = this.parseOperatorId();
+        (info as DeclaratorInfo & { op?: string }).op = op.op;
+        info.name = op.name;
+        if (op.conv) (info as DeclaratorInfo & { convTy?: CType }).convTy = op.conv;
+      } else {
+        info.name = this.tx(); this.p++;
+        if (info.qual.length && info.qual[info.qual.length - 1] === info.name) (info as DeclaratorInfo & { ctor?: boolean }).ctor = true;
+      }
       direct = true;
       if (this.at('<')) throw new Unsupported('template specialisation');
     } else if (!abstract) {
@@ -551,6 +866,8 @@ export class Parser {
         this.expect(']');
         suffixes.push({ k: 'arr', n });
       } else if (this.at('(')) {
+        // `T x(args)` declares an object initialised by args unless the parentheses can only hold parameters
+        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !this.startsType(1) && !this.at('__attribute__', 1)) break;
         const s = this.parseParams();
         suffixes.push(s);
         if (suffixes.length === 1 && (direct || (!inner && abstract)) && outer) {
@@ -558,25 +875,229 @@ export class Parser {
         } else if (suffixes.length === 1 && direct) { info.paramNames = s.names; info.defaults = s.defaults; info.paramPos = s.pos; info.isFuncDeclarator = true; }
         // cv/ref qualifiers, exception specs
         for (;;) {
+          if (suffixes.length === 1) {
+            const x = info as DeclaratorInfo & { fnQ?: number };
+            if (this.at('const')) x.fnQ = (x.fnQ ?? 0) | Q.Const;
+            if (this.at('volatile')) x.fnQ = (x.fnQ ?? 0) | Q.Volatile;
+          }
           if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
           if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
           if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+          if (this.at('->') && suffixes.length === 1) { this.p++; (s as { trailing?: CType }).trailing = this.parseTypeName(); continue; }
           if (this.at('->')) throw new Unsupported('trailing return type');
           break;
         }
       } else break;
     }
+    const conv = (info as DeclaratorInfo & { convTy?: CType }).convTy;
     return (t: CType) => {
+      if (conv && direct) t = conv;
       for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : t.k === 'ref' ? t : refTo(t, pop.k === 'rref');
       for (let i = suffixes.length - 1; i >= 0; i--) {
         const s = suffixes[i]!;
         if (s.k === 'arr') t = arrayOf(t, s.n);
-        else t = { k: 'func', ret: t, params: s.params, variadic: s.variadic, q: 0 };
+        else t = { k: 'func', ret: (s as { trailing?: CType }).trailing && isAuto(t) ? (s as { trailing?: CType }).trailing! : t, params: s.params, variadic: s.variadic, q: 0 };
       }
       return inner ? inner(t) : t;
     };
   }
-  private parseParams(): Suffix & { k: 'fn' } {
+  /** A qualified type name `A::B::C` / `ns::T<args>` / `::T` at the cursor, or null (cursor unchanged). */
+  private qualifiedType(): CType | null {
+    const save = this.p;
+    let path: string[] = [];
+    let rec: RecordDecl | null = null;
+    if (this.eat('::')) path = [];
+    else {
+      const first = this.tx();
+      const r = this.at('<', 1) ? { kind: 'none' as const } : this.resolveNamespaceOrType(first);
+      if (r.kind === 'record') { rec = r.rec; this.p += 2; }
+      else if (r.kind === 'ns') { path = r.path; this.p += 2; }
+      else if (this.at('<', 1)) {
+        const t = this.templateIdType(first, this.ns, false);
+        if (!t) { this.p = save; return null; }
+        if (t.k === 'record' && this.at('::') && this.kind(1) === Tok.Ident) { rec = t.rec; this.p++; }
+        else return t;
+      }
+      else { this.p = save; return null; }
+    }
+    for (;;) {
+      if (this.eat('template')) { /* disambiguator */ }
+      if (this.kind() !== Tok.Ident) { this.p = save; return null; }
+      const n = this.tx();
+      let ty: CType | null = null;
+      if (rec) {
+        const m = this.classMember(rec, n, true);
+        if (m.length && m[0]!.kind === 'type') { ty = m[0]!.ty; this.p++; }
+      } else if (this.at('<', 1) && this.u.templateEntries(n, path, 'record', true).length) {
+        ty = this.templateIdType(n, path, true);
+      } else {
+        const r = this.u.resolveIn(path, n);
+        if (r.kind === 'ns' && this.at('::', 1)) { path = r.path; this.p += 2; continue; }
+        const syms = this.u.lookupIn(path, n);
+        if (syms.length && syms[0]!.kind === 'type') { ty = syms[0]!.ty; this.p++; }
+      }
+      if (!ty) { this.p = save; return null; }
+      if (this.at('<')) throw new Unsupported(`template ${n}<...>`);
+      if (this.at('::') && this.kind(1) === Tok.Ident && ty.k === 'record') { rec = ty.rec; this.p++; continue; }
+      if (this.at('::')) { this.p = save; return null; }   // E::enumerator, not a type
+      return ty;
+    }
+  }
+  /** A variable of the enclosing function named in a lambda body: a member of the closure. */
+  private capture(v: VarSym): Sym {
+    const L = this.lambda!;
+    let c = L.caps.find(x => x.v === v);
+    if (!c) {
+      const explicit = L.explicit.get(v.name);
+      const byRef = explicit ?? L.byRef;
+      if (byRef === null) { this.u.error(this.p - 1, 1735, `an enclosing-function local variable cannot be referenced in a lambda body unless it is in the capture list`); return v; }
+      c = { v, byRef };
+      L.caps.push(c);
+      const vt = v.ty.k === 'ref' ? v.ty.to : v.ty;
+      L.rec.fields.push({ name: v.name, ty: byRef ? ptrTo(vt) : unqual(vt), offset: 0, irIndex: -1 });
+    }
+    const f = L.rec.fields.find(x => x.name === v.name)!;
+    return { kind: 'field', name: v.name, ty: f.ty, rec: L.rec, byRef: c.byRef } as Sym;
+  }
+  /** A lambda expression: a closure object whose class has the captures as members and the body as operator(). */
+  parseLambda(): Expr {
+    const pos = this.p;
+    if (this.lambda) throw new Unsupported('nested lambda');
+    if (this.fn?.cls) throw new Unsupported('lambda in a member function');
+    this.expect('[');
+    let byRef: boolean | null = null;
+    const explicit = new Map<string, boolean>();
+    while (!this.at(']')) {
+      if (this.at('=') && (this.at(']', 1) || this.at(',', 1))) { byRef = false; this.p++; }
+      else if (this.at('&') && (this.at(']', 1) || this.at(',', 1))) { byRef = true; this.p++; }
+      else if (this.at('this') || this.at('*')) throw new Unsupported('lambda capturing this');
+      else {
+        const r = this.eat('&');
+        if (!this.isIdent()) this.syntax('expected an identifier', 40);
+        const n = this.tx(); this.p++;
+        if (this.at('=') || this.at('{') || this.at('(')) throw new Unsupported('lambda init-capture');
+        if (this.at('...')) throw new Unsupported('lambda pack capture');
+        explicit.set(n, r);
+      }
+      if (!this.eat(',')) break;
+    }
+    this.expect(']');
+    const rec = this.u.newRecord('class', `__lambda_${this.u.lambdaCount++}`, this.ns, []);
+    rec.methods = []; rec.fields = []; rec.types = new Map(); rec.statics = new Map();
+    let ps: { params: CType[]; names: string[]; defaults: (number | null)[]; variadic: boolean; pos: Pos[] } = { params: [], names: [], defaults: [], variadic: false, pos: [] };
+    if (this.at('(')) {
+      const save = this.p;
+      try { ps = this.parseParams(); }
+      catch (e) { if (e instanceof Unsupported && /auto parameter/.test(e.reason)) throw new Unsupported('generic lambda'); this.p = save; throw e; }
+    }
+    let mutable = false;
+    const attrs: Attrs = {};
+    for (;;) {
+      if (this.eat('mutable')) { mutable = true; continue; }
+      if (this.at('constexpr') || this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
+      if (this.parseAttributes(attrs)) continue;
+      break;
+    }
+    let ret: CType = AUTO;
+    if (this.eat('->')) ret = this.parseTypeName();
+    if (!this.at('{')) this.syntax('expected a "{"', 130);
+    const d: DeclaratorInfo = { name: 'operator()', qual: [], pos, ty: { k: 'func', ret, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
+    (d as DeclaratorInfo & { op?: string; fnQ?: number }).op = '()';
+    (d as DeclaratorInfo & { fnQ?: number }).fnQ = mutable ? 0 : Q.Const;
+    const ds: DeclSpec = { ty: ret, typedef: false, extern: false, externC: false, static: false, inline: true, constexpr: false, auto: false, attrs: {}, tagOnly: false };
+    const f = this.u.declareMethod(rec, d, ds, { device: true, host: true });
+    f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+    // the body is parsed now, in the enclosing scopes, to find the captures
+    const child = new Parser(this.u, f.bodyStart, f.bodyEnd + 1, this.ns);
+    child.scopes = [...this.scopes];
+    child.tscope = this.tscope;
+    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this };
+    child.lambda = L;
+    for (const [n, r] of explicit) { const v = this.lookup(n).find(x => x.kind === 'var'); if (v && v.kind === 'var') { child.lambda = L; child.captureNamed(v, r); } }
+    f.body = child.parseFunctionBody(f);
+    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
+    this.u.markParsed(f);
+    layoutRecord(rec);
+    const ty: CType = { k: 'record', rec, q: 0 };
+    const items = L.caps.map((c, i) => {
+      const ve = mk(c.v.ty.k === 'ref' ? c.v.ty.to : c.v.ty, pos, true, { k: 'var', sym: c.v });
+      const fld = rec.fields[i]!;
+      const init: Init = c.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ve }) } : this.initFromExpr(ve, fld.ty, pos);
+      if (!c.byRef) this.checkTrivialCopy(fld.ty);
+      return { off: fld.offset, path: [i], init };
+    });
+    return mk(ty, pos, false, { k: 'temp', init: { k: 'list', ty, items, pos } });
+  }
+  private captureNamed(v: VarSym, _byRef: boolean): void { this.capture(v); }
+  /** `< args >` of a template-id (at '<'). Types where a type can start, else constant expressions. */
+  parseTemplateArgs(): TArg[] {
+    this.expect('<');
+    const out: TArg[] = [];
+    while (!this.at('>') && !this.at('>>')) {
+      if (this.at('...')) throw new Unsupported('pack expansion');
+      if (this.startsType()) out.push({ k: 'type', ty: this.parseTypeName() });
+      else {
+        const e = this.parseBinary(8);
+        const v = this.constInt(e);
+        out.push({ k: 'val', ty: unqual(e.ty.k === 'error' ? C.int : e.ty), v });
+      }
+      if (this.at('...')) throw new Unsupported('pack expansion');
+      if (!this.eat(',')) break;
+    }
+    this.closeAngle();
+    return out;
+  }
+  closeAngle(): void {
+    if (this.halfGt) { this.halfGt = false; this.p++; return; }
+    if (this.at('>>')) { this.halfGt = true; return; }
+    this.expect('>');
+  }
+  /** A class template name followed by `<args>` at the cursor (the name at offset 0): the specialisation's type. */
+  private templateIdType(name: string, ns: string[], exact: boolean): CType | null {
+    const ents = this.u.templateEntries(name, ns, 'record', exact);
+    if (!ents.length || !this.at('<', 1)) return null;
+    this.p++;
+    const args = this.parseTemplateArgs();
+    return { k: 'record', rec: this.u.templates.instantiateClass(ents[0]!, args, this), q: 0 };
+  }
+  /** After `operator`: the operator (or conversion type) of an operator-function-id. */
+  parseOperatorId(): { op: string; name: string; conv?: CType } {
+    if (this.at('(') && this.at(')', 1)) { this.p += 2; return { op: '()', name: 'operator()' }; }
+    if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: '[]', name: 'operator[]' }; }
+    if (this.at('new') || this.at('delete')) throw new Unsupported(`operator ${this.tx()}`);
+    if (this.kind() === Tok.Punct) { const op = this.tx(); this.p++; return { op, name: 'operator' + op }; }
+    if (this.kind() === Tok.String) throw new Unsupported('user-defined literal');
+    // conversion-type-id: type specifiers and pointer operators, no parentheses
+    const start = this.p;
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    let t = ds.ty;
+    for (;;) {
+      if (this.eat('*')) { let q = 0; for (;;) { if (this.eat('const')) q |= Q.Const; else if (this.eat('volatile')) q |= Q.Volatile; else break; } t = ptrTo(t, q); continue; }
+      if (this.eat('&')) { t = refTo(t); continue; }
+      if (this.eat('&&')) { t = refTo(t, true); continue; }
+      break;
+    }
+    const words: string[] = [];
+    for (let j = start; j < this.p; j++) words.push(this.u.text(j));
+    return { op: 'cv', name: 'operator ' + words.join(' '), conv: t };
+  }
+  /** Length in tokens of a balanced `<...>` starting at offset i (0 when not at '<'). */
+  angleLength(i: number): number {
+    if (!this.at('<', i)) return 0;
+    let depth = 0;
+    for (let j = i; ; j++) {
+      const k = this.kind(j);
+      if (k === Tok.EOF) return 0;
+      const t = this.tx(j);
+      if (t === '<') depth++;
+      else if (t === '>') { depth--; if (depth === 0) return j - i + 1; }
+      else if (t === '>>') { depth -= 2; if (depth <= 0) return j - i + 1; }
+      else if (t === '(' || t === '[') { const save = this.p; this.p += j; this.skipBalanced(); const n = this.p - save; this.p = save; j = n - 1; }
+      else if (t === ';' || t === '{' || t === '}') return 0;
+    }
+  }
+  parseParams(): Suffix & { k: 'fn' } {
     this.expect('(');
     const params: CType[] = [], names: string[] = [], defaults: (number | null)[] = [], pos: Pos[] = [];
     let variadic = false;
@@ -635,6 +1156,16 @@ export class Parser {
       return this.u.lookupPath(path, name, this.ns, abs);
     }
     if (this.at('static_assert') || this.at('asm') || this.at('__asm__')) return out;
+    if (this.atOutOfLineCtor()) {
+      const ds: DeclSpec = { ty: C.void, typedef: false, extern: false, externC: false, static: false, inline: false, constexpr: false, auto: false, attrs: {}, tagOnly: false };
+      for (;;) {
+        if (this.parseAttributes(ds.attrs)) continue;
+        if (this.at('inline') || this.at('__inline__') || this.at('constexpr') || this.at('explicit')) { this.p++; continue; }
+        break;
+      }
+      const d = this.parseDeclarator(C.void, false);
+      return this.defineOutOfLine(d, ds);
+    }
     const ds = this.parseDeclSpecs();
     if (this.at(';')) {
       if (ds.ty && ds.ty.k === 'record') out.push({ kind: 'type', name: ds.ty.rec.name, ty: unqual(ds.ty) });
@@ -643,12 +1174,17 @@ export class Parser {
     }
     if (ds.ty && ds.ty.k === 'enum' && ds.tagOnly) out.push(...this.enumConsts(ds.ty));
     if (!ds.ty) {
-      if (ds.auto) throw new Unsupported('auto at namespace scope');
-      this.syntax('expected a type specifier', 79);
+      if (!ds.auto) this.syntax('expected a type specifier', 79);
+      // `auto f(...)`: a return type deduced from the body (or given after ->)
+      ds.ty = withQ(AUTO, (ds as DeclSpec & { q: number }).q);
     }
     for (;;) {
       const d = this.parseDeclarator(ds.ty, false);
-      if (d.qual.length) throw new Unsupported('qualified declarator (out-of-line member)');
+      if (ds.auto && d.ty.k !== 'func') throw new Unsupported('auto variable at namespace scope');
+      if (d.qual.length) {
+        if (d.ty.k === 'func') return this.defineOutOfLine(d, ds);
+        throw new Unsupported('qualified declarator (out-of-line static data member)');
+      }
       const attrs = { ...ds.attrs, ...d.attrs };
       if (ds.typedef) {
         const t = d.ty;
@@ -656,9 +1192,10 @@ export class Parser {
         if (t.k === 'enum' && !t.en.name && !t.en.typedefName) t.en.typedefName = d.name;
         out.push({ kind: 'type', name: d.name, ty: t });
       } else if (d.ty.k === 'func') {
-        const f = this.u.declareFunction(d, ds, attrs, this.ns, flagsInAnon);
+        const f = this.u.declareFunction(d, ds, attrs, this.ns, flagsInAnon, this.instantiating);
         if (this.at('{')) {
           f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+          (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice = !!(attrs.device || attrs.global);
           f.paramNames = d.paramNames; f.pos = d.pos;
           out.push(f);
           return out;
@@ -671,6 +1208,55 @@ export class Parser {
       if (!this.eat(',')) break;
     }
     return out;
+  }
+  /** At `[attrs] [inline] X::X(` or `X::~X(` (an out-of-line constructor/destructor definition)? */
+  private atOutOfLineCtor(): boolean {
+    let i = 0;
+    for (;;) {
+      const t = this.tx(i);
+      if (t === '__attribute__') { let d = 0; let j = i + 1; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j; continue; }
+      if (t === 'inline' || t === '__inline__' || t === 'constexpr' || t === 'explicit') { i++; continue; }
+      break;
+    }
+    let last = '';
+    while (this.kind(i) === Tok.Ident && this.at('::', i + 1)) { last = this.tx(i); i += 2; }
+    if (!last) return false;
+    if (this.at('~', i)) return this.tx(i + 1) === last;
+    return this.tx(i) === last && this.at('(', i + 1);
+  }
+  /** An out-of-line member function definition `R C::f(...) {...}`: attach the body to the member declared in C. */
+  private defineOutOfLine(d: DeclaratorInfo, ds: DeclSpec): Sym[] {
+    let rec: RecordDecl | null = null;
+    for (const q of d.qual) {
+      const syms: Sym[] = rec ? this.classMember(rec, q, true) : this.lookup(q);
+      const t: Sym | undefined = syms.find((x: Sym) => x.kind === "type" && x.ty.k === "record");
+      if (!t || t.kind !== 'type' || t.ty.k !== 'record') {
+        if (!rec && this.u.resolveIn(this.ns, q).kind === 'ns') throw new Unsupported('namespace-qualified function definition');
+        throw new Unsupported(`out-of-line definition in ${q}`);
+      }
+      rec = t.ty.rec;
+    }
+    if (!rec) throw new Unsupported('qualified declarator');
+    const fty = d.ty as CType & { k: 'func' };
+    const fnQ = (d as DeclaratorInfo & { fnQ?: number }).fnQ ?? 0;
+    const m = (rec.methods ?? []).find(x => x.name === d.name && (x.thisQ ?? 0) === fnQ && x.ty.params.length === fty.params.length
+      && x.ty.params.every((p, i) => typeName(unqual(p)) === typeName(unqual(fty.params[i]!))));
+    if (!m) throw new Unsupported(`out-of-line definition of ${rec.name}::${d.name} not matched to a member`);
+    const attrs = { ...ds.attrs, ...d.attrs };
+    m.isDevice ||= !!attrs.device; m.isHost ||= !!attrs.host;
+    m.forceinline ||= !!attrs.alwaysInline; m.noinline ||= !!attrs.noinline;
+    m.defaults = m.defaults.map((x, i) => x ?? d.defaults[i] ?? null);
+    if (this.at(':')) {
+      m.initStart = this.p; this.p++;
+      for (;;) {
+        while (this.kind() !== Tok.EOF && !this.at('(') && !this.at('{')) this.p++;
+        this.skipBalanced();
+        this.eat('...');
+        if (!this.eat(',')) break;
+      }
+    }
+    if (this.at('{')) { m.bodyStart = this.p; this.skipBalanced(); m.bodyEnd = this.p - 1; m.paramNames = d.paramNames; }
+    return [];
   }
   private enumConsts(t: CType): Sym[] {
     if (t.k !== 'enum' || t.en.scoped) return [];
@@ -707,6 +1293,12 @@ export class Parser {
       this.expect('}');
       return { k: 'list', ty, items, pos };
     }
+    if (ty.k === 'record' && ctorsOf(ty.rec).length) {
+      const args: Expr[] = [];
+      while (!this.at('}')) { args.push(this.at('{') ? this.braceArg() : this.parseAssign()); if (!this.eat(',')) break; }
+      this.expect('}');
+      return this.initFromArgs(ty, args, true, pos);
+    }
     if (ty.k === 'record') {
       const fields = ty.rec.fields;
       let i = 0;
@@ -729,6 +1321,7 @@ export class Parser {
     this.expect('}');
     return init;
   }
+  private braceArg(): Expr { throw new Unsupported('braced argument to a constructor'); }
   private skipInitTail(): void { while (!this.at('}') && this.kind() !== Tok.EOF) { if (this.at('{') || this.at('(')) this.skipBalanced(); else this.p++; } }
 
   // ------------------------------------------------------------------ function bodies
@@ -737,15 +1330,155 @@ export class Parser {
     const fty = f.ty;
     this.retTy = fty.ret;
     this.push();
+    if (f.cls) {
+      this.cls = f.cls;
+      if (!f.staticMember) {
+        const recTy: CType = withQ({ k: 'record', rec: f.cls, q: 0 }, f.thisQ ?? 0);
+        f.thisVar = this.u.newVar('this', ptrTo(recTy), 'param', f.pos);
+      }
+    }
     f.params = fty.params.map((t, i) => {
       const v = this.u.newVar(f.paramNames[i] ?? '', t, 'param', f.pos);
       if (v.name) this.declare(v);
       return v;
     });
+    const pre: Stmt[] = f.ctor ? this.parseMemInitializers(f) : [];
     const body = this.parseBlock();
+    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };   // no return statement with a value
     this.pop();
     for (const g of this.gotos) if (!this.labels.has(g.label)) this.u.error(g.pos, 114, `label "${g.label}" was referenced but not defined`);
-    return body;
+    return pre.length ? { k: 'block', body: [...pre, body] } : body;
+  }
+  /** `*this` as an lvalue. */
+  thisObj(pos: Pos): Expr {
+    const tv = this.fn?.thisVar;
+    if (!tv) { this.u.error(pos, 245, 'a nonstatic member reference must be relative to a specific object'); return errExpr(pos); }
+    const pt = tv.ty as CType & { k: 'ptr' };
+    return mk(pt.to, pos, true, { k: 'deref', e: rval(mk(tv.ty, pos, true, { k: 'var', sym: tv })) });
+  }
+  /** A constructor's mem-initializers (bases and members, in declaration order) and default member initialisers. */
+  private parseMemInitializers(f: FuncSym): Stmt[] {
+    const rec = f.cls!;
+    const given = new Map<string, { args: Expr[]; braced: boolean; pos: Pos }>();
+    if (f.initStart !== undefined && f.initStart >= 0) {
+      const save = this.p;
+      this.p = f.initStart + 1;
+      for (;;) {
+        const pos = this.p;
+        let name = this.tx(); this.p++;
+        while (this.at('::')) { this.p++; name = this.tx(); this.p++; }
+        if (this.at('<')) this.p += this.angleLength(0);
+        const braced = this.at('{');
+        this.p++;
+        const args: Expr[] = [];
+        const close = braced ? '}' : ')';
+        while (!this.at(close)) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+        this.expect(close);
+        given.set(name, { args, braced, pos });
+        if (!this.eat(',')) break;
+      }
+      this.p = save;
+    }
+    const out: Stmt[] = [];
+    const self = this.thisObj(f.pos);
+    for (const b of rec.bases ?? []) {
+      const g = given.get(b.rec.name);
+      const target = this.baseSubobject(self, rec, b.rec, f.pos);
+      const init = g ? this.initFromArgs(b.field.ty, g.args, g.braced, g.pos) : this.defaultInit(b.field.ty, f.pos);
+      if (init) out.push({ k: 'init', target, init, pos: f.pos });
+    }
+    for (const fld of rec.fields) {
+      if (fld.isBase) continue;
+      const g = given.get(fld.name);
+      const target = mk(fld.ty, f.pos, true, { k: 'member', e: self, field: fld, arrow: false });
+      let init: Init | null;
+      if (g) init = this.initFromArgs(fld.ty, g.args, g.braced, g.pos);
+      else if (fld.defaultInit !== undefined) init = this.memberDefault(fld);
+      else init = this.defaultInit(fld.ty, f.pos);
+      if (init) out.push({ k: 'init', target, init, pos: f.pos });
+    }
+    return out;
+  }
+  /** A default member initialiser, parsed in the class's scope. */
+  memberDefault(fld: { ty: CType; defaultInit?: number }): Init | null {
+    if (fld.defaultInit === undefined) return null;
+    const save = this.p, end = this.end;
+    this.p = fld.defaultInit; this.end = this.u.toks.count;
+    try {
+      if (this.at('{')) return this.parseInitList(fld.ty);
+      return this.parseInitializer(fld.ty);
+    } finally { this.p = save; this.end = end; }
+  }
+  /** Initialisation of an object of type ty from `(args)` or `{args}`. */
+  initFromArgs(ty: CType, args: Expr[], braced: boolean, pos: Pos): Init {
+    if (ty.k === 'record') {
+      const ctors = ctorsOf(ty.rec);
+      if (ctors.length) {
+        const f = this.resolveOverload(ctors, args, pos, ty.rec.name);
+        if (!f) return { k: 'expr', e: errExpr(pos) };
+        if (f.defaulted && f.bodyStart < 0) {
+          if (args.length === 0) return this.implicitDefault(ty, pos) ?? { k: 'zero', ty };
+          if (args.length === 1) return { k: 'expr', e: args[0]! };
+        }
+        return { k: 'ctor', ty, f, args: this.convertArgs(f, args, pos) };
+      }
+      if (args.length === 0) return this.defaultInit(ty, pos) ?? { k: 'zero', ty };
+      if (args.length === 1 && args[0]!.ty.k === 'record' && args[0]!.ty.rec === ty.rec) return { k: 'expr', e: args[0]! };
+      if (!braced) { this.u.error(pos, 289, `no instance of constructor "${ty.rec.name}::${ty.rec.name}" matches the argument list`); return { k: 'expr', e: errExpr(pos) }; }
+      // aggregate initialisation from a braced list of expressions
+      const items: { off: number; path: number[]; init: Init }[] = [];
+      const fields = ty.rec.fields;
+      args.forEach((a, i) => { const fl = fields[i]; if (fl) items.push({ off: fl.offset, path: [i], init: this.initFromExpr(a, fl.ty, a.pos) }); });
+      return { k: 'list', ty, items, pos };
+    }
+    if (args.length === 0) return { k: 'zero', ty };
+    if (args.length > 1) { this.u.error(pos, 146, 'too many initializer values'); return { k: 'expr', e: errExpr(pos) }; }
+    return this.initFromExpr(args[0]!, ty, pos);
+  }
+  /** Default initialisation of a class object: its default constructor, or member defaults; null when nothing to do. */
+  defaultInit(ty: CType, pos: Pos): Init | null {
+    if (ty.k === 'array') {
+      if (ty.elem.k === 'record' && this.defaultInit(ty.elem, pos)) throw new Unsupported('array of class objects with constructors');
+      return null;
+    }
+    if (ty.k !== 'record') return null;
+    const ctors = ctorsOf(ty.rec);
+    if (ctors.length) {
+      const f = this.resolveOverload(ctors, [], pos, ty.rec.name);
+      if (!f) return { k: 'expr', e: errExpr(pos) };
+      if (f.defaulted && !f.body && f.bodyStart < 0) return this.implicitDefault(ty, pos);
+      return { k: 'ctor', ty, f, args: this.convertArgs(f, [], pos) };
+    }
+    return this.implicitDefault(ty, pos);
+  }
+  /** The implicit default constructor: bases and members with default initialisation. */
+  private implicitDefault(ty: CType & { k: 'record' }, pos: Pos): Init | null {
+    const items: { off: number; path: number[]; init: Init }[] = [];
+    ty.rec.fields.forEach((fl, i) => {
+      const init = fl.defaultInit !== undefined ? this.memberDefault(fl) : this.defaultInit(fl.ty, pos);
+      if (init) items.push({ off: fl.offset, path: [i], init });
+    });
+    if (!items.length) return null;
+    return { k: 'list', ty, items, pos, partial: true } as Init;
+  }
+  private convertArgs(f: FuncSym, args: Expr[], pos: Pos): Expr[] {
+    const e = this.buildCall(f, null, f.ty, args, pos);
+    return e.k === 'call' ? e.args : [];
+  }
+  /** The base-class subobject `b` of the object `obj` (an lvalue of class type `from`). */
+  baseSubobject(obj: Expr, from: RecordDecl, b: RecordDecl, pos: Pos): Expr {
+    const path = basePath(from, b);
+    if (!path) return errExpr(pos);
+    let e = obj;
+    let cur = from;
+    for (const step of path) {
+      const fld = cur.fields.find(x => x.isBase && x.ty.k === 'record' && x.ty.rec === step);
+      const bty = withQ({ k: 'record', rec: step, q: 0 }, e.ty.q & (Q.Const | Q.Volatile));
+      if (fld) e = mk(bty, pos, e.lv, { k: 'member', e, field: fld, arrow: false });
+      else e = mk(bty, pos, true, { k: 'deref', e: cast(mk(ptrTo(e.ty), pos, false, { k: 'addr', e }), 'p2p', ptrTo(bty)) });   // empty base at offset 0
+      cur = step;
+    }
+    return e;
   }
   parseBlock(): Stmt {
     this.expect('{');
@@ -882,11 +1615,17 @@ export class Parser {
         case 'return': {
           this.p++;
           if (this.eat(';')) {
+            if (isAuto(this.retTy) && this.fn) { this.retTy = C.void; this.fn.ty = { ...this.fn.ty, ret: C.void }; }
             if (this.retTy.k !== 'void') this.u.error(pos, 940, 'missing return value'); // EDG: warning in C++? keep as error-free
             return { k: 'return', e: null, pos };
           }
           const epos = this.p;
           const e = this.at('{') ? null : this.parseExpr();
+          if (e && isAuto(this.retTy) && this.fn) {
+            // a lambda without a trailing return type: the first return statement decides it
+            this.retTy = e.ty.k === 'void' ? C.void : unqual(rval(e).ty);
+            this.fn.ty = { ...this.fn.ty, ret: this.retTy };
+          }
           if (!e) { const init = this.parseInitList(this.retTy); this.expect(';'); return { k: 'return', e: null, init, pos }; }
           this.expect(';');
           if (this.retTy.k === 'void') {
@@ -895,6 +1634,7 @@ export class Parser {
           }
           const c = implicitConvert(e, this.retTy);
           if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
+          if (this.retTy.k === 'record' && c.lv) this.checkTrivialCopy(this.retTy);
           return { k: 'return', e: c, pos };
         }
         case 'goto': {
@@ -919,7 +1659,18 @@ export class Parser {
         }
         case 'using': {
           this.p++;
-          if (this.at('namespace')) throw new Unsupported('block-scope using namespace');
+          if (this.at('namespace')) {
+            this.p++;
+            const path: string[] = [];
+            if (this.eat('::')) { /* from the global namespace */ }
+            while (this.kind() === Tok.Ident) { path.push(this.tx()); this.p++; if (!this.eat('::')) break; }
+            this.expect(';');
+            let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
+            for (const c of path) { r = r.kind === 'ns' ? (r.path.length ? this.u.resolveIn(r.path, c) : this.resolveNamespaceOrType(c)) : r; }
+            if (r.kind !== 'ns') { this.u.error(pos, 725, `name must be a namespace name`); return { k: 'null' }; }
+            this.usingNs.push({ depth: this.scopes.length, path: r.path });
+            return { k: 'null' };
+          }
           if (this.kind() === Tok.Ident && this.at('=', 1)) { const name = this.tx(); this.p += 2; const ty = this.parseTypeName(); this.expect(';'); this.declare({ kind: 'type', name, ty }); return { k: 'null' }; }
           let path: string[] = []; let abs = false;
           if (this.eat('::')) abs = true;
@@ -1007,6 +1758,7 @@ export class Parser {
     try { return this.parseSubStmt(); } finally { this.breakable--; this.continuable--; this.switches = sw; }
   }
   private cond(e: Expr): Expr {
+    if (e.ty.k === 'record') e = this.fromClass(e);
     const c = toCond(e);
     if (!c) { this.u.error(e.pos, 711, `expression must have bool type (or be convertible to bool)`); return errExpr(e.pos); }
     return c;
@@ -1064,7 +1816,20 @@ export class Parser {
         init = this.initFromExpr(e, ty, e.pos);
       } else if (this.eat('=')) {
         init = this.parseInitializer(ty);
+      } else if (this.at('{')) {
+        init = this.parseInitList(ty);
+      } else if (this.at('(')) {
+        this.p++;
+        if (ty.k === 'record') {
+          const args: Expr[] = [];
+          while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+          this.expect(')');
+          init = this.initFromArgs(ty, args, false, d.pos);
+        } else { const e = this.parseExpr(); this.expect(')'); init = this.initFromExpr(e, ty, e.pos); }
+      } else if (ty.k === 'record' || ty.k === 'array') {
+        init = this.defaultInit(ty, d.pos);
       }
+      this.checkDestructor(ty);
       if (ty.k === 'array' && ty.n === null && init) {
         if (init.k === 'list') ty = arrayOf(ty.elem, init.items.length);
         else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);
@@ -1139,6 +1904,17 @@ export class Parser {
   }
   assign(op: string, a: Expr, b: Expr, pos: Pos): Expr {
     if (a.ty.k === 'error' || b.ty.k === 'error') return errExpr(pos);
+    if (a.ty.k === 'record') {
+      const user = op !== '=' || allMethods(a.ty.rec).some(m => m.op === '=' && !m.defaulted && m.cls === (a.ty as CType & { k: 'record' }).rec);
+      if (user) { const r = this.userOperator(op, [a, b], pos); if (r) return r; }
+      if (op !== '=') { this.badOperands(pos, a, b); return errExpr(pos); }
+      this.checkTrivialCopy(a.ty);
+    } else if (b.ty.k === 'record') {
+      const r = this.userOperator(op, [a, b], pos);
+      if (r) return r;
+      b = this.fromClass(b);
+      if (b.ty.k === 'error') return b;
+    }
     if (!this.modifiable(a, pos)) return errExpr(pos);
     if (op === '=') {
       const c = implicitConvert(b, unqual(a.ty));
@@ -1207,6 +1983,12 @@ export class Parser {
   }
   binary(op: string, a0: Expr, b0: Expr, pos: Pos): Expr {
     if (a0.ty.k === 'error' || b0.ty.k === 'error') return errExpr(pos);
+    if (a0.ty.k === 'record' || b0.ty.k === 'record') {
+      const r = this.userOperator(op, [a0, b0], pos);
+      if (r) return r;
+      a0 = this.fromClass(a0); b0 = this.fromClass(b0);
+      if (a0.ty.k === 'error' || b0.ty.k === 'error') return errExpr(pos);
+    }
     if (op === '&&' || op === '||') {
       const a = this.cond(a0), b = this.cond(b0);
       return mk(C.bool, pos, false, { k: 'bin', op, a, b });
@@ -1251,6 +2033,15 @@ export class Parser {
       }
     }
   }
+  noOperator(op: string, pos: Pos): Expr { this.u.error(pos, 349, `no operator "${op}" matches these operands`); return errExpr(pos); }
+  /** A class operand of a built-in operator: through its (single) conversion function to a scalar. */
+  fromClass(e: Expr): Expr {
+    if (e.ty.k !== 'record') return e;
+    const q = e.ty.q & (Q.Const | Q.Volatile);
+    const cvs = allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile)));
+    if (cvs.length !== 1) { this.u.error(e.pos, 29, `expression must have arithmetic type`); return errExpr(e.pos); }
+    return this.buildCall(cvs[0]!, null, cvs[0]!.ty, [], e.pos, e);
+  }
   private arithBin(op: string, a: Expr, b: Expr, bad: () => Expr, pos: Pos): Expr {
     if (!isArith(a.ty) || !isArith(b.ty)) return bad();
     const t = usualArithType(a.ty, b.ty);
@@ -1269,11 +2060,13 @@ export class Parser {
       switch (t) {
         case '++': case '--': {
           this.p++; const e = this.parseUnary();
+          if (e.ty.k === 'record') return this.userOperator(t, [e], pos) ?? this.noOperator(t, pos);
           return this.incdec(t, true, e, pos);
         }
         case '-': case '+': case '~': {
-          this.p++; const e0 = this.parseCastExpr();
+          this.p++; let e0 = this.parseCastExpr();
           if (e0.ty.k === 'error') return e0;
+          if (e0.ty.k === 'record') { const r = this.userOperator(t, [e0], pos); if (r) return r; e0 = this.fromClass(e0); if (e0.ty.k === 'error') return e0; }
           const e = promote(e0);
           if (t === '~' ? !isIntegral(e.ty) : !(isArith(e.ty) || (t === '+' && e.ty.k === 'ptr'))) { this.u.error(pos, 29, t === '~' ? 'expression must have integral or unscoped enum type' : 'expression must have arithmetic type'); return errExpr(pos); }
           if (e.k === 'int' && t === '-') return mk(e.ty, pos, false, { k: 'int', v: wrapInt(-e.v, e.ty) });
@@ -1283,10 +2076,12 @@ export class Parser {
         case '!': {
           this.p++; const e = this.parseCastExpr();
           if (e.ty.k === 'error') return e;
+          if (e.ty.k === 'record') { const r = this.userOperator('!', [e], pos); if (r) return r; }
           return mk(C.bool, pos, false, { k: 'unary', op: '!', e: this.cond(e) });
         }
         case '*': {
           this.p++; const e0 = this.parseCastExpr();
+          if (e0.ty.k === 'record') return this.userOperator('*', [e0], pos) ?? this.noOperator('*', pos);
           return this.deref(e0, pos);
         }
         case '&': {
@@ -1375,14 +2170,69 @@ export class Parser {
   }
   explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
     if (e.ty.k === 'error') return e;
+    if (ty.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === ty.rec)) return this.makeTemp(unqual(ty) as CType & { k: 'record' }, [e], false, pos);
+    if (e.ty.k === 'record' && ty.k !== 'record' && ty.k !== 'ref' && unqual(ty).k !== 'void') {
+      // explicit conversion functions count here; the one to exactly the target type wins
+      const q = e.ty.q & (Q.Const | Q.Volatile);
+      const cvs = allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile)));
+      const exact = cvs.filter(m => typeName(unqual(m.ty.ret)) === typeName(unqual(ty)));
+      const pick = exact.length === 1 ? exact[0]! : cvs.length === 1 ? cvs[0]! : null;
+      if (!pick) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
+      e = this.buildCall(pick, null, pick.ty, [], pos, e);
+      if (e.ty.k === 'error') return e;
+    }
     const r = explicitConvert(e, ty);
     if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
     return { ...r, pos: r.pos } as Expr;
   }
+  /**
+   * Deduce and instantiate one function template for a call. A template whose declaration we cannot read or
+   * instantiate for these arguments (SFINAE, features we lack) is no candidate; `failed` hears why.
+   */
+  private tryInstantiate(di: number, explicit: TArg[], args: Expr[], failed: (reason: string) => void): FuncSym | null {
+    const dl = this.u.diags.length, ec = this.u.errorCount;
+    try {
+      const f = this.u.templates.deduceAndInstantiate(di, explicit, args);
+      if (this.u.errorCount > ec) { this.u.diags.length = dl; this.u.errorCount = ec; failed(`function template ${this.u.index.decls[di]!.name}: substitution failed`); return null; }
+      return f;
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      this.u.diags.length = dl; this.u.errorCount = ec;
+      failed(e instanceof Unsupported ? e.reason : `function template ${this.u.index.decls[di]!.name}: substitution failed`);
+      return null;
+    }
+  }
+  /** Host code being read only to find the kernel template specialisations its launches need. */
+  hostLaunches: FuncSym[] | null = null;
+  /** `kernel<<<config>>>(args)` in host code: deduce and instantiate a kernel template's arguments. */
+  private parseLaunch(callee: Expr, pos: Pos): Expr {
+    this.p += 2;
+    while (!this.at('>>')) { this.parseBinary(9); if (!this.eat(',')) break; }
+    this.expect('>>'); this.expect('>');
+    this.expect('(');
+    const args: Expr[] = [];
+    while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+    this.expect(')');
+    const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
+    if (tmpl && this.hostLaunches) {
+      const found: FuncSym[] = [];
+      for (const di of tmpl.ents) {
+        const f = this.tryInstantiate(di, tmpl.explicit, args, r => { throw new Unsupported(r); });
+        if (!f) continue;
+        const same = found.findIndex(o => sameSignature(o, f));
+        if (same >= 0) { if (found[same]!.bodyStart < 0 && f.bodyStart >= 0) found[same] = f; continue; }
+        found.push(f);
+      }
+      if (found.length !== 1) throw new Unsupported(`launch of kernel template ${callee.k === 'func' ? callee.sym.name : ''}: ${found.length} candidates`);
+      if (!this.hostLaunches.includes(found[0]!)) this.hostLaunches.push(found[0]!);
+    }
+    return mk(C.void, pos, false, { k: 'int', v: 0n });
+  }
   parsePostfix(e: Expr): Expr {
     for (;;) {
       const pos = this.p;
+      if (this.at('<<') && this.at('<', 1) && e.k === 'func') { e = this.parseLaunch(e, pos); continue; }
       if (this.at('[')) {
         this.p++;
         const i = this.parseExpr();
@@ -1403,12 +2253,14 @@ export class Parser {
         e = this.member(e, name, arrow, npos);
       } else if (this.at('++') || this.at('--')) {
         const op = this.tx(); this.p++;
-        e = this.incdec(op, false, e, pos);
+        if (e.ty.k === 'record') e = this.userOperator(op, [e], pos, true) ?? this.noOperator(op, pos);
+        else e = this.incdec(op, false, e, pos);
       } else return e;
     }
   }
   index(a: Expr, i: Expr, pos: Pos): Expr {
     if (a.ty.k === 'error' || i.ty.k === 'error') return errExpr(pos);
+    if (a.ty.k === 'record') return this.userOperator('[]', [a, i], pos) ?? this.noOperator('[]', pos);
     let base = rval(a), idx = rval(i);
     if (base.ty.k !== 'ptr' && idx.ty.k === 'ptr') [base, idx] = [idx, base];
     if (base.ty.k !== 'ptr') { this.u.error(pos, 31, 'expression must have pointer-to-object type but it has type "' + typeName(a.ty) + '"'); return errExpr(pos); }
@@ -1423,15 +2275,34 @@ export class Parser {
     }
     let rt: CType = e.ty;
     let base: Expr = e;
+    if (arrow && e.ty.k === 'record') throw new Unsupported('overloaded operator->');
     if (arrow) {
       base = rval(e);
       if (base.ty.k !== 'ptr') { this.u.error(pos, 131, `expression must have pointer-to-class type but it has type "${typeName(e.ty)}"`); return errExpr(pos); }
       rt = base.ty.to;
     }
     if (rt.k !== 'record') { this.u.error(pos, 153, `expression must have class type but it has type "${typeName(rt)}"`); return errExpr(pos); }
-    const f = rt.rec.fields.find(x => x.name === name);
+    const f = rt.rec.fields.find(x => x.name === name && !x.isBase);
     if (!f) {
-      if (rt.rec.hasMethods && this.at('(')) throw new Unsupported('member function call');
+      const obj = arrow ? mk(rt, pos, true, { k: 'deref', e: base }) : e;
+      const ms = this.classMember(rt.rec, name, false);
+      if (ms.length) {
+        const m = ms[0]!;
+        if (m.kind === 'field') {
+          // a member of a base class
+          const b = this.baseSubobject(obj, rt.rec, m.rec, pos);
+          return this.member(b, name, false, pos);
+        }
+        if (m.kind === 'var') { this.u.noteVarUse(m, this.fn, pos); return mk(m.ty.k === 'ref' ? m.ty.to : m.ty, pos, true, { k: 'var', sym: m }); }
+        if (m.kind === 'func') {
+          const fs = ms.filter((x): x is FuncSym => x.kind === 'func');
+          const owner = fs[0]!.cls!;
+          const cal = mk(m.ty, pos, true, { k: 'func', sym: m });
+          (cal as Expr & { overloads?: FuncSym[] }).overloads = fs;
+          (cal as Expr & { thisObj?: Expr }).thisObj = owner !== rt.rec ? this.baseSubobject(obj, rt.rec, owner, pos) : obj;
+          return cal;
+        }
+      }
       this.u.error(pos, 135, `class "${typeName(unqual(rt))}" has no member "${name}"`); return errExpr(pos);
     }
     const fty = withQ(f.ty, rt.q & (Q.Const | Q.Volatile));
@@ -1442,17 +2313,43 @@ export class Parser {
     if (callee.ty.k === 'error' || args.some(a => a.ty.k === 'error')) return errExpr(pos);
     let f: FuncSym | null = null;
     if (callee.k === 'func') {
-      const set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
-      f = this.resolveOverload(set, args, pos, callee.sym.name);
+      let set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
+      const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
+      if (tmpl) {
+        set = [...set];
+        let failed: string | null = null;
+        for (const di of tmpl.ents) {
+          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; });
+          if (!inst || set.includes(inst)) continue;
+          // a template declared more than once: one specialisation (the one with a body)
+          const same = set.findIndex(o => o.targs && sameSignature(o, inst));
+          if (same >= 0) { if (set[same]!.bodyStart < 0 && inst.bodyStart >= 0) set[same] = inst; continue; }
+          set.push(inst);
+        }
+        if (set.length === 0 && failed) throw new Unsupported(failed);
+        if (set.length === 0) { this.u.error(pos - 1, 304, `no instance of function template "${callee.sym.name}" matches the argument list`); return errExpr(pos); }
+      }
+      const obj = (callee as Expr & { thisObj?: Expr }).thisObj;
+      f = this.resolveOverload(set, args, pos, callee.sym.name, obj ?? null);
       if (!f) return errExpr(pos);
+      if (f.cls && !f.staticMember) {
+        if (!obj) { this.u.error(pos, 245, 'a nonstatic member reference must be relative to a specific object'); return errExpr(pos); }
+        return this.buildCall(f, null, f.ty, args, pos, obj);
+      }
       return this.buildCall(f, null, f.ty, args, pos);
+    }
+    if (callee.ty.k === 'record') {
+      const r = this.userOperator('()', [callee, ...args], pos);
+      if (r) return r;
+      this.u.error(pos, 980, `call of an object of a class type without appropriate operator() or conversion functions to pointer-to-function type`);
+      return errExpr(pos);
     }
     const c = rval(callee);
     if (c.ty.k === 'ptr' && c.ty.to.k === 'func') return this.buildCall(null, c, c.ty.to, args, pos);
     this.u.error(pos, 109, `expression preceding parentheses of apparent call must have (pointer-to-) function type`);
     return errExpr(pos);
   }
-  private resolveOverload(set: FuncSym[], args: Expr[], pos: Pos, name: string): FuncSym | null {
+  private resolveOverload(set: FuncSym[], args: Expr[], pos: Pos, name: string, obj: Expr | null = null): FuncSym | null {
     const viable: { f: FuncSym; ranks: number[] }[] = [];
     for (const f of set) {
       const ps = f.ty.params;
@@ -1461,6 +2358,12 @@ export class Parser {
       if (args.length < ps.length - nDefaults) continue;
       const ranks: number[] = [];
       let ok = true;
+      if (obj) {
+        // the implicit object parameter: a const object needs a const member function
+        const q = obj.ty.q & (Q.Const | Q.Volatile), tq = f.staticMember ? q : (f.thisQ ?? 0) & (Q.Const | Q.Volatile);
+        if (q & ~tq) continue;
+        ranks.push(q === tq ? 0 : 1);
+      }
       for (let i = 0; i < args.length; i++) {
         const r = i < ps.length ? convRank(args[i]!, ps[i]!) : 3;
         if (r < 0) { ok = false; break; }
@@ -1494,13 +2397,24 @@ export class Parser {
       else if (cmp === 0) ambiguous = true;
     }
     if (ambiguous) {
+      // a non-template function beats a template specialisation with the same conversions
+      const ties = viable.filter(v => v === best || compareRanks(v.ranks, best.ranks) === 0 && compareRanks(best.ranks, v.ranks) === 0);
+      const plain = ties.filter(v => !v.f.targs);
+      if (plain.length === 1 && ties.length > 1 && viable.every(v => ties.includes(v) || compareRanks(best.ranks, v.ranks) < 0)) return plain[0]!.f;
       // re-check: best must beat every other
       const strictly = viable.every(v => v === best || compareRanks(best.ranks, v.ranks) < 0);
       if (!strictly) { this.u.error(pos - 1, 308, `more than one instance of overloaded function "${name}" matches the argument list`); return null; }
     }
     return best.f;
   }
-  private buildCall(f: FuncSym | null, callee: Expr | null, fty: CType & { k: 'func' }, args: Expr[], pos: Pos): Expr {
+  private buildCall(f: FuncSym | null, callee: Expr | null, fty: CType & { k: 'func' }, args: Expr[], pos: Pos, obj?: Expr): Expr {
+    if (f && isAuto(f.ty.ret)) {
+      // a deduced return type: the body says what it is
+      this.u.parseBody(f);
+      if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: f.body ? C.void : C.error };
+      fty = f.ty;
+    }
+    if (f && f.deleted) { this.u.error(pos, 1776, `function "${this.u.prettyFunction(f).replace(/^\S+ /, '')}" cannot be referenced -- it is a deleted function`); return errExpr(pos); }
     const ps = fty.params;
     const conv: Expr[] = [];
     for (let i = 0; i < args.length; i++) {
@@ -1533,7 +2447,106 @@ export class Parser {
     let rt = fty.ret;
     let lv = false;
     if (rt.k === 'ref') { rt = rt.to; lv = true; }
-    return mk(rt, pos, lv, { k: 'call', f, callee, args: conv });
+    for (let i = 0; i < conv.length && i < ps.length; i++) if (ps[i]!.k === 'record') this.checkTrivialCopy(ps[i]!);
+    const thisPtr = obj ? mk(ptrTo(obj.ty), pos, false, { k: 'addr', e: obj }) : undefined;
+    return mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+  }
+  /** `T(args)` / `T{args}` for a class type T: a temporary made by a constructor or aggregate/value initialisation. */
+  constructTemp(ty: CType & { k: 'record' }, pos: Pos): Expr {
+    const braced = this.at('{');
+    if (!braced && !this.at('(')) this.syntax('expected a "("', 125);
+    this.p++;
+    const close = braced ? '}' : ')';
+    const args: Expr[] = [];
+    while (!this.at(close)) { if (braced && this.at('{')) throw new Unsupported('nested braced initializer in a temporary'); args.push(this.parseAssign()); if (!this.eat(',')) break; }
+    this.expect(close);
+    return this.makeTemp(unqual(ty) as CType & { k: 'record' }, args, braced, pos);
+  }
+  makeTemp(ty: CType & { k: 'record' }, args: Expr[], braced: boolean, pos: Pos): Expr {
+    if (args.some(a => a.ty.k === 'error')) return errExpr(pos);
+    if (!ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+    this.checkDestructor(ty);
+    const init = this.initFromArgs(ty, args, braced, pos);
+    if (init.k === 'expr') return init.e.ty.k === 'record' && !init.e.lv ? init.e : init.e.k === 'error' ? init.e : mk(ty, pos, false, { k: 'temp', init });
+    if (init.k === 'ctor') return mk(ty, pos, false, { k: 'construct', ctor: init.f, args: init.args });
+    return mk(ty, pos, false, { k: 'temp', init });
+  }
+  /** Objects of classes with a non-trivial destructor need destructor calls at scope exit: not supported yet. */
+  checkDestructor(t: CType): void {
+    if (t.k === 'array') return this.checkDestructor(t.elem);
+    if (t.k !== 'record') return;
+    for (const m of t.rec.methods ?? []) {
+      if (!m.dtor || m.defaulted) continue;
+      if (m.bodyStart >= 0 && m.bodyEnd === m.bodyStart + 1) continue;   // `~S() {}`
+      throw new Unsupported(`non-trivial destructor of ${t.rec.name}`);
+    }
+    for (const f of t.rec.fields) this.checkDestructor(f.ty);
+  }
+  /**
+   * An overloaded operator applied to operands at least one of which has class type: member candidates of the
+   * first operand's class, and non-member `operator@` found from the current scope and the operands' namespaces.
+   * Null when there is no candidate at all (the built-in operator applies or it is an error).
+   */
+  userOperator(op: string, args: Expr[], pos: Pos, postfix = false): Expr | null {
+    const name = 'operator' + op;
+    if (postfix) args = [...args, mk(C.int, pos, false, { k: 'int', v: 0n })];   // the dummy int of postfix ++/--
+    const a0 = args[0]!;
+    const members: FuncSym[] = [];
+    if (a0.ty.k === 'record') {
+      const ms = this.classMember(a0.ty.rec, name, false).filter((m): m is FuncSym => m.kind === 'func');
+      for (const m of ms) if (m.ty.params.length === args.length - 1 || (m.defaults.length && m.ty.params.length > args.length - 1 && m.defaults[args.length - 1] !== null)) members.push(m);
+    }
+    const free: FuncSym[] = [];
+    if (op !== '=' && op !== '()' && op !== '[]' && op !== '->') {
+      const add = (syms: Sym[]) => { for (const x of syms) if (x.kind === 'func' && !x.cls && x.ty.params.length === args.length && !free.includes(x)) free.push(x); };
+      try {
+        add(this.u.lookup(name, this.ns));
+        for (const a of args) if (a.ty.k === 'record') add(this.u.lookupIn(a.ty.rec.scope.filter(c => c !== '(anonymous)'), name));
+      } catch (e) { if (!(e instanceof Unsupported) || members.length === 0) throw e; }
+      // operator templates: from the current scope and the namespaces of class operands
+      const ents = new Set<number>(this.u.templateEntries(name, this.ns, 'function'));
+      for (const a of args) if (a.ty.k === 'record') for (const di of this.u.templateEntries(name, a.ty.rec.scope.filter(c => c !== '(anonymous)'), 'function', true)) ents.add(di);
+      for (const di of ents) {
+        const f = this.tryInstantiate(di, [], args, () => { /* not viable */ });
+        if (f && !f.cls && f.ty.params.length === args.length && !free.some(o => sameSignature(o, f))) free.push(f);
+      }
+    }
+    const cands: { f: FuncSym; ranks: number[] }[] = [];
+    for (const m of members) {
+      const q = a0.ty.q & (Q.Const | Q.Volatile), tq = m.staticMember ? q : (m.thisQ ?? 0) & (Q.Const | Q.Volatile);
+      if (q & ~tq) continue;
+      const rs = [q === tq ? 0 : 1];
+      let ok = true;
+      for (let i = 1; i < args.length; i++) { const r = convRank(args[i]!, m.ty.params[i - 1]!); if (r < 0) { ok = false; break; } rs.push(r); }
+      if (ok) cands.push({ f: m, ranks: rs });
+    }
+    for (const f of free) {
+      const rs: number[] = [];
+      let ok = true;
+      for (let i = 0; i < args.length; i++) { const r = convRank(args[i]!, f.ty.params[i]!); if (r < 0) { ok = false; break; } rs.push(r); }
+      if (ok) cands.push({ f, ranks: rs });
+    }
+    if (members.length + free.length === 0) return null;
+    if (cands.length === 0) {
+      this.u.error(pos, 349, `no operator "${op}" matches these operands`);
+      return errExpr(pos);
+    }
+    let best = cands[0]!;
+    for (const c of cands.slice(1)) if (compareRanks(c.ranks, best.ranks) < 0) best = c;
+    if (!cands.every(c => c === best || compareRanks(best.ranks, c.ranks) < 0)) { this.u.error(pos, 350, `more than one operator "${op}" matches these operands`); return errExpr(pos); }
+    if (best.f.cls && !best.f.staticMember) return this.buildCall(best.f, null, best.f.ty, args.slice(1), pos, a0);
+    return this.buildCall(best.f, null, best.f.ty, args, pos);
+  }
+  /** Passing or returning a class object by value copies its bytes: a class with its own copy constructor is unsupported there. */
+  checkTrivialCopy(t: CType): void {
+    if (t.k !== 'record') return;
+    for (const m of t.rec.methods ?? []) {
+      if (!m.ctor || m.defaulted || m.ty.params.length < 1) continue;
+      const p0 = m.ty.params[0]!;
+      if (p0.k === 'ref' && p0.to.k === 'record' && p0.to.rec === t.rec && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1)
+        throw new Unsupported(`user-provided copy/move constructor of ${t.rec.name} in a by-value copy`);
+    }
+    for (const f of t.rec.fields) if (f.ty.k === 'record') this.checkTrivialCopy(f.ty);
   }
 
   parsePrimary(): Expr {
@@ -1560,7 +2573,12 @@ export class Parser {
         case 'false': this.p++; return mk(C.bool, pos, false, { k: 'int', v: 0n });
         case 'nullptr': this.p++; return mk(C.nullptr, pos, false, { k: 'int', v: 0n });
         case '__null': this.p++; return mk(C.long, pos, false, { k: 'int', v: 0n });
-        case 'this': throw new Unsupported('this');
+        case 'this': {
+          this.p++;
+          const tv = this.fn?.thisVar;
+          if (!tv) { this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function'); return errExpr(pos); }
+          return rval(mk(tv.ty, pos, true, { k: 'var', sym: tv }));
+        }
         case 'static_cast': case 'reinterpret_cast': case 'const_cast': {
           this.p++; this.expect('<');
           const ty = this.parseTypeName();
@@ -1583,14 +2601,20 @@ export class Parser {
           return convertArith(rval(a), C.long);
         }
         case '__builtin_va_arg': case '__builtin_va_start': throw new Unsupported('varargs');
-        case '[': throw new Unsupported('lambda');
+        case '[': return this.parseLambda();
         default: break;
       }
       if (this.startsType() && !this.u.isKeyword(t) || TYPE_KW.has(t)) {
         // functional cast T(x) / T{}
         const ty = this.parseDeclSpecs().ty;
         if (!ty) this.syntax('expected an expression', 29);
-        if (this.at('{')) throw new Unsupported('braced functional cast');
+        if (ty.k === 'record') return this.constructTemp(ty, pos);
+        if (this.at('{')) {
+          this.p++;
+          if (this.eat('}')) return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), ty);
+          const e = this.parseAssign(); this.eat(','); this.expect('}');
+          return this.explicitCast(e, ty, pos);
+        }
         if (!this.at('(')) this.syntax('expected a "("', 125);
         this.p++;
         if (this.at(')')) { this.p++; if (!isScalar(ty)) throw new Unsupported('value-initialised temporary'); return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), ty); }
@@ -1599,7 +2623,15 @@ export class Parser {
         return this.explicitCast(e, ty, pos);
       }
       if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
-      const { name, syms } = this.qualifiedLookup();
+      const { name, syms, tmpl } = this.qualifiedLookup();
+      if (tmpl) {
+        const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
+        const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });
+        (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
+        (e as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates = tmpl;
+        if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
+        return e;
+      }
       if (syms.length === 0) {
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);
@@ -1620,15 +2652,26 @@ export class Parser {
           const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
           const e = mk(s.ty, pos, true, { k: 'func', sym: s });
           (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
+          // a member function named inside a member function: called on *this
+          if (fs.some(f => f.cls && !f.staticMember) && this.fn?.thisVar) {
+            const obj = this.thisObj(pos);
+            const owner = fs[0]!.cls!;
+            const base = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
+            (e as Expr & { thisObj?: Expr }).thisObj = base;
+          }
           return e;
         }
         case 'enumconst': return mk(s.ty, pos, false, { k: 'int', v: s.value });
+        case 'field': {
+          const m = this.member(this.thisObj(pos), s.name, false, pos);
+          return (s as { byRef?: boolean }).byRef ? this.deref(m, pos) : m;
+        }
         case 'type': this.syntax('type name is not allowed', 254, pos);
         // falls through (never)
         case 'namespace': this.syntax('expected an expression', 29, pos);
       }
     }
-    if (k === Tok.Punct && this.tx() === '[') throw new Unsupported('lambda');
+    if (k === Tok.Punct && this.tx() === '[') return this.parseLambda();
     this.syntax('expected an expression', 29);
   }
 
@@ -1675,6 +2718,49 @@ export class Parser {
   }
 }
 
+/**
+ * A user-defined conversion: a converting constructor of the target class, or a conversion function of the
+ * source class, followed by a standard conversion. Null unless exactly one applies. No diagnostics.
+ */
+function userConversion(e: Expr, to: CType): Expr | null {
+  const t = unqual(to.k === 'ref' ? to.to : to);
+  const found: Expr[] = [], exact: Expr[] = [];
+  if (t.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === t.rec)) {
+    for (const c of ctorsOf(t.rec)) {
+      if (c.deleted || c.ty.params.length === 0) continue;
+      if (c.ty.params.length > 1 && c.defaults[1] === null) continue;
+      if ((c as FuncSym & { explicit?: boolean }).explicit) continue;
+      const a = implicitConvert(e, c.ty.params[0]!);
+      if (!a) continue;
+      if (c.ty.params.length > 1) return null;   // default arguments need the parser: leave it to overload resolution
+      found.push(mk(t, e.pos, false, { k: 'construct', ctor: c, args: [a] }));
+    }
+  }
+  if (e.ty.k === 'record') {
+    const q = e.ty.q & (Q.Const | Q.Volatile);
+    for (const m of allMethods(e.ty.rec)) {
+      if (m.op !== 'cv' || ((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))) continue;
+      if ((m as FuncSym & { explicit?: boolean }).explicit) continue;
+      const rt = m.ty.ret;
+      const call = mk(rt.k === 'ref' ? rt.to : rt, e.pos, rt.k === 'ref', { k: 'call', f: m, callee: null, args: [], thisPtr: mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }) });
+      const c = implicitConvert(call, to);
+      if (c) { found.push(c); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
+    }
+  }
+  if (found.length > 1 && exact.length === 1) return exact[0]!;
+  return found.length === 1 ? found[0]! : null;
+}
+setUserConversion(userConversion);
+function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? []), ...(rec.bases ?? []).flatMap(b => allMethods(b.rec))]; }
+
+/** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */
+function sameSignature(a: FuncSym, b: FuncSym): boolean {
+  if (!a.targs || !b.targs || a.name !== b.name || a.targs.length !== b.targs.length || a.ty.params.length !== b.ty.params.length) return false;
+  return a.targs.every((x, i) => { const y = b.targs![i]!; return x.k === 'type' ? y.k === 'type' && typeName(x.ty) === typeName(y.ty) : y.k === 'val' && y.v === x.v; })
+    && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
+}
+/** User-declared constructors of a class. */
+export function ctorsOf(rec: RecordDecl): FuncSym[] { return (rec.methods ?? []).filter(m => m.ctor); }
 function promotedType0(t: CType): CType {
   if (t.k === 'bool' || (t.k === 'int' && t.bits < 32)) return C.int;
   if (t.k === 'enum') return C.int;

@@ -2,7 +2,33 @@
 // implicit-conversion ranking (for overload resolution) and implicit/explicit casts.
 
 import type { Expr, CastKind } from './ast';
-import { type CType, C, intT, isArith, isIntegral, isFloating, isScalar, sameType, unqual, ptrTo, sizeOfC, Q, intBits } from './ctype';
+import { type CType, C, intT, isArith, isIntegral, isFloating, isScalar, sameType, unqual, ptrTo, sizeOfC, Q, intBits, basePath, baseOffset } from './ctype';
+
+/** User-defined conversions (converting constructors, conversion functions), provided by the parser. */
+let userConv: ((e: Expr, to: CType) => Expr | null) | null = null;
+let inUserConv = false;
+export function setUserConversion(fn: (e: Expr, to: CType) => Expr | null): void { userConv = fn; }
+/** A user-defined conversion of e to `to`, if exactly one applies (never two in a row). */
+function tryUserConv(e: Expr, to: CType): Expr | null {
+  if (!userConv || inUserConv) return null;
+  if (e.ty.k !== 'record' && unqual(to).k !== 'record') return null;
+  inUserConv = true;
+  try { return userConv(e, to); } finally { inUserConv = false; }
+}
+/** A reference to an array binding an array lvalue of the same bound, adding element cv-qualifiers only. */
+function sameArrayBinding(from: CType, target: CType): boolean {
+  if (from.k !== 'array' || target.k !== 'array' || from.n !== target.n) return false;
+  return sameType(unqual(from.elem), unqual(target.elem)) && ((from.elem.q & ~target.elem.q) & (Q.Const | Q.Volatile)) === 0;
+}
+/** Pointer to a derived class converted to a pointer to its base `to` (adjusted by the base's offset). */
+function derivedToBase(p: Expr, to: CType & { k: 'ptr' }): Expr {
+  const from = (p.ty as CType & { k: 'ptr' }).to as CType & { k: 'record' };
+  const off = baseOffset(from.rec, (to.to as CType & { k: 'record' }).rec);
+  if (off === 0) return cast(p, 'p2p', to);
+  const bytes = cast(p, 'p2p', ptrTo(C.char));
+  return cast(mk(ptrTo(C.char), p.pos, false, { k: 'ptradd', p: bytes, i: mk(C.long, p.pos, false, { k: 'int', v: BigInt(off) }), neg: false }), 'p2p', to);
+}
+const isBaseOf = (b: CType, d: CType): boolean => b.k === 'record' && d.k === 'record' && b.rec !== d.rec && basePath(d.rec, b.rec) !== null;
 
 export function mk(ty: CType, pos: number, lv: boolean, rest: Record<string, unknown>): Expr {
   return { ty, pos, lv, ...rest } as Expr;
@@ -99,14 +125,24 @@ export function convRank(e: Expr, to: CType): number {
       return r < 0 ? -1 : r;
     }
     if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return 0;
+    if (e.lv && sameArrayBinding(from, target)) return 0;
+    if (!e.lv && from.k === 'record' && (target.q & Q.Const) && sameType(unqual(from), unqual(target))) return 0;
+    if (isBaseOf(unqual(target), unqual(from)) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0 && (e.lv || (target.q & Q.Const))) return 2;
     if (target.q & Q.Const) { const r = convRank(rval(e), unqual(target)); return r < 0 ? -1 : Math.max(r, 0); }
     return -1;
+  }
+  if (from.k === 'record' || unqual(to).k === 'record') {
+    const t = unqual(to);
+    if (t.k === 'record' && from.k === 'record' && t.rec === from.rec) return 0;
+    if (isBaseOf(t, unqual(from))) return 2;
+    return tryUserConv(e, to) ? 3 : -1;
   }
   const f = from.k === 'array' ? ptrTo(from.elem) : from.k === 'func' ? ptrTo(from) : unqual(from);
   const t = unqual(to);
   if (sameType(f, t)) return 0;
   if (f.k === 'ptr' && t.k === 'ptr') {
     if (sameType(unqual(f.to), unqual(t.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 0;
+    if (isBaseOf(unqual(t.to), unqual(f.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 2;
     if (t.to.k === 'void' && f.to.k !== 'func' && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 2;
     return -1;
   }
@@ -128,7 +164,12 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
   if (to.k === 'ref') {
     if (convRank(e, to) < 0) return null;
     if (e.lv && sameType(unqual(e.ty), unqual(to.to))) return e;   // bind directly
+    if (e.lv && sameArrayBinding(e.ty, to.to)) return e;
     if (!e.lv && e.ty.k === 'record' && sameType(unqual(e.ty), unqual(to.to))) return e;   // a class prvalue has an address
+    if (isBaseOf(unqual(to.to), unqual(e.ty))) {
+      const bt = ptrTo(to.to) as CType & { k: 'ptr' };
+      return mk(to.to, e.pos, true, { k: 'deref', e: derivedToBase(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), bt) });
+    }
     const v = implicitConvert(e, unqual(to.to));
     if (!v) return null;
     return mk(unqual(to.to), e.pos, true, { k: 'temp', init: { k: 'expr', e: v } });
@@ -136,8 +177,10 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
   const t = unqual(to);
   if (t.k === 'record') {
     if (e.ty.k === 'record' && e.ty.rec === t.rec) return e;
-    return null;
+    if (isBaseOf(t, unqual(e.ty))) return mk(t, e.pos, true, { k: 'deref', e: derivedToBase(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), ptrTo(t) as CType & { k: 'ptr' }) });
+    return tryUserConv(e, to);
   }
+  if (e.ty.k === 'record') return tryUserConv(e, to);
   const r = rval(e);
   const f = r.ty;
   if (sameType(unqual(f), t)) return r;
@@ -149,6 +192,7 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
       const ok = sameType(unqual(f.to), unqual(t.to)) || t.to.k === 'void';
       const qok = ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0;
       if (ok && qok) return cast(r, 'p2p', t);
+      if (qok && isBaseOf(unqual(t.to), unqual(f.to))) return derivedToBase(r, t as CType & { k: 'ptr' });
     }
   }
   return null;

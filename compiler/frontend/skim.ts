@@ -74,7 +74,34 @@ const ATTR_FLAGS = new Map<string, number>([
 const RECORD_FLAGS = DeclFlag.Device | DeclFlag.Host | DeclFlag.Global | DeclFlag.DeviceBuiltin |
   DeclFlag.Template | DeclFlag.ExternC | DeclFlag.InAnonNamespace | DeclFlag.ExplicitInst | DeclFlag.CudartBuiltin;
 
-interface Frame { scope: string; externC: boolean; anon: boolean; open: number }
+/** An open namespace or linkage block at the top-level walk: its scope and its '{' token. */
+export interface Frame { readonly scope: string; readonly externC: boolean; readonly anon: boolean; readonly open: number }
+
+export type NamespaceMap = Map<string, { inline: boolean; opens: number[] }>;
+
+/**
+ * Where a skim resumes (prelude reuse, see prelude.ts): the state a clean skim of the same tokens has
+ * when its top-level walk reaches token `tok`, taken from a unit whose tokens before `tok` are the same
+ * and whose skim reported no error. Only `namespaces` is modified (the caller passes a fresh copy).
+ */
+export interface SkimResume {
+  tok: number;
+  /** Bracket partners of the tokens before tok; -1 for the openers still open at tok. */
+  match: Int32Array;
+  /** The openers still open at tok, outermost first. */
+  stack: readonly number[];
+  frames: readonly Frame[];
+  /** The declarations before tok: the first declCount of decls. */
+  decls: readonly DeclEntry[];
+  declCount: number;
+  namespaces: NamespaceMap;
+}
+
+export interface SkimHooks {
+  resume?: SkimResume;
+  /** Called where the top-level walk is about to read the declaration starting at token i. */
+  atTop?: (i: number, frames: readonly Frame[], declCount: number, namespaces: NamespaceMap, match: Int32Array, reach: number) => void;
+}
 
 interface Declarator { nameTok: number; name: string; func: boolean; bodyStart: number; bodyEnd: number }
 
@@ -83,13 +110,19 @@ interface Declarator { nameTok: number; name: string; func: boolean; bodyStart: 
  * A closer that does not match the innermost opener closes the nearest matching opener below it
  * (the ones in between stay unmatched); a closer with no matching opener is ignored.
  */
-export function matchBrackets(t: Tokens, errors?: { tok: number; message: string }[]): Int32Array {
+export function matchBrackets(t: Tokens, errors?: { tok: number; message: string }[], resume?: SkimResume): Int32Array {
   const n = t.count;
   const match = new Int32Array(n + 1).fill(-1);
   const stack = new Int32Array(n + 1);
   let sp = 0;
   const kind = t.kind, id = t.id;
-  for (let i = 0; i < n; i++) {
+  let from = 0;
+  if (resume) {
+    from = resume.tok;
+    match.set(resume.match.subarray(0, from));
+    for (const o of resume.stack) { stack[sp++] = o; match[o] = -1; }
+  }
+  for (let i = from; i < n; i++) {
     if (kind[i] !== Tok.Punct) continue;
     const p = id[i];
     if (p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) { stack[sp++] = i; continue; }
@@ -116,13 +149,13 @@ export function matchBrackets(t: Tokens, errors?: { tok: number; message: string
   return match;
 }
 
-export function skim(t: Tokens): Index {
+export function skim(t: Tokens, hooks?: SkimHooks): Index {
   const errors: { tok: number; message: string }[] = [];
-  const decls: DeclEntry[] = [];
+  const decls: DeclEntry[] = hooks?.resume ? hooks.resume.decls.slice(0, hooks.resume.declCount) : [];
   const byName = new Map<string, number[]>();
-  const namespaces = new Map<string, { inline: boolean; opens: number[] }>();
+  const namespaces: NamespaceMap = hooks?.resume ? hooks.resume.namespaces : new Map();
   try {
-    skimInto(t, decls, errors, namespaces);
+    skimInto(t, decls, errors, namespaces, hooks);
   } catch (e) {
     // Defensive: the walker is written not to throw, but an index is better than an exception.
     errors.push({ tok: t.count, message: `internal skimmer error: ${(e as Error).message}` });
@@ -137,10 +170,12 @@ export function skim(t: Tokens): Index {
 }
 
 function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message: string }[],
-  namespaces: Map<string, { inline: boolean; opens: number[] }>): void {
+  namespaces: NamespaceMap, hooks?: SkimHooks): void {
   const n = t.count;
   const kind = t.kind, id = t.id, names = t.names;
-  const match = matchBrackets(t, errors);
+  const resume = hooks?.resume;
+  const atTop = hooks?.atTop;
+  const match = matchBrackets(t, errors, resume);
 
   const kw = (i: number): number => { const d = id[i]; return kind[i] === Tok.Ident ? (d < KWN ? KWC[d] : K_NAME) : -1; };
   const isName = (i: number): boolean => kind[i] === Tok.Ident && (id[i] >= KWN || KWC[id[i]] === K_NAME);
@@ -148,21 +183,27 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
   const text = (i: number): string => (id[i] >= 0 ? names[id[i]] : t.src.slice(t.start[i], t.end[i]));
 
   /** From '<' at i, index after the matching '>' (or -1 if it does not look like a closed list). */
+  // The furthest token skipAngles (the one scan that may run past the end of its declaration) has read:
+  // a prelude checkpoint is only taken beyond it (atTop's `reach`).
+  let reach = -1;
   const skipAngles = (i: number, allowBraces: boolean): number => {
     let depth = 0;
-    for (let j = i; j < n; j++) {
+    let j = i;
+    let r = -1;
+    for (; j < n; j++) {
       if (kind[j] !== Tok.Punct) continue;
       const p = id[j];
       if (p === P_LT) depth++;
-      else if (p === P_GT) { if (--depth <= 0) return j + 1; }
-      else if (p === P_SHR) { depth -= 2; if (depth <= 0) return j + 1; }
+      else if (p === P_GT) { if (--depth <= 0) { r = j + 1; break; } }
+      else if (p === P_SHR) { depth -= 2; if (depth <= 0) { r = j + 1; break; } }
       else if (p === P_LPAREN || p === P_LBRACK || (p === P_LBRACE && allowBraces)) {
         const m = match[j];
-        if (m < 0) return -1;
+        if (m < 0) break;
         j = m;
-      } else if (p === P_SEMI || p === P_LBRACE || p === P_RBRACE || p === P_RPAREN || p === P_RBRACK) return -1;
+      } else if (p === P_SEMI || p === P_LBRACE || p === P_RBRACE || p === P_RPAREN || p === P_RBRACK) break;
     }
-    return -1;
+    if (j > reach) reach = j;
+    return r;
   };
   /** From '>' or '>>' at i, index of the matching '<' (or -1), not going before lo. */
   const backAngles = (i: number, lo: number): number => {
@@ -658,7 +699,13 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
   };
 
   let i = 0;
+  if (resume) {
+    i = resume.tok;
+    frames.push(...resume.frames);
+    setTop();
+  }
   while (i < n) {
+    if (atTop) atTop(i, frames, decls.length, namespaces, match, reach);
     const k = kind[i];
     if (k === Tok.Pragma) { i++; continue; }
     if (k === Tok.Punct) {

@@ -7,7 +7,9 @@ export type HostType =
   | { k: 'builtin'; name: string; const?: boolean; volatile?: boolean }        // 'int', 'unsigned int', 'float', 'long long', 'bool', ...
   | { k: 'ptr'; to: HostType; const?: boolean; volatile?: boolean; restrict?: boolean }
   | { k: 'ref'; to: HostType; rvalue?: boolean }
-  | { k: 'record'; tag: 'struct' | 'class' | 'union'; qualName: string; const?: boolean; volatile?: boolean } // qualName without leading '::', e.g. 'P', 'ns::P'
+  | { k: 'record'; tag: 'struct' | 'class' | 'union'; qualName: string; const?: boolean; volatile?: boolean; // qualName without leading '::', e.g. 'P', 'ns::P'
+      /** A class template specialisation: its host spelling (`Acc<float>`) and the alias the stub declares for it (`_Z3AccIfE`). */
+      template?: { spelling: string; alias: string } }
   | { k: 'enum'; qualName: string; const?: boolean; volatile?: boolean }
   | { k: 'typedef'; qualName: string; target: HostType; const?: boolean; volatile?: boolean }
   /** An array (only behind a pointer in a kernel parameter: `int (*p)[4]`). */
@@ -34,6 +36,9 @@ export interface StubKernel {
   file: string;
   line: number;
   params: StubParam[];
+  /** A specialisation of a kernel template: its arguments as the launch cast names them (`float`, `(int)4`)
+   *  and as the wrapper specialisation names them (`float`, `4`). */
+  templateArgs?: { cast: string[]; plain: string[] };
 }
 
 export interface StubVariable {

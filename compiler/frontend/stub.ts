@@ -92,6 +92,7 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
       if (hasArray(t.to)) return declarator(t, '', mode, moduleId);
       return `${spell(t.to, mode, moduleId)}${t.rvalue ? '&&' : '&'}`;
     case 'record': {
+      if (t.template) return `${cvPrefix(t)} ${t.template.alias}`;
       if (isNested(t.qualName)) return `${cvPrefix(t)} ${mangledTypeName(t.qualName, moduleId)}`;
       const tag = t.tag === 'union' ? 'union' : 'struct';
       return `${cvPrefix(t)}${tag} ${mode === 'def' ? '::' : ''}${t.qualName}`;
@@ -271,13 +272,27 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   };
   const aliasTarget = new Map<string, HostType>();
   for (const k of kernels) for (const p of k.params) collectNestedTypes(p.type, nested, aliasTarget);
+  // class template specialisations are named through an alias of their mangled name
+  const templ = new Map<string, string>();
+  const collectTemplates = (t: HostType): void => {
+    if (t.k === 'ptr' || t.k === 'ref') collectTemplates(t.to);
+    else if (t.k === 'array') collectTemplates(t.elem);
+    else if (t.k === 'record' && t.template && !templ.has(t.template.alias)) templ.set(t.template.alias, t.template.spelling);
+  };
+  for (const k of kernels) for (const p of k.params) collectTemplates(p.type);
+  for (const [alias, spelling] of templ) lines.push(`typedef ${spelling}  ${alias};`);
   for (const q of scopeOrder(nested, nsScope)) lines.push(`typedef ${plainSpelling(aliasTarget.get(q)!)} ${mangledTypeName(q, id)};`);
 
   const stubParamType = (p: StubParam) => spell(p.type, 'stub', id) + (passedByRef(p) ? '&' : '');
+  /** How the stub names the kernel: `k`, or for a template specialisation `k<float, (int)4> `. */
+  const entityName = (k: StubKernel) => {
+    const q = qualified(k.namespaces, k.name);
+    return k.templateArgs ? `${q}<${k.templateArgs.cast.join(', ')}> ` : q;
+  };
   const castType = (k: StubKernel) => `void ( *)(${k.params.length === 0 ? 'void' : k.params.map(p => spell(p.type, 'stub', id)).join(', ')})`;
 
   for (const k of kernels) {
-    const storage = k.isStatic ? 'static ' : `extern ${hiddenFor(k)}`;
+    const storage = k.isStatic || k.templateArgs ? 'static ' : `extern ${hiddenFor(k)}`;
     lines.push(`${storage}void __device_stub_${k.mangled}${paramList(k.params.map(stubParamType), false)};`);
   }
   lines.push('static void __nv_cudaEntityRegisterCallback(void **);');
@@ -303,8 +318,21 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
         stmts.push(`${usesSetupArg(p) ? '__cudaSetupArg' : '__cudaSetupArgSimple'}(${par}, ${p.offset}UL)`);
       }
     });
-    stmts.push(`__cudaLaunch(((char *)((${castType(k)})${qual})), 0U)`);
+    stmts.push(`__cudaLaunch(((char *)((${castType(k)})${entityName(k)})), 0U)`);
     const params = k.params.map((p, i) => declT(p.type, `__par${i}`, 'stub', id, passedByRef(p)));
+    if (k.templateArgs) {
+      // a kernel template specialisation: a static stub, and the wrapper specialisation the launch calls
+      text += `static void __device_stub_${k.mangled}${paramList(params, spaced)}${spaced ? ' ' : ''}${body(temps, stmts, spaced)}\n`;
+      const refTy = (p: StubParam) => { const t = spell(p.type, 'stub', id); return hasArray(p.type) ? declarator(p.type, '&', 'stub', id) : t.endsWith('*') ? `${t}&` : `${t} &`; };
+      const refs = k.params.map((p, i) => hasArray(p.type) ? declarator(p.type, `&__cuda_${i}`, 'stub', id) : `${refTy(p)}__cuda_${i}`);
+      const casts = k.params.map((p, i) => `(${refTy(p)})__cuda_${i}`);
+      const wrapper = `template<> __specialization_static void __wrapper__device_stub_${k.name}<${k.templateArgs.plain.join(',')}>${k.params.length ? `( ${refs.join(',')})` : '(void)'}{__device_stub_${k.mangled}${k.params.length ? `( ${casts.join(',')})` : '()'};}`;
+      if (k.namespaces.length) {
+        // the wrapper specialisation lives in the kernel's namespace
+        text = text.replace(/\n$/, '') + k.namespaces.map(n => `namespace ${n}{`).join('') + `\n\n${wrapper}${'}'.repeat(k.namespaces.length)}\n`;
+      } else text += `${wrapper}\n`;
+      continue;
+    }
     const head = `${k.isStatic ? 'static ' : hiddenFor(k)}void __device_stub_${k.mangled}${paramList(params, spaced)}`;
     text += `${head}${spaced ? ' ' : ''}${body(temps, stmts, spaced)}\n`;
 
@@ -327,9 +355,8 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   const h = `__T${temp++}`;
   const reg: string[] = [`__nv_dummy_param_ref(${h})`, `__nv_save_fatbinhandle_for_managed_rt(${h})`];
   for (const k of scopeOrder(input.kernels, x => x.namespaces, 'own-first').reverse()) {
-    const qual = qualified(k.namespaces, k.name);
     const name = opts.rdc && isInternalKernel(k) ? nvStatic(id, k.mangled) : k.mangled;
-    reg.push(`__cudaRegisterEntry(${h}, ((${castType(k)})${qual}), ${name}, (-1))`);
+    reg.push(`__cudaRegisterEntry(${h}, ((${castType(k)})${entityName(k)}), ${name}, (-1))`);
   }
   for (const v of variables) {
     const name = opts.rdc && isInternalVariable(v) ? nvStatic(id, v.deviceName) : v.deviceName;

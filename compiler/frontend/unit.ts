@@ -10,6 +10,7 @@ import { type CType, type RecordDecl, type EnumDecl, C, Q, arrayOf, withQ, typeN
 import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } from './parser';
 import { evalConst, setBodyProvider } from './consteval';
 import { mk } from './sema';
+import { Templates } from './templates';
 
 const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'char16_t', 'char32_t', 'class', 'const',
   'constexpr', 'const_cast', 'continue', 'decltype', 'default', 'delete', 'do', 'double', 'dynamic_cast', 'else', 'enum', 'explicit', 'extern',
@@ -29,6 +30,7 @@ export class Unit {
   private byNorm = new Map<string, number[]>();     // name → decl indices (non-template, relevant kinds)
   private namespaces = new Set<string>();           // normalised namespace paths that exist
   private usingDirs = new Map<string, string[][]>(); // normalised scope → target namespace paths
+  private nsAliases = new Map<string, { path: string[]; from: string }>(); // `namespace a = b::c;`
   private funcs = new Map<string, FuncSym>();
   private vars = new Map<string, VarSym>();
   private records = new Map<string, RecordDecl>();
@@ -48,7 +50,12 @@ export class Unit {
       const parts = n ? n.split('::') : [];
       for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
       if (d.kind === 'namespace-alias' && d.name) {
-        this.namespaces.add(n ? n + '::' + d.name : d.name);
+        const full = n ? n + '::' + d.name : d.name;
+        this.namespaces.add(full);
+        const path: string[] = [];
+        let j = d.first; while (j <= d.last && this.text(j) !== '=') j++;
+        for (j++; j <= d.last; j++) { const t = this.text(j); if (t === ';') break; if (t !== '::') path.push(t); }
+        this.nsAliases.set(full, { path, from: n });
       }
       if (d.kind === 'using' || d.kind === 'other' || d.kind === 'using-directive') {
         if (this.text(d.first) === 'using' && this.text(d.first + 1) === 'namespace') {
@@ -87,15 +94,42 @@ export class Unit {
 
   // ------------------------------------------------------------------ function bodies
   private parsedBodies = new Set<FuncSym>();
+  lambdaCount = 0;
+  /** A body parsed where it appears (lambdas). */
+  markParsed(f: FuncSym): void { this.parsedBodies.add(f); }
   /** The parsed body of a function (parsed once, on first need), or null when it has none or it did not parse. */
   parseBody(f: FuncSym): Stmt | null {
     if (this.parsedBodies.has(f)) return f.body ?? null;
     this.parsedBodies.add(f);
     if (f.bodyStart < 0) { f.body = null; return null; }
     const p = new Parser(this, f.bodyStart, f.bodyEnd + 1, f.scope);
+    if (f.tscope) p.tscope = f.tscope;
+    const dl = this.diags.length, ec = this.errorCount;
     try { f.body = p.parseFunctionBody(f); }
     catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
+    if (this.errorCount > ec && !this.isUserFile(f.bodyStart)) {
+      // toolkit/library code the real front end accepts: what we cannot read is ours to lack, not an error
+      const first = this.diags[dl];
+      this.diags.length = dl; this.errorCount = ec;
+      throw new Unsupported(`body of ${f.name} (${this.fileOf(f.bodyStart)}:${this.lineOf(f.bodyStart)}): ${first?.message ?? 'cannot parse'}`);
+    }
     return f.body;
+  }
+
+  /** Find and load the out-of-line definition of a member function declared in its class without a body. */
+  findOutOfLine(f: FuncSym): void {
+    if (!f.cls || f.bodyStart >= 0) return;
+    const rec = f.cls;
+    const skimName = f.op === 'cv' ? null : f.name;
+    for (let di = 0; di < this.index.decls.length; di++) {
+      const d = this.index.decls[di]!;
+      if (d.kind !== 'function' || !(d.flags & DeclFlag.HasBody) || (d.flags & DeclFlag.Template) || !d.qualifier) continue;
+      if (skimName !== null ? d.name !== skimName : !d.name.startsWith('operator ')) continue;
+      const q = d.qualifier.split('::');
+      if (q[q.length - 1] !== rec.name) continue;
+      this.load(di);
+      if (f.bodyStart >= 0) return;
+    }
   }
 
   // ------------------------------------------------------------------ namespace-scope lookup
@@ -108,7 +142,7 @@ export class Unit {
     if (c) return c;
     if (this.loading.has(di)) return [];
     const d = this.index.decls[di]!;
-    if (d.flags & DeclFlag.Template) return [];
+    if (d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)) return [];
     if (d.kind === 'static_assert' || d.kind === 'asm' || d.kind === 'namespace-alias') { this.loaded.set(di, []); return []; }
     this.loading.add(di);
     try {
@@ -127,6 +161,17 @@ export class Unit {
       return syms;
     } finally { this.loading.delete(di); }
   }
+  /**
+   * load() for a lookup: a header declaration that mentions a type no device expression can have (long double,
+   * _Float128, ...) is no candidate, rather than making the unit unsupported. Anything else still does.
+   */
+  private loadOverload(di: number): Sym[] {
+    try { return this.load(di); }
+    catch (e) {
+      if (e instanceof Unsupported && !this.isUserFile(this.index.decls[di]!.first) && /long double|type (_Float|__float128|__fp16)/.test(e.reason)) return [];
+      throw e;
+    }
+  }
   isUserFile(pos: Pos): boolean {
     const f = this.fileOf(pos);
     return f === this.opts.origSrcFileName || (!f.startsWith('/usr/') && !f.includes('/cuda') && !f.startsWith('<'));
@@ -139,14 +184,14 @@ export class Unit {
     for (const di of this.entriesNamed(name)) {
       const d = this.index.decls[di]!;
       if (norm(d.scope) !== ns) continue;
-      if (d.flags & DeclFlag.Template) continue;
+      if (d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)) continue;
       if (d.kind === 'enumerator') {
         const owner = this.enumOwner(d);
         if (owner >= 0) for (const s of this.load(owner)) if (s.name === name && !out.includes(s)) out.push(s);
         continue;
       }
-      if (d.qualifier) continue;
-      for (const s of this.load(di)) if (s.name === name && !out.includes(s)) out.push(s);
+      if (d.qualifier && d.kind !== 'using') continue;
+      for (const s of this.loadOverload(di)) if (s.name === name && !out.includes(s)) out.push(s);
     }
     if (out.length === 0) {
       // unscoped enumerators
@@ -178,9 +223,18 @@ export class Unit {
     this.owners.set(d.bodyStart, found);
     return found;
   }
-  private resolveNsPath(path: string[], from: string): string | null {
+  private resolveNsPath(path: string[], from: string, depth = 0): string | null {
     const fromParts = from ? from.split('::') : [];
     for (let d = fromParts.length; d >= 0; d--) {
+      // an alias anywhere in the path stands for its target
+      for (let k = path.length; k >= 1; k--) {
+        const head = [...fromParts.slice(0, d), ...path.slice(0, k)].join('::');
+        const al = this.nsAliases.get(head);
+        if (al && depth < 8) {
+          const t = this.resolveNsPath(al.path, al.from, depth + 1);
+          if (t !== null) return this.resolveNsPath([...t.split('::'), ...path.slice(k)], '', depth + 1);
+        }
+      }
       const cand = [...fromParts.slice(0, d), ...path].join('::');
       if (this.namespaces.has(cand)) return cand;
     }
@@ -240,6 +294,8 @@ export class Unit {
   /** What `name` denotes when followed by `::`, inside the resolved namespace path. */
   resolveIn(path: string[], name: string): { kind: 'ns'; path: string[] } | { kind: 'enum'; en: EnumDecl } | { kind: 'record'; rec: RecordDecl } | { kind: 'none' } {
     const full = [...path, name].join('::');
+    const al = this.nsAliases.get(full);
+    if (al) { const t = this.resolveNsPath(al.path, al.from); if (t !== null) return { kind: 'ns', path: t ? t.split('::') : [] }; }
     if (this.namespaces.has(full)) return { kind: 'ns', path: [...path, name] };
     const syms = this.inNamespace(path.join('::'), name);
     const t = syms.find(s => s.kind === 'type');
@@ -253,6 +309,34 @@ export class Unit {
   }
   isTemplateName(name: string, _ns: string[]): boolean {
     return this.entriesNamed(name).some(di => (this.index.decls[di]!.flags & DeclFlag.Template) !== 0);
+  }
+  readonly templates = new Templates(this);
+  /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
+  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false): number[] {
+    const parts = norm(ns.join('::'));
+    const arr = parts ? parts.split('::') : [];
+    for (let d = arr.length; d >= 0; d--) {
+      const here = arr.slice(0, d).join('::');
+      const found = this.entriesNamed(name).filter(di => {
+        const e = this.index.decls[di]!;
+        return e.kind === kind && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && norm(e.scope) === here
+          && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
+      });
+      if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
+      if (exact) return [];
+    }
+    return [];
+  }
+  /** A class template entry whose name is followed by template arguments (a partial/explicit specialisation). */
+  private isSpecialization(di: number): boolean {
+    const e = this.index.decls[di]!;
+    let depth = 0;
+    for (let j = e.first + 1; j <= e.last; j++) {
+      const t = this.text(j);
+      if (t === '<') depth++; else if (t === '>') depth--; else if (t === '>>') depth -= 2;
+      if (depth <= 0) { for (let k = j + 1; k <= e.last; k++) { const x = this.text(k); if (x === '{' || x === ':' || x === ';') return false; if (x === e.name) return this.text(k + 1) === '<'; } return false; }
+    }
+    return false;
   }
 
   // ------------------------------------------------------------------ entities
@@ -284,17 +368,17 @@ export class Unit {
   newVar(name: string, ty: CType, storage: VarSym['storage'], pos: Pos): VarSym {
     return { kind: 'var', name, ty, storage, space: 'none', isExtern: false, isStatic: false, isConstexpr: false, scope: [], pos, id: this.nextId++ };
   }
-  declareFunction(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean): FuncSym {
+  declareFunction(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, fresh = false): FuncSym {
     const ty = d.ty as CType & { k: 'func' };
     const key = [ns.join('::'), d.name, ty.params.map(p => typeName(unqual(p))).join(','), ty.variadic ? '...' : ''].join('|');
-    let f = this.funcs.get(key);
+    let f = fresh ? undefined : this.funcs.get(key);
     if (!f) {
       f = {
         kind: 'func', name: d.name, ty, scope: [...ns], paramNames: d.paramNames, defaults: d.defaults,
         isGlobal: false, isDevice: false, isHost: false, deviceBuiltin: false, isStatic: false, inAnon, externC: ds.externC,
         isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
       };
-      this.funcs.set(key, f);
+      if (!fresh) this.funcs.set(key, f);
     } else {
       // later declarations may add default arguments and parameter names
       f.defaults = f.defaults.map((x, i) => x ?? d.defaults[i] ?? null);
@@ -302,10 +386,26 @@ export class Unit {
     }
     f.isGlobal ||= !!attrs.global; f.isDevice ||= !!attrs.device; f.isHost ||= !!attrs.host;
     f.deviceBuiltin ||= !!attrs.deviceBuiltin || (!!attrs.cudartBuiltin && d.name === '__assert_fail');
+    if (attrs.cudartBuiltin) (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin = true;
     f.isStatic ||= ds.static; f.externC ||= ds.externC; f.isInline ||= ds.inline;
     f.forceinline ||= !!attrs.alwaysInline; f.noinline ||= !!attrs.noinline;
     if (attrs.launchBounds) f.launchBounds = attrs.launchBounds;
     if (ds.constexpr) { f.isInline = true; f.isConstexpr = true; }
+    return f;
+  }
+  /** A member function of rec declared in its class body (redeclarations share the FuncSym). */
+  declareMethod(rec: RecordDecl, d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs): FuncSym {
+    const ty = d.ty as CType & { k: 'func' };
+    const x = d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean; op?: string; fnQ?: number };
+    const f: FuncSym = {
+      kind: 'func', name: d.name, ty, scope: [...rec.scope], paramNames: d.paramNames, defaults: d.defaults,
+      isGlobal: false, isDevice: !!attrs.device, isHost: !!attrs.host, deviceBuiltin: false, isStatic: false, inAnon: rec.scope.includes('(anonymous)'), externC: false,
+      isInline: true, forceinline: !!attrs.alwaysInline, noinline: !!attrs.noinline, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
+      cls: rec, thisQ: x.fnQ ?? 0, ctor: x.ctor, dtor: x.dtor, op: x.op, staticMember: ds.static, isConstexpr: ds.constexpr,
+    };
+    if ((ds as DeclSpec & { explicit?: boolean }).explicit) (f as FuncSym & { explicit?: boolean }).explicit = true;
+    if (attrs.global) throw new Unsupported('__global__ member function');
+    (rec.methods ??= []).push(f);
     return f;
   }
   declareVariable(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, p: Parser): VarSym {

@@ -142,10 +142,6 @@ export const SPECS: KernelSpec[] = [
   },
   {
     name: 'cxx_refs',
-    miscompile: '`pick(out, 0) = 0` with `int &pick(int *p, int i) { return p[i]; }`: ptxd loads the value p[0] ' +
-      '(ld.global.u32 %r5, [%rd9]), stores it as 32 bits into a local slot (st.local.u32 [%SPL+88]) and then uses that slot ' +
-      'as a 64-bit pointer (ld.local.u64 %rd11, [%SPL+88]; st.u32 [%rd11], 0): the reference-returning call yields the ' +
-      'value instead of the address, and the store goes through a garbage pointer (the emulator reports it out of bounds)',
     buffers: { d: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 } },
     launches: [{ kernel: 'refs', grid: 1, block: 32, args: [buf('d'), buf('df')] }],
   },
@@ -252,9 +248,6 @@ export const SPECS: KernelSpec[] = [
   },
   {
     name: 'overloads_defaults',
-    miscompile: 'abs((long long)t * -3000000000LL) is computed as abs(int): ptxd emits mul.lo.s64 then cvt.u32.u64, ' +
-      'setp.lt.s32/sub.s32/selp.b32 and cvt.s64.s32, truncating to 32 bits (out64[t*3+2]: ptxd 1294967296 vs cicc 3000000000 at t=1); ' +
-      'apparently overload resolution picks abs(int) instead of abs(long long)',
     buffers: { d: { type: 'i32', n: 64 * 12 }, d64: { type: 'i64', n: 64 * 3 } },
     launches: [{ kernel: 'kernel', grid: 1, block: 64, args: [buf('d'), buf('d64'), i32(64)] }],
   },

@@ -21,7 +21,7 @@ __global__ void refs(int *out, float *fout) {
   swapRef(x, y);
   int &r = x;
   r += 1;                              // x = 101 + i
-  pick(out, 0) = 0;
+  pick(out, i * 8 + 7) = -1;           // a reference return used as an lvalue (overwritten below)
   int local[N];
   for (int k = 0; k < N; k++) local[k] = k;
   int s = 0;

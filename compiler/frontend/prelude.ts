@@ -1,0 +1,288 @@
+// Prelude reuse: nearly every unit nvcc hands cicc starts with the same long run of toolkit and
+// libstdc++ headers. A PreludeCache (kept in memory by its caller, e.g. the daemon) remembers the
+// lexed tokens and the skimmed index of units it has seen, with the lexer's and skimmer's state at
+// checkpoints: top-level declaration boundaries at the start of a line, about every `spacing` chars.
+// A new unit finds the last checkpoint up to which its text equals a remembered unit's text, copies the
+// tokens and index of that prefix, and lexes and skims only the rest.
+//
+// Why the result equals a clean lex + skim (the invariant; test/prelude-cache.test.ts checks it):
+// - The text before the cut is the same, the cut is where a clean lex sits at the start of a line in
+//   its main loop, and no token before it looks past it; names are interned in order of first
+//   appearance, so the resumed lex, starting from the prefix's names, gives every spelling the same id.
+// - Only units whose lex and skim reported no error are remembered. In such a unit, at a checkpoint,
+//   the open brackets are exactly the '{' of the open namespaces / linkage blocks; every declaration
+//   before the cut ended before it and its brackets matched before it; so the prefix's bracket matches,
+//   declarations and namespaces do not depend on what follows, and the skim resumes with that stack.
+// - The first line of a .ii is nvcc's marker naming the main file (`# 0 "/path/x.cu"`), which differs
+//   between units. It is compared without the name, the name becomes files[0], and a cut is only used
+//   before any other mention of either unit's main-file name (a later marker naming it would map to
+//   file 0 in one lex and to a new file in the other), unless both units name the same main file.
+// Pure code, no I/O.
+
+import { PRE_INTERNED, lexFrom, type LexResume, type TokensWithErrors } from './lexer';
+import { skim, type Frame, type NamespaceMap } from './skim';
+import { Tok } from './tokens';
+import type { DeclEntry, Index } from './index-types';
+
+export interface PreludeOptions {
+  /** Units remembered at most (least recently used dropped first). Default 4. */
+  maxEntries?: number;
+  /** Estimated bytes held at most. Default 256 MiB. */
+  maxBytes?: number;
+  /** Chars of text between checkpoints, at least. Default 16 KiB. */
+  spacing?: number;
+  /** A unit is remembered when at least this many of its chars were not covered by a cached prefix. Default 64 KiB. */
+  minGain?: number;
+}
+
+export interface PreludeStats {
+  lookups: number;
+  hits: number;
+  /** Chars of text whose lexing and skimming were reused, summed over lookups. */
+  reusedChars: number;
+  recorded: number;
+  evicted: number;
+  entries: number;
+  bytes: number;
+}
+
+interface Checkpoint {
+  tok: number;
+  offset: number;
+  line: number;
+  curFile: number;
+  names: number;
+  files: number;
+  decls: number;
+  frames: Frame[];
+  stack: number[];
+  namespaces: [string, boolean, number[]][];
+}
+
+interface Entry {
+  text: string;
+  head: Head;
+  /** Offset of the first mention of `"<main file>"` after the head (text.length if none). */
+  mainLimit: number;
+  kind: Uint8Array; start: Uint32Array; end: Uint32Array; id: Int32Array;
+  line: Uint32Array; file: Uint16Array; spaceBefore: Uint8Array;
+  names: string[];
+  files: string[];
+  fileAt: number[];
+  match: Int32Array;
+  decls: DeclEntry[];
+  cps: Checkpoint[];
+  bytes: number;
+}
+
+/** The first line when it is a line marker naming the main file: its length, the name and the rest. */
+interface Head { len: number; main: string | null; shape: string }
+
+const HEAD_RE = /^#[ \t]*(\d+)[ \t]+"((?:[^"\\\n]|\\.)*)"([^\n]*)\n/;
+
+function parseHead(src: string): Head {
+  if (src.charCodeAt(0) !== 35) return { len: 0, main: null, shape: '' };
+  const m = HEAD_RE.exec(src.slice(0, Math.min(src.length, 8192)));
+  if (!m) return { len: 0, main: null, shape: '' };
+  return { len: m[0].length, main: m[2], shape: `${m[1]}\0${m[3]}` };
+}
+
+/** What a lookup found: the entry, the checkpoint and how far the new text is shifted against it. */
+interface Hit { entry: Entry; cp: number; delta: number }
+
+/** The result of PreludeCache.lex(), to be passed to PreludeCache.skim(). */
+export interface PreludeLexed {
+  readonly tokens: TokensWithErrors;
+  /** @internal */ readonly hit: Hit | null;
+  /** @internal */ readonly head: Head;
+  /** @internal */ readonly fileAt: number[];
+}
+
+export class PreludeCache {
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly spacing: number;
+  private readonly minGain: number;
+  /** Least recently used first. */
+  private entries: Entry[] = [];
+  private st = { lookups: 0, hits: 0, reusedChars: 0, recorded: 0, evicted: 0 };
+
+  constructor(opts: PreludeOptions = {}) {
+    this.maxEntries = Math.max(1, opts.maxEntries ?? 4);
+    this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
+    this.spacing = Math.max(256, opts.spacing ?? 16 * 1024);
+    this.minGain = opts.minGain ?? 64 * 1024;
+  }
+
+  stats(): PreludeStats {
+    return { ...this.st, entries: this.entries.length, bytes: this.entries.reduce((a, e) => a + e.bytes, 0) };
+  }
+
+  clear(): void { this.entries = []; }
+
+  /** Lex src, reusing the longest cached prefix. */
+  lex(src: string): PreludeLexed {
+    this.st.lookups++;
+    const head = parseHead(src);
+    const hit = this.find(src, head);
+    if (!hit) {
+      const r = lexFrom(src);
+      return { tokens: r.tokens, hit: null, head, fileAt: r.fileAt };
+    }
+    this.st.hits++;
+    const e = hit.entry, cp = e.cps[hit.cp], d = hit.delta;
+    this.st.reusedChars += cp.offset + d;
+    const files = e.files.slice(0, cp.files);
+    const fileAt = e.fileAt.slice(0, cp.files);
+    if (head.main !== null) files[0] = head.main;
+    for (let k = 1; k < fileAt.length; k++) fileAt[k] += d;
+    const resume: LexResume = {
+      offset: cp.offset + d, count: cp.tok, line: cp.line, curFile: cp.curFile,
+      names: e.names.slice(0, cp.names), files, fileAt,
+      kind: e.kind, start: e.start, end: e.end, id: e.id, line_: e.line, file: e.file, spaceBefore: e.spaceBefore,
+      shift: d,
+    };
+    const r = lexFrom(src, resume);
+    return { tokens: r.tokens, hit, head, fileAt: r.fileAt };
+  }
+
+  /** Skim the tokens of lex(), reusing the prefix's index; remembers the unit when that pays. */
+  skim(lexed: PreludeLexed): Index {
+    const t = lexed.tokens, hit = lexed.hit;
+    const covered = hit ? hit.entry.cps[hit.cp].offset + hit.delta : 0;
+    const record = t.errors.length === 0 && t.src.length - covered >= this.minGain;
+    const rec = record ? new Recorder(t, lexed.fileAt, this.spacing, hit) : null;
+    let resume;
+    if (hit) {
+      const e = hit.entry, cp = e.cps[hit.cp];
+      const namespaces: NamespaceMap = new Map();
+      for (const [nm, inline, opens] of cp.namespaces) namespaces.set(nm, { inline, opens: opens.slice() });
+      resume = { tok: cp.tok, match: e.match, stack: cp.stack, frames: cp.frames, decls: e.decls, declCount: cp.decls, namespaces };
+    }
+    const index = skim(t, { resume, atTop: rec ? rec.atTop : undefined });
+    if (rec && (index.errors?.length ?? 0) === 0) {
+      const entry = rec.finish(index, lexed.head);
+      if (entry) this.insert(entry);
+    }
+    return index;
+  }
+
+  private find(src: string, head: Head): Hit | null {
+    let best: Hit | null = null, bestOffset = 0, bestAt = -1;
+    for (let x = 0; x < this.entries.length; x++) {
+      const e = this.entries[x];
+      if (e.head.shape !== head.shape) continue;
+      const d = head.len - e.head.len;
+      let bound = Infinity;
+      if (e.head.main !== head.main) {
+        bound = e.mainLimit;
+        const occ = src.indexOf(`"${head.main}"`, head.len);
+        if (occ >= 0) bound = Math.min(bound, occ - d);
+      }
+      let k = -1, prev = e.head.len;
+      for (let c = 0; c < e.cps.length; c++) {
+        const off = e.cps[c].offset;
+        if (off > bound || off + d > src.length) break;
+        // Equality of two slices is a flat memory compare in V8 (startsWith is a char loop, ~50x slower).
+        if (src.slice(prev + d, off + d) !== e.text.slice(prev, off)) break;
+        k = c; prev = off;
+      }
+      if (k >= 0 && e.cps[k].offset + d > bestOffset) { best = { entry: e, cp: k, delta: d }; bestOffset = e.cps[k].offset + d; bestAt = x; }
+    }
+    if (best) { this.entries.splice(bestAt, 1); this.entries.push(best.entry); }
+    return best;
+  }
+
+  private insert(e: Entry): void {
+    this.entries.push(e);
+    this.st.recorded++;
+    let bytes = this.entries.reduce((a, x) => a + x.bytes, 0);
+    while (this.entries.length > 1 && (this.entries.length > this.maxEntries || bytes > this.maxBytes)) {
+      bytes -= this.entries.shift()!.bytes;
+      this.st.evicted++;
+    }
+  }
+}
+
+/** Takes checkpoints while a unit is skimmed (atTop), then builds its cache entry. */
+class Recorder {
+  private cps: Checkpoint[] = [];
+  private swept = 0;
+  private open = 0;
+  private maxId = -1;
+  private filesSeen = 0;
+  private match: Int32Array | null = null;
+  private lastOffset: number;
+
+  constructor(private t: TokensWithErrors, private fileAt: number[], private spacing: number, hit: Hit | null) {
+    this.lastOffset = -spacing;
+    if (hit) {
+      // The checkpoints of the reused prefix hold for this unit too (same text before them).
+      const e = hit.entry;
+      for (let c = 0; c <= hit.cp; c++) {
+        const cp = e.cps[c];
+        this.cps.push({ ...cp, offset: cp.offset + hit.delta });
+      }
+      this.lastOffset = this.cps[this.cps.length - 1].offset;
+    }
+  }
+
+  readonly atTop = (i: number, frames: readonly Frame[], declCount: number, namespaces: NamespaceMap, match: Int32Array, reach: number): void => {
+    this.match = match;
+    const t = this.t;
+    // Sweep to i: open brackets, highest name id and files introduced before the cut.
+    const kind = t.kind, id = t.id;
+    for (let j = this.swept; j < i; j++) {
+      const v = id[j];
+      if (kind[j] === Tok.Punct) {
+        if (v === 0 || v === 2 || v === 4) this.open++;           // { [ (
+        else if ((v === 1 || v === 3 || v === 5) && match[j] >= 0 && match[j] < j) this.open--;
+      } else if (v > this.maxId) this.maxId = v;
+    }
+    this.swept = i;
+    if (i === 0 || i >= t.count) return;
+    const s = t.start[i];
+    if (s - this.lastOffset < this.spacing) return;
+    // The cut: the start of token i's line, with only blanks before the token, not after a line splice.
+    const src = t.src;
+    let q = s;
+    while (q > 0 && (src.charCodeAt(q - 1) === 32 || src.charCodeAt(q - 1) === 9)) q--;
+    if (q === 0 || src.charCodeAt(q - 1) !== 10) return;
+    let b = q - 2;
+    if (b >= 0 && src.charCodeAt(b) === 13) b--;
+    if (b >= 0 && src.charCodeAt(b) === 92) return;
+    if (q <= t.end[i - 1]) return;
+    if (reach >= i) return; // a declaration before the cut looked past it
+    if (this.open !== frames.length) return;
+    for (const f of frames) if (match[f.open] >= 0 && match[f.open] < i) return;
+    while (this.filesSeen < this.fileAt.length && this.fileAt[this.filesSeen] < q) this.filesSeen++;
+    const ns: [string, boolean, number[]][] = [];
+    for (const [nm, v] of namespaces) ns.push([nm, v.inline, v.opens.slice()]);
+    this.cps.push({
+      tok: i, offset: q, line: t.line[i], curFile: t.file[i],
+      names: Math.max(this.maxId + 1, PRE_INTERNED.length), files: this.filesSeen, decls: declCount,
+      frames: frames.slice(), stack: frames.map(f => f.open), namespaces: ns,
+    });
+    this.lastOffset = q;
+  };
+
+  finish(index: Index, head: Head): Entry | null {
+    const cps = this.cps, t = this.t;
+    if (cps.length === 0 || !this.match) return null;
+    const last = cps[cps.length - 1];
+    const n = last.tok;
+    const decls = index.decls.slice(0, last.decls);
+    for (const d of decls) Object.freeze(d); // shared by every unit that reuses this prefix
+    const mention = head.main !== null ? t.src.indexOf(`"${head.main}"`, head.len) : -1;
+    const names = t.names.slice(0, Math.max(...cps.map(c => c.names)));
+    const bytes = t.src.length * 2 + n * 21 + n * 4 + decls.length * 120 + cps.length * 4096
+      + names.reduce((a, s) => a + 2 * s.length + 16, 0);
+    return {
+      text: t.src, head, mainLimit: mention < 0 ? t.src.length : mention,
+      kind: t.kind.slice(0, n), start: t.start.slice(0, n), end: t.end.slice(0, n), id: t.id.slice(0, n),
+      line: t.line.slice(0, n), file: t.file.slice(0, n), spaceBefore: t.spaceBefore.slice(0, n),
+      names, files: t.files.slice(0, last.files), fileAt: this.fileAt.slice(0, last.files),
+      match: this.match.slice(0, n), decls, cps, bytes,
+    };
+  }
+}

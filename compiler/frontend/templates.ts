@@ -1,0 +1,317 @@
+// Templates: parsing template headers, binding arguments, deducing them from call arguments, and
+// instantiating function and class templates on demand (only what device code reaches).
+
+import { Unsupported } from '../diagnostics';
+import { DeclFlag } from './index-types';
+import type { Expr, FuncSym, Sym } from './ast';
+import { type CType, type RecordDecl, type TArg, C, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { Parser, SyntaxAbort } from './parser';
+import { rval, wrapInt } from './sema';
+import type { Unit } from './unit';
+
+export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number }
+
+/** A template parameter of a pattern (the declared signature, used for deduction and mangling). */
+export const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
+export function placeholder(i: number, name: string): CType { return { k: 'error', q: 0, tparam: i, tname: name } as CType; }
+
+const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
+
+/** Parse `template < ... >` at the parser's cursor (leaves it after the '>'). */
+export function parseTemplateHeader(p: Parser): TParam[] {
+  p.expect('template');
+  p.expect('<');
+  const out: TParam[] = [];
+  while (!p.at('>')) {
+    if (p.at('template')) throw new Unsupported('template template parameter');
+    if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))) {
+      p.p++;
+      if (p.eat('...')) throw new Unsupported('variadic template');
+      let name = '';
+      if (p.isIdent()) { name = p.tx(); p.p++; }
+      let defStart = -1;
+      if (p.eat('=')) { defStart = p.p; skipArg(p); }
+      out.push({ kind: 'type', name, typeStart: -1, defStart });
+    } else {
+      const typeStart = p.p;
+      // a non-type parameter: its type is parsed at binding time (it may use earlier parameters)
+      let depth = 0;
+      let name = '';
+      while (p.kind() !== 0) {
+        if (depth === 0 && (p.at(',') || p.at('>') || p.at('='))) break;
+        if (p.at('(') || p.at('[')) { p.skipBalanced(); continue; }
+        if (p.at('<')) depth++;
+        if (p.at('>')) depth--;
+        if (p.at('...')) throw new Unsupported('variadic template');
+        if (p.isIdent()) name = p.tx();
+        p.p++;
+      }
+      let defStart = -1;
+      if (p.eat('=')) { defStart = p.p; skipArg(p); }
+      out.push({ kind: 'val', name, typeStart, defStart });
+    }
+    if (!p.eat(',')) break;
+  }
+  p.expect('>');
+  return out;
+}
+/** Skip one template argument (default), up to the ',' or '>' that ends it. */
+function skipArg(p: Parser): void {
+  let depth = 0;
+  while (p.kind() !== 0) {
+    if (depth === 0 && (p.at(',') || p.at('>'))) return;
+    if (p.at('(') || p.at('[') || p.at('{')) { p.skipBalanced(); continue; }
+    if (p.at('<')) depth++;
+    if (p.at('>')) depth--;
+    if (p.at('>>')) { if (depth <= 1) return; depth -= 2; }
+    p.p++;
+  }
+}
+
+/** Bind template arguments (explicit/deduced, then defaults) to the parameters: the scope a template's tokens are parsed in. */
+export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[]): { scope: Map<string, Sym>; args: TArg[] } | null {
+  const scope = new Map<string, Sym>();
+  const args: TArg[] = [];
+  const saved = p.tscope;
+  p.tscope = scope;
+  try {
+    for (let i = 0; i < params.length; i++) {
+      const tp = params[i]!;
+      let a = given[i];
+      let valTy: CType = C.int;
+      if (tp.kind === 'val') {
+        const save = p.p; p.p = tp.typeStart;
+        const ds = p.parseDeclSpecs();
+        const d = p.parseDeclarator(ds.ty ?? C.int, true);
+        valTy = unqual(d.ty);
+        p.p = save;
+      }
+      if (!a && tp.defStart >= 0) {
+        const save = p.p; p.p = tp.defStart;
+        a = tp.kind === 'type' ? { k: 'type', ty: p.parseTypeName() } : { k: 'val', ty: valTy, v: p.constInt(p.parseBinary(8)) };
+        p.p = save;
+      }
+      if (!a) return null;
+      if (tp.kind === 'type' && a.k !== 'type') return null;
+      if (tp.kind === 'val') {
+        if (a.k !== 'val') return null;
+        a = { k: 'val', ty: valTy, v: wrapInt(a.v, valTy) };
+      }
+      args.push(a);
+      if (tp.name) scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
+    }
+  } finally { p.tscope = saved; }
+  return { scope, args };
+}
+
+export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : `v:${a.v}`).join(',');
+function typeKey(t: CType): string {
+  const q = `${t.q}`;
+  switch (t.k) {
+    case 'ptr': case 'ref': return `${t.k}${q}(${typeKey(t.to)})${t.k === 'ref' && t.rv ? '&&' : ''}`;
+    case 'array': return `arr${t.n}(${typeKey(t.elem)})`;
+    case 'record': return `rec${q}#${recId(t.rec)}`;
+    case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
+    case 'int': return `${t.name}${q}`;
+    case 'func': return `fn(${typeKey(t.ret)};${t.params.map(typeKey).join(',')})`;
+    default: return tparamOf(t) !== undefined ? `T${tparamOf(t)}` : `${t.k}${q}`;
+  }
+}
+const ids = new WeakMap<RecordDecl, number>();
+let nextRecId = 1;
+function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
+const dependent = (t: CType): boolean => tparamOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
+  || (t.k === 'array' && dependent(t.elem)) || (t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'type' && dependent(a.ty)));
+
+/** The template machinery of one unit: caches of headers, patterns and instantiations. */
+export class Templates {
+  private headers = new Map<number, TParam[]>();
+  private patterns = new Map<number, { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null>();
+  private funcs = new Map<string, FuncSym>();
+  private classes = new Map<string, RecordDecl>();
+  constructor(private u: Unit) {}
+
+  private parserAt(di: number): Parser {
+    const d = this.u.index.decls[di]!;
+    return new Parser(this.u, d.first, d.last + 1, splitScope(d.scope));
+  }
+  header(di: number): TParam[] {
+    let h = this.headers.get(di);
+    if (!h) { const p = this.parserAt(di); h = parseTemplateHeader(p); this.headers.set(di, h); }
+    return h;
+  }
+  /** Is the entry an explicit specialisation (`template<>`)? */
+  isExplicitSpec(di: number): boolean { return this.header(di).length === 0; }
+
+  /** The declared signature of a function template with its parameters as placeholders. */
+  pattern(di: number): { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null {
+    if (this.patterns.has(di)) return this.patterns.get(di)!;
+    const p = this.parserAt(di);
+    const h = parseTemplateHeader(p);
+    const scope = new Map<string, Sym>();
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: 0n }); });
+    p.tscope = scope;
+    let r: { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    try {
+      const ds = p.parseDeclSpecs();
+      if (ds.ty) {
+        const d = p.parseDeclarator(ds.ty, false);
+        if (d.ty.k === 'func') r = { params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
+      }
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+    }
+    this.u.diags.length = before; this.u.errorCount = errs;
+    this.patterns.set(di, r);
+    return r;
+  }
+
+  /** Candidates from the function template `di` for a call with these arguments (explicit args first), or null. */
+  deduceAndInstantiate(di: number, explicit: TArg[], args: Expr[]): FuncSym | null {
+    const h = this.header(di);
+    if (explicit.length > h.length) return null;
+    const pat = this.pattern(di);
+    if (!pat) throw new Unsupported(`function template ${this.u.index.decls[di]!.name} with a signature we cannot read`);
+    if (args.length > pat.nparams && !pat.variadic) return null;
+    if (args.length < pat.nparams - pat.defaults) return null;
+    const given: (TArg | undefined)[] = h.map((_, i) => explicit[i]);
+    for (let i = 0; i < args.length && i < pat.params.length; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+    const p = this.parserAt(di);
+    parseTemplateHeader(p);
+    const b = bindArgs(p, h, given);
+    if (!b) return null;
+    return this.instantiateFunction(di, b.args);
+  }
+
+  /** A specialisation named with explicit arguments (defaults fill the rest), e.g. a kernel launched as k<float,4>. */
+  instantiateExplicit(di: number, explicit: TArg[]): FuncSym | null {
+    const h = this.header(di);
+    if (explicit.length > h.length) return null;
+    const p = this.parserAt(di);
+    parseTemplateHeader(p);
+    const b = bindArgs(p, h, h.map((_, i) => explicit[i]));
+    return b ? this.instantiateFunction(di, b.args) : null;
+  }
+  instantiateFunction(di: number, args: TArg[]): FuncSym {
+    const key = `${di}|${targsKey(args)}`;
+    const got = this.funcs.get(key);
+    if (got) return got;
+    const d = this.u.index.decls[di]!;
+    const p = this.parserAt(di);
+    const h = parseTemplateHeader(p);
+    const b = bindArgs(p, h, args);
+    if (!b) throw new Unsupported(`template arguments of ${d.name}`);
+    p.tscope = b.scope;
+    p.instantiating = true;
+    const syms = p.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0 || d.scope.includes('(anonymous)'));
+    const f = syms.find((s): s is FuncSym => s.kind === 'func');
+    if (!f) throw new Unsupported(`instantiation of ${d.name}`);
+    f.targs = b.args;
+    f.tscope = b.scope;
+    const pat = this.pattern(di);
+    if (pat) {
+      (f as FuncSym & { tsig?: CType[]; tret?: CType; tparamTys?: CType[] }).tsig = pat.params;
+      (f as FuncSym & { tret?: CType }).tret = pat.ret;
+    }
+    this.funcs.set(key, f);
+    return f;
+  }
+
+  /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
+  instantiateClass(di: number, given: TArg[], p0: Parser): RecordDecl {
+    const d = this.u.index.decls[di]!;
+    const h = this.header(di);
+    const p = this.parserAt(di);
+    parseTemplateHeader(p);
+    p.tscope = p0.tscope;
+    const b = bindArgs(p, h, h.map((_, i) => given[i]));
+    if (!b) throw new Unsupported(`template arguments of ${d.name}`);
+    const key = `${di}|${targsKey(b.args)}`;
+    const got = this.classes.get(key);
+    if (got) return got;
+    const rec = this.u.newRecord(d.kind === 'record' && this.u.text(this.firstTagTok(di)) === 'union' ? 'union' : 'struct', d.name, splitScope(d.scope), []);
+    rec.targs = b.args;
+    (rec as RecordDecl & { tmpl?: number }).tmpl = di;
+    this.classes.set(key, rec);
+    if (b.args.some(a => a.k === 'type' && dependent(a.ty))) return rec;   // only a pattern: never laid out
+    // an explicit specialisation for exactly these arguments replaces the primary template
+    const spec = this.explicitSpecFor(di, b.args);
+    const src = spec ?? di;
+    const q = this.parserAt(src);
+    parseTemplateHeader(q);
+    q.tscope = spec === undefined ? b.scope : new Map();
+    q.instRecord = rec;
+    q.instantiating = true;
+    q.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0);
+    for (const m of rec.methods ?? []) m.tscope = q.tscope ?? undefined;
+    if (!rec.complete) throw new Unsupported(`instantiation of ${d.name}`);
+    return rec;
+  }
+  private firstTagTok(di: number): number {
+    const d = this.u.index.decls[di]!;
+    for (let j = d.first; j <= d.last; j++) { const t = this.u.text(j); if (t === 'struct' || t === 'class' || t === 'union') return j; }
+    return d.first;
+  }
+  /** A `template<> struct N<args>` for exactly these arguments (partial specialisations are unsupported). */
+  private explicitSpecFor(di: number, args: TArg[]): number | undefined {
+    const d = this.u.index.decls[di]!;
+    for (const ei of this.u.index.byName.get(d.name) ?? []) {
+      if (ei === di) continue;
+      const e = this.u.index.decls[ei]!;
+      if (e.kind !== 'record' || !(e.flags & DeclFlag.Template) || e.scope !== d.scope || e.bodyStart < 0) continue;
+      const h = this.header(ei);
+      if (h.length > 0) throw new Unsupported(`partial specialization of ${d.name}`);
+      const p = this.parserAt(ei);
+      parseTemplateHeader(p);
+      while (!p.at('<') && p.kind() !== 0) p.p++;
+      const sargs = p.parseTemplateArgs();
+      if (targsKey(sargs) === targsKey(args)) return ei;
+    }
+    return undefined;
+  }
+}
+
+/** Deduce template arguments from one call argument (C++ [temp.deduct.call], the common cases). */
+function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): boolean {
+  let A: CType;
+  if (P.k === 'ref') {
+    if (P.rv && tparamOf(P.to) !== undefined && P.to.q === 0 && arg.lv) return bind(tparamOf(P.to)!, refTo(arg.ty), out);   // forwarding reference
+    P = P.to;
+    A = arg.ty;
+  } else {
+    A = unqual(rval(arg).ty);
+  }
+  void top;
+  return match(P, A, out);
+}
+function match(P: CType, A: CType, out: (TArg | undefined)[]): boolean {
+  const i = tparamOf(P);
+  if (i !== undefined) {
+    // cv on the parameter is removed from the deduced type
+    const t = withQ(unqual(A), A.q & ~P.q);
+    return bind(i, A.k === 'int' || A.q === 0 ? t : t, out);
+  }
+  if (!dependent(P)) return true;
+  if (P.k === 'ptr' && A.k === 'ptr') return match(P.to, A.to, out);
+  if (P.k === 'ref' && A.k === 'ref') return match(P.to, A.to, out);
+  if (P.k === 'array' && A.k === 'array') return match(P.elem, A.elem, out);
+  if (P.k === 'record' && A.k === 'record') {
+    const pt = (P.rec as RecordDecl & { tmpl?: number }).tmpl, at = (A.rec as RecordDecl & { tmpl?: number }).tmpl;
+    if (pt === undefined || pt !== at || !P.rec.targs || !A.rec.targs) return false;
+    return P.rec.targs.every((x, k) => {
+      const y = A.rec.targs![k];
+      if (!y) return false;
+      if (x.k === 'type' && y.k === 'type') return match(x.ty, y.ty, out);
+      return x.k === y.k;
+    });
+  }
+  return false;
+}
+function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
+  const cur = out[i];
+  if (cur) return cur.k === 'type' && sameType(cur.ty, t);
+  out[i] = { k: 'type', ty: t };
+  return true;
+}
+void ptrTo;

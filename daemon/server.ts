@@ -23,6 +23,8 @@ export class Daemon {
   private server: Server | undefined;
   private readonly service: UnitService;
   private readonly queue: Job[] = [];
+  /** Requests waiting for a queued or running compile of the same unit key (e.g. a build during `ptxd watch`). */
+  private readonly waiting = new Map<string, Job[]>();
   private draining = false;
   private readonly conns = new Set<Socket>();
   private lastActivity = Date.now();
@@ -151,6 +153,9 @@ export class Daemon {
           this.scheduleFlush();
           return;
         }
+        const key = lookup.key;
+        if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push({ lookup, conn: c, id: m.id }); return; }
+        if (key !== undefined) this.waiting.set(key, []);
         this.queue.push({ lookup, conn: c, id: m.id });
         this.drain();
         return;
@@ -178,10 +183,18 @@ export class Daemon {
     const step = () => {
       const job = this.queue.shift();
       if (!job || this.stopping) { this.draining = false; return; }
-      if (!job.conn.destroyed) {
-        // A client that has gone away (killed build) does not need its unit compiled.
+      const key = job.lookup.key;
+      const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
+      if (key !== undefined) this.waiting.delete(key);
+      // A client that has gone away (killed build) does not need its unit compiled, unless others wait for it.
+      const live = waiters.filter(w => !w.conn.destroyed);
+      if (!job.conn.destroyed || live.length > 0) {
         const res = this.service.compile(job.lookup);
         this.send(job.conn, { t: 'result', id: job.id, res });
+        for (const w of live) {
+          const shared = this.service.shared(job.lookup, res, w.lookup);
+          if (shared) { this.hits++; this.send(w.conn, { t: 'result', id: w.id, res: shared }); } else this.queue.push(w);
+        }
         this.lastActivity = Date.now();
         this.scheduleFlush();
       }
@@ -216,7 +229,9 @@ export class Daemon {
     try { if (statSync(this.o.socket).isSocket()) unlinkSync(this.o.socket); } catch { /* gone */ }
     this.server?.close();
     try { unlinkSync(pidPath(this.o.socket)); } catch { /* gone */ }
-    for (const job of this.queue.splice(0)) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
+    const waiters = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    for (const job of [...this.queue.splice(0), ...waiters]) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
     this.service.close();
     if (requester && id !== undefined) this.send(requester, { t: 'ok', id });
     for (const c of this.conns) c.end();

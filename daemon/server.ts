@@ -11,7 +11,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileS
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Message } from './protocol';
-import { UnitService } from './unit';
+import { UnitService, type Lookup } from './unit';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler } from './scheduler/scheduler';
 import type { PoolStatus } from './scheduler/status';
@@ -23,12 +23,15 @@ import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from './pat
 export interface DaemonOptions { socket: string; env: NodeJS.ProcessEnv }
 
 interface Job { conn: Socket; id: number }
+interface Waiter extends Job { lookup: Lookup }
 
 export class Daemon {
   private server: Server | undefined;
   private readonly service: UnitService;
   /** Compile requests not answered yet (queued or compiling). */
   private readonly inFlight = new Set<Job>();
+  /** Requests waiting for a queued or running compile of the same unit key (e.g. a build during `ptxd watch`). */
+  private readonly waiting = new Map<string, Waiter[]>();
   private pool: Pool | undefined;
   private readonly scheduler: Scheduler;
   private readonly phaseMs: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
@@ -80,7 +83,7 @@ export class Daemon {
     process.on('SIGHUP', () => { /* detached: ignore the terminal going away */ });
     if (this.idleMs > 0) {
       this.idleTimer = setInterval(() => {
-        if (this.conns.size === 0 && this.inFlight.size === 0 && Date.now() - this.lastActivity >= this.idleMs) {
+        if (this.conns.size === 0 && this.inFlight.size === 0 && this.waiting.size === 0 && Date.now() - this.lastActivity >= this.idleMs) {
           void this.shutdown('idle');
         }
       }, Math.max(250, Math.min(this.idleMs / 4, 10_000)));
@@ -161,7 +164,10 @@ export class Daemon {
           this.scheduleFlush();
           return;
         }
-        this.compileMiss(c, m.id, lookup, m.req.make);
+        const key = lookup.key;
+        if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push({ lookup, conn: c, id: m.id }); return; }
+        if (key !== undefined) this.waiting.set(key, []);
+        this.compileMiss(c, m.id, lookup);
         return;
       }
       case 'status':
@@ -181,13 +187,16 @@ export class Daemon {
   }
 
   /** A cache miss: compiled in the pool when the scheduler admits it. */
-  private compileMiss(c: Socket, id: number, lookup: Parameters<UnitService['compile']>[0], make: { build: string; jobs: number } | undefined): void {
+  private compileMiss(c: Socket, id: number, lookup: Lookup): void {
     const job: Job = { conn: c, id };
     this.inFlight.add(job);
+    const make = lookup.req.make;
     const group = make ? { key: make.build, limit: make.jobs } : undefined;
+    const key = lookup.key;
     this.scheduler.submit(group, async () => {
-      // A client that has gone away (killed build) does not need its unit compiled.
-      if (c.destroyed || this.stopping) return undefined;
+      // A client that has gone away (killed build) does not need its unit compiled, unless others wait for it.
+      const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
+      if ((c.destroyed && waiters.every(w => w.conn.destroyed)) || this.stopping) return undefined;
       return this.service.compileWith(lookup, async (text, o, rest) => {
         const r = await this.pool!.run(text, o, rest);
         this.compiled++;
@@ -195,15 +204,31 @@ export class Daemon {
         return r;
       });
     }).then(res => {
+      const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
+      if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;   // answered by shutdown
       if (res) this.send(c, { t: 'result', id, res });
+      for (const w of waiters.filter(x => !x.conn.destroyed)) {
+        const shared = res ? this.service.shared(lookup, res, w.lookup) : undefined;
+        if (shared) { this.hits++; this.send(w.conn, { t: 'result', id: w.id, res: shared }); } else this.startMiss(w);
+      }
       this.lastActivity = Date.now();
       this.scheduleFlush();
     }, e => {
+      const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
+      if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;
       this.logLine(`compile failed: ${(e as Error).stack ?? String(e)}`);
-      this.send(c, { t: 'error', id, message: (e as Error).message });
+      for (const w of [job, ...waiters]) this.send(w.conn, { t: 'error', id: w.id, message: (e as Error).message });
     });
+  }
+
+  /** A waiter whose compile could not be shared compiles on its own (again the first of its key). */
+  private startMiss(w: Waiter): void {
+    const key = w.lookup.key;
+    if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push(w); return; }
+    if (key !== undefined) this.waiting.set(key, []);
+    this.compileMiss(w.conn, w.id, w.lookup);
   }
 
   private scheduleFlush(): void {
@@ -243,7 +268,9 @@ export class Daemon {
     this.server?.close();
     try { unlinkSync(pidPath(this.o.socket)); } catch { /* gone */ }
     this.scheduler.dropQueued();
-    for (const job of this.inFlight) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
+    const waiters = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    for (const job of [...this.inFlight, ...waiters]) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
     this.inFlight.clear();
     void this.pool?.close();
     this.service.close();

@@ -51,6 +51,8 @@ export interface Lookup {
   options?: CompileOptions;
   source?: Buffer;
   lib?: Libdevice;
+  /** After compile(): the stub with the placeholder names, for requests that share this compile. */
+  keyedStub?: string;
 }
 
 // nvcc names the stub and the fatbin include after its temp directory (tmpxft_<pid>_…), so these two
@@ -226,6 +228,7 @@ export class UnitService {
     }
     this.pending.misses++;
     if (!r.ok) this.pending.errors++;
+    if (l.key) l.keyedStub = r.stub;
     const store = this.store;
     if (store && l.key) {
       try {
@@ -239,6 +242,17 @@ export class UnitService {
       status: r.ok ? 'ok' : 'errors', ptx: r.ptx, stub: realStub(r.stub, req.options), diagnostics: r.diagnostics, times: r.times,
       cached: false, compileMs, warnings: this.warnings(),
     };
+  }
+
+  /**
+   * The answer for `waiter`, a request with the same key as `owner` that waited for owner's compile
+   * (counted as a hit: it was served without compiling). Undefined when the compile cannot be shared.
+   */
+  shared(owner: Lookup, res: UnitResponse, waiter: Lookup): UnitResponse | undefined {
+    if (!owner.key || owner.key !== waiter.key || owner.keyedStub === undefined || res.status === 'unsupported') return undefined;
+    this.pending.hits++;
+    this.pending.savedMs += res.compileMs;
+    return { ...res, stub: realStub(owner.keyedStub, waiter.req.options), cached: true, warnings: this.warnings() };
   }
 
   handle(req: UnitRequest): UnitResponse {

@@ -45,6 +45,40 @@ const TAGGED = (() => {
   return out;
 })();
 
+// math_double/math_float/math_fast: main()'s inputs x, y, p, u (and q: NaN, ±inf, 0 or x), N = 256 of each.
+const SPECIALS = [NaN, Infinity, -Infinity, 0];
+function mathDoubleInput(j: number): number {
+  const i = j % 256;
+  const x = (((i * 37) % 200) - 100) * 0.0731;
+  switch (Math.floor(j / 256)) {
+    case 0: return x;
+    case 1: return (((i * 53) % 150) - 75) * 0.0417 + 0.013;
+    case 2: return (((i * 29) % 250) + 1) * 0.0357;
+    case 3: return (((i * 41) % 200) - 100) * 0.00999;
+    default: return i % 8 < 4 ? SPECIALS[i % 4]! : x;
+  }
+}
+/** The float inputs, rounded like main()'s float arithmetic (math_fast scales x by 0.0311 and has no q). */
+function mathFloatInput(j: number, xScale = 0.0731): number {
+  const fr = Math.fround;
+  const i = j % 256;
+  const x = fr((((i * 37) % 200) - 100) * fr(xScale));
+  switch (Math.floor(j / 256)) {
+    case 0: return x;
+    case 1: return fr(fr((((i * 53) % 150) - 75) * fr(0.0417)) + fr(0.013));
+    case 2: return fr((((i * 29) % 250) + 1) * fr(0.0357));
+    case 3: return fr((((i * 41) % 200) - 100) * fr(0.00999));
+    default: return i % 8 < 4 ? SPECIALS[i % 4]! : x;
+  }
+}
+
+// math_flags: float kernels k_<name> and their input buffers (a = 0.75, b = 1.5, c = 0.25), as main() launches them.
+const MATH_FLAGS_F: [string, string[]][] = [
+  ['div', ['a', 'b']], ['rcp', ['b']], ['sqrt', ['b']], ['fma', ['a', 'b', 'c']], ['exp', ['a']], ['sin', ['a']], ['log', ['b']],
+  ['fdividef', ['a', 'b']], ['exp2', ['a']], ['exp10', ['a']], ['log2', ['b']], ['log10', ['b']], ['pow', ['a', 'b']], ['cos', ['a']],
+  ['tan', ['a']], ['sincos', ['a']], ['tanh', ['a']], ['rsqrt', ['b']], ['expm1', ['a']], ['log1p', ['b']],
+];
+
 export const SPECS: KernelSpec[] = [
   {
     name: 'assert_fail', expectTrap: true,
@@ -141,9 +175,74 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'kernel', grid: 2, block: 128, args: [buf('d'), i32(200)] }],
   },
   {
+    name: 'cxx_classes',
+    buffers: { fout: { type: 'f32', n: 32 * 6 }, iout: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: 'classes', grid: 1, block: 32, args: [buf('fout'), buf('iout')] }],
+  },
+  {
+    name: 'cxx_constexpr',
+    buffers: { iout: { type: 'i32', n: 32 * 6 }, fout: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'consteval_kernel', grid: 1, block: 32, args: [buf('iout'), buf('fout')] }],
+  },
+  {
+    name: 'cxx_generic',
+    buffers: { df: { type: 'f32', n: 32 * 2 }, dd: { type: 'f64', n: 32 * 2 }, di: { type: 'i32', n: 32 * 4 }, di2: { type: 'i32', n: 32 * 4 } },
+    launches: [
+      { kernel: '_Z7genericIfEvPT_Pi', grid: 1, block: 32, args: [buf('df'), buf('di')] },
+      { kernel: '_Z7genericIdEvPT_Pi', grid: 1, block: 32, args: [buf('dd'), buf('di2')] },
+    ],
+  },
+  {
+    name: 'cxx_inherit',
+    buffers: { d: { type: 'i32', n: 32 * 8 } },
+    launches: [{ kernel: 'inherit', grid: 1, block: 32, args: [buf('d')] }],
+  },
+  {
+    name: 'cxx_lambdas',
+    buffers: { d: { type: 'i32', n: 32 * 6 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'lambdas', grid: 1, block: 32, args: [buf('d'), buf('df')] }],
+  },
+  {
+    name: 'cxx_namespaces',
+    buffers: { df: { type: 'f32', n: 32 * 4 }, di: { type: 'i32', n: 32 * 2 } },
+    // an anonymous-namespace variable: found by its unmangled name (the mangled prefix depends on the source path)
+    symbols: { anonCounter: { type: 'i32', n: 1 } },
+    launches: [{ kernel: 'namespaces', grid: 1, block: 32, args: [buf('df'), buf('di')] }],
+  },
+  {
+    name: 'cxx_operators',
+    buffers: { di: { type: 'i32', n: 32 * 6 }, df: { type: 'f32', n: 32 }, dm: { type: 'f32', n: 32 * 4 } },
+    launches: [{ kernel: 'operators', grid: 1, block: 32, args: [buf('di'), buf('df'), buf('dm')] }],
+  },
+  {
     name: 'cxx_refs',
     buffers: { d: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 } },
     launches: [{ kernel: 'refs', grid: 1, block: 32, args: [buf('d'), buf('df')] }],
+  },
+  {
+    name: 'cxx_template_kernels',
+    buffers: {
+      df: { type: 'f32', n: 32, init: gen(i => 0.5 * i) }, di: { type: 'i32', n: 32, init: iota() }, dd: { type: 'f64', n: 32, init: iota() },
+      acc: { type: 'u32', n: 2 }, // Acc<float> {float sum; int n;}
+      dfill: { type: 'i32', n: 32 },
+    },
+    launches: [
+      { kernel: '_Z10accumulateIfLi32EEvPKT_P3AccIS0_E', grid: 1, block: 32, args: [buf('df'), buf('acc')] },
+      { kernel: '_Z6scaleNIfLi4EEvPT_S0_', grid: 1, block: 32, args: [buf('df'), f32(1)] },
+      { kernel: '_Z6scaleNIiLi3EEvPT_S0_', grid: 1, block: 32, args: [buf('di'), i32(-1)] },
+      { kernel: '_ZN3ops6negateIdEEvPT_', grid: 1, block: 32, args: [buf('dd')] },
+      { kernel: '_Z4fillIiEvPT_S0_', grid: 1, block: 32, args: [buf('dfill'), i32(7)] },
+    ],
+  },
+  {
+    name: 'cxx_templates',
+    buffers: { di: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 }, dd: { type: 'f64', n: 32 } },
+    launches: [{ kernel: 'templates', grid: 1, block: 32, args: [buf('di'), buf('df'), buf('dd')] }],
+  },
+  {
+    name: 'cxx_traits',
+    buffers: { di: { type: 'i32', n: 32 * 5 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'traits', grid: 1, block: 32, args: [buf('di'), buf('df')] }],
   },
   {
     name: 'device_functions',
@@ -234,6 +333,39 @@ export const SPECS: KernelSpec[] = [
     name: 'local_array_dynamic',
     buffers: { din: { type: 'i32', n: 200 * 12, init: rand(-500, 499, 12345) }, dout: { type: 'i32', n: 200 * 21 } },
     launches: [{ kernel: 'kernel', grid: 4, block: 64, args: [buf('din'), buf('dout'), i32(200)] }],
+  },
+  {
+    name: 'math_double',
+    buffers: { din: { type: 'f64', n: 5 * 256, init: gen(mathDoubleInput) }, dout: { type: 'f64', n: 69 * 256 } },
+    launches: [{ kernel: 'math_double', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'math_fast',
+    buffers: { din: { type: 'f32', n: 4 * 256, init: gen(j => mathFloatInput(j, 0.0311)) }, dout: { type: 'f32', n: 27 * 256 } },
+    launches: [{ kernel: 'math_fast', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'math_flags',
+    // One output buffer per kernel (main() reuses one), so every launch's result is compared.
+    buffers: {
+      a: { type: 'f32', n: 1, init: values(0.75) }, b: { type: 'f32', n: 1, init: values(1.5) }, c: { type: 'f32', n: 1, init: values(0.25) },
+      x: { type: 'f64', n: 1, init: values(2.0) }, y: { type: 'f64', n: 1, init: values(3.0) },
+      ...Object.fromEntries(MATH_FLAGS_F.map(([k]) => [`o_${k}`, { type: 'f32' as const, n: 1 }])),
+      o_intrinsics: { type: 'f32', n: 15 },
+      z_dexp: { type: 'f64', n: 1 }, z_ddiv: { type: 'f64', n: 1 }, z_dsqrt: { type: 'f64', n: 1 },
+    },
+    launches: [
+      ...MATH_FLAGS_F.map(([k, ins]) => ({ kernel: `k_${k}`, grid: 1, block: 1, args: [...ins.map(n => buf(n)), buf(`o_${k}`)] })),
+      { kernel: 'k_dexp', grid: 1, block: 1, args: [buf('x'), buf('z_dexp')] },
+      { kernel: 'k_ddiv', grid: 1, block: 1, args: [buf('x'), buf('y'), buf('z_ddiv')] },
+      { kernel: 'k_dsqrt', grid: 1, block: 1, args: [buf('x'), buf('z_dsqrt')] },
+      { kernel: 'k_intrinsics', grid: 1, block: 1, args: [buf('a'), buf('b'), buf('o_intrinsics')] },
+    ],
+  },
+  {
+    name: 'math_float',
+    buffers: { din: { type: 'f32', n: 5 * 256, init: gen(mathFloatInput) }, dout: { type: 'f32', n: 62 * 256 } },
+    launches: [{ kernel: 'math_float', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
   },
   {
     name: 'matmul_tiled',

@@ -296,10 +296,11 @@ export class Machine {
     const m = g.space === Space.CONST ? this.constMem : this.global;
     return m.buf.slice(g.addr, g.addr + Math.min(bytes, g.size));
   }
-  /** A global/const module variable by exact name, or by its unmangled name inside a mangled one (`_ZL8g_hidden`). */
+  /** A global/const module variable by exact name, or by its unmangled name inside a mangled one (`_ZL8g_hidden`, or
+   * `_ZN..._GLOBAL__N_...11anonCounterE` in an anonymous namespace, whose prefix depends on the source path). */
   variable(name: string): GlobalVar {
     let g = this.module.globalIndex.get(name);
-    if (!g) g = this.module.globals.find(v => v.name.endsWith(`${name.length}${name}`) && /^_Z/.test(v.name));
+    if (!g) g = this.module.globals.find(v => /^_Z/.test(v.name) && (v.name.endsWith(`${name.length}${name}`) || v.name.endsWith(`${name.length}${name}E`)));
     if (!g || (g.space !== Space.GLOBAL && g.space !== Space.CONST)) throw new EmuError(`no global or constant variable ${name}`);
     return g;
   }

@@ -1,0 +1,77 @@
+// `ptxd watch [PATH]`: recompiles a project's CUDA units through the daemon as files are saved, so the
+// next build is served from the unit cache. Runs until interrupted (SIGINT/SIGTERM).
+
+import type { UnitRequest, UnitResponse } from '../daemon/unit';
+import type { DaemonConnection } from '../daemon/client';
+import { findCompileDb } from '../daemon/watch/compile-db';
+import { Watcher, type WatchEvent } from '../daemon/watch/watch';
+import { humanLines, jsonLine } from '../daemon/watch/report';
+
+/** Compiles through the daemon (reconnecting once if it went away); in-process when it cannot be used. */
+function daemonCompiler(env: NodeJS.ProcessEnv, say: (s: string) => void): { compile: (r: UnitRequest) => Promise<UnitResponse>; close: () => void } {
+  // One connection shared by concurrent compiles (each arch of a unit compiles at once).
+  let conn: Promise<DaemonConnection | undefined> | undefined;
+  let local: import('../daemon/unit').UnitService | undefined;
+  const connect = async () => {
+    const { connectDaemon } = await import('../daemon/client');
+    return connectDaemon(env, { autostart: env.PTXD_DAEMON !== '0' });
+  };
+  const inProcess = (req: UnitRequest): UnitResponse => {
+    if (!local) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { UnitService } = require('../daemon/unit') as typeof import('../daemon/unit');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { cacheDir, cacheSizeLimit } = require('../daemon/paths') as typeof import('../daemon/paths');
+      local = new UnitService({ cacheDir: cacheDir(env), sizeLimit: cacheSizeLimit(env), env, warnOnce: true });
+    }
+    const r = local.handle(req);
+    local.flushCounters();
+    return r;
+  };
+  const compile = async (req: UnitRequest): Promise<UnitResponse> => {
+    if (env.PTXD_DAEMON !== '0') {
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          const c = await (conn ??= connect());
+          if (!c) break;
+          const m = await c.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req });
+          return m.res;
+        } catch (e) {
+          const c = conn;
+          conn = undefined;
+          void c?.then(x => x?.close(), () => undefined);
+          if (attempt === 1) say(`daemon unavailable (${e instanceof Error ? e.message : String(e)}); compiling in this process`);
+        }
+      }
+    }
+    return inProcess(req);
+  };
+  return { compile, close: () => { void conn?.then(x => x?.close(), () => undefined); local?.close(); } };
+}
+
+export async function watchCommand(path: string, json: boolean, debounceMs: number): Promise<number> {
+  const db = findCompileDb(path);
+  if (!db) {
+    process.stderr.write(`ptxd: error: no compile_commands.json at "${path}" (configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, ` +
+      'and give the build directory, the file, or a project directory with build/)\n');
+    return 1;
+  }
+  const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const cwd = process.cwd();
+  const emit = (e: WatchEvent) => {
+    const s = json ? `${jsonLine(e)}\n` : humanLines(e, cwd, colour);
+    if (s) process.stdout.write(s);
+  };
+  const backend = daemonCompiler(process.env, m => emit({ event: 'failed', message: m }));
+  const w = new Watcher({ db, env: process.env, compile: backend.compile, emit, debounceMs });
+  await w.start();
+  await new Promise<void>(resolve => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await w.close();
+  backend.close();
+  // Nothing should be left running; if something is (a compiler step mid-way), do not hang on it.
+  setTimeout(() => process.exit(0), 2000).unref();
+  return 0;
+}

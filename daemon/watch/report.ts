@@ -1,0 +1,45 @@
+// Watch events for people (compact, coloured on a TTY) and for tools (`--json`: one event per line).
+// Diagnostics use cicc's `file(line): error: msg` form, which problem matchers already know.
+
+import { relative } from 'node:path';
+import type { Diagnostic } from '../../compiler/diagnostics';
+import type { WatchEvent } from './watch';
+
+export function diagnosticLine(d: Diagnostic): string {
+  const sev = d.severity === 'catastrophic' ? 'catastrophic error' : d.severity;
+  return d.file && d.line > 0 ? `${d.file}(${d.line}): ${sev}: ${d.message}` : `${sev}: ${d.message}`;
+}
+
+export function jsonLine(e: WatchEvent): string {
+  if (e.event !== 'result') return JSON.stringify({ ...e, time: new Date().toISOString() });
+  // Each diagnostic also carries the problem-matcher line.
+  return JSON.stringify({ ...e, diagnostics: e.diagnostics.map(d => ({ ...d, text: diagnosticLine(d) })), time: new Date().toISOString() });
+}
+
+let idleShown = false;
+
+export function humanLines(e: WatchEvent, cwd: string, colour: boolean): string {
+  const c = (code: string, s: string) => colour ? `\x1b[${code}m${s}\x1b[0m` : s;
+  const name = (f: string) => { const r = relative(cwd, f); return r.startsWith('..') ? f : r; };
+  switch (e.event) {
+    case 'watching': return `${c('36', 'ptxd watch')}: ${e.units} CUDA unit${e.units === 1 ? '' : 's'} from ${name(e.db)}\n`;
+    case 'compiling': return '';
+    case 'idle': {
+      // Once, after the first round: later rounds end with their own result lines.
+      if (idleShown) return '';
+      idleShown = true;
+      return c('2', `watching ${e.files} files of ${e.units} units${e.failing ? `; ${e.failing} with errors` : ''}\n`);
+    }
+    case 'removed': return `${c('33', '-')} ${name(e.unit)} removed\n`;
+    case 'failed': return `${c('31', '!')} ${e.unit ? `${name(e.unit)}: ` : ''}${e.message}\n`;
+    case 'result': {
+      const archs = e.archs.map(a => a.arch.replace(/^compute_/, 'sm_')).join(',');
+      const hit = e.archs.length > 0 && e.archs.every(a => a.cached) ? ' (cached)' : '';
+      const errs = e.diagnostics.filter(d => d.severity === 'error' || d.severity === 'catastrophic').length;
+      const head = e.ok
+        ? `${c('32', '✓')} ${name(e.unit)} ${c('2', `${archs} ${e.ms} ms${hit}`)}\n`
+        : `${c('31', '✗')} ${name(e.unit)} ${c('31', `${errs || 1} error${errs === 1 ? '' : 's'}`)} ${c('2', `${e.ms} ms`)}\n`;
+      return head + e.diagnostics.map(d => `  ${diagnosticLine(d)}\n`).join('');
+    }
+  }
+}

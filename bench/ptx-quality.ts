@@ -11,7 +11,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KERNELS_DIR, REPO_ROOT, kernelPrograms, prepareUnit, skipReason } from '../test/helpers/tools';
+import { KERNELS_DIR, REPO_ROOT, kernelPrograms, libdeviceBytes, prepareUnit, skipReason } from '../test/helpers/tools';
 import { parseCiccArgs } from '../client/cicc-args';
 import { compileUnit } from '../compiler/compile';
 
@@ -87,7 +87,7 @@ function main(): number {
     if (!u.refPtx) { failures.push(`${program}: the real cicc wrote no PTX`); continue; }
     const args = parseCiccArgs(u.originalArgv);
     const o = { ...args.options, moduleId: u.moduleId };
-    const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), o);
+    const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), o, { libdevice: libdeviceBytes() });
     const ref = countPtx(u.refPtx);
     const ours = r.ok ? countPtx(r.ptx) : new Map<string, FnCounts>();
     if (!r.ok) failures.push(`${program}: ptxd failed: ${r.unsupported ?? r.diagnostics.map(d => d.message).join('; ')}`);

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileUnit, type CompileResult } from '../../compiler/compile';
 import { parseCiccArgs } from '../../client/cicc-args';
-import { KERNELS_DIR, prepareUnit, tools, type PreparedUnit } from '../helpers/tools';
+import { KERNELS_DIR, libdeviceBytes, prepareUnit, type PreparedUnit } from '../helpers/tools';
 import { Machine, type Dim3 } from '../emulator/machine';
 import type { Func } from '../emulator/module';
 import { kernelParamOffsets, kernelParamSize } from '../emulator/module';
@@ -19,17 +19,6 @@ export function unitFor(name: string): PreparedUnit {
   return prepareUnit(path.join(KERNELS_DIR, `${name}.cu`), DIFF_ARCH);
 }
 
-let libdeviceBytes: Uint8Array | null | undefined;
-/** The toolkit's libdevice (as the ptxd daemon passes it), or undefined when the toolkit has none. */
-function libdevice(): Uint8Array | undefined {
-  if (libdeviceBytes === undefined) {
-    const home = tools().cudaHome;
-    const f = home ? path.join(home, 'nvvm', 'libdevice', 'libdevice.10.bc') : '';
-    libdeviceBytes = f && fs.existsSync(f) ? new Uint8Array(fs.readFileSync(f)) : null;
-  }
-  return libdeviceBytes ?? undefined;
-}
-
 /** ptxd on the captured unit, with the options cicc's real argv gives (plus an optional test mutation). */
 export function compileWithPtxd(name: string, testMutation?: string): CompileResult {
   const u = unitFor(name);
@@ -37,7 +26,7 @@ export function compileWithPtxd(name: string, testMutation?: string): CompileRes
   const o = args.options;
   o.moduleId = u.moduleId;
   if (testMutation !== undefined) (o as { testMutation?: string }).testMutation = testMutation;
-  return compileUnit(fs.readFileSync(u.ii, 'utf8'), o, { libdevice: libdevice() });
+  return compileUnit(fs.readFileSync(u.ii, 'utf8'), o, { libdevice: libdeviceBytes() });
 }
 
 /** The real cicc's PTX for the same unit (written by the capture run nvcc made). */

@@ -336,3 +336,14 @@ export function argValue(argv: readonly string[], name: string): string | undefi
 export function mkTempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(scratchRoot(), `${prefix}-`));
 }
+
+let libdeviceCache: Uint8Array | null | undefined;
+/** The toolkit's libdevice bytes (what the client and daemon pass to compileUnit), or undefined when absent. */
+export function libdeviceBytes(): Uint8Array | undefined {
+  if (libdeviceCache === undefined) {
+    const home = tools().cudaHome;
+    const f = home ? path.join(home, 'nvvm', 'libdevice', 'libdevice.10.bc') : '';
+    libdeviceCache = f && fs.existsSync(f) ? new Uint8Array(fs.readFileSync(f)) : null;
+  }
+  return libdeviceCache ?? undefined;
+}

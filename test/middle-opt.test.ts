@@ -219,6 +219,63 @@ describe.skipIf(!HAVE_LLI)('inliner (lli)', () => {
     expect(text).not.toMatch(/alloca/);
   });
 
+  it('passes what a noinline callee only reads as scalars, never past a write or a conditional load', () => {
+    const { m, b, print } = hostModule();
+    const S = structTy([T.i32, T.i64]);
+    const mk = (name: string, params: Type[]): { f: Func; fb: Builder } => {
+      const f = newFunc(name, fty(T.i64, params), 'internal');
+      f.attrs.noinline = true;
+      m.funcs.push(f);
+      const fb = new Builder(f); fb.setBlock(fb.newBlock('entry'));
+      return { f, fb };
+    };
+    const field1 = (bb: Builder, p: Value): Value => bb.gep(S, p, [cInt(T.i64, 0), cInt(T.i32, 1)]);
+    // rd(const S &p): loads only -> promoted
+    const rd = mk('rd', [T.ptr]);
+    rd.fb.ret(rd.fb.bin('add', rd.fb.cast('sext', rd.fb.load(T.i32, rd.f.params[0]!), T.i64), rd.fb.load(T.i64, field1(rd.fb, rd.f.params[0]!))));
+    // alias(const i64 &a, i64 *w): the write may change *a -> stays a pointer
+    const al = mk('alias', [T.ptr, T.ptr]);
+    al.fb.store(cInt(T.i64, 5), al.f.params[1]!);
+    al.fb.ret(al.fb.load(T.i64, al.f.params[0]!));
+    // cond(i64 *p, i32 c): loads p only when c != 0 (p may be null) -> stays a pointer
+    const cd = mk('cond', [T.ptr, T.i32]);
+    const yes = cd.fb.newBlock('yes'), no = cd.fb.newBlock('no');
+    cd.fb.condbr(cd.fb.icmp('ne', cd.f.params[1]!, cInt(T.i32, 0)), yes, no);
+    cd.fb.setBlock(yes); cd.fb.ret(cd.fb.load(T.i64, cd.f.params[0]!));
+    cd.fb.setBlock(no); cd.fb.ret(cInt(T.i64, 0));
+    // bv(S s by value, i32 c): its private copy may be loaded anywhere -> promoted
+    const bv = mk('bv', [T.ptr, T.i32]);
+    bv.f.params[0]!.byval = S; bv.f.params[0]!.align = 8;
+    const y2 = bv.fb.newBlock('yes'), n2 = bv.fb.newBlock('no');
+    bv.fb.condbr(bv.fb.icmp('ne', bv.f.params[1]!, cInt(T.i32, 0)), y2, n2);
+    bv.fb.setBlock(y2); bv.fb.ret(bv.fb.load(T.i64, field1(bv.fb, bv.f.params[0]!)));
+    bv.fb.setBlock(n2); bv.fb.ret(cInt(T.i64, -1));
+
+    const s = b.alloca(S, 8, 's');
+    b.store(cInt(T.i32, 7), s);
+    b.store(cInt(T.i64, 100), field1(b, s));
+    print(b.call(rd.f, rd.f.fnTy, [s]));
+    print(b.call(bv.f, bv.f.fnTy, [s, cInt(T.i32, 1)]));
+    print(b.call(bv.f, bv.f.fnTy, [s, cInt(T.i32, 0)]));
+    const x = b.alloca(T.i64, 8, 'x');
+    b.store(cInt(T.i64, 1), x);
+    print(b.call(al.f, al.f.fnTy, [x, x]));
+    print(b.call(cd.f, cd.f.fnTy, [{ kind: 'null', ty: T.ptr }, cInt(T.i32, 0)]));
+    print(b.call(cd.f, cd.f.fnTy, [x, cInt(T.i32, 1)]));
+    b.ret(cInt(T.i32, 0));
+    const before = lli(printModule(m));
+    expect(before.out).toBe('107\n100\n-1\n5\n0\n5\n');
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    const text = printModule(m);
+    expect(lli(text).out).toBe(before.out);
+    const ptrParams = (f: Func): number => f.params.filter(a => a.ty.k === 'ptr').length;
+    expect([rd.f, bv.f, al.f, cd.f].map(ptrParams)).toEqual([0, 0, 2, 1]);
+    expect(rd.f.params.map(a => a.ty)).toEqual([T.i32, T.i64]);
+    // the struct no longer needs memory in the caller
+    expect(text).not.toMatch(/alloca \{ i32, i64 \}/);
+  });
+
   it('decides from summaries: recursive and noinline callees stay calls', () => {
     const m = newModule();
     const rec = newFunc('rec', fty(T.i32, [T.i32]), 'internal');

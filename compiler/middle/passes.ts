@@ -10,6 +10,7 @@ import { inferAddressSpaces } from './passes/addrspace';
 import { licm } from './passes/licm';
 import { unrollLoops } from './passes/unroll';
 import { formSelects } from './passes/select';
+import { promoteArgs } from './passes/argpromote';
 
 // ================================================================ CFG and dominators
 
@@ -173,6 +174,8 @@ export function optimize(m: Module, opts: CompileOptions): void {
   if (opts.optLevel === 0) return;
   for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   if (inlineCalls(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
+  // on cleaned-up callees: calls that remain pass scalars, not the address of the caller's object
+  if (promoteArgs(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
 }
 

@@ -492,6 +492,43 @@ function randomUnionProgram(s: number, stmts = 12): Module {
   return m;
 }
 
+describe.skipIf(!HAVE_LLI)('unrolling a range-for over a local array (lli)', () => {
+  it('counts the trips of a pointer stepping to the end pointer; the array leaves memory', () => {
+    const { m, b, print } = hostModule();
+    const A = arrayTy(6, T.i32);
+    const arr = b.alloca(A, 4, 'arr');
+    for (let k = 0; k < 6; k++) b.store(cInt(T.i32, k * k + 1), b.gep(A, arr, [cInt(T.i64, 0), cInt(T.i64, k)]));
+    const sum = b.alloca(T.i32, 4, 'sum');
+    b.store(cInt(T.i32, 0), sum);
+    const it = b.alloca(T.ptr, 8, '__begin');
+    b.store(arr, it);
+    const endp = b.gep(T.i32, arr, [cInt(T.i64, 6)]);
+    const cond = b.newBlock('for.cond'), body = b.newBlock('for.body'), done = b.newBlock('for.end');
+    b.br(cond);
+    b.setBlock(cond);
+    b.condbr(b.icmp('ne', b.load(T.ptr, it), endp), body, done);
+    b.setBlock(body);
+    const cur = b.load(T.ptr, it);
+    // v *= 2 in place, then s += v
+    const v = b.bin('mul', b.load(T.i32, cur), cInt(T.i32, 2));
+    b.store(v, cur);
+    b.store(b.bin('add', b.load(T.i32, sum), v), sum);
+    b.store(b.gep(T.i32, cur, [cInt(T.i64, 1)]), it);
+    b.br(cond);
+    b.setBlock(done);
+    print(b.load(T.i32, sum));
+    print(b.load(T.i32, b.gep(A, arr, [cInt(T.i64, 0), cInt(T.i64, 5)])));
+    b.ret(cInt(T.i32, 0));
+    const before = lli(printModule(m));
+    expect(before.out).toBe('122\n52\n');
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    const text = printModule(m);
+    expect(lli(text).out).toBe(before.out);
+    expect(text).not.toMatch(/alloca|br label/);
+  });
+});
+
 describe.skipIf(!HAVE_LLI)('SROA with type punning (lli)', () => {
   it('keeps the output of union punning programs and promotes them (MIDDLE_FUZZ, default 40)', () => {
     const n = Number(process.env.MIDDLE_FUZZ ?? 40);

@@ -5,9 +5,10 @@
 // is then copied once per iteration, plus a last copy of the header that leaves the loop; every copy's
 // exit test is replaced by the branch it is known to take.
 import type { Block, Const, Func, Inst, Value } from '../ir';
-import { T } from '../ir';
+import { T, cTrue, cFalse } from '../ir';
 import type { CompileOptions } from '../../options';
 import { buildCFG, dominates, succsOf, simplifyInst, type CFG } from '../passes';
+import { constGepOffset } from './sroa';
 
 const MAX_TRIPS = 64;
 /** With `#pragma unroll` (full), as cicc's large pragma threshold: trips and unrolled instructions. */
@@ -40,38 +41,70 @@ function loopsOf(cfg: CFG): Loop[] {
 
 const isConst = (v: Value): v is Const => v.kind === 'int' || v.kind === 'fp' || v.kind === 'null' || v.kind === 'zero';
 
+/**
+ * A pointer the simulation tracks as a loop-invariant base plus a constant byte offset: a range-for over
+ * an array steps `__begin` by constant geps until it equals `__end`, both derived from the array.
+ */
+interface SymPtr { readonly kind: 'symptr'; readonly base: Value; readonly off: bigint }
+type SimVal = Const | SymPtr;
+
+/** Strips constant-offset geps from a value defined outside the loop. */
+function symbolic(v: Value): SymPtr {
+  let off = 0n;
+  while (v.kind === 'inst' && v.op === 'gep') {
+    const o = constGepOffset(v);
+    if (o === null) break;
+    off += BigInt(o);
+    v = v.ops[0]!;
+  }
+  return { kind: 'symptr', base: v, off };
+}
+
 /** Number of times the exit test in the header says "stay", or null when unknown or above MAX_TRIPS. */
 function tripCount(loop: Loop, pre: Block, stay: number, opts: CompileOptions, maxTrips: number): number | null {
   const h = loop.header;
   const term = h.insts[h.insts.length - 1]!;
   const cond = term.ops[0]!;
-  let env = new Map<Inst, Value>();
+  const outsideLoop = (v: Value): boolean => v.kind !== 'inst' || !loop.blocks.has(v.parent!);
+  let env = new Map<Inst, SimVal>();
   for (const phi of h.insts) {
     if (phi.op !== 'phi') break;
     const k = phi.targets.indexOf(pre);
-    if (k >= 0 && isConst(phi.ops[k]!)) env.set(phi, phi.ops[k]!);
+    if (k < 0) continue;
+    const v = phi.ops[k]!;
+    if (isConst(v)) env.set(phi, v);
+    else if (v.ty.k === 'ptr' && outsideLoop(v)) env.set(phi, symbolic(v));
   }
-  const evalIn = (v: Value, e: Map<Inst, Value>, memo: Map<Inst, Value | null>): Value | null => {
-    if (v.kind !== 'inst') return isConst(v) ? v : null;
-    if (!loop.blocks.has(v.parent!)) return null;
+  const evalIn = (v: Value, e: Map<Inst, SimVal>, memo: Map<Inst, SimVal | null>): SimVal | null => {
+    if (isConst(v)) return v;
+    if (outsideLoop(v)) return v.ty.k === 'ptr' && (v.kind === 'inst' || v.kind === 'arg' || v.kind === 'global') ? symbolic(v) : null;
+    if (v.kind !== 'inst') return null;
     if (v.op === 'phi' && v.parent === h) return e.get(v) ?? null;
     if (memo.has(v)) return memo.get(v)!;
     memo.set(v, null);
-    if (v.op === 'phi' || v.op === 'load' || v.op === 'call' || v.ty.k !== 'int') return null;
-    const ops: Value[] = [];
+    if (v.op === 'phi' || v.op === 'load' || v.op === 'call') return null;
+    const ops: SimVal[] = [];
     for (const o of v.ops) { const c = evalIn(o, e, memo); if (!c) return null; ops.push(c); }
-    const r = simplifyInst({ ...v, ops }, opts);
-    const ok = r && isConst(r) ? r : null;
-    memo.set(v, ok);
-    return ok;
+    let r: SimVal | null = null;
+    if (v.op === 'gep' && ops[0]!.kind === 'symptr') {
+      const off = ops.slice(1).every(x => x.kind === 'int') ? constGepOffset({ ...v, ops: [v.ops[0]!, ...(ops.slice(1) as Const[])] }) : null;
+      if (off !== null) r = { kind: 'symptr', base: ops[0]!.base, off: ops[0]!.off + BigInt(off) };
+    } else if (v.op === 'icmp' && (v.pred === 'eq' || v.pred === 'ne') && ops[0]!.kind === 'symptr' && ops[1]!.kind === 'symptr') {
+      if (ops[0]!.base === ops[1]!.base) r = (ops[0]!.off === ops[1]!.off) === (v.pred === 'eq') ? cTrue : cFalse;
+    } else if (v.ty.k === 'int' && ops.every(x => x.kind !== 'symptr')) {
+      const c = simplifyInst({ ...v, ops: ops as Const[] }, opts);
+      r = c && isConst(c) ? c : null;
+    }
+    memo.set(v, r);
+    return r;
   };
   for (let n = 0; n <= maxTrips; n++) {
     const c = evalIn(cond, env, new Map());
     if (!c || c.kind !== 'int') return null;
     const goes = (c.value & 1n) ? 0 : 1;   // condbr target index taken
     if (goes !== stay) return n;
-    const memo = new Map<Inst, Value | null>();
-    const next = new Map<Inst, Value>();
+    const memo = new Map<Inst, SimVal | null>();
+    const next = new Map<Inst, SimVal>();
     for (const [phi] of env) {
       const k = phi.targets.indexOf(loop.latch);
       const v = k >= 0 ? evalIn(phi.ops[k]!, env, memo) : null;

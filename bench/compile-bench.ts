@@ -17,22 +17,13 @@ import * as path from 'node:path';
 import {
   KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, tools, type PreparedUnit,
 } from '../test/helpers/tools';
+import { median, parseBenchArgs } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
 
 interface Sample { ok: boolean; wallMs: number; rssKb: number | null; error?: string }
 interface Stats { runs: number; ok: boolean; medianMs: number | null; minMs: number | null; maxMs: number | null; firstMs: number | null; peakRssKb: number | null; error?: string; samplesMs: number[] }
 interface Row { input: string; arch: number; iiBytes: number; cicc: Stats; ptxd: Stats; ratio: number | null }
-
-function parseArgs(argv: string[]): { runs: number; arch: number; only: string[] | null } {
-  let runs = 5, arch = 90, only: string[] | null = null;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') runs = Math.max(1, Number(argv[++i]));
-    else if (argv[i] === '--arch') arch = Number(argv[++i]);
-    else if (argv[i] === '--only') only = argv[++i]!.split(',');
-  }
-  return { runs, arch, only };
-}
 
 function timeOne(cmd: string, args: string[], env: NodeJS.ProcessEnv, expectPtx: string): Sample {
   const gnuTime = tools().gnuTime;
@@ -58,12 +49,12 @@ function stats(samples: Sample[]): Stats {
   const ok = samples.every(s => s.ok);
   const ms = samples.filter(s => s.ok).map(s => s.wallMs);
   const sorted = [...ms].sort((x, y) => x - y);
-  const median = sorted.length ? (sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2) : null;
+  const mid = sorted.length ? median(sorted) : null;
   const rss = samples.map(s => s.rssKb).filter((x): x is number => x !== null);
   return {
     runs: samples.length,
     ok,
-    medianMs: ok ? median : null,
+    medianMs: ok ? mid : null,
     minMs: ok && sorted.length ? sorted[0]! : null,
     maxMs: ok && sorted.length ? sorted[sorted.length - 1]! : null,
     firstMs: ok && ms.length ? ms[0]! : null,
@@ -94,7 +85,7 @@ const fmt = (x: number | null) => (x === null ? '–' : x.toFixed(0));
 const fmtMb = (kb: number | null) => (kb === null ? '–' : (kb / 1024).toFixed(0));
 
 function main(): number {
-  const { runs, arch, only } = parseArgs(process.argv.slice(2));
+  const { runs, arch, only } = parseBenchArgs(process.argv.slice(2), 5);
   const skip = skipReason('nvcc', 'cicc');
   if (skip) {
     console.error(`compile-bench: ${skip}`);

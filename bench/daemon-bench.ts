@@ -16,22 +16,13 @@ import * as path from 'node:path';
 import {
   KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, kernelPrograms, mkTempDir, prepareUnit, prepareUnits, skipReason, type PreparedUnit,
 } from '../test/helpers/tools';
+import { median, parseBenchArgs } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
 const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 
 interface Series { ok: boolean; medianMs: number | null; minMs: number | null; maxMs: number | null; samplesMs: number[]; error?: string }
 interface Row { input: string; cicc: Series; hit: Series; warm: Series; hitRatio: number | null; warmRatio: number | null }
-
-function parseArgs(argv: string[]): { runs: number; arch: number; only: string[] | null } {
-  let runs = 7, arch = 90, only: string[] | null = null;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') runs = Math.max(1, Number(argv[++i]));
-    else if (argv[i] === '--arch') arch = Number(argv[++i]);
-    else if (argv[i] === '--only') only = argv[++i]!.split(',');
-  }
-  return { runs, arch, only };
-}
 
 interface Sandbox { env: NodeJS.ProcessEnv; dir: string }
 
@@ -71,8 +62,7 @@ function series(u: PreparedUnit, runs: number, which: 'cicc' | Sandbox, warmup: 
   }
   fs.rmSync(out, { recursive: true, force: true });
   const s = [...ms].sort((a, b) => a - b);
-  const median = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  return { ok: true, medianMs: median, minMs: s[0]!, maxMs: s[s.length - 1]!, samplesMs: ms };
+  return { ok: true, medianMs: median(s), minMs: s[0]!, maxMs: s[s.length - 1]!, samplesMs: ms };
 }
 
 function daemonStatus(sb: Sandbox): { rssBytes: number; heapUsedBytes: number; served: number } | null {
@@ -109,7 +99,7 @@ const f2 = (x: number | null) => (x === null ? '–' : x.toFixed(2));
 const cell = (s: Series) => (s.ok ? `${f0(s.medianMs)} (${f0(s.minMs)}–${f0(s.maxMs)})` : 'FAILED');
 
 function main(): number {
-  const { runs, arch, only } = parseArgs(process.argv.slice(2));
+  const { runs, arch, only } = parseBenchArgs(process.argv.slice(2), 7);
   const skip = skipReason('nvcc', 'cicc');
   if (skip) { console.error(`daemon-bench: ${skip}`); return 2; }
   const hitBox = sandbox('hit');

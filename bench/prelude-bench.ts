@@ -23,24 +23,10 @@ import type { CompileOptions } from '../compiler/options';
 import {
   KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit,
 } from '../test/helpers/tools';
+import { median, parseBenchArgs } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu', 'printf.cu', 'reduce_shared.cu'];
 const WARMER = 'prelude_empty.cu';
-
-function parseArgs(argv: string[]): { runs: number; arch: number; only: string[] | null } {
-  let runs = 7, arch = 90, only: string[] | null = null;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--runs') runs = Math.max(1, Number(argv[++i]));
-    else if (argv[i] === '--arch') arch = Number(argv[++i]);
-    else if (argv[i] === '--only') only = argv[++i]!.split(',');
-  }
-  return { runs, arch, only };
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 function optionsFor(u: PreparedUnit): CompileOptions {
   const o = parseCiccArgs(ciccArgv(u, os.tmpdir())).options;
@@ -78,7 +64,7 @@ interface Row {
 }
 
 function main(): number {
-  const { runs, arch, only } = parseArgs(process.argv.slice(2));
+  const { runs, arch, only } = parseBenchArgs(process.argv.slice(2), 7);
   const skip = skipReason('nvcc', 'cicc');
   if (skip) { console.error(`prelude-bench: ${skip}`); return 2; }
   const warmer = prepareUnit(path.join(KERNELS_DIR, WARMER), arch);

@@ -15,13 +15,13 @@ import { PTXD_CICC, REPO_ROOT, mkTempDir, requireTool } from '../test/helpers/to
 import { Watcher, type WatchEvent } from '../daemon/watch/watch';
 import { connectDaemon, stopDaemon } from '../daemon/client';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
+import { median } from './common';
 
 function arg(name: string, dflt: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : dflt;
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const round = (x: number) => Math.round(x * 10) / 10;
 
 async function main(): Promise<void> {

@@ -11,8 +11,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KERNELS_DIR, REPO_ROOT, kernelPrograms, libdeviceBytes, prepareUnit, skipReason } from '../test/helpers/tools';
-import { parseCiccArgs } from '../client/cicc-args';
+import { KERNELS_DIR, REPO_ROOT, kernelPrograms, libdeviceBytes, prepareUnit, skipReason, unitOptions } from '../test/helpers/tools';
 import { compileUnit } from '../compiler/compile';
 
 export interface FnCounts { insts: number; local: number; kind: 'entry' | 'func' }
@@ -85,8 +84,7 @@ function main(): number {
     if (only && !only.includes(program)) continue;
     const u = prepareUnit(path.join(KERNELS_DIR, path.basename(cu)), arch);
     if (!u.refPtx) { failures.push(`${program}: the real cicc wrote no PTX`); continue; }
-    const args = parseCiccArgs(u.originalArgv);
-    const o = { ...args.options, moduleId: u.moduleId };
+    const o = unitOptions(u);
     const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), o, { libdevice: libdeviceBytes() });
     const ref = countPtx(u.refPtx);
     const ours = r.ok ? countPtx(r.ptx) : new Map<string, FnCounts>();

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
-import { PTXD_CICC_BIN, fatbinSection, ptxd, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { PTXD_CICC_BIN, fatbinSection, ptxd, runAsync, exampleProject, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const EXAMPLE = path.join(REPO_ROOT, 'make-integration', 'example');
 const TOOLCHAIN = path.join(REPO_ROOT, 'make-integration', 'ptxd.cmake');
@@ -21,13 +21,7 @@ const NINJA = has('ninja');
 const sandboxes: DaemonSandbox[] = [];
 afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
 
-function project(name: string): { sb: DaemonSandbox; src: string } {
-  const sb = sandbox(name);
-  sandboxes.push(sb);
-  const src = path.join(sb.dir, 'src');
-  fs.cpSync(EXAMPLE, src, { recursive: true });
-  return { sb, src };
-}
+const project = (name: string) => exampleProject(name, sandboxes);
 
 async function cmakeConfigure(sb: DaemonSandbox, src: string, build: string, configure: string[]): Promise<void> {
   const c = await runAsync('cmake', ['-S', src, '-B', build, ...configure], { env: sb.env });

@@ -96,3 +96,12 @@ export function fatbinSection(obj: string): Buffer {
   fs.rmSync(out, { force: true });
   return b;
 }
+
+/** A sandbox (recorded in `sandboxes` for teardown) holding a copy of make-integration/example under src/. */
+export function exampleProject(name: string, sandboxes: DaemonSandbox[]): { sb: DaemonSandbox; src: string } {
+  const sb = sandbox(name);
+  sandboxes.push(sb);
+  const src = path.join(sb.dir, 'src');
+  fs.cpSync(path.join(REPO_ROOT, 'make-integration', 'example'), src, { recursive: true });
+  return { sb, src };
+}

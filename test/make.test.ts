@@ -11,7 +11,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
-import { PTXD_CICC_BIN, alive, daemonPid, fatbinSection, runAsync, sandbox, sleep, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { PTXD_CICC_BIN, alive, daemonPid, fatbinSection, runAsync, exampleProject, sleep, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const EXAMPLE = path.join(REPO_ROOT, 'make-integration', 'example');
 const SOURCES = fs.readdirSync(EXAMPLE).filter(f => f.endsWith('.cu')).sort();
@@ -20,13 +20,7 @@ const skip = skipReason('nvcc', 'ptxas') ?? (fs.existsSync('/usr/bin/make') || f
 const sandboxes: DaemonSandbox[] = [];
 afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
 
-function project(name: string): { sb: DaemonSandbox; src: string } {
-  const sb = sandbox(name);
-  sandboxes.push(sb);
-  const src = path.join(sb.dir, 'src');
-  fs.cpSync(EXAMPLE, src, { recursive: true });
-  return { sb, src };
-}
+const project = (name: string) => exampleProject(name, sandboxes);
 
 function make(sb: DaemonSandbox, src: string, build: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) {
   return runAsync('make', ['-j4', `NVCC=${requireTool('nvcc')}`, `BUILD=${build}`, ...extra], { env: { ...sb.env, ...env }, cwd: src });

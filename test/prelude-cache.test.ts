@@ -7,25 +7,14 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileUnit, type CompileResult } from '../compiler/compile';
-import { defaultOptions, type CompileOptions } from '../compiler/options';
+import type { CompileOptions } from '../compiler/options';
 import { lex, type TokensWithErrors } from '../compiler/frontend/lexer';
 import { skim } from '../compiler/frontend/skim';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import type { Index } from '../compiler/frontend/index-types';
-import { KERNELS_DIR, argValue, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
+import { KERNELS_DIR, prepareUnits, skipReason, unitOptions } from './helpers/tools';
 
 process.env.PTXD_FALLBACK = 'never';
-
-function optionsFor(u: PreparedUnit): CompileOptions {
-  const o = defaultOptions();
-  o.arch = u.archNum;
-  o.moduleId = u.moduleId;
-  o.origSrcFileName = argValue(u.originalArgv, '--orig_src_file_name') ?? '';
-  o.origSrcPathName = argValue(u.originalArgv, '--orig_src_path_name') ?? '';
-  o.includeFileName = argValue(u.originalArgv, '--include_file_name') ?? '';
-  o.stubFileName = argValue(u.originalArgv, '--stub_file_name') ?? '';
-  return o;
-}
 
 interface Unit { name: string; src: string; opts: CompileOptions }
 
@@ -80,7 +69,7 @@ describe.skipIf(skip !== undefined)(`prelude cache: outputs identical cold and w
       const prepared = prepareUnits(path.join(KERNELS_DIR, p), archs);
       for (const a of archs) {
         const u = prepared.get(a)!;
-        units.push({ name: `${p}@${a}`, src: fs.readFileSync(u.ii, 'utf8'), opts: optionsFor(u) });
+        units.push({ name: `${p}@${a}`, src: fs.readFileSync(u.ii, 'utf8'), opts: unitOptions(u) });
       }
     }
     for (const u of units) cold.set(u.name, outputs(compileUnit(u.src, u.opts)));

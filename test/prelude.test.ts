@@ -7,22 +7,9 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileUnit } from '../compiler/compile';
-import { defaultOptions, type CompileOptions } from '../compiler/options';
-import { ALL_ARCHS, KERNELS_DIR, argValue, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
+import { ALL_ARCHS, KERNELS_DIR, argValue, prepareUnits, skipReason, type PreparedUnit, unitOptions } from './helpers/tools';
 
 const INPUTS = ['prelude_empty.cu', 'prelude_std.cu'];
-
-/** Options for a captured unit: defaults, plus the arch and the names nvcc passed. */
-function optionsFor(u: PreparedUnit): CompileOptions {
-  const o = defaultOptions();
-  o.arch = u.archNum;
-  o.moduleId = u.moduleId;
-  o.origSrcFileName = argValue(u.originalArgv, '--orig_src_file_name') ?? '';
-  o.origSrcPathName = argValue(u.originalArgv, '--orig_src_path_name') ?? '';
-  o.includeFileName = argValue(u.originalArgv, '--include_file_name') ?? '';
-  o.stubFileName = argValue(u.originalArgv, '--stub_file_name') ?? '';
-  return o;
-}
 
 const skip = skipReason('nvcc');
 
@@ -44,7 +31,7 @@ describe.skipIf(skip !== undefined)(`prelude units compile cleanly for every arc
       for (const arch of ALL_ARCHS) {
         it(`compute_${arch}`, () => {
           const u = get().get(arch)!;
-          const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), optionsFor(u));
+          const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), unitOptions(u));
           expect(r.unsupported).toBeUndefined();
           expect(r.diagnostics).toEqual([]);
           expect(r.ok).toBe(true);

@@ -14,8 +14,7 @@ import { emitPtx } from '../compiler/backend/ptx';
 import { lex } from '../compiler/frontend/lexer';
 import { skim } from '../compiler/frontend/skim';
 import { generateIR } from '../compiler/frontend/irgen';
-import { parseCiccArgs } from '../client/cicc-args';
-import { kernelPrograms, prepareUnit, skipReason, requireTool, mkTempDir } from './helpers/tools';
+import { kernelPrograms, prepareUnit, skipReason, requireTool, mkTempDir, unitOptions } from './helpers/tools';
 import { llvmAccepts } from './middle-helpers';
 import { Unsupported } from '../compiler/diagnostics';
 
@@ -32,7 +31,7 @@ describe.skipIf(!!skip)('verifier on every test kernel', () => {
   const programs = skip ? [] : kernelPrograms();
   it.each(programs.map(p => [path.basename(p, '.cu'), p]))('%s: verifier passes before and after -O3; llvm-as, opt and ptxas accept', (_name, cu) => {
     const u = prepareUnit(cu, 90);
-    const o = { ...parseCiccArgs(u.originalArgv).options, moduleId: u.moduleId };
+    const o = unitOptions(u);
     const toks = lex(fs.readFileSync(u.ii, 'utf8'));
     let fe: ReturnType<typeof generateIR>;
     try { fe = generateIR(toks, skim(toks), o); } catch (e) {

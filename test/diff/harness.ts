@@ -5,8 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileUnit, type CompileResult } from '../../compiler/compile';
-import { parseCiccArgs } from '../../client/cicc-args';
-import { KERNELS_DIR, libdeviceBytes, prepareUnit, type PreparedUnit } from '../helpers/tools';
+import { KERNELS_DIR, libdeviceBytes, prepareUnit, unitOptions, type PreparedUnit } from '../helpers/tools';
 import { Machine, type Dim3 } from '../emulator/machine';
 import type { Func } from '../emulator/module';
 import { kernelParamOffsets, kernelParamSize } from '../emulator/module';
@@ -22,9 +21,7 @@ export function unitFor(name: string): PreparedUnit {
 /** ptxd on the captured unit, with the options cicc's real argv gives (plus an optional test mutation). */
 export function compileWithPtxd(name: string, testMutation?: string): CompileResult {
   const u = unitFor(name);
-  const args = parseCiccArgs(u.originalArgv);
-  const o = args.options;
-  o.moduleId = u.moduleId;
+  const o = unitOptions(u);
   if (testMutation !== undefined) (o as { testMutation?: string }).testMutation = testMutation;
   return compileUnit(fs.readFileSync(u.ii, 'utf8'), o, { libdevice: libdeviceBytes() });
 }

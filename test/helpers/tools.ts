@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
+import { parseCiccArgs } from '../../client/cicc-args';
+import type { CompileOptions } from '../../compiler/options';
 
 /** The repository root, whether this runs from source (test/helpers) or compiled (dist/test/helpers). */
 export const REPO_ROOT = ((): string => {
@@ -346,4 +348,9 @@ export function libdeviceBytes(): Uint8Array | undefined {
     libdeviceCache = f && fs.existsSync(f) ? new Uint8Array(fs.readFileSync(f)) : null;
   }
   return libdeviceCache ?? undefined;
+}
+
+/** The compile options of a captured unit: what our argv parser makes of nvcc's real cicc argv, plus its module id. */
+export function unitOptions(u: PreparedUnit): CompileOptions {
+  return { ...parseCiccArgs(u.originalArgv).options, moduleId: u.moduleId };
 }

@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PTXD_CICC, REPO_ROOT, mkTempDir, requireTool } from '../test/helpers/tools';
-import { Watcher, type WatchEvent } from '../daemon/watch/watch';
+import { compileDbSource, Watcher, type WatchEvent } from '../daemon/watch/watch';
 import { connectDaemon, stopDaemon } from '../daemon/client';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
 import { median } from './common';
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   if (!conn) throw new Error('no daemon');
   const compile = async (req: UnitRequest) => (await conn.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req })).res;
   let onResult: ((e: WatchEvent) => void) | undefined;
-  const w = new Watcher({ db, env, compile, debounceMs: debounce, emit: e => { if (e.event === 'result' || e.event === 'failed') onResult?.(e); } });
+  const w = new Watcher({ source: compileDbSource(db), env, compile, debounceMs: debounce, emit: e => { if (e.event === 'result' || e.event === 'failed') onResult?.(e); } });
   const next = () => new Promise<WatchEvent>(r => { onResult = r; });
   let first = next();
   await w.start();

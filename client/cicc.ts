@@ -24,6 +24,7 @@ import { cacheDir } from '../daemon/paths';
 import { outputEnv } from '../daemon/store/key';
 import { buildIdentity, parseMakeflags } from './jobserver';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
+import { originOf, type UnitOrigin } from '../daemon/watch/records';
 
 export { cacheDir };
 
@@ -339,7 +340,7 @@ export function daemonEnabled(env: NodeJS.ProcessEnv): boolean {
  * The daemon's answer, or undefined when it cannot be had: the connection fails or drops mid-request
  * twice (a killed daemon is restarted by the retry), or the daemon runs a newer ptxd.
  */
-async function compileViaDaemon(req: UnitRequest, ctx: CiccContext): Promise<UnitResponse | undefined> {
+async function compileViaDaemon(req: UnitRequest, ctx: CiccContext, origin?: UnitOrigin): Promise<UnitResponse | undefined> {
   // msgpackr's native add-on costs more to load (~10 ms) than it saves on a few small frames.
   process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -350,7 +351,7 @@ async function compileViaDaemon(req: UnitRequest, ctx: CiccContext): Promise<Uni
     try {
       conn = await connectDaemon(ctx.env, { autostart: true, verbose });
       if (!conn) return undefined;
-      const m = await conn.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req });
+      const m = await conn.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req, ...(origin ? { origin } : {}) });
       return m.res;
     } catch (e) {
       verbose(`ptxd: daemon request failed (attempt ${attempt}): ${e instanceof Error ? e.message : String(e)}\n`);
@@ -369,7 +370,9 @@ export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): P
     const p = prepare(argv, ctx, info);
     if (typeof p === 'number') return p;
     const start = ctx.now();
-    let res = await compileViaDaemon(p.request, ctx);
+    // Where this call came from (nvcc's command line), for `ptxd watch` without a compile database.
+    const origin = originOf(ctx.realCicc ? [ctx.realCicc, ...argv] : argv, ctx.env, process.cwd(), process.ppid);
+    let res = await compileViaDaemon(p.request, ctx, origin);
     if (!res) {
       if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr('ptxd: daemon unavailable; compiling in-process\n');
       res = compileHere(p.request, ctx.env);

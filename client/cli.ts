@@ -264,12 +264,13 @@ export async function main(argv: string[]): Promise<void> {
       .epilog('Environment: PTXD_CACHE_DIR (default ~/.cache/ptxd), PTXD_CACHE_SIZE (e.g. 2G; least recently used units are evicted).'),
     a => run(cacheCommand(a.action as string, a.json)))
     .command('watch [path]', 'recompile CUDA units as their sources and headers are saved (keeps the unit cache hot)', y => y
-      .positional('path', { type: 'string', default: '.', describe: 'a CMake build directory, a compile_commands.json, or a project directory (uses build/)' })
+      .positional('path', { type: 'string', describe: 'a CMake build directory, a compile_commands.json, or a project directory (uses build/). ' +
+        'Default: the compile_commands.json of this directory (or build/), else the builds of this directory that went through ptxd' })
       .option('json', { type: 'boolean', default: false, describe: 'one JSON event per line' })
       .option('debounce', { type: 'number', default: 100, describe: 'milliseconds to wait for more changes before compiling' })
       .epilog('Configure CMake with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON. Diagnostics are printed as file(line): error: message.'),
     // Loaded on use: chokidar is not needed by the other commands.
-    a => run(import('./cli-watch').then(m => m.watchCommand(a.path as string, a.json, a.debounce))))
+    a => run(import('./cli-watch').then(m => m.watchCommand(a.path as string | undefined, a.json, a.debounce))))
     .command('toolkit', 'write a shadow CUDA toolkit whose nvcc uses ptxd as its cicc', y => y
       .option('out', { type: 'string', demandOption: true, describe: 'directory to write' })
       .option('cuda', { type: 'string', describe: 'the real CUDA toolkit (default: the one of nvcc on PATH, CUDA_HOME, /usr/local/cuda)' })

@@ -25,6 +25,7 @@ export interface CompileResult {
   /** Set when our compiler cannot handle the unit: the caller falls back to the real cicc (visibly). */
   unsupported?: string;
   times: PhaseTimes;
+  functions?: { compiled: string[]; reused: string[] };
 }
 
 /** What the caller provides from the toolkit (the compiler itself reads no files). */

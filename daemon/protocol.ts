@@ -6,8 +6,11 @@
 import { Packr } from 'msgpackr';
 import type { UnitRequest, UnitResponse } from './unit';
 import type { PoolStatus } from './scheduler/status';
+import type { UnitOrigin } from './watch/records';
 
 export const PROTOCOL = 1;
+
+export interface FunctionLists { compiled: string[]; reused: string[] }
 /** A frame larger than this is a protocol error (PTX of real units is a few MB at most). */
 export const MAX_FRAME = 256 * 1024 * 1024;
 
@@ -34,8 +37,10 @@ export interface DaemonStatus extends Identity {
 export type Message =
   | ({ t: 'hello' } & Identity)
   | ({ t: 'welcome'; pid: number } & Identity)
-  | { t: 'compile'; id: number; req: UnitRequest }
-  | { t: 'result'; id: number; res: UnitResponse }
+  /** origin: where a build's cicc call came from (recorded for `ptxd watch`, never part of the key). */
+  | { t: 'compile'; id: number; req: UnitRequest; origin?: UnitOrigin }
+  /** functions: which of the unit's functions were compiled and which reused, when it was compiled. */
+  | { t: 'result'; id: number; res: UnitResponse; functions?: FunctionLists }
   | { t: 'status'; id: number }
   | { t: 'status-reply'; id: number; status: DaemonStatus }
   | { t: 'flush'; id: number }

@@ -10,7 +10,8 @@
 import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Message } from './protocol';
+import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from './protocol';
+import { recordRequest } from './watch/records';
 import { UnitService, type Lookup } from './unit';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler } from './scheduler/scheduler';
@@ -156,6 +157,7 @@ export class Daemon {
         return;
       case 'compile': {
         if (this.stopping) { this.send(c, { t: 'error', id: m.id, message: 'daemon is shutting down' }); return; }
+        if (m.origin) recordRequest(this.cacheDir, m.req, m.origin);
         const lookup = this.service.lookup(m.req);
         this.served++;
         if (lookup.response) {
@@ -193,12 +195,14 @@ export class Daemon {
     const make = lookup.req.make;
     const group = make ? { key: make.build, limit: make.jobs } : undefined;
     const key = lookup.key;
+    let functions: FunctionLists | undefined;
     this.scheduler.submit(group, async () => {
       // A client that has gone away (killed build) does not need its unit compiled, unless others wait for it.
       const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
       if ((c.destroyed && waiters.every(w => w.conn.destroyed)) || this.stopping) return undefined;
       return this.service.compileWith(lookup, async (text, o, rest) => {
         const r = await this.pool!.run(text, o, rest);
+        functions = r.result.functions;
         this.compiled++;
         for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] += r.result.times[k] ?? 0;
         return r;
@@ -207,7 +211,7 @@ export class Daemon {
       const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
       if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;   // answered by shutdown
-      if (res) this.send(c, { t: 'result', id, res });
+      if (res) this.send(c, { t: 'result', id, res, ...(functions ? { functions } : {}) });
       for (const w of waiters.filter(x => !x.conn.destroyed)) {
         const shared = res ? this.service.shared(lookup, res, w.lookup) : undefined;
         if (shared) { this.hits++; this.send(w.conn, { t: 'result', id: w.id, res: shared }); } else this.startMiss(w);

@@ -12,6 +12,8 @@ export interface WatchUnit {
   directory: string;
   /** The build command (nvcc and its arguments). */
   command: string[];
+  /** Environment the build ran nvcc with, over watch's own (NVCC_APPEND_FLAGS…; learned units only). */
+  env?: Record<string, string>;
 }
 
 interface Entry { directory: string; file: string; command?: string; arguments?: string[] }

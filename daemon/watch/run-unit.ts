@@ -11,12 +11,17 @@ import { outputEnv } from '../store/key';
 import type { UnitRequest, UnitResponse } from '../unit';
 import type { Diagnostic } from '../../compiler/diagnostics';
 import type { PlanStep, UnitPlan } from './plan';
+import type { FunctionLists } from '../protocol';
 
 export interface ArchResult {
   arch: string;
   status: UnitResponse['status'] | 'preprocess-failed';
   cached: boolean;
   compileMs: number;
+  /** Functions compiled and reused, when the daemon's compile reported them. */
+  functions?: FunctionLists;
+  /** Otherwise: how many functions the PTX defines. */
+  functionCount?: number;
 }
 
 export interface UnitOutcome {
@@ -28,7 +33,14 @@ export interface UnitOutcome {
   ms: number;
 }
 
-export type Compile = (req: UnitRequest) => Promise<UnitResponse>;
+/** A compile's answer; `functions` when the compiler said which functions it compiled and which it reused. */
+export type CompileReply = UnitResponse & { functions?: FunctionLists };
+export type Compile = (req: UnitRequest) => Promise<CompileReply>;
+
+/** Functions (kernels and device functions) defined in a PTX module; declarations end in `;` before any `{`. */
+export function definedFunctions(ptx: string): number {
+  return ptx.match(/^\s*(?:\.visible\s+|\.weak\s+)?\.(?:entry|func)\b[^;{]*\{/gm)?.length ?? 0;
+}
 
 function runStep(argv: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; err: string }> {
   return new Promise(res => {
@@ -162,7 +174,10 @@ export async function runUnit(plan: UnitPlan, cwd: string, compile: Compile): Pr
         res = await compile(req);
       }
     }
-    archs.push({ arch, status: res.status, cached: res.cached, compileMs: res.compileMs });
+    const a: ArchResult = { arch, status: res.status, cached: res.cached, compileMs: res.compileMs };
+    if (res.functions) a.functions = res.functions;
+    else if (res.status === 'ok') a.functionCount = definedFunctions(res.ptx);
+    archs.push(a);
     // Each arch reports the same front-end diagnostics: keep one copy.
     for (const d of res.diagnostics) {
       if (!ours.some(x => x.file === d.file && x.line === d.line && x.message === d.message && x.severity === d.severity)) ours.push(d);

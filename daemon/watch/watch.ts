@@ -4,18 +4,21 @@
 // it, new files and deleted files all arrive as events on a known path; each path maps to the units
 // that read it (their .cu and every header in their .ii line markers, recomputed on every compile).
 // Events are debounced; one unit compiles at a time, and a unit changed while compiling runs again.
-// The compile_commands.json is watched as well: units added or removed by a reconfigure follow.
+// The unit list (a compile_commands.json, or the records of builds that went through ptxd) is watched as
+// well: units added or removed by a reconfigure or a new build follow.
 
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { loadUnits, type WatchUnit } from './compile-db';
+import { learnedUnits, RECORDS_FILE } from './records';
 import { planUnit, type UnitPlan } from './plan';
 import { runUnit, type Compile, type UnitOutcome } from './run-unit';
 
 export type WatchEvent =
-  | { event: 'watching'; db: string; units: number; files: number }
+  /** db: the file the units come from; from: a compile database, or the builds ptxd served. */
+  | { event: 'watching'; db: string; from: UnitSource['kind']; units: number; files: number }
   | { event: 'compiling'; unit: string; reason: string[] }
   | ({ event: 'result'; unit: string; reason: string[] } & Omit<UnitOutcome, 'includes'>)
   | { event: 'removed'; unit: string }
@@ -23,8 +26,37 @@ export type WatchEvent =
   | { event: 'idle'; units: number; files: number; failing: number }
   | { event: 'failed'; unit?: string; message: string };
 
+/** Where the units come from: load() is called at the start and whenever `file` changes. */
+export interface UnitSource {
+  kind: 'compile_commands' | 'builds';
+  file: string;
+  /** Throws with a readable message when the file is unusable. */
+  load(): WatchUnit[];
+}
+
+export function compileDbSource(db: string): UnitSource {
+  return { kind: 'compile_commands', file: db, load: () => loadUnits(db) };
+}
+
+/**
+ * The units built from under `root` with ptxd as cicc (daemon/watch/records.ts), each with the exact
+ * nvcc command and NVCC_APPEND/PREPEND_FLAGS of its newest build. `missing` hears of sources recorded
+ * without an nvcc command (they cannot be re-run).
+ */
+export function learnedSource(cacheDir: string, root: string, missing?: (sources: string[]) => void): UnitSource {
+  return {
+    kind: 'builds', file: RECORDS_FILE(cacheDir),
+    load: () => {
+      const l = learnedUnits(cacheDir, root);
+      if (l.missing.length > 0) missing?.(l.missing);
+      // The build's flags replace watch's own: unset in the build means unset.
+      return l.units.map(u => ({ ...u, env: { NVCC_APPEND_FLAGS: '', NVCC_PREPEND_FLAGS: '', ...u.env } }));
+    },
+  };
+}
+
 export interface WatchOptions {
-  db: string;
+  source: UnitSource;
   env: NodeJS.ProcessEnv;
   compile: Compile;
   emit: (e: WatchEvent) => void;
@@ -40,7 +72,7 @@ interface Tracked {
   failing?: boolean;
 }
 
-const unitId = (u: WatchUnit) => `${u.file}\0${u.directory}\0${u.command.join('\0')}`;
+const unitId = (u: WatchUnit) => `${u.file}\0${u.directory}\0${u.command.join('\0')}\0${JSON.stringify(u.env ?? {})}`;
 
 export class Watcher {
   private readonly units = new Map<string, Tracked>();
@@ -62,9 +94,10 @@ export class Watcher {
     this.fs.on('all', (_ev, path) => this.onPath(path));
     this.fs.on('error', e => this.o.emit({ event: 'failed', message: `watcher: ${e instanceof Error ? e.message : String(e)}` }));
     this.reloadDb();
-    this.watchDir(dirname(this.o.db));
+    mkdirSync(dirname(this.o.source.file), { recursive: true });
+    this.watchDir(dirname(this.o.source.file));
     await new Promise<void>(r => this.fs!.once('ready', () => r()));
-    this.o.emit({ event: 'watching', db: this.o.db, units: this.units.size, files: this.fileCount() });
+    this.o.emit({ event: 'watching', db: this.o.source.file, from: this.o.source.kind, units: this.units.size, files: this.fileCount() });
   }
 
   private fileCount(): number {
@@ -83,7 +116,7 @@ export class Watcher {
   private reloadDb(): void {
     let list: WatchUnit[];
     try {
-      list = loadUnits(this.o.db);
+      list = this.o.source.load();
     } catch (e) {
       this.o.emit({ event: 'failed', message: e instanceof Error ? e.message : String(e) });
       return;
@@ -110,7 +143,7 @@ export class Watcher {
   private onPath(path: string): void {
     if (this.closed) return;
     // A reconfigure may rewrite the database in steps: read it once things settle.
-    if (path === this.o.db) { this.dbChanged = true; this.schedule(); return; }
+    if (path === this.o.source.file) { this.dbChanged = true; this.schedule(); return; }
     let hit = false;
     for (const t of this.units.values()) {
       if (t.files.has(path)) { this.markDirty(t.id, path); hit = true; }
@@ -163,7 +196,7 @@ export class Watcher {
       if (!t.plan) {
         rmSync(t.dir, { recursive: true, force: true });
         mkdirSync(t.dir, { recursive: true });
-        t.plan = planUnit(t.unit.command, t.unit.directory, t.dir, this.o.env);
+        t.plan = planUnit(t.unit.command, t.unit.directory, t.dir, { ...this.o.env, ...t.unit.env });
       }
       const r = await runUnit(t.plan, t.unit.directory, this.o.compile);
       if (r.includes.length > 0) {

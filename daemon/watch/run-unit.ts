@@ -176,7 +176,7 @@ export async function runUnit(plan: UnitPlan, cwd: string, compile: Compile): Pr
     }
     const a: ArchResult = { arch, status: res.status, cached: res.cached, compileMs: res.compileMs };
     if (res.functions) a.functions = res.functions;
-    else if (res.status === 'ok') a.functionCount = definedFunctions(res.ptx);
+    else if (res.status === 'ok') a.functionCount = definedFunctions(res.ptx ?? '');
     archs.push(a);
     // Each arch reports the same front-end diagnostics: keep one copy.
     for (const d of res.diagnostics) {

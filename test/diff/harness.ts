@@ -103,7 +103,7 @@ export function findKernel(m: Machine, name: string): Func {
   return found[0]!;
 }
 
-function packParams(f: Func, args: Arg[], addrs: Map<string, number>): Uint8Array {
+export function packParams(f: Func, args: Arg[], addrs: Map<string, number>): Uint8Array {
   const offs = kernelParamOffsets(f);
   if (args.length !== f.params.length) throw new Error(`kernel ${f.name} takes ${f.params.length} parameters, spec gives ${args.length}`);
   const out = new Uint8Array(Math.max(kernelParamSize(f), 1));

@@ -15,9 +15,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 step=${1:-all}
 work=${2:-"$root/test/.gpu"}
-cuda=${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")")}
+# The toolkit with cuda.h: CUDA_HOME, CUDA_PATH, the one around nvcc on PATH (not a wrapper script), /usr/local/cuda.
+cuda=""
+for c in "${CUDA_HOME:-}" "${CUDA_PATH:-}" "$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo /nonexistent)")")")" /usr/local/cuda; do
+  if [ -n "$c" ] && [ -f "$c/include/cuda.h" ]; then cuda=$c; break; fi
+done
 
 build_runner() {
+  if [ -z "$cuda" ]; then echo "gpu-diff: cuda.h not found (set CUDA_HOME)" >&2; return 1; fi
   # The driver is opened with dlopen at run time: only cuda.h is needed here, no libcuda.
   "${CXX:-g++}" -std=c++17 -O2 -Wall -Wextra -I"$cuda/include" "$here/gpu-runner.cpp" -ldl -o "$1"
 }

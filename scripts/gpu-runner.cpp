@@ -13,8 +13,8 @@
 //   launch  KERNEL GX GY GZ BX BY BZ DYN PARAMS_FILE NPATCH [OFFSET BUFFER]...
 //           PARAMS_FILE holds the packed parameter bytes; each patch puts buffer BUFFER's device address at OFFSET.
 // Outputs in OUT_DIR: b<i>.bin per buffer, s<i>.bin per symbol, status.txt ("ok <how loaded>", or
-// "trap <launch> <CUresult name>" when a launch failed: the context is then unusable and no buffer is
-// read back). Device printf goes to stdout (the driver prints it at synchronisation); messages to stderr.
+// "trap <launch> <CUresult name>" when a kernel failed (trap, assert, fault): the context is then
+// unusable and no buffer is read back). Device printf goes to stdout (the driver prints it at synchronisation); messages to stderr.
 // Exit: 0 when the case ran (trap included), 2 on any other failure.
 
 #include <cuda.h>
@@ -237,8 +237,10 @@ int main(int argc, char **argv) {
     }
     size_t size = params.size();
     void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
-    CUresult r = p_cuLaunchKernel(fn, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.dyn, nullptr, nullptr, size > 0 ? extra : nullptr);
-    if (r == CUDA_SUCCESS) r = p_cuCtxSynchronize();
+    // A refused launch (shape, parameter size) is the bundle's fault, not the kernel's: not a trap.
+    check(p_cuLaunchKernel(fn, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.dyn, nullptr, nullptr, size > 0 ? extra : nullptr),
+          "cuLaunchKernel(" + l.kernel + ")");
+    CUresult r = p_cuCtxSynchronize();
     if (r != CUDA_SUCCESS) {
       std::fflush(stdout);
       std::string status = "trap " + std::to_string(i) + " " + errName(r) + "\n";

@@ -2,7 +2,8 @@
  * without a GPU. Device memory is host memory; a launch runs nothing: it logs the kernel, its shape and
  * which allocation each pointer in its parameter block points to (FAKE_CUDA_LOG), so the test can check
  * the runner's loading, patching and read-back. FAKE_CUDA_REFUSE_PTX=1 refuses PTX text (as a driver
- * older than the PTX would); FAKE_CUDA_TRAP=<kernel> makes that kernel's launch fail like a trap.
+ * older than the PTX would); FAKE_CUDA_TRAP=<kernel> makes that kernel fail like a trap (reported at the
+ * next synchronisation, as the driver does).
  * Built with cuda.h so that the signatures are the driver's own. */
 #include <cuda.h>
 #include <stdio.h>
@@ -33,7 +34,8 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) { (void)
 CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d) { (void)d; *c = (CUcontext)1; return CUDA_SUCCESS; }
 CUresult cuCtxSetCurrent(CUcontext c) { (void)c; return CUDA_SUCCESS; }
 CUresult cuCtxSetLimit(CUlimit l, size_t v) { (void)l; (void)v; return CUDA_SUCCESS; }
-CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+static int trapped;
+CUresult cuCtxSynchronize(void) { return trapped ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS; }
 CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) { (void)f; (void)a; (void)v; return CUDA_SUCCESS; }
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int n, CUjit_option *o, void **v) {
   (void)n; (void)o; (void)v;
@@ -75,5 +77,6 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     fclose(log);
   }
   const char *trap = getenv("FAKE_CUDA_TRAP");
-  return trap && strcmp(trap, name) == 0 ? CUDA_ERROR_LAUNCH_FAILED : CUDA_SUCCESS;
+  if (trap && strcmp(trap, name) == 0) trapped = 1;
+  return CUDA_SUCCESS;
 }

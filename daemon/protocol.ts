@@ -6,6 +6,7 @@
 import { Packr } from 'msgpackr';
 import type { UnitRequest, UnitResponse } from './unit';
 import type { PoolStatus } from './scheduler/status';
+import type { RemoteStatus } from './store/remote/tier';
 
 export const PROTOCOL = 1;
 /** A frame larger than this is a protocol error (PTX of real units is a few MB at most). */
@@ -29,6 +30,8 @@ export interface DaemonStatus extends Identity {
   cacheEnabled: boolean;
   /** The compile pool and its scheduler (daemon/scheduler/). */
   scheduler?: PoolStatus;
+  /** The team cache (daemon/store/remote/), when one is configured. */
+  remote?: RemoteStatus;
 }
 
 export type Message =

@@ -208,6 +208,7 @@ export class Daemon {
       const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
       if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;   // answered by shutdown
+      if (res?.cached) this.hits++;   // from the team cache
       if (res) this.send(c, { t: 'result', id, res });
       for (const w of waiters.filter(x => !x.conn.destroyed)) {
         const shared = res ? this.service.shared(lookup, res, w.lookup) : undefined;

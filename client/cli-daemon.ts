@@ -8,6 +8,7 @@ import { clientIdentity, connectDaemon, DaemonConnection, startDaemon, stopDaemo
 import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
 import { emptyCounters, Store, type Counters, type StoreInfo } from '../daemon/store/store';
 import type { DaemonStatus } from '../daemon/protocol';
+import { remoteConfig } from '../daemon/store/remote/config';
 
 const out = (s: string) => { process.stdout.write(s); };
 const err = (s: string) => { process.stderr.write(s); };
@@ -142,7 +143,10 @@ const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 function remoteLines(k: Counters, d: DaemonStatus | null): string {
   const used = k.remoteHits + k.remoteMisses + k.remoteErrors + k.remoteSkipped + k.remoteWrites + k.remoteDropped + k.remoteWriteErrors;
   const r = d?.remote;
-  if (!r && used === 0) return 'team cache        not configured (PTXD_REMOTE)\n';
+  if (!r && used === 0) {
+    const c = remoteConfig(process.env);
+    return `team cache        ${c === undefined ? 'not configured (PTXD_REMOTE)' : 'error' in c ? c.error : 'configured; not used yet'}\n`;
+  }
   const where = r ? `${r.where} (${r.write ? 'read-write' : 'read-only'}, breaker ${r.breaker}${r.queued ? `, ${r.queued} writes queued` : ''})` : '(daemon not running)';
   return `team cache        ${where}\n` +
     `  reads           ${k.remoteHits} hits, ${k.remoteMisses} misses, ${k.remoteErrors} errors, ${k.remoteBadSignatures} bad signatures (ignored), ` +

@@ -200,6 +200,10 @@ describe('ptxd cache serve and the HTTP backend', () => {
       expect((await ro.get('unit-abc'))!.equals(big)).toBe(true);
       expect(fs.readFileSync(path.join(srv.dir, 'un', 'unit-abc')).equals(big)).toBe(true);
       await expect(ro.get('../etc/passwd')).rejects.toThrow(/HTTP 400/);
+      // A malformed escape is a bad name too, not a crash of the server.
+      const res = await fetch(`${srv.url}/%E0%A4%A`);
+      expect(res.status).toBe(400);
+      expect((await ro.get('unit-abc'))!.length).toBe(big.length);
     } finally {
       ro.close(); rw.close(); wrong.close();
     }

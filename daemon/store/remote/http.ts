@@ -48,7 +48,21 @@ export class HttpBackend implements RemoteBackend {
     });
   }
 
-  private request(method: 'GET' | 'PUT', name: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+  /**
+   * One request. The only retry: a kept-alive connection that the server closed just as we reused it
+   * (ECONNRESET/EPIPE before any answer) — the request never reached the server, so it is sent once more.
+   */
+  private async request(method: 'GET' | 'PUT', name: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+    try {
+      return await this.attempt(method, name, body);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((e as { reused?: boolean }).reused && (code === 'ECONNRESET' || code === 'EPIPE')) return this.attempt(method, name, body);
+      throw e;
+    }
+  }
+
+  private attempt(method: 'GET' | 'PUT', name: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = {};
       if (this.auth) headers.authorization = this.auth;
@@ -64,7 +78,9 @@ export class HttpBackend implements RemoteBackend {
         clearTimeout(timer);
         if (e) reject(e); else resolve(r!);
       };
+      let answered = false;
       const req = this.lib.request(this.url(name), { method, headers, agent: this.agent }, res => {
+        answered = true;
         const parts: Buffer[] = [];
         let n = 0;
         res.on('data', (d: Buffer) => {
@@ -84,7 +100,7 @@ export class HttpBackend implements RemoteBackend {
       });
       const ms = method === 'GET' ? this.o.timeoutMs : this.o.writeTimeoutMs;
       const timer = setTimeout(() => req.destroy(new TimeoutError(`${method} ${this.where}`, ms)), ms);
-      req.on('error', e => done(e));
+      req.on('error', e => done(Object.assign(e, { reused: req.reusedSocket && !answered })));
       req.end(body);
     });
   }

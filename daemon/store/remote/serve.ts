@@ -44,7 +44,8 @@ export function startObjectServer(o: ServeOptions): Promise<Server> {
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    const name = decodeURIComponent((req.url ?? '/').split('?')[0]!.replace(/^\/+/, ''));
+    let name = '';
+    try { name = decodeURIComponent((req.url ?? '/').split('?')[0]!.replace(/^\/+/, '')); } catch { /* malformed: a bad name */ }
     if (!NAME.test(name)) { req.resume(); reply(res, 400, 'bad object name\n'); return; }
     const file = path(name);
     if (req.method === 'GET' || req.method === 'HEAD') {

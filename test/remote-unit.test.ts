@@ -15,6 +15,9 @@ import { RedisBackend } from '../daemon/store/remote/redis';
 import { HttpBackend } from '../daemon/store/remote/http';
 import { RemoteTier, unitName } from '../daemon/store/remote/tier';
 import type { UnitValue } from '../daemon/store/value';
+import { UnitService } from '../daemon/unit';
+import { defaultOptions, type CompileOptions } from '../compiler/options';
+import type { CompileResult } from '../compiler/compile';
 
 const servers: { stop(): void }[] = [];
 afterAll(() => { for (const s of servers) s.stop(); });
@@ -219,6 +222,29 @@ describe('ptxd cache serve and the HTTP backend', () => {
       expect(t.status().breaker).toBe('open');
     } finally {
       t.close();
+    }
+  });
+});
+
+describe('unit keys shared with a team', () => {
+  it('hold no absolute path: the source path name is not keyed (nor seen by the compiler); the module id is', () => {
+    const dir = mkTempDir('remote-key');
+    const ii = path.join(dir, 'k.cpp1.ii');
+    fs.writeFileSync(ii, '__attribute__((global)) void k() {}\n');
+    const seen: CompileOptions[] = [];
+    const compileUnit = (_text: string, o: CompileOptions): CompileResult => {
+      seen.push(o);
+      return { ok: true, ptx: `// ${o.moduleId}\n`, stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
+    };
+    const svc = new UnitService({ cacheDir: path.join(dir, 'cache'), sizeLimit: 1 << 30, env: { ...process.env, PTXD_CACHE: undefined }, warnOnce: false, compileUnit });
+    try {
+      const o = { ...defaultOptions(), arch: 90, moduleId: '_1_k', origSrcFileName: 'k.cu' };
+      expect(svc.handle({ input: ii, options: { ...o, origSrcPathName: '/home/alice/proj/k.cu' }, env: {} }).cached).toBe(false);
+      expect(svc.handle({ input: ii, options: { ...o, origSrcPathName: '/builds/ci/proj/k.cu' }, env: {} }).cached).toBe(true);
+      expect(seen.map(x => x.origSrcPathName)).toEqual(['']);
+      expect(svc.handle({ input: ii, options: { ...o, moduleId: '_2_k' }, env: {} }).cached).toBe(false);
+    } finally {
+      svc.close();
     }
   });
 });

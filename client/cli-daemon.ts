@@ -140,6 +140,9 @@ export async function collectStats(): Promise<StatsReport> {
 
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(1)} ms`);
+const bytes = (n: number) => (n >= 1024 ** 2 ? mb(n) : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+
 function remoteLines(k: Counters, d: DaemonStatus | null): string {
   const used = k.remoteHits + k.remoteMisses + k.remoteErrors + k.remoteSkipped + k.remoteWrites + k.remoteDropped + k.remoteWriteErrors;
   const r = d?.remote;
@@ -150,9 +153,9 @@ function remoteLines(k: Counters, d: DaemonStatus | null): string {
   const where = r ? `${r.where} (${r.write ? 'read-write' : 'read-only'}, breaker ${r.breaker}${r.queued ? `, ${r.queued} writes queued` : ''})` : '(daemon not running)';
   return `team cache        ${where}\n` +
     `  reads           ${k.remoteHits} hits, ${k.remoteMisses} misses, ${k.remoteErrors} errors, ${k.remoteBadSignatures} bad signatures (ignored), ` +
-    `${k.remoteSkipped} skipped (breaker open); ${(k.remoteMs / 1000).toFixed(2)} s waited\n` +
-    `  writes          ${k.remoteWrites} written, ${k.remoteWriteErrors} failed, ${k.remoteDropped} dropped; ${(k.remoteWriteMs / 1000).toFixed(2)} s in the background\n` +
-    `  bytes           ${mb(k.remoteBytesIn)} in, ${mb(k.remoteBytesOut)} out\n`;
+    `${k.remoteSkipped} skipped (breaker open); ${ms(k.remoteMs)} waited\n` +
+    `  writes          ${k.remoteWrites} written, ${k.remoteWriteErrors} failed, ${k.remoteDropped} dropped; ${ms(k.remoteWriteMs)} in the background\n` +
+    `  bytes           ${bytes(k.remoteBytesIn)} in, ${bytes(k.remoteBytesOut)} out\n`;
 }
 
 /** `ptxd cache serve`: runs until SIGINT/SIGTERM. */

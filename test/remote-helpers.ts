@@ -82,3 +82,60 @@ export async function startServe(dir: string, env: NodeJS.ProcessEnv, extraArgs:
   };
   return { url, dir: objects, proc, objects: list, stop: () => { try { proc.kill('SIGKILL'); } catch { /* gone */ } } };
 }
+
+export const NGINX = which('nginx');
+export const nginxSkip = NGINX ? undefined
+  : 'skipped: nginx not found (Debian: apt-get install nginx-light, which has the WebDAV module; .ci/run installs it when it can)';
+
+/**
+ * A stock nginx with its WebDAV module (PUT) on a free port, serving <dir>/objects: a team-cache HTTP
+ * server that ptxd did not write. With `writeKey`, a PUT without `Authorization: Bearer <writeKey>` is
+ * refused (403), as a team would configure it.
+ */
+export async function startNginxDav(dir: string, writeKey?: string): Promise<ObjectServer> {
+  const objects = path.join(dir, 'objects');
+  fs.mkdirSync(objects, { recursive: true });
+  fs.mkdirSync(path.join(dir, 'tmp'), { recursive: true });
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const guard = writeKey === undefined ? '' : `
+      map $http_authorization $writer { default 0; "Bearer ${writeKey}" 1; }
+      map "$request_method:$writer" $refuse { default 0; "PUT:0" 1; }`;
+    fs.writeFileSync(path.join(dir, 'nginx.conf'), `
+daemon off;
+master_process off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 256; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/tmp;
+  ${guard}
+  server {
+    listen 127.0.0.1:${port};
+    root ${objects};
+    client_max_body_size 256m;
+    location / {
+      ${writeKey === undefined ? '' : 'if ($refuse) { return 403; }'}
+      dav_methods PUT;
+      create_full_put_path on;
+    }
+  }
+}
+`);
+    const proc = spawn(NGINX!, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'ignore' });
+    const stop = () => { try { proc.kill('SIGKILL'); } catch { /* gone */ } };
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 200 && proc.exitCode === null; i++) {
+      const ok = await fetch(`${url}/probe`).then(r => r.status === 404, () => false);
+      if (ok) {
+        const list = () => fs.readdirSync(objects).sort();
+        return { url, dir: objects, proc, objects: list, stop };
+      }
+      await sleep(50);
+    }
+    stop();
+    if (attempt >= 2) throw new Error(`nginx did not start (see ${path.join(dir, 'error.log')})`);
+  }
+}

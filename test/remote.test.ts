@@ -12,6 +12,7 @@
 //      device code (the cost of a dead remote is measured in bench/remote-bench.ts, not asserted here).
 // The two builds share one source directory: cudafe++ derives the module id from the source's absolute
 // path, so two machines share hits for the same checkout path (as CI containers and build farms have).
+// The HTTP scenario runs against `ptxd cache serve` and against a stock nginx with its WebDAV module.
 // Oracles: ptxas/nvcc accept the PTX (the build links), objects' .nv_fatbin sections compared byte for
 // byte, the server's own view (redis-cli, the object directory).
 
@@ -22,7 +23,7 @@ import { REPO_ROOT, mkTempDir, requireTool, skipReason } from './helpers/tools';
 import {
   PTXD_CICC_BIN, exampleProject, fatbinSection, runAsync, sandbox, sleep, stats, stopDaemon, waitFor, type DaemonSandbox,
 } from './daemon-helpers';
-import { redisSkip, startRedis, startServe } from './remote-helpers';
+import { nginxSkip, redisSkip, startNginxDav, startRedis, startServe } from './remote-helpers';
 import { RedisBackend } from '../daemon/store/remote/redis';
 
 const SOURCES = fs.readdirSync(path.join(REPO_ROOT, 'make-integration', 'example')).filter(f => f.endsWith('.cu')).sort();
@@ -166,6 +167,24 @@ describe.skipIf(skip !== undefined)(`team cache with ptxd cache serve ${skip ?? 
       entries: () => srv.objects(),
       read: async n => fs.readFileSync(file(n)),
       write: async (n, v) => { fs.writeFileSync(`${file(n)}.t`, v); fs.renameSync(`${file(n)}.t`, file(n)); },
+      kill: () => srv.stop(),
+    });
+  });
+});
+
+describe.skipIf(skip !== undefined || nginxSkip !== undefined)(`team cache with nginx's WebDAV module ${skip ?? nginxSkip ?? ''}`, () => {
+  it('the same against a stock WebDAV server (PUT refused without the write key by its own configuration)', async () => {
+    const srv = await startNginxDav(mkTempDir('remote-nginx'), WRITE);
+    servers.push(srv);
+    // The server's own check: a PUT without the write key is refused and stores nothing.
+    const refused = await fetch(`${srv.url}/unit-${'0'.repeat(64)}`, { method: 'PUT', body: 'x', headers: { authorization: 'Bearer guess' } });
+    expect(refused.status).toBe(403);
+    expect(srv.objects()).toEqual([]);
+    await scenario('nginx', {
+      url: srv.url,
+      entries: () => srv.objects(),
+      read: async n => fs.readFileSync(path.join(srv.dir, n)),
+      write: async (n, v) => { fs.writeFileSync(path.join(srv.dir, `${n}.t`), v); fs.renameSync(path.join(srv.dir, `${n}.t`), path.join(srv.dir, n)); },
       kill: () => srv.stop(),
     });
   });

@@ -8,6 +8,7 @@ import { clientIdentity, connectDaemon, DaemonConnection, startDaemon, stopDaemo
 import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
 import { emptyCounters, Store, type Counters, type StoreInfo } from '../daemon/store/store';
 import type { DaemonStatus } from '../daemon/protocol';
+import { remoteConfig } from '../daemon/store/remote/config';
 
 const out = (s: string) => { process.stdout.write(s); };
 const err = (s: string) => { process.stderr.write(s); };
@@ -139,6 +140,54 @@ export async function collectStats(): Promise<StatsReport> {
 
 const s1 = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
+const ms = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(1)} ms`);
+const bytes = (n: number) => (n >= 1024 ** 2 ? mb(n) : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+
+function remoteLines(k: Counters, d: DaemonStatus | null): string {
+  const used = k.remoteHits + k.remoteMisses + k.remoteErrors + k.remoteSkipped + k.remoteWrites + k.remoteDropped + k.remoteWriteErrors;
+  const r = d?.remote;
+  if (!r && used === 0) {
+    const c = remoteConfig(process.env);
+    return `team cache        ${c === undefined ? 'not configured (PTXD_REMOTE)' : 'error' in c ? c.error : 'configured; not used yet'}\n`;
+  }
+  const where = r ? `${r.where} (${r.write ? 'read-write' : 'read-only'}, breaker ${r.breaker}${r.queued ? `, ${r.queued} writes queued` : ''})` : '(daemon not running)';
+  return `team cache        ${where}\n` +
+    `  reads           ${k.remoteHits} hits, ${k.remoteMisses} misses, ${k.remoteErrors} errors, ${k.remoteBadSignatures} bad signatures (ignored), ` +
+    `${k.remoteSkipped} skipped (breaker open); ${ms(k.remoteMs)} waited\n` +
+    `  writes          ${k.remoteWrites} written, ${k.remoteWriteErrors} failed, ${k.remoteDropped} dropped; ${ms(k.remoteWriteMs)} in the background\n` +
+    `  bytes           ${bytes(k.remoteBytesIn)} in, ${bytes(k.remoteBytesOut)} out\n`;
+}
+
+/** `ptxd cache serve`: runs until SIGINT/SIGTERM. */
+export async function serveCommand(a: { port: number; host: string; dir?: string; writeKeyFile?: string }): Promise<number> {
+  const { startObjectServer } = await import('../daemon/store/remote/serve');
+  let writeKey = process.env.PTXD_REMOTE_WRITE_KEY || undefined;
+  if (a.writeKeyFile !== undefined) {
+    try { writeKey = readFileSync(a.writeKeyFile, 'utf8').trim(); } catch (e) {
+      err(`ptxd: error: cannot read write key file "${a.writeKeyFile}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+      return 1;
+    }
+  }
+  const dir = a.dir ?? join(cacheDir(process.env), 'team-objects');
+  let server: import('node:http').Server;
+  try {
+    server = await startObjectServer({ dir, host: a.host, port: a.port, writeKey, log: s => err(`${new Date().toISOString()} ${s}\n`) });
+  } catch (e) {
+    err(`ptxd: error: cannot serve on ${a.host}:${a.port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+    return 1;
+  }
+  const addr = server.address() as import('node:net').AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  out(`ptxd cache serve: listening on http://${host}:${addr.port}/ (objects in ${dir}; ` +
+    `${writeKey ? 'writes need the write key' : 'anyone who can connect may write: give a write key'})\n`);
+  await new Promise<void>(resolve => {
+    const stop = () => { server.close(); server.closeAllConnections(); resolve(); };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
+
 export async function statsCommand(json: boolean): Promise<number> {
   const r = await collectStats();
   if (json) { out(`${JSON.stringify(r, null, 2)}\n`); return 0; }
@@ -149,6 +198,7 @@ export async function statsCommand(json: boolean): Promise<number> {
     `compile errors    ${k.errors}\n` +
     `unsupported units ${k.unsupported}\n` +
     `compile time      ${(k.compileMs / 1000).toFixed(1)} s spent, ${(k.savedMs / 1000).toFixed(1)} s saved by hits\n`);
+  out(remoteLines(k, r.daemon));
   if (r.cache) out(`cache             ${r.cache.entries} units, ${mb(r.cache.bytes)} of ${mb(r.cache.limit)} (${r.cache.path})\n`);
   else out('cache             disabled (directory not usable)\n');
   out(`fallbacks to the real cicc: ${r.fallbacks.total} (${r.fallbacks.file})\n`);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import yargs from 'yargs';
 import { findRealCicc, runCiccAsync, type Capture, type CiccContext } from './cicc';
-import { cacheCommand, daemonCommand, statsCommand } from './cli-daemon';
+import { cacheCommand, daemonCommand, serveCommand, statsCommand } from './cli-daemon';
 import { SUPPORTED_ARCHS } from '../compiler/options';
 
 function version(): string {
@@ -257,12 +257,20 @@ export async function main(argv: string[]): Promise<void> {
       .option('json', { type: 'boolean', default: false, describe: 'machine-readable status' })
       .epilog('Environment: PTXD_SOCKET (socket path), PTXD_CACHE_DIR, PTXD_IDLE_TIMEOUT (seconds, 0 = never; default 600).'),
     a => run(daemonCommand(a.action as string, a.json)))
-    .command('cache <action>', 'inspect or maintain the unit cache', y => y
-      .positional('action', { choices: ['info', 'clear', 'verify'] as const, demandOption: true,
-        describe: 'info (size, entries), clear (remove all units and statistics), verify (check every value; exit 2 if any was corrupt)' })
+    .command('cache <action>', 'inspect or maintain the unit cache; serve a team cache', y => y
+      .positional('action', { choices: ['info', 'clear', 'verify', 'serve'] as const, demandOption: true,
+        describe: 'info (size, entries), clear (remove all units and statistics), verify (check every value; exit 2 if any was corrupt), ' +
+          'serve (an HTTP object server for a team cache: PTXD_REMOTE=http://host:port)' })
       .option('json', { type: 'boolean', default: false, describe: 'machine-readable output' })
-      .epilog('Environment: PTXD_CACHE_DIR (default ~/.cache/ptxd), PTXD_CACHE_SIZE (e.g. 2G; least recently used units are evicted).'),
-    a => run(cacheCommand(a.action as string, a.json)))
+      .option('port', { type: 'number', default: 7780, describe: 'serve: TCP port (0: any free port)' })
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'serve: address to listen on (0.0.0.0: every interface)' })
+      .option('dir', { type: 'string', describe: 'serve: where objects are kept (default <cache dir>/team-objects)' })
+      .option('write-key-file', { type: 'string', describe: 'serve: file holding the write key (default PTXD_REMOTE_WRITE_KEY); only clients with it may write' })
+      .epilog('Environment: PTXD_CACHE_DIR (default ~/.cache/ptxd), PTXD_CACHE_SIZE (e.g. 2G; least recently used units are evicted). ' +
+        'Team cache: PTXD_REMOTE, PTXD_REMOTE_KEY, PTXD_REMOTE_WRITE_KEY (see README).'),
+    a => run(a.action === 'serve'
+      ? serveCommand({ port: a.port, host: a.host, dir: a.dir, writeKeyFile: a['write-key-file'] as string | undefined })
+      : cacheCommand(a.action as string, a.json)))
     .command('watch [path]', 'recompile CUDA units as their sources and headers are saved (keeps the unit cache hot)', y => y
       .positional('path', { type: 'string', describe: 'a CMake build directory, a compile_commands.json, or a project directory (uses build/). ' +
         'Default: the compile_commands.json of this directory (or build/), else the builds of this directory that went through ptxd' })

@@ -7,6 +7,7 @@ import { Packr } from 'msgpackr';
 import type { UnitRequest, UnitResponse } from './unit';
 import type { PoolStatus } from './scheduler/status';
 import type { UnitOrigin } from './watch/records';
+import type { RemoteStatus } from './store/remote/tier';
 
 export const PROTOCOL = 1;
 
@@ -32,6 +33,8 @@ export interface DaemonStatus extends Identity {
   cacheEnabled: boolean;
   /** The compile pool and its scheduler (daemon/scheduler/). */
   scheduler?: PoolStatus;
+  /** The team cache (daemon/store/remote/), when one is configured. */
+  remote?: RemoteStatus;
 }
 
 export type Message =

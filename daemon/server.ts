@@ -54,7 +54,7 @@ export class Daemon {
     this.idleMs = idleTimeoutMs(o.env);
     this.log = logPath(o.socket);
     this.service = new UnitService({
-      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, log: s => this.logLine(s),
+      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, remote: true, log: s => this.logLine(s),
     });
     this.scheduler = new Scheduler(poolSize(o.env));
   }
@@ -188,7 +188,7 @@ export class Daemon {
     }
   }
 
-  /** A cache miss: compiled in the pool when the scheduler admits it. */
+  /** A cache miss: asked of the team cache, else compiled in the pool when the scheduler admits it. */
   private compileMiss(c: Socket, id: number, lookup: Lookup): void {
     const job: Job = { conn: c, id };
     this.inFlight.add(job);
@@ -196,7 +196,8 @@ export class Daemon {
     const group = make ? { key: make.build, limit: make.jobs } : undefined;
     const key = lookup.key;
     let functions: FunctionLists | undefined;
-    this.scheduler.submit(group, async () => {
+    // The remote is asked before the unit is queued: a remote hit never waits for a compile slot.
+    this.service.fromRemote(lookup).then(hit => hit ?? this.scheduler.submit(group, async () => {
       // A client that has gone away (killed build) does not need its unit compiled, unless others wait for it.
       const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
       if ((c.destroyed && waiters.every(w => w.conn.destroyed)) || this.stopping) return undefined;
@@ -207,10 +208,11 @@ export class Daemon {
         for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] += r.result.times[k] ?? 0;
         return r;
       });
-    }).then(res => {
+    })).then(res => {
       const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
       if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;   // answered by shutdown
+      if (res?.cached) this.hits++;   // from the team cache
       if (res) this.send(c, { t: 'result', id, res, ...(functions ? { functions } : {}) });
       for (const w of waiters.filter(x => !x.conn.destroyed)) {
         const shared = res ? this.service.shared(lookup, res, w.lookup) : undefined;
@@ -248,6 +250,7 @@ export class Daemon {
       idleTimeoutS: this.idleMs / 1000, connections: this.conns.size, queued: this.scheduler.stats().queued,
       served: this.served, hits: this.hits, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed,
       cacheEnabled: this.service.getStore() !== undefined,
+      remote: this.service.getRemote()?.status(),
       scheduler: this.poolStatus(),
     };
   }
@@ -277,6 +280,8 @@ export class Daemon {
     for (const job of [...this.inFlight, ...waiters]) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
     this.inFlight.clear();
     void this.pool?.close();
+    // Queued team-cache writes get a moment to go out (a CI build's daemon must not lose them).
+    await this.service.getRemote()?.flushed(1000);
     this.service.close();
     if (requester && id !== undefined) this.send(requester, { t: 'ok', id });
     for (const c of this.conns) c.end();

@@ -13,6 +13,7 @@ import { emptyCounters, Store, type Counters } from './store/store';
 import { unitKey } from './store/key';
 import { compilerHash, ptxdVersion } from './version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
+import { RemoteTier } from './store/remote/tier';
 
 export interface UnitRequest {
   /** Absolute path of the .ii. */
@@ -65,8 +66,11 @@ const STUB_MARK = '\u0001ptxd-stub-file-name\u0001';
 const PLAIN_NAME = /^[A-Za-z0-9_./+@~-]*$/;
 
 function keyedOptions(o: CompileOptions): CompileOptions {
-  if (!PLAIN_NAME.test(o.includeFileName) || !PLAIN_NAME.test(o.stubFileName)) return o;
-  return { ...o, includeFileName: INCLUDE_MARK, stubFileName: STUB_MARK };
+  // The compiler never reads origSrcPathName (an absolute path: the client derives the module id from
+  // it, and the id is keyed); blank, it keeps absolute paths out of keys shared with a team.
+  const p = { ...o, origSrcPathName: '' };
+  if (!PLAIN_NAME.test(o.includeFileName) || !PLAIN_NAME.test(o.stubFileName)) return p;
+  return { ...p, includeFileName: INCLUDE_MARK, stubFileName: STUB_MARK };
 }
 
 function realStub(stub: string, o: CompileOptions): string {
@@ -88,6 +92,8 @@ export interface ServiceOptions {
   compileUnit?: typeof import('../compiler/compile').compileUnit;
   /** Keep lexed/skimmed prefixes between compiles (a long-lived daemon; useless to a one-shot client). */
   keepPrelude?: boolean;
+  /** Use the team cache configured in `env` (store/remote/config.ts): the daemon does, one-shot clients do not. */
+  remote?: boolean;
 }
 
 export class UnitService {
@@ -97,6 +103,7 @@ export class UnitService {
   private warned = false;
   private pending: Counters = emptyCounters();
   private prelude: import('../compiler/frontend/prelude').PreludeCache | undefined;
+  private remote: RemoteTier | undefined;
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -112,8 +119,15 @@ export class UnitService {
         this.warning = `ptxd: warning: unit cache disabled: cannot use cache directory "${this.o.cacheDir}" (${why})`;
         this.o.log?.(this.warning);
       }
+      if (this.o.remote) this.remote = RemoteTier.fromEnv(this.o.env, s => this.o.log?.(s));
     }
     return this.store;
+  }
+
+  /** The team cache, when configured (opened with the store). */
+  getRemote(): RemoteTier | undefined {
+    if (this.o.remote && !this.storeTried) this.getStore();
+    return this.remote;
   }
 
   private warnings(): string[] {
@@ -157,6 +171,24 @@ export class UnitService {
       this.o.log?.(`cache read failed: ${e instanceof Error ? e.message : String(e)}`);
     }
     return { req, key, source, lib, options };
+  }
+
+  /**
+   * After a local miss: the unit from the team cache (stored locally too), or undefined. Resolves at once
+   * when there is no remote tier.
+   */
+  async fromRemote(l: Lookup): Promise<UnitResponse | undefined> {
+    if (l.response || !l.key || !this.remote) return undefined;
+    const v = await this.remote.get(l.key);
+    if (!v) return undefined;
+    this.pending.hits++;
+    this.pending.savedMs += v.compileMs;
+    l.keyedStub = v.stub;
+    try { this.pending.evictions += this.store!.put(l.key, v); } catch (e) { this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`); }
+    return {
+      status: v.ok ? 'ok' : 'errors', ptx: v.ptx, stub: realStub(v.stub, l.req.options), diagnostics: v.diagnostics,
+      cached: true, compileMs: v.compileMs, warnings: this.warnings(),
+    };
   }
 
   compile(l: Lookup): UnitResponse {
@@ -231,12 +263,14 @@ export class UnitService {
     if (l.key) l.keyedStub = r.stub;
     const store = this.store;
     if (store && l.key) {
+      const value = { ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, compileMs };
       try {
-        this.pending.evictions += store.put(l.key, { ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, compileMs });
+        this.pending.evictions += store.put(l.key, value);
       } catch (e) {
         // A full map or disk never fails a compile.
         this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`);
       }
+      this.remote?.offer(l.key, value);
     }
     return {
       status: r.ok ? 'ok' : 'errors', ptx: r.ptx, stub: realStub(r.stub, req.options), diagnostics: r.diagnostics, times: r.times,
@@ -261,6 +295,7 @@ export class UnitService {
 
   /** Writes the counters gathered since the last flush into the store. */
   flushCounters(): void {
+    if (this.remote) Object.assign(this.pending, this.remote.drain());
     const d = this.pending;
     if (Object.values(d).every(v => v === 0)) return;
     this.pending = emptyCounters();
@@ -275,6 +310,7 @@ export class UnitService {
 
   close(): void {
     this.flushCounters();
+    this.remote?.close();
     this.store?.close();
   }
 }

@@ -25,10 +25,33 @@ export interface Counters {
   /** Milliseconds of compiling that hits avoided (the original compile time of each hit). */
   savedMs: number;
   evictions: number;
+  // The remote tier (remote/tier.ts). Hits served from it count in `hits` as well.
+  remoteHits: number;
+  remoteMisses: number;
+  /** Reads that failed (connection refused, timeout, server error). */
+  remoteErrors: number;
+  /** Entries rejected: signature not valid for their key (tampered, another team key) or not a valid value. */
+  remoteBadSignatures: number;
+  /** Reads not attempted while the circuit breaker was open. */
+  remoteSkipped: number;
+  remoteWrites: number;
+  remoteWriteErrors: number;
+  /** Writes dropped: queue full or breaker open. */
+  remoteDropped: number;
+  remoteBytesIn: number;
+  remoteBytesOut: number;
+  /** Milliseconds compiles waited for remote reads. */
+  remoteMs: number;
+  /** Milliseconds of background writes. */
+  remoteWriteMs: number;
 }
 
 export function emptyCounters(): Counters {
-  return { requests: 0, hits: 0, misses: 0, corrupt: 0, unsupported: 0, errors: 0, compileMs: 0, savedMs: 0, evictions: 0 };
+  return {
+    requests: 0, hits: 0, misses: 0, corrupt: 0, unsupported: 0, errors: 0, compileMs: 0, savedMs: 0, evictions: 0,
+    remoteHits: 0, remoteMisses: 0, remoteErrors: 0, remoteBadSignatures: 0, remoteSkipped: 0, remoteWrites: 0, remoteWriteErrors: 0,
+    remoteDropped: 0, remoteBytesIn: 0, remoteBytesOut: 0, remoteMs: 0, remoteWriteMs: 0,
+  };
 }
 
 export interface StoreInfo { path: string; entries: number; bytes: number; limit: number; fileBytes: number }

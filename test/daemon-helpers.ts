@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, mkTempDir } from './helpers/tools';
+import type { Counters } from '../daemon/store/store';
 
 export const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 export const PTXD_CICC_BIN = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');
@@ -34,7 +35,7 @@ export function ptxd(sb: DaemonSandbox, args: string[], env: NodeJS.ProcessEnv =
 }
 
 export interface Stats {
-  counters: { requests: number; hits: number; misses: number; corrupt: number; unsupported: number; errors: number; compileMs: number; savedMs: number };
+  counters: Counters;
   cache: { entries: number; bytes: number } | null;
   fallbacks: { total: number };
   daemon: { pid: number; rssBytes: number; served: number } | null;

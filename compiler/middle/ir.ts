@@ -63,9 +63,9 @@ export function structTy(fields: readonly Type[], packed = false): Type {
   const b = `{ ${fields.map(typeStr).join(', ')} }`;
   return intern(packed ? `<${b}>` : b, () => ({ k: 'struct', fields: [...fields], packed }));
 }
-export function funcTy(ret: Type, params: readonly Type[], varargs = false): Type {
+export function funcTy(ret: Type, params: readonly Type[], varargs = false): Type & { k: 'func' } {
   return intern(`${typeStr(ret)} (${[...params.map(typeStr), ...(varargs ? ['...'] : [])].join(', ')})`,
-    () => ({ k: 'func', ret, params: [...params], varargs }));
+    () => ({ k: 'func', ret, params: [...params], varargs })) as Type & { k: 'func' };
 }
 export const isInt = (t: Type): t is { k: 'int'; bits: number } => t.k === 'int';
 export const isFP = (t: Type): boolean => t.k === 'float' || t.k === 'double' || t.k === 'half' || t.k === 'bfloat';

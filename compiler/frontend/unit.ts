@@ -40,6 +40,11 @@ export class Unit {
   /** Global variables in the order they were first referenced/defined (codegen emits the used ones). */
   staticLocals: VarSym[] = [];
   errorCount = 0;
+  /**
+   * Incremental compilation (compiler/incremental/): every name this unit looked up in the index, and '#…' keys
+   * for whole-index scans. A cached root is reused only while the declarations behind these are unchanged.
+   */
+  trace: Set<string> | null = null;
   /** Which entries are being parsed as "the user's code" (diagnostics there are real). */
   constructor(public toks: Tokens, public index: Index, public opts: CompileOptions) {
     this.namespaces.add('');
@@ -121,6 +126,7 @@ export class Unit {
     if (!f.cls || f.bodyStart >= 0) return;
     const rec = f.cls;
     const skimName = f.op === 'cv' ? null : f.name;
+    this.trace?.add(skimName ?? '#conversions');
     for (let di = 0; di < this.index.decls.length; di++) {
       const d = this.index.decls[di]!;
       if (d.kind !== 'function' || !(d.flags & DeclFlag.HasBody) || (d.flags & DeclFlag.Template) || !d.qualifier) continue;
@@ -134,6 +140,7 @@ export class Unit {
 
   // ------------------------------------------------------------------ namespace-scope lookup
   private entriesNamed(name: string): number[] {
+    this.trace?.add(name);
     return this.index.byName.get(name) ?? [];
   }
   /** Load (parse) a top-level declaration, returning the entities it declares. */
@@ -211,6 +218,7 @@ export class Unit {
   private owners = new Map<number, number>();
   /** The declaration (enum, typedef, variable) whose braces hold an enumerator entry. */
   private enumOwner(d: DeclEntry): number {
+    this.trace?.add('#enums');
     const c = this.owners.get(d.bodyStart);
     if (c !== undefined) return c;
     let found = -1;
@@ -241,6 +249,7 @@ export class Unit {
     return null;
   }
   private enumeratorEntries(name: string): number[] {
+    this.trace?.add('#enums');
     if (!this.enumerators) {
       this.enumerators = new Map();
       for (let di = 0; di < this.index.decls.length; di++) {

@@ -1,0 +1,140 @@
+// Module assembly from per-root entries, in exactly the order and with exactly the names a whole-unit
+// compile gives: the IR-generation order is replayed from the recorded references (kernels first, then
+// bodies breadth-first, first reference wins), string globals are renumbered in that order, and every
+// function or global several roots share must have the same text in each (otherwise the reason, and the
+// caller compiles the whole unit).
+
+import type { CompileOptions } from '../options';
+import { assembleParts, type AsmFunc, type AsmGlobal } from '../backend/ptx';
+import type { Ev, Recording } from './record';
+import type { RootEntry } from './store';
+
+/** The unit-level part compiled fresh every time: device variables (their globals) and the kernels in order. */
+export interface Preamble {
+  rec: Recording;
+  globals: Record<string, { text: string; funcRefs: string[] }>;
+  kernels: string[];
+}
+
+const STR_NAME = /\$str(?:\$\d+)?(?![A-Za-z0-9_$])/g;
+/** PTX spelling of the module's n-th string global (codegen names them $str, $str.1, ...; ptxName maps '.' to '$'). */
+const strPtx = (n: number): string => (n === 0 ? '$str' : `$str$${n}`);
+const isoName = (ptx: string): string => ptx.replace('$str$', '$str.');
+
+export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[]): string | { why: string } {
+  const recs: Recording[] = [pre.rec, ...entries];
+  // merged recordings; a function's references are the same in every root that generated it
+  const events = new Map<string, Ev[]>();
+  const creation = new Map<string, Ev[]>();
+  const queued = new Set<string>();
+  for (const r of recs) {
+    for (const [name, evs] of Object.entries(r.events)) {
+      if (name === '') continue;
+      const have = events.get(name);
+      if (have === undefined) events.set(name, evs);
+      else if (JSON.stringify(have) !== JSON.stringify(evs)) return { why: `references of ${name} differ` };
+    }
+    for (const [name, evs] of Object.entries(r.creation)) if (!creation.has(name)) creation.set(name, evs);
+    for (const name of Object.keys(r.queued)) queued.add(name);
+  }
+
+  // replay
+  const fOrder: string[] = [], gOrder: string[] = [];
+  const placedF = new Set<string>(), placedG = new Set<string>();
+  const strNum = new Map<string, number>();
+  const queue: string[] = [];
+  const apply = (e: Ev): void => {
+    if (e[0] === 'f') {
+      if (placedF.has(e[1])) return;
+      placedF.add(e[1]); fOrder.push(e[1]);
+      if (queued.has(e[1])) queue.push(e[1]);
+    } else if (e[0] === 'g') {
+      if (placedG.has(e[1])) return;
+      for (const x of creation.get(e[1]) ?? []) apply(x);
+      if (placedG.has(e[1])) return;
+      placedG.add(e[1]); gOrder.push(e[1]);
+    } else {
+      const key = 's' + e[1];
+      if (placedG.has(key)) return;
+      placedG.add(key); strNum.set(e[1], strNum.size); gOrder.push(key);
+    }
+  };
+  for (const e of pre.rec.events['']!) apply(e);
+  for (const k of pre.kernels) apply(['f', k]);
+  while (queue.length) {
+    const evs = events.get(queue.shift()!);
+    if (!evs) return { why: 'a body no root generated' };
+    for (const e of evs) apply(e);
+  }
+
+  // texts under the unit's string names
+  const renamer = (r: Recording) => (text: string): string | null => {
+    let bad = false;
+    const out = text.replace(STR_NAME, s => {
+      const key = r.strs[isoName(s)];
+      const n = key === undefined ? undefined : strNum.get(key);
+      if (n === undefined) { bad = true; return s; }
+      return strPtx(n);
+    });
+    return bad ? null : out;
+  };
+  const funcText = new Map<string, { kernel: boolean; header: string | null; text?: string; funcRefs?: string[] }>();
+  const globalText = new Map<string, AsmGlobal>();
+  const strGlobal = new Map<string, AsmGlobal>();
+  const sources: [Recording, Record<string, { text: string; funcRefs: string[] }>, RootEntry | null][] =
+    [[pre.rec, pre.globals, null], ...entries.map(e => [e, e.globals, e] as [Recording, RootEntry['globals'], RootEntry])];
+  for (const [r, globals, entry] of sources) {
+    const ren = renamer(r);
+    for (const [name, g] of Object.entries(globals)) {
+      const text = ren(g.text);
+      if (text === null) return { why: `unknown string in ${name}` };
+      const key = r.strs[name];
+      const map = key === undefined ? globalText : strGlobal;
+      const id = key === undefined ? name : key;
+      const have = map.get(id);
+      if (have === undefined) map.set(id, { text, funcRefs: g.funcRefs });
+      else if (have.text !== text) return { why: `global ${name} differs` };
+    }
+    if (!entry) continue;
+    for (const [name, f] of Object.entries(entry.funcs)) {
+      const text = f.text === undefined ? undefined : ren(f.text);
+      if (text === null) return { why: `unknown string in ${name}` };
+      const have = funcText.get(name);
+      if (have === undefined) { funcText.set(name, { kernel: !!f.kernel, header: f.header, text, funcRefs: f.funcRefs }); continue; }
+      if (have.header !== f.header || have.kernel !== !!f.kernel) return { why: `prototype of ${name} differs` };
+      if (text !== undefined) {
+        if (have.text === undefined) { have.text = text; have.funcRefs = f.funcRefs; }
+        else if (have.text !== text) return { why: `function ${name} differs` };
+      }
+    }
+  }
+
+  // declarations of intrinsics that linking libdevice added go after the unit's own functions (never printed)
+  for (const [name, f] of funcText) {
+    if (placedF.has(name)) continue;
+    if (!name.startsWith('llvm.') || f.text !== undefined) return { why: `${name} not placed` };
+    fOrder.push(name);
+  }
+  const funcs: AsmFunc[] = [];
+  for (const name of fOrder) {
+    const f = funcText.get(name);
+    if (!f) continue;   // inlined everywhere and removed
+    const header = f.header;
+    funcs.push({
+      name, isKernel: f.kernel,
+      piece: f.text === undefined ? undefined : { name, text: f.text, funcRefs: f.funcRefs ?? [] },
+      header: () => { if (header === null) throw new NoHeader(); return header; },
+    });
+  }
+  const globals: AsmGlobal[] = [];
+  for (const id of gOrder) {
+    const g = id.startsWith('s') ? strGlobal.get(id.slice(1)) : globalText.get(id);
+    if (!g) return { why: `global ${id} missing` };
+    globals.push(g);
+  }
+  if (globals.length !== globalText.size + strGlobal.size) return { why: 'globals not placed' };
+  try { return assembleParts(opts, funcs, globals); }
+  catch (e) { if (e instanceof NoHeader) return { why: 'declaration without prototype' }; throw e; }
+}
+
+class NoHeader extends Error {}

@@ -1,0 +1,166 @@
+// Per-root incremental compilation ("verifying traces"). Each kernel is compiled on its own (a fresh Unit
+// and module) and stored with its trace: every index lookup its front end made. On the next compile of
+// the unit, a kernel whose own declaration and traced declarations hash the same is reused; only the
+// others are compiled. assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it.
+//
+// Units the scheme does not cover compile whole (same output, nothing reused): -rdc, -G, -lineinfo,
+// kernel templates, lexical/structural errors, any diagnostic (warnings included), lambdas, device
+// variables whose initialisers need function bodies, libdevice functions or globals left in a root's
+// optimised module, and roots that disagree about a shared function (e.g. argument promotion decided
+// differently). Such a fallback is visible: CompileResult.functions is absent.
+
+import type { CompileOptions } from '../options';
+import { Unsupported, CompileErrors } from '../diagnostics';
+import type { CompileEnv, CompileResult, PhaseTimes } from '../compile';
+import { linkAndCheck } from '../compile';
+import type { Tokens } from '../frontend/tokens';
+import type { Index } from '../frontend/index-types';
+import type { FuncSym, VarSym } from '../frontend/ast';
+import { lex } from '../frontend/lexer';
+import { skim } from '../frontend/skim';
+import { Unit } from '../frontend/unit';
+import { ModuleGen } from '../frontend/codegen';
+import { collectRoots, stubInput } from '../frontend/irgen';
+import { generateStub } from '../frontend/stub';
+import { mangleFunction } from '../frontend/mangle';
+import { newModule } from '../middle/ir';
+import { optimize } from '../middle/passes';
+import { emitFunction, declHeader, globalParts } from '../backend/ptx';
+import { IndexHashes, declHash, sha1 } from './trace';
+import { record } from './record';
+import { assembleUnit, type Preamble } from './assemble';
+import type { RootEntry, EntryFunc } from './store';
+
+/** Bump when entries or their meaning change. */
+const FORMAT = 'ptxd-root-1';
+
+/** Why the unit is compiled whole. */
+class Whole extends Error {}
+
+/** Why the last incremental compile fell back to a whole-unit compile ('' when it did not). For tests and stats. */
+let lastFallback = '';
+export function lastFallbackReason(): string { return lastFallback; }
+
+const libKeys = new WeakMap<Uint8Array, string>();
+function libdeviceKey(b: Uint8Array | undefined): string {
+  if (!b) return 'none';
+  let k = libKeys.get(b);
+  if (k === undefined) { k = sha1(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')); libKeys.set(b, k); }
+  return k;
+}
+
+/** Options that can change a root's PTX (the stub-only file names are not among them). */
+function optionsKey(o: CompileOptions): string {
+  const { includeFileName: _i, stubFileName: _s, ...rest } = o;
+  return JSON.stringify(rest, Object.keys(rest).sort());
+}
+
+export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult): CompileResult {
+  if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
+  lastFallback = '';
+  const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
+  let t = performance.now();
+  const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
+  try {
+    const pre = env.prelude;
+    const lexed = pre ? pre.lex(src) : undefined;
+    const toks = lexed ? lexed.tokens : lex(src);
+    lap('lex');
+    const index = pre && lexed ? pre.skim(lexed) : skim(toks);
+    lap('skim');
+    if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
+
+    // the unit level, fresh every time: roots, device variables, stub
+    const u = new Unit(toks, index, opts);
+    const kernels: FuncSym[] = [], vars: VarSym[] = [];
+    const templates = new Map<string, number[]>();
+    const declOf = new Map<FuncSym, number>();
+    collectRoots(u, kernels, vars, templates, declOf);
+    if (templates.size > 0) throw new Whole('kernel templates');
+    const gen = new ModuleGen(u, opts, newModule());
+    const { rec, detach } = record(gen, gen.m);
+    for (const v of vars) gen.global(v);
+    detach();
+    if (gen.queue.length > 0 || u.diags.length > 0) throw new Whole('device variables: diagnostics or functions in initialisers');
+    const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => mangleFunction(k, opts.moduleId)) };
+    const gp = globalParts(opts);
+    for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
+    const stub = generateStub(stubInput(u, kernels, vars, opts), opts);
+    lap('irgen');
+
+    // roots: reuse what still holds, compile the rest
+    const hashes = new IndexHashes(toks, index);
+    const base = sha1([FORMAT, optionsKey(opts), libdeviceKey(env.libdevice), hashes.shape()].join('\n'));
+    const entries: RootEntry[] = [];
+    const compiled: string[] = [], reused: string[] = [];
+    kernels.forEach((k, i) => {
+      const name = preamble.kernels[i]!;
+      const key = sha1(`${base}\n${name}\n${declHash(toks, index.decls[declOf.get(k)!]!)}`);
+      const hit = env.pieces!.get(key);
+      t = performance.now();
+      if (hit && hashes.digest(hit.trace) === hit.digest) { entries.push(hit); reused.push(name); lap('assemble'); return; }
+      lap('assemble');
+      const e = compileRoot(toks, index, opts, env, declOf.get(k)!, name, hashes, times);
+      env.pieces!.put(key, e);
+      entries.push(e);
+      compiled.push(name);
+    });
+    t = performance.now();
+    const ptx = assembleUnit(opts, preamble, entries);
+    lap('assemble');
+    if (typeof ptx !== 'string') throw new Whole(ptx.why);
+    return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
+  } catch (e) {
+    if (e instanceof Whole || e instanceof Unsupported || e instanceof CompileErrors) {
+      lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message : 'errors';
+      return whole(env);
+    }
+    throw e;
+  }
+}
+
+/** Compiles one kernel (declaration di, mangled `name`) in a unit of its own and describes the result. */
+function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: CompileEnv, di: number, name: string, hashes: IndexHashes, times: PhaseTimes): RootEntry {
+  let t = performance.now();
+  const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
+  const u = new Unit(toks, index, opts);
+  u.trace = new Set();
+  const k = u.load(di).find((s): s is FuncSym => s.kind === 'func' && s.isGlobal && s.bodyStart >= 0);
+  if (!k) throw new Whole('kernel not found');
+  const m = newModule();
+  const gen = new ModuleGen(u, opts, m);
+  const { rec, detach } = record(gen, m);
+  if (gen.func(k).name !== name) throw new Whole('kernel name differs');
+  while (gen.queue.length) {
+    const f = gen.queue.shift()!;
+    u.parseBody(f);
+    if (u.errorCount > 0) throw new Whole('errors');
+    gen.emitBody(f);
+  }
+  detach();
+  if (u.diags.length > 0 || u.lambdaCount > 0) throw new Whole('diagnostics or lambdas');
+  const trace = [...u.trace].sort();
+  const digest = hashes.digest(trace);
+  const irFuncs = new Set(m.funcs.map(f => f.name)), irGlobals = new Set(m.globals);
+  lap('irgen');
+  linkAndCheck(m, opts, env);
+  optimize(m, opts);
+  lap('optimize');
+  // what linking added must not reach the output: its order is decided over the whole unit
+  if (m.globals.some(g => !irGlobals.has(g))) throw new Whole('libdevice globals');
+  const funcs: Record<string, EntryFunc> = {};
+  for (const f of m.funcs) {
+    if (f.blocks.length > 0 && !irFuncs.has(f.name)) throw new Whole(`libdevice function ${f.name} not inlined`);
+    let header: string | null = null;
+    if (!f.name.startsWith('llvm.') && !f.isKernel) { try { header = declHeader(f, opts); } catch (e) { if (!(e instanceof Unsupported)) throw e; } }
+    const ef: EntryFunc = { header };
+    if (f.isKernel) ef.kernel = 1;
+    if (f.blocks.length > 0) { const p = emitFunction(f, opts); ef.text = p.text; ef.funcRefs = p.funcRefs; }
+    funcs[f.name] = ef;
+  }
+  const gp = globalParts(opts);
+  const globals: RootEntry['globals'] = {};
+  for (const g of m.globals) globals[g.name] = gp(g);
+  lap('emit');
+  return { trace, digest, ...rec, funcs, globals };
+}

@@ -1,0 +1,41 @@
+// Where per-root results live between compiles. The compiler only gets and puts; the daemon backs this with
+// LMDB (daemon/unit.ts), tests with a Map.
+
+import type { Ev } from './record';
+
+/** A function of a root's optimised module: its definition piece, or only a declaration. */
+export interface EntryFunc {
+  kernel?: 1;
+  /** `.func` prototype for a forward or `.extern` declaration; null where none can be written (intrinsics). */
+  header: string | null;
+  /** Definition text (FN_MARK for the ordinal, string globals under this compile's names) and the functions it names. */
+  text?: string;
+  funcRefs?: string[];
+}
+
+/** Everything one root (kernel) contributed to its unit, and what it depended on. */
+export interface RootEntry {
+  /** Lookup keys the front end used (compiler/frontend/unit.ts trace) and their digest at compile time. */
+  trace: string[];
+  digest: string;
+  /** IR-generation order (compiler/incremental/record.ts). */
+  events: Record<string, Ev[]>;
+  queued: Record<string, 1>;
+  creation: Record<string, Ev[]>;
+  strs: Record<string, string>;
+  /** The optimised module: functions and globals by name. */
+  funcs: Record<string, EntryFunc>;
+  globals: Record<string, { text: string; funcRefs: string[] }>;
+}
+
+export interface PieceStore {
+  get(key: string): RootEntry | undefined;
+  put(key: string, entry: RootEntry): void;
+}
+
+/** In-memory store (tests, and the in-process compile without a daemon). */
+export class MemoryPieceStore implements PieceStore {
+  readonly map = new Map<string, RootEntry>();
+  get(key: string): RootEntry | undefined { return this.map.get(key); }
+  put(key: string, entry: RootEntry): void { this.map.set(key, entry); }
+}

@@ -29,7 +29,7 @@ import { emitFunction, declHeader, globalParts } from '../backend/ptx';
 import { IndexHashes, declHash, sha1 } from './trace';
 import { record } from './record';
 import { assembleUnit, type Preamble } from './assemble';
-import type { RootEntry, EntryFunc } from './store';
+import type { RootEntry, EntryFunc, PieceStore } from './store';
 
 /** Bump when entries or their meaning change. */
 const FORMAT = 'ptxd-root-1';
@@ -95,13 +95,15 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const compiled: string[] = [], reused: string[] = [];
     kernels.forEach((k, i) => {
       const name = preamble.kernels[i]!;
-      const key = sha1(`${base}\n${name}\n${declHash(toks, index.decls[declOf.get(k)!]!)}`);
-      const hit = env.pieces!.get(key);
       t = performance.now();
-      if (hit && hashes.digest(hit.trace) === hit.digest) { entries.push(hit); reused.push(name); lap('assemble'); return; }
+      const slot = sha1(`${base}\n${name}\n${declHash(toks, index.decls[declOf.get(k)!]!)}`);
+      const hit = findEntry(env.pieces!, slot, hashes);
       lap('assemble');
+      if (hit) { entries.push(hit); reused.push(name); return; }
       const e = compileRoot(toks, index, opts, env, declOf.get(k)!, name, hashes, times);
-      env.pieces!.put(key, e);
+      t = performance.now();
+      storeEntry(env.pieces!, slot, e);
+      lap('assemble');
       entries.push(e);
       compiled.push(name);
     });
@@ -117,6 +119,31 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     }
     throw e;
   }
+}
+
+/** Traces kept per root declaration (older versions of what it reaches). */
+const MAX_TRACES = 8;
+
+const entryKey = (slot: string, digest: string): string => sha1(`${slot}\n${digest}`);
+
+/** The entry for this root whose traced declarations all hash as in the current index, if any. */
+function findEntry(store: PieceStore, slot: string, hashes: IndexHashes): RootEntry | undefined {
+  const list = store.get(slot);
+  if (!list || !('traces' in list)) return undefined;
+  for (const trace of list.traces) {
+    const digest = hashes.digest(trace);
+    const e = store.get(entryKey(slot, digest));
+    if (e && 'digest' in e && e.digest === digest && e.trace.join('\n') === trace.join('\n')) return e;
+  }
+  return undefined;
+}
+
+function storeEntry(store: PieceStore, slot: string, e: RootEntry): void {
+  store.put(entryKey(slot, e.digest), e);
+  const old = store.get(slot);
+  const same = (t: string[]): boolean => t.join('\n') === e.trace.join('\n');
+  const traces = old && 'traces' in old ? old.traces.filter(t => !same(t)) : [];
+  store.put(slot, { traces: [e.trace, ...traces].slice(0, MAX_TRACES) });
 }
 
 /** Compiles one kernel (declaration di, mangled `name`) in a unit of its own and describes the result. */

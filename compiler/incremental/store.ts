@@ -28,14 +28,23 @@ export interface RootEntry {
   globals: Record<string, { text: string; funcRefs: string[] }>;
 }
 
+/**
+ * The lookup-key lists a root (by its own declaration) was compiled with, most recent first. Each list's
+ * digest over the current index names the entry to use, so earlier versions stay reachable (an edit undone
+ * is a hit) and entries are immutable.
+ */
+export interface RootTraces { traces: string[][] }
+
+export type StoreValue = RootEntry | RootTraces;
+
 export interface PieceStore {
-  get(key: string): RootEntry | undefined;
-  put(key: string, entry: RootEntry): void;
+  get(key: string): StoreValue | undefined;
+  put(key: string, value: StoreValue): void;
 }
 
 /** In-memory store (tests, and the in-process compile without a daemon). */
 export class MemoryPieceStore implements PieceStore {
-  readonly map = new Map<string, RootEntry>();
-  get(key: string): RootEntry | undefined { return this.map.get(key); }
-  put(key: string, entry: RootEntry): void { this.map.set(key, entry); }
+  readonly map = new Map<string, StoreValue>();
+  get(key: string): StoreValue | undefined { return this.map.get(key); }
+  put(key: string, value: StoreValue): void { this.map.set(key, value); }
 }

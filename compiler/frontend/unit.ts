@@ -20,7 +20,13 @@ const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 
   'unsigned', 'using', 'virtual', 'void', 'volatile', 'wchar_t', 'while', '__attribute__', '__extension__', '__inline__', '__restrict__',
   '__const', '__volatile__', '__signed__', '__typeof__', '__asm__', '__asm', '__alignof__', '__int128', '__builtin_va_list', 'consteval', 'constinit']);
 
-const norm = (scope: string): string => scope.split('::').filter(s => s && s !== '(anonymous)').join('::');
+const normed = new Map<string, string>();
+/** Scope path without anonymous namespaces (memoised: the same few scopes recur across thousands of declarations). */
+const norm = (scope: string): string => {
+  let n = normed.get(scope);
+  if (n === undefined) { n = scope.split('::').filter(s => s && s !== '(anonymous)').join('::'); if (normed.size < 100_000) normed.set(scope, n); }
+  return n;
+};
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
 
 export class Unit {

@@ -161,8 +161,16 @@ export async function statsCommand(json: boolean): Promise<number> {
     out(`compile pool      ${p.workers} workers (${p.started} started), ${p.jobs} jobs, at most ${p.peakRunning} at once (${p.peakPerBuild} of one make build), ` +
       `${p.crashes} worker crashes\n` +
       `make jobserver    ${p.tokensUsed} jobs ran on make tokens, at most ${p.peakTokens} tokens at once\n` +
-      `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)} ` +
-      `(${p.compiled} units)\n`);
+      `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)}, ` +
+      `assemble ${s1(ph.assemble ?? 0)} (${p.compiled} units)\n`);
+    if (p.roots) out(`kernels           ${p.roots.compiled} compiled, ${p.roots.reused} reused from the piece cache\n`);
+    if (p.last) {
+      const lp = p.last.phaseMs;
+      const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
+      out(`last compile      ${p.last.compiled ? `${p.last.compiled.length} kernels compiled, ${p.last.reused!.length} reused` : 'whole unit'}; ` +
+        `lex ${ms(lp.lex)}, skim ${ms(lp.skim)}, irgen ${ms(lp.irgen)}, optimize ${ms(lp.optimize)}, emit ${ms(lp.emit)}, assemble ${ms(lp.assemble)}\n`);
+      if (p.last.compiled?.length) out(`  compiled: ${p.last.compiled.join(' ')}\n`);
+    }
   }
   return 0;
 }

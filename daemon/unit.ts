@@ -13,6 +13,43 @@ import { emptyCounters, Store, type Counters } from './store/store';
 import { unitKey } from './store/key';
 import { compilerHash, ptxdVersion } from './version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
+import type { PieceStore, StoreValue } from '../compiler/incremental/store';
+
+/** Keys of per-root entries (compiler/incremental/) in the unit store. */
+const ROOT_PREFIX = 'root:';
+
+/**
+ * Per-root entries in the LMDB unit store, under their own key prefix. Each is kept as a unit value whose
+ * ptx field holds the entry's JSON, so the store's checks (length + hash on read, `cache verify`) and its
+ * size limit and LRU eviction apply to them unchanged; a corrupt or evicted entry is only a miss.
+ */
+export class LmdbPieceStore implements PieceStore {
+  constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
+  get(key: string): StoreValue | undefined {
+    try {
+      const { value } = this.store.get(`${ROOT_PREFIX}${this.prefix}:${key}`);
+      return value ? JSON.parse(value.ptx) as StoreValue : undefined;
+    } catch { return undefined; }
+  }
+  put(key: string, v: StoreValue): void {
+    try { this.store.put(`${ROOT_PREFIX}${this.prefix}:${key}`, { ok: true, ptx: JSON.stringify(v), stub: '', diagnostics: [], compileMs: 0 }); }
+    catch { /* a full disk never fails a compile */ }
+  }
+}
+
+/** Where a compile worker finds the piece store (plain data: it opens the LMDB environment itself). */
+export interface PieceStoreRef { dir: string; limit: number }
+
+const openedStores = new Map<string, LmdbPieceStore | null>();
+/** The piece store of a cache directory, opened once per thread (null when it cannot be opened). */
+export function pieceStoreAt(ref: PieceStoreRef): LmdbPieceStore | undefined {
+  let s = openedStores.get(ref.dir);
+  if (s === undefined) {
+    try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit)); } catch { s = null; }
+    openedStores.set(ref.dir, s);
+  }
+  return s ?? undefined;
+}
 
 export interface UnitRequest {
   /** Absolute path of the .ii. */
@@ -40,6 +77,8 @@ export interface UnitResponse {
   compileMs: number;
   /** Lines for the client to print on stderr (e.g. the cache is disabled). */
   warnings: string[];
+  /** Roots compiled vs reused from the piece store (CompileResult.functions); absent when the unit compiled whole. */
+  functions?: { compiled: string[]; reused: string[] };
 }
 
 /** A looked-up request: either answered already or ready to compile. */
@@ -97,6 +136,7 @@ export class UnitService {
   private warned = false;
   private pending: Counters = emptyCounters();
   private prelude: import('../compiler/frontend/prelude').PreludeCache | undefined;
+  private pieces: LmdbPieceStore | undefined;
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -172,7 +212,8 @@ export class UnitService {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       this.prelude = new (require('../compiler/frontend/prelude') as typeof import('../compiler/frontend/prelude')).PreludeCache();
     }
-    const env = { libdevice: l.lib?.bytes, prelude: this.prelude };
+    const store = this.getStore();
+    const env = { libdevice: l.lib?.bytes, prelude: this.prelude, pieces: store ? (this.pieces ??= new LmdbPieceStore(store)) : undefined };
     let options = l.options ?? l.req.options;
     let r = compileUnit(text, options, env);
     if (this.leaked(l, options, r)) {
@@ -203,7 +244,8 @@ export class UnitService {
 
   /** compileUnit's arguments after the options, as plain data (a worker adds its own prelude cache). */
   private compileArgs(l: Lookup): unknown[] {
-    return [{ libdevice: l.lib?.bytes }];
+    const pieceStore: PieceStoreRef | undefined = this.getStore() ? { dir: this.o.cacheDir, limit: this.o.sizeLimit } : undefined;
+    return [{ libdevice: l.lib?.bytes, pieceStore }];
   }
 
   /**
@@ -240,7 +282,7 @@ export class UnitService {
     }
     return {
       status: r.ok ? 'ok' : 'errors', ptx: r.ptx, stub: realStub(r.stub, req.options), diagnostics: r.diagnostics, times: r.times,
-      cached: false, compileMs, warnings: this.warnings(),
+      cached: false, compileMs, warnings: this.warnings(), ...(r.functions ? { functions: r.functions } : {}),
     };
   }
 

@@ -29,6 +29,9 @@ const norm = (scope: string): string => {
 };
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
 
+/** Namespace tables of an index (built by the first Unit over it, read-only afterwards). */
+const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
+
 export class Unit {
   diags: Diagnostic[] = [];
   private loaded = new Map<number, Sym[]>();
@@ -53,8 +56,12 @@ export class Unit {
   trace: Set<string> | null = null;
   /** Which entries are being parsed as "the user's code" (diagnostics there are real). */
   constructor(public toks: Tokens, public index: Index, public opts: CompileOptions) {
-    this.namespaces.add('');
     setBodyProvider(f => this.parseBody(f));
+    // several Units over one index (incremental compiles) share the namespace tables: they depend on the index only
+    const shared = nsTables.get(index);
+    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; return; }
+    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases });
+    this.namespaces.add('');
     for (let i = 0; i < index.decls.length; i++) {
       const d = index.decls[i]!;
       const n = norm(d.scope);

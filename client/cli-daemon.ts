@@ -149,7 +149,7 @@ export async function statsCommand(json: boolean): Promise<number> {
     `compile errors    ${k.errors}\n` +
     `unsupported units ${k.unsupported}\n` +
     `compile time      ${(k.compileMs / 1000).toFixed(1)} s spent, ${(k.savedMs / 1000).toFixed(1)} s saved by hits\n`);
-  if (r.cache) out(`cache             ${r.cache.entries} units, ${mb(r.cache.bytes)} of ${mb(r.cache.limit)} (${r.cache.path})\n`);
+  if (r.cache) out(`cache             ${r.cache.entries} units${r.cache.pieces ? ` + ${r.cache.pieces} per-kernel entries` : ''}, ${mb(r.cache.bytes)} of ${mb(r.cache.limit)} (${r.cache.path})\n`);
   else out('cache             disabled (directory not usable)\n');
   out(`fallbacks to the real cicc: ${r.fallbacks.total} (${r.fallbacks.file})\n`);
   for (const [reason, n] of Object.entries(r.fallbacks.reasons).sort((x, y) => y[1] - x[1])) out(`  ${n}\t${reason}\n`);
@@ -183,7 +183,7 @@ export async function cacheCommand(action: string, json: boolean): Promise<numbe
       case 'info': {
         const i = store.info();
         if (json) out(`${JSON.stringify(i)}\n`);
-        else out(`cache ${i.path}\n  ${i.entries} units, ${mb(i.bytes)} of values, limit ${mb(i.limit)} (PTXD_CACHE_SIZE), file ${mb(i.fileBytes)}\n`);
+        else out(`cache ${i.path}\n  ${i.entries} units${i.pieces ? ` + ${i.pieces} per-kernel entries` : ''}, ${mb(i.bytes)} of values, limit ${mb(i.limit)} (PTXD_CACHE_SIZE), file ${mb(i.fileBytes)}\n`);
         return 0;
       }
       case 'clear': {

@@ -9,14 +9,12 @@ import { readFileSync } from 'node:fs';
 import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import type { CompileResult, PhaseTimes } from '../compiler/compile';
-import { emptyCounters, Store, type Counters } from './store/store';
+import { emptyCounters, Store, PIECE_PREFIX, type Counters } from './store/store';
 import { unitKey } from './store/key';
 import { compilerHash, ptxdVersion } from './version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
 import type { PieceStore, StoreValue } from '../compiler/incremental/store';
 
-/** Keys of per-root entries (compiler/incremental/) in the unit store. */
-const ROOT_PREFIX = 'root:';
 
 /**
  * Per-root entries in the LMDB unit store, under their own key prefix. Each is kept as a unit value whose
@@ -27,12 +25,12 @@ export class LmdbPieceStore implements PieceStore {
   constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
   get(key: string): StoreValue | undefined {
     try {
-      const { value } = this.store.get(`${ROOT_PREFIX}${this.prefix}:${key}`);
+      const { value } = this.store.get(`${PIECE_PREFIX}${this.prefix}:${key}`);
       return value ? JSON.parse(value.ptx) as StoreValue : undefined;
     } catch { return undefined; }
   }
   put(key: string, v: StoreValue): void {
-    try { this.store.put(`${ROOT_PREFIX}${this.prefix}:${key}`, { ok: true, ptx: JSON.stringify(v), stub: '', diagnostics: [], compileMs: 0 }); }
+    try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, { ok: true, ptx: JSON.stringify(v), stub: '', diagnostics: [], compileMs: 0 }); }
     catch { /* a full disk never fails a compile */ }
   }
 }

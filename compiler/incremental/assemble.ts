@@ -8,6 +8,8 @@ import type { CompileOptions } from '../options';
 import { assembleParts, type AsmFunc, type AsmGlobal } from '../backend/ptx';
 import type { Ev, Recording } from './record';
 import type { RootEntry } from './store';
+import { type Block, type Func, type Type, T, AS, newModule, newFunc, newGlobal, funcTy } from '../middle/ir';
+import { linkLibdevice, libdeviceFuncType } from '../middle/libdevice';
 
 /** The unit-level part compiled fresh every time: device variables (their globals) and the kernels in order. */
 export interface Preamble {
@@ -21,7 +23,7 @@ const STR_NAME = /\$str(?:\$\d+)?(?![A-Za-z0-9_$])/g;
 const strPtx = (n: number): string => (n === 0 ? '$str' : `$str$${n}`);
 const isoName = (ptx: string): string => ptx.replace('$str$', '$str.');
 
-export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[]): string | { why: string } {
+export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice?: Uint8Array): string | { why: string } {
   const recs: Recording[] = [pre.rec, ...entries];
   // merged recordings; a function's references are the same in every root that generated it
   const events = new Map<string, Ev[]>();
@@ -65,6 +67,18 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
     const evs = events.get(queue.shift()!);
     if (!evs) return { why: 'a body no root generated' };
     for (const e of evs) apply(e);
+  }
+
+  // what linking libdevice appends, in the order linking the whole unit appends it
+  const nvRefs = new Map<string, string[]>();
+  for (const e of entries) for (const [name, refs] of Object.entries(e.nvRefs)) nvRefs.set(name, refs);
+  if (nvRefs.size > 0) {
+    if (!libdevice) return { why: 'libdevice calls without libdevice' };
+    const strNames = [...strNum.values()].map(n => (n === 0 ? '$str' : `$str.${n}`));
+    const linked = linkOrder(opts, libdevice, fOrder.filter(n => events.has(n)), nvRefs, [...gOrder.filter(g => !g.startsWith('s')), ...strNames]);
+    if (typeof linked === 'string') return { why: linked };
+    for (const f of linked.funcs) if (!placedF.has(f)) { placedF.add(f); fOrder.push(f); }
+    for (const g of linked.globals) if (!placedG.has(g)) { placedG.add(g); gOrder.push(g); }
   }
 
   // texts under the unit's string names
@@ -138,3 +152,37 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
 }
 
 class NoHeader extends Error {}
+
+/**
+ * The functions and globals linking libdevice appends to the whole unit's module, in order: the same link
+ * run on a stand-in module whose functions (in unit order) call what the real bodies call.
+ */
+function linkOrder(opts: CompileOptions, libdevice: Uint8Array, defined: string[], nvRefs: Map<string, string[]>, globalNames: string[]): { funcs: string[]; globals: string[] } | string {
+  const m = newModule();
+  for (const g of globalNames) m.globals.push(newGlobal(g, T.i8, AS.global, null));
+  const decls = new Map<string, Func>();
+  for (const name of defined) {
+    const f = newFunc(name, VOID_FN);
+    const b: Block = { name: 'entry', insts: [], parent: f };
+    f.blocks.push(b);
+    for (const r of nvRefs.get(name) ?? []) {
+      let d = decls.get(r);
+      if (!d) {
+        const ty = libdeviceFuncType(libdevice, r);
+        if (!ty) return `${r} is not in libdevice`;
+        d = newFunc(r, ty as Type & { k: 'func' });
+        decls.set(r, d);
+      }
+      b.insts.push({ kind: 'inst', op: 'call', ty: T.void, ops: [d], targets: [], parent: b, name: '', fnTy: d.fnTy });
+    }
+    m.funcs.push(f);
+  }
+  m.funcs.push(...decls.values());
+  const before = new Set(m.funcs.map(f => f.name));
+  const globalsBefore = m.globals.length;
+  try { linkLibdevice(m, libdevice, { arch: opts.arch, ftz: opts.ftz, precDiv: opts.precDiv, precSqrt: opts.precSqrt, fastMath: opts.fastMath }); }
+  catch (e) { return `libdevice: ${e instanceof Error ? e.message : String(e)}`; }
+  return { funcs: m.funcs.filter(f => !before.has(f.name)).map(f => f.name), globals: m.globals.slice(globalsBefore).map(g => g.name) };
+}
+
+const VOID_FN = funcTy(T.void, []) as Type & { k: 'func' };

@@ -108,7 +108,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
       compiled.push(name);
     });
     t = performance.now();
-    const ptx = assembleUnit(opts, preamble, entries);
+    const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
     lap('assemble');
     if (typeof ptx !== 'string') throw new Whole(ptx.why);
     return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
@@ -168,16 +168,20 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   if (u.diags.length > 0 || u.lambdaCount > 0) throw new Whole('diagnostics or lambdas');
   const trace = [...u.trace].sort();
   const digest = hashes.digest(trace);
-  const irFuncs = new Set(m.funcs.map(f => f.name)), irGlobals = new Set(m.globals);
+  // what linking libdevice adds is ordered over the whole unit at assembly: record what each body asks for
+  const nvRefs: Record<string, string[]> = {};
+  for (const f of m.funcs) {
+    const refs: string[] = [];
+    for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops)
+      if (o.kind === 'func' && o.blocks.length === 0 && o.name.startsWith('__nv_') && !refs.includes(o.name)) refs.push(o.name);
+    if (refs.length) nvRefs[f.name] = refs;
+  }
   lap('irgen');
   linkAndCheck(m, opts, env);
   optimize(m, opts);
   lap('optimize');
-  // what linking added must not reach the output: its order is decided over the whole unit
-  if (m.globals.some(g => !irGlobals.has(g))) throw new Whole('libdevice globals');
   const funcs: Record<string, EntryFunc> = {};
   for (const f of m.funcs) {
-    if (f.blocks.length > 0 && !irFuncs.has(f.name)) throw new Whole(`libdevice function ${f.name} not inlined`);
     let header: string | null = null;
     if (!f.name.startsWith('llvm.') && !f.isKernel) { try { header = declHeader(f, opts); } catch (e) { if (!(e instanceof Unsupported)) throw e; } }
     const ef: EntryFunc = { header };
@@ -189,5 +193,5 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   const globals: RootEntry['globals'] = {};
   for (const g of m.globals) globals[g.name] = gp(g);
   lap('emit');
-  return { trace, digest, ...rec, funcs, globals };
+  return { trace, digest, ...rec, nvRefs, funcs, globals };
 }

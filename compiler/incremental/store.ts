@@ -23,6 +23,8 @@ export interface RootEntry {
   queued: Record<string, 1>;
   creation: Record<string, Ev[]>;
   strs: Record<string, string>;
+  /** Per function body: the libdevice functions it calls, in the order linking sees them. */
+  nvRefs: Record<string, string[]>;
   /** The optimised module: functions and globals by name. */
   funcs: Record<string, EntryFunc>;
   globals: Record<string, { text: string; funcRefs: string[] }>;

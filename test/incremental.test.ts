@@ -33,6 +33,7 @@ interface Variant {
   ginit?: boolean;        // a __device__ global's initialiser changed
   gtype?: boolean;        // ... and its type
   struct?: boolean;       // the struct kStruct uses changed
+  trig?: boolean;         // kTrig2 (libdevice functions and their constant tables, shared with kTrig1) changed
 }
 
 function fixture(v: Variant): string {
@@ -55,12 +56,14 @@ function fixture(v: Variant): string {
     '__global__ void kShared2(float* o) { o[threadIdx.x] = sharedHelper(o[threadIdx.x]) + 1.0f; }',
     `__global__ void kBody(float* o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = i * ${v.body ? '4.0f' : '3.0f'}; }`,
     '__global__ void kMath(float* o) { o[threadIdx.x] = sqrtf(o[threadIdx.x]) + __sinf(o[threadIdx.x]); }',
+    '__global__ void kTrig1(float* o) { o[threadIdx.x] = sinf(o[threadIdx.x]); }',
+    `__global__ void kTrig2(double* o) { o[threadIdx.x] = cos(o[threadIdx.x]) + tanf((float)o[threadIdx.x])${v.trig ? ' * 2.0' : ''}; }`,
     v.add ? '__global__ void kNew(float* o) { o[threadIdx.x] = 42.0f; }' : '',
   ];
   return parts.join(nl) + '\n';
 }
 
-const ALL = ['kInl', 'kSlow', 'kStruct', 'kGlobal', 'kPrint', 'kPrint2', 'kShared1', 'kShared2', 'kBody', 'kMath'];
+const ALL = ['kInl', 'kSlow', 'kStruct', 'kGlobal', 'kPrint', 'kPrint2', 'kShared1', 'kShared2', 'kBody', 'kMath', 'kTrig1', 'kTrig2'];
 
 /** The series: the edit, then the kernels it must recompile (relative to the previous step). */
 const SERIES: [string, Variant, string[]][] = [
@@ -75,6 +78,7 @@ const SERIES: [string, Variant, string[]][] = [
   ['global initializer', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, ginit: true }, ['kGlobal']],
   ['global type', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true }, ['kGlobal']],
   ['struct', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true }, ['kStruct']],
+  ['libdevice caller', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true, trig: true }, ['kTrig2']],
   ['back to the start', {}, []],
 ];
 
@@ -157,7 +161,7 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
   });
 
   it('the store shared across shuffled and reversed orders of the series: identical', () => {
-    for (const order of [[...SERIES.keys()].reverse(), [5, 0, 9, 2, 11, 7, 1, 10, 3, 8, 4, 6, 0, 5]]) {
+    for (const order of [[...SERIES.keys()].reverse(), [5, 0, 9, 12, 2, 11, 7, 1, 10, 3, 8, 4, 6, 0, 12, 5]]) {
       const store = new MemoryPieceStore();
       for (const i of order) {
         const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, pieces: store });

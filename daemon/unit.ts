@@ -30,9 +30,22 @@ export class LmdbPieceStore implements PieceStore {
     } catch { return undefined; }
   }
   put(key: string, v: StoreValue): void {
-    try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, { ok: true, ptx: JSON.stringify(v), stub: '', diagnostics: [], compileMs: 0 }); }
+    try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, asUnitValue(v)); }
     catch { /* a full disk never fails a compile */ }
   }
+  update(key: string, f: (old: StoreValue | undefined) => StoreValue): void {
+    try {
+      this.store.update(`${PIECE_PREFIX}${this.prefix}:${key}`, old => {
+        let v: StoreValue | undefined;
+        try { v = old ? JSON.parse(old.ptx) as StoreValue : undefined; } catch { v = undefined; }
+        return asUnitValue(f(v));
+      });
+    } catch { /* a full disk never fails a compile */ }
+  }
+}
+
+function asUnitValue(v: StoreValue): import('./store/value').UnitValue {
+  return { ok: true, ptx: JSON.stringify(v), stub: '', diagnostics: [], compileMs: 0 };
 }
 
 /** Where a compile worker finds the piece store (plain data: it opens the LMDB environment itself). */

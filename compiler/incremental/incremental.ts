@@ -29,7 +29,7 @@ import { emitFunction, declHeader, globalParts } from '../backend/ptx';
 import { IndexHashes, declHash, sha1 } from './trace';
 import { record } from './record';
 import { assembleUnit, type Preamble } from './assemble';
-import type { RootEntry, EntryFunc, PieceStore } from './store';
+import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces } from './store';
 
 /** Bump when entries or their meaning change. */
 const FORMAT = 'ptxd-root-1';
@@ -140,10 +140,13 @@ function findEntry(store: PieceStore, slot: string, hashes: IndexHashes): RootEn
 
 function storeEntry(store: PieceStore, slot: string, e: RootEntry): void {
   store.put(entryKey(slot, e.digest), e);
-  const old = store.get(slot);
   const same = (t: string[]): boolean => t.join('\n') === e.trace.join('\n');
-  const traces = old && 'traces' in old ? old.traces.filter(t => !same(t)) : [];
-  store.put(slot, { traces: [e.trace, ...traces].slice(0, MAX_TRACES) });
+  const add = (old: StoreValue | undefined): RootTraces => {
+    const traces = old && 'traces' in old ? old.traces.filter(t => !same(t)) : [];
+    return { traces: [e.trace, ...traces].slice(0, MAX_TRACES) };
+  };
+  if (store.update) store.update(slot, add);
+  else store.put(slot, add(store.get(slot)));
 }
 
 /** Compiles one kernel (declaration di, mangled `name`) in a unit of its own and describes the result. */

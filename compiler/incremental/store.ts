@@ -42,6 +42,8 @@ export type StoreValue = RootEntry | RootTraces;
 export interface PieceStore {
   get(key: string): StoreValue | undefined;
   put(key: string, value: StoreValue): void;
+  /** Atomic read-modify-write (stores shared by several threads or processes need it for the trace lists). */
+  update?(key: string, f: (old: StoreValue | undefined) => StoreValue): void;
 }
 
 /** In-memory store (tests, and the in-process compile without a daemon). */

@@ -111,6 +111,18 @@ export class Store {
     });
   }
 
+  /**
+   * Read-modify-write of one value in a single write transaction (atomic across threads and processes):
+   * `f` gets the current value (undefined when absent or corrupt) and returns the new one.
+   */
+  update(key: string, f: (old: UnitValue | undefined) => UnitValue): number {
+    return this.root.transactionSync(() => {
+      const raw = this.units.getBinary(key);
+      const old = raw === undefined ? undefined : decodeValue(raw);
+      return this.put(key, f(old));
+    });
+  }
+
   /** Writes raw bytes as a value (tests and `cache verify` use it to inspect corruption handling). */
   putRaw(key: string, bytes: Buffer): void {
     this.root.transactionSync(() => {

@@ -72,7 +72,8 @@ function main(): number {
   const store = new MemoryPieceStore();
   const ref = compileUnit(ii, opts, { libdevice, prelude });
   if (!ref.ok) { console.error(`incr-bench: the unit does not compile: ${ref.unsupported ?? JSON.stringify(ref.diagnostics)}`); return 1; }
-  compileUnit(ii, opts, { libdevice, prelude, pieces: store });
+  compileUnit(ii, opts, { libdevice, prelude, pieces: store });   // the first compile of a file is whole
+  compileUnit(ii, opts, { libdevice, prelude, pieces: store });   // then every kernel is compiled and stored
   for (let i = 0; i < 2; i++) compileUnit(ii, opts, { libdevice, prelude });
 
   const full: number[] = [], edit: number[] = [], cicc: number[] = [];

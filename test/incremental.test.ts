@@ -56,6 +56,11 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
   it('edit series: identical to a clean compile, accepted by ptxas, recompiling only what the edit affects', () => {
     const store = new MemoryPieceStore();
     const prelude = new PreludeCache();
+    // the first compile of a file is whole; from the second on, kernels are compiled one by one
+    const first = compileUnit(units[0]!.src, units[0]!.opts, { libdevice: lib, prelude, pieces: store });
+    expect(first.functions).toBeUndefined();
+    expect(lastFallbackReason()).toBe('first compile of this file');
+    expect(outputs(first)).toEqual(outputs(clean[0]!));
     SERIES.forEach(([what, , expected], i) => {
       const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, prelude, pieces: store });
       expect(r.functions, `${what}: fell back (${lastFallbackReason()})`).toBeDefined();
@@ -73,9 +78,12 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
       ['base', u.opts], ['-arch 75', { ...u.opts, arch: 75 }], ['-ftz', { ...u.opts, ftz: true }], ['-O1', { ...u.opts, optLevel: 1 }], ['base again', u.opts],
     ];
     for (const [what, o] of variants) {
+      const want = outputs(compileUnit(u.src, o, { libdevice: lib }));
+      // new options: first compile whole, then every kernel compiled for these options
+      if (what !== 'base again') expect(compileUnit(u.src, o, { libdevice: lib, pieces: store }).functions, what).toBeUndefined();
       const r = compileUnit(u.src, o, { libdevice: lib, pieces: store });
       expect(r.functions, `${what}: fell back (${lastFallbackReason()})`).toBeDefined();
-      expect(outputs(r), what).toEqual(outputs(compileUnit(u.src, o, { libdevice: lib })));
+      expect(outputs(r), what).toEqual(want);
       expect(r.functions!.compiled.length, what).toBe(what === 'base again' ? 0 : ALL.length);
       expect(ptxas(r.ptx, o.arch), what).toBe('');
     }
@@ -84,6 +92,7 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
   it('the store shared across shuffled and reversed orders of the series: identical', () => {
     for (const order of [[...SERIES.keys()].reverse(), [5, 0, 9, 12, 2, 11, 7, 1, 10, 3, 8, 4, 6, 0, 12, 5]]) {
       const store = new MemoryPieceStore();
+      compileUnit(units[order[0]!]!.src, units[order[0]!]!.opts, { libdevice: lib, pieces: store });   // marks the file
       for (const i of order) {
         const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, pieces: store });
         expect(r.functions, `${SERIES[i]![0]}: fell back (${lastFallbackReason()})`).toBeDefined();
@@ -92,7 +101,7 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
     }
   });
 
-  it('test kernels: identical cold and warm through the store; unsupported ones fall back visibly', () => {
+  it('test kernels: identical first (whole), cold and warm through the store; unsupported ones fall back visibly', () => {
     const programs = ['device_functions.cu', 'device_vars.cu', 'printf.cu', 'cxx_classes.cu', 'matmul_tiled.cu', 'histogram.cu',
       'math_float.cu', 'structs_nested.cu', 'struct_byvalue.cu', 'shared_static.cu', 'atomics_int.cu', 'cxx_namespaces.cu', 'cxx_template_kernels.cu', 'recursion.cu', 'constant_vars.cu']
       .filter(p => fs.existsSync(path.join(KERNELS_DIR, p)));
@@ -104,6 +113,9 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
       const opts = unitOptions(u);
       const want = outputs(compileUnit(src, opts, { libdevice: lib }));
       const store = new MemoryPieceStore();
+      const first = compileUnit(src, opts, { libdevice: lib, pieces: store });
+      expect(first.functions, `${p} first`).toBeUndefined();
+      expect(outputs(first), `${p} first`).toEqual(want);
       const cold = compileUnit(src, opts, { libdevice: lib, pieces: store });
       expect(outputs(cold), `${p} cold`).toEqual(want);
       const warm = compileUnit(src, opts, { libdevice: lib, pieces: store });

@@ -3,6 +3,7 @@
 // the unit, a kernel whose own declaration and traced declarations hash the same is reused; only the
 // others are compiled. assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it.
 //
+// The first compile of a file compiles it whole (and marks the file): a fresh build pays nothing for this.
 // Units the scheme does not cover compile whole (same output, nothing reused): -rdc, -G, -lineinfo,
 // kernel templates, lexical/structural errors, any diagnostic (warnings included), lambdas, device
 // variables whose initialisers need function bodies, libdevice functions or globals left in a root's
@@ -58,6 +59,15 @@ function optionsKey(o: CompileOptions): string {
 export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult): CompileResult {
   if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
   lastFallback = '';
+  // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
+  // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
+  // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
+  const seen = sha1([FORMAT, 'seen', optionsKey(opts), libdeviceKey(env.libdevice)].join('\n'));
+  if (!env.pieces!.get(seen)) {
+    env.pieces!.put(seen, { traces: [] });
+    lastFallback = 'first compile of this file';
+    return whole(env);
+  }
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };

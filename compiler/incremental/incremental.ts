@@ -123,11 +123,10 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     if (typeof ptx !== 'string') throw new Whole(ptx.why);
     return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
   } catch (e) {
-    if (e instanceof Whole || e instanceof Unsupported || e instanceof CompileErrors) {
-      lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message : 'errors';
-      return whole(env);
-    }
-    throw e;
+    // the whole-unit compile reports errors and unsupported constructs (and our own bugs) as it always does
+    lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message
+      : e instanceof CompileErrors ? 'errors' : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    return whole(env);
   }
 }
 
@@ -164,7 +163,8 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
   const u = new Unit(toks, index, opts);
-  u.trace = new Set();
+  // its own name too: another declaration of the kernel (a prototype) is no lookup but may matter
+  u.trace = new Set([index.decls[di]!.name]);
   const k = u.load(di).find((s): s is FuncSym => s.kind === 'func' && s.isGlobal && s.bodyStart >= 0);
   if (!k) throw new Whole('kernel not found');
   const m = newModule();

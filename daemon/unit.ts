@@ -22,16 +22,30 @@ import type { PieceStore, StoreValue } from '../compiler/incremental/store';
  * size limit and LRU eviction apply to them unchanged; a corrupt or evicted entry is only a miss.
  */
 export class LmdbPieceStore implements PieceStore {
+  /** Decoded entries (immutable, content-addressed), most recently used last; trace lists change and are always read. */
+  private readonly entries = new Map<string, StoreValue>();
   constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
   get(key: string): StoreValue | undefined {
+    const c = this.entries.get(key);
+    if (c) { this.entries.delete(key); this.entries.set(key, c); return c; }
     try {
       const { value } = this.store.get(`${PIECE_PREFIX}${this.prefix}:${key}`);
-      return value ? JSON.parse(value.ptx) as StoreValue : undefined;
+      const v = value ? JSON.parse(value.ptx) as StoreValue : undefined;
+      if (v && !('traces' in v)) this.remember(key, v);
+      return v;
     } catch { return undefined; }
   }
+  private remember(key: string, v: StoreValue): void {
+    this.entries.set(key, v);
+    if (this.entries.size > 4096) this.entries.delete(this.entries.keys().next().value!);
+  }
   put(key: string, v: StoreValue): void {
+    if (!('traces' in v)) this.remember(key, v);
     try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, asUnitValue(v)); }
     catch { /* a full disk never fails a compile */ }
+  }
+  batch(f: () => void): void {
+    try { this.store.batch(f); } catch { /* a full disk never fails a compile */ }
   }
   update(key: string, f: (old: StoreValue | undefined) => StoreValue): void {
     try {

@@ -103,6 +103,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const base = sha1([FORMAT, optionsKey(opts), libdeviceKey(env.libdevice), hashes.shape()].join('\n'));
     const entries: RootEntry[] = [];
     const compiled: string[] = [], reused: string[] = [];
+    const fresh: [string, RootEntry][] = [];
     kernels.forEach((k, i) => {
       const name = preamble.kernels[i]!;
       t = performance.now();
@@ -111,13 +112,14 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
       lap('assemble');
       if (hit) { entries.push(hit); reused.push(name); return; }
       const e = compileRoot(toks, index, opts, env, declOf.get(k)!, name, hashes, times);
-      t = performance.now();
-      storeEntry(env.pieces!, slot, e);
-      lap('assemble');
+      fresh.push([slot, e]);
       entries.push(e);
       compiled.push(name);
     });
     t = performance.now();
+    const store = env.pieces!;
+    const save = (): void => { for (const [slot, e] of fresh) storeEntry(store, slot, e); };
+    if (fresh.length > 0) { if (store.batch) store.batch(save); else save(); }
     const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
     lap('assemble');
     if (typeof ptx !== 'string') throw new Whole(ptx.why);

@@ -44,6 +44,8 @@ export interface PieceStore {
   put(key: string, value: StoreValue): void;
   /** Atomic read-modify-write (stores shared by several threads or processes need it for the trace lists). */
   update?(key: string, f: (old: StoreValue | undefined) => StoreValue): void;
+  /** Runs f, whose writes the store may commit together. */
+  batch?(f: () => void): void;
 }
 
 /** In-memory store (tests, and the in-process compile without a daemon). */

@@ -111,6 +111,11 @@ export class Store {
     });
   }
 
+  /** Runs f in one write transaction: the puts and updates inside commit together (one sync to disk). */
+  batch(f: () => void): void {
+    this.root.transactionSync(f);
+  }
+
   /**
    * Read-modify-write of one value in a single write transaction (atomic across threads and processes):
    * `f` gets the current value (undefined when absent or corrupt) and returns the new one.

@@ -23,6 +23,7 @@ export interface Variant {
   gtype?: boolean;        // ... and its type
   struct?: boolean;       // the struct kStruct uses changed
   trig?: boolean;         // kTrig2 (libdevice functions and their constant tables, shared with kTrig1) changed
+  tmpl?: boolean;         // the body of a kernel template (specialised for a launch in host code) changed
 }
 
 export function fixture(v: Variant): string {
@@ -47,12 +48,14 @@ export function fixture(v: Variant): string {
     '__global__ void kMath(float* o) { o[threadIdx.x] = sqrtf(o[threadIdx.x]) + __sinf(o[threadIdx.x]); }',
     '__global__ void kTrig1(float* o) { o[threadIdx.x] = sinf(o[threadIdx.x]); }',
     `__global__ void kTrig2(double* o) { o[threadIdx.x] = cos(o[threadIdx.x]) + tanf((float)o[threadIdx.x])${v.trig ? ' * 2.0' : ''}; }`,
+    `template <typename T> __global__ void kTmpl(T* o) { o[threadIdx.x] = (T)${v.tmpl ? '2' : '1'}; }`,
+    'void launchTmpl(float* p) { kTmpl<float><<<1, 32>>>(p); }',
     v.add ? '__global__ void kNew(float* o) { o[threadIdx.x] = 42.0f; }' : '',
   ];
   return parts.join(nl) + '\n';
 }
 
-export const ALL = ['kInl', 'kSlow', 'kStruct', 'kGlobal', 'kPrint', 'kPrint2', 'kShared1', 'kShared2', 'kBody', 'kMath', 'kTrig1', 'kTrig2'];
+export const ALL = ['kInl', 'kSlow', 'kStruct', 'kGlobal', 'kPrint', 'kPrint2', 'kShared1', 'kShared2', 'kBody', 'kMath', 'kTrig1', 'kTrig2', 'kTmpl'];
 
 /** The series: the edit, then the kernels it must recompile (relative to the previous step). */
 export const SERIES: [string, Variant, string[]][] = [
@@ -68,6 +71,7 @@ export const SERIES: [string, Variant, string[]][] = [
   ['global type', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true }, ['kGlobal']],
   ['struct', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true }, ['kStruct']],
   ['libdevice caller', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true, trig: true }, ['kTrig2']],
+  ['kernel template', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true, trig: true, tmpl: true }, ['kTmpl']],
   ['back to the start', {}, []],
 ];
 

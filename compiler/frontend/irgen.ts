@@ -117,7 +117,7 @@ function drainParse(gen: ModuleGen, parseBody: (f: FuncSym) => void): void {
  * The specialisations of kernel templates the unit asks for: explicit instantiations, and template-ids
  * `k<args>` in the user's code (launches `k<float,4><<<...>>>`, `&k<int>`), in source order.
  */
-function templateKernelInstances(u: Unit, templates: Map<string, number[]>): FuncSym[] {
+export function templateKernelInstances(u: Unit, templates: Map<string, number[]>): FuncSym[] {
   const out: FuncSym[] = [];
   const toks = u.toks;
   const own = [...templates.keys()].flatMap(n => u.index.byName.get(n) ?? []).map(di => u.index.decls[di]!).filter(d => (d.flags & DeclFlag.Template) && !(d.flags & DeclFlag.ExplicitInst));

@@ -5,7 +5,7 @@
 //
 // The first compile of a file compiles it whole (and marks the file): a fresh build pays nothing for this.
 // Units the scheme does not cover compile whole (same output, nothing reused): -rdc, -G, -lineinfo,
-// kernel templates, lexical/structural errors, any diagnostic (warnings included), lambdas, device
+// lexical/structural errors, any diagnostic (warnings included), lambdas, device
 // variables whose initialisers need function bodies, libdevice functions or globals left in a root's
 // optimised module, and roots that disagree about a shared function (e.g. argument promotion decided
 // differently). Such a fallback is visible: CompileResult.functions is absent.
@@ -21,7 +21,7 @@ import { lex } from '../frontend/lexer';
 import { skim } from '../frontend/skim';
 import { Unit } from '../frontend/unit';
 import { ModuleGen } from '../frontend/codegen';
-import { collectRoots, stubInput } from '../frontend/irgen';
+import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
 import { generateStub } from '../frontend/stub';
 import { mangleFunction } from '../frontend/mangle';
 import { newModule } from '../middle/ir';
@@ -86,7 +86,8 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const templates = new Map<string, number[]>();
     const declOf = new Map<FuncSym, number>();
     collectRoots(u, kernels, vars, templates, declOf);
-    if (templates.size > 0) throw new Whole('kernel templates');
+    // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
+    if (templates.size > 0) for (const k of templateKernelInstances(u, templates)) if (!kernels.includes(k)) kernels.push(k);
     const gen = new ModuleGen(u, opts, newModule());
     const { rec, detach } = record(gen, gen.m);
     for (const v of vars) gen.global(v);
@@ -107,11 +108,14 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     kernels.forEach((k, i) => {
       const name = preamble.kernels[i]!;
       t = performance.now();
-      const slot = sha1(`${base}\n${name}\n${declHash(toks, index.decls[declOf.get(k)!]!)}`);
+      const di = declOf.get(k);
+      // a specialisation: every declaration of the template's name (primary, specialisations) keys it
+      const own = di !== undefined ? declHash(toks, index.decls[di]!) : `template ${hashes.key(k.name)}`;
+      const slot = sha1(`${base}\n${name}\n${own}`);
       const hit = findEntry(env.pieces!, slot, hashes);
       lap('assemble');
       if (hit) { entries.push(hit); reused.push(name); return; }
-      const e = compileRoot(toks, index, opts, env, declOf.get(k)!, name, hashes, times);
+      const e = compileRoot(toks, index, opts, env, di !== undefined ? di : templates, name, hashes, times);
       fresh.push([slot, e]);
       entries.push(e);
       compiled.push(name);
@@ -161,13 +165,20 @@ function storeEntry(store: PieceStore, slot: string, e: RootEntry): void {
 }
 
 /** Compiles one kernel (declaration di, mangled `name`) in a unit of its own and describes the result. */
-function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: CompileEnv, di: number, name: string, hashes: IndexHashes, times: PhaseTimes): RootEntry {
+function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: CompileEnv, root: number | Map<string, number[]>, name: string, hashes: IndexHashes, times: PhaseTimes): RootEntry {
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
   const u = new Unit(toks, index, opts);
-  // its own name too: another declaration of the kernel (a prototype) is no lookup but may matter
-  u.trace = new Set([index.decls[di]!.name]);
-  const k = u.load(di).find((s): s is FuncSym => s.kind === 'func' && s.isGlobal && s.bodyStart >= 0);
+  let k: FuncSym | undefined;
+  if (typeof root === 'number') {
+    // its own name too: another declaration of the kernel (a prototype) is no lookup but may matter
+    u.trace = new Set([index.decls[root]!.name]);
+    k = u.load(root).find((s): s is FuncSym => s.kind === 'func' && s.isGlobal && s.bodyStart >= 0);
+  } else {
+    // a kernel template specialisation: found as the whole compile finds it (launches and instantiations in the unit)
+    u.trace = new Set(root.keys());
+    k = templateKernelInstances(u, root).find(f => mangleFunction(f, opts.moduleId) === name);
+  }
   if (!k) throw new Whole('kernel not found');
   const m = newModule();
   const gen = new ModuleGen(u, opts, m);

@@ -85,10 +85,15 @@ export interface Prepared { src: string; opts: CompileOptions }
 
 /** The variant's unit; `slot` names the fixture's directory (one per test file: files run in parallel). */
 export function prepareVariant(v: Variant, slot: string): Prepared {
+  return prepareSource(fixture(v), slot);
+}
+
+/** The unit nvcc makes of `text`, always from the same path for one `slot` (so the module id stays). */
+export function prepareSource(text: string, slot: string): Prepared {
   const dir = path.join(os.tmpdir(), `ptxd-incr-fixture-${process.getuid?.() ?? 'u'}-${slot}`);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'incr.cu');
-  fs.writeFileSync(file, fixture(v));
+  fs.writeFileSync(file, text);
   const u = prepareUnit(file, ARCH);
   return { src: fs.readFileSync(u.ii, 'utf8'), opts: unitOptions(u) };
 }

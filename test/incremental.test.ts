@@ -14,7 +14,7 @@ import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
 import { lastFallbackReason } from '../compiler/incremental/incremental';
 import { KERNELS_DIR, prepareUnit, skipReason, unitOptions, libdeviceBytes, tools } from './helpers/tools';
-import { ALL, ARCH, SERIES, prepareVariant, shortName, type Prepared } from './incremental-fixture';
+import { ALL, ARCH, SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 
@@ -99,6 +99,30 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
         expect(outputs(r), SERIES[i]![0]).toEqual(outputs(clean[i]!));
       }
     }
+  });
+
+  it('kernels that disagree about a shared function (argument promotion) compile whole, identical to clean', () => {
+    const src = (addr: boolean) => [
+      'struct Pair { float a; float b; };',
+      '__device__ __noinline__ float usePair(const Pair& p) { return p.a * p.b + 1.0f; }',
+      '__global__ void kDirect(float* o, const Pair* p) { o[threadIdx.x] = usePair(p[threadIdx.x]); }',
+      `__global__ void kAddr(float* o, const Pair* p, unsigned long long* out) { ${addr ? 'out[0] = (unsigned long long)&usePair; ' : ''}o[0] = usePair(*p); }`,
+    ].join('\n') + '\n';
+    const [withAddr, direct] = [true, false].map(a => prepareSource(src(a), 'conflict'));
+    const store = new MemoryPieceStore();
+    const run = (u: Prepared) => {
+      const r = compileUnit(u.src, u.opts, { libdevice: lib, pieces: store });
+      expect(outputs(r)).toEqual(outputs(compileUnit(u.src, u.opts, { libdevice: lib })));
+      expect(r.ok).toBe(true);
+      return r;
+    };
+    run(withAddr);                                              // first compile of the file: whole
+    // alone, kDirect promotes usePair's argument, kAddr (taking its address) cannot: they disagree
+    expect(run(withAddr).functions).toBeUndefined();
+    expect(lastFallbackReason()).toMatch(/usePair/);
+    // without the address taken both agree: only kAddr is compiled again
+    expect(run(direct).functions?.compiled.map(shortName)).toEqual(['kAddr']);
+    expect(run(withAddr).functions, 'back: the stored entries disagree again').toBeUndefined();
   });
 
   it('test kernels: identical first (whole), cold and warm through the store; unsupported ones fall back visibly', () => {

@@ -7,8 +7,9 @@ import { createHash } from 'node:crypto';
 import type { Tokens } from '../frontend/tokens';
 import type { Index, DeclEntry } from '../frontend/index-types';
 
-// Entries of a reused prelude index are shared between compiles and hold identical tokens.
-const declCache = new WeakMap<DeclEntry, string>();
+// Entries of a reused prelude index are shared between compiles and hold identical tokens (the range is
+// checked too, so an entry object that changed is hashed again).
+const declCache = new WeakMap<DeclEntry, { first: number; last: number; src: string; h: string }>();
 
 function tokenText(toks: Tokens, i: number): string {
   const id = toks.id[i]!;
@@ -26,12 +27,12 @@ export function sha1(s: string): string {
 /** Hash of one declaration's content (see the file comment). */
 export function declHash(toks: Tokens, d: DeclEntry): string {
   const c = declCache.get(d);
-  if (c !== undefined) return c;
+  if (c !== undefined && c.first === d.first && c.last === d.last && c.src === toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64)) return c.h;
   const parts: string[] = [d.kind, String(d.flags), d.scope, d.qualifier, d.name, toks.files[toks.file[d.first]!] ?? ''];
   appendTokens(parts, toks, d.first, d.last);
   if (d.kind === 'enumerator' && d.bodyStart >= 0) { parts.push('\u0002'); appendTokens(parts, toks, d.bodyStart, d.bodyEnd); }
   const h = sha1(parts.join('\u0001'));
-  declCache.set(d, h);
+  declCache.set(d, { first: d.first, last: d.last, src: toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64), h });
   return h;
 }
 

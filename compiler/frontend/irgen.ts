@@ -57,7 +57,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 
 
 /** The unit's device roots in index order: non-template kernels, device variables, and kernel templates by name. */
-export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernelTemplates: Map<string, number[]>, declOf?: Map<FuncSym, number>): void {
+export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernelTemplates: Map<string, number[]>, declOf?: Map<FuncSym | VarSym, number>): void {
   const index = u.index;
   for (let di = 0; di < index.decls.length; di++) {
     const d = index.decls[di]!;
@@ -72,7 +72,7 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
     } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))
       && !(d.flags & DeclFlag.Extern) && !(d.flags & DeclFlag.DeviceBuiltin)) {
       if (d.flags & DeclFlag.Template) throw new Unsupported('variable template');
-      for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) vars.push(s);
+      for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) { vars.push(s); declOf?.set(s, di); }
     }
   }
 

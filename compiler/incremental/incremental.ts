@@ -84,7 +84,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const u = new Unit(toks, index, opts);
     const kernels: FuncSym[] = [], vars: VarSym[] = [];
     const templates = new Map<string, number[]>();
-    const declOf = new Map<FuncSym, number>();
+    const declOf = new Map<FuncSym | VarSym, number>();
     collectRoots(u, kernels, vars, templates, declOf);
     // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
     if (templates.size > 0) for (const k of templateKernelInstances(u, templates)) if (!kernels.includes(k)) kernels.push(k);
@@ -105,6 +105,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const entries: RootEntry[] = [];
     const compiled: string[] = [], reused: string[] = [];
     const fresh: [string, RootEntry][] = [];
+    const varDecls = vars.map(v => declOf.get(v)!);
     kernels.forEach((k, i) => {
       const name = preamble.kernels[i]!;
       t = performance.now();
@@ -115,7 +116,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
       const hit = findEntry(env.pieces!, slot, hashes);
       lap('assemble');
       if (hit) { entries.push(hit); reused.push(name); return; }
-      const e = compileRoot(toks, index, opts, env, di !== undefined ? di : templates, name, hashes, times);
+      const e = compileRoot(toks, index, opts, env, di !== undefined ? di : templates, varDecls, name, hashes, times);
       fresh.push([slot, e]);
       entries.push(e);
       compiled.push(name);
@@ -165,18 +166,22 @@ function storeEntry(store: PieceStore, slot: string, e: RootEntry): void {
 }
 
 /** Compiles one kernel (declaration di, mangled `name`) in a unit of its own and describes the result. */
-function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: CompileEnv, root: number | Map<string, number[]>, name: string, hashes: IndexHashes, times: PhaseTimes): RootEntry {
+function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: CompileEnv, root: number | Map<string, number[]>, varDecls: number[], name: string, hashes: IndexHashes, times: PhaseTimes): RootEntry {
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
   const u = new Unit(toks, index, opts);
+  // the device variables first, in index order, as the whole compile loads them (a variable declared
+  // twice takes its final shape from the order its declarations are read in)
+  u.trace = new Set();
+  for (const vdi of varDecls) u.load(vdi);
   let k: FuncSym | undefined;
   if (typeof root === 'number') {
     // its own name too: another declaration of the kernel (a prototype) is no lookup but may matter
-    u.trace = new Set([index.decls[root]!.name]);
+    u.trace.add(index.decls[root]!.name);
     k = u.load(root).find((s): s is FuncSym => s.kind === 'func' && s.isGlobal && s.bodyStart >= 0);
   } else {
     // a kernel template specialisation: found as the whole compile finds it (launches and instantiations in the unit)
-    u.trace = new Set(root.keys());
+    for (const n of root.keys()) u.trace.add(n);
     k = templateKernelInstances(u, root).find(f => mangleFunction(f, opts.moduleId) === name);
   }
   if (!k) throw new Whole('kernel not found');

@@ -1,14 +1,17 @@
-// Per-root incremental compilation ("verifying traces"). Each kernel is compiled on its own (a fresh Unit
-// and module) and stored with its trace: every index lookup its front end made. On the next compile of
-// the unit, a kernel whose own declaration and traced declarations hash the same is reused; only the
-// others are compiled. assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it.
+// Per-root incremental compilation ("verifying traces"). Each root (a kernel, or a kernel template's
+// specialisation) is compiled on its own (a fresh Unit and module) and stored with its trace: every name
+// its front end looked up in the index. On the next compile of the unit, a root whose own declaration and
+// traced declarations hash the same (positions excluded) is reused; only the others are compiled.
+// assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it; the kernels, the
+// device variables and the stub are read from the current unit every time.
 //
-// The first compile of a file compiles it whole (and marks the file): a fresh build pays nothing for this.
+// The first compile of a file compiles it whole (and marks the file): compiling roots one by one costs
+// more than a whole compile when nothing can be reused, so a fresh build pays nothing for this.
 // Units the scheme does not cover compile whole (same output, nothing reused): -rdc, -G, -lineinfo,
-// lexical/structural errors, any diagnostic (warnings included), lambdas, device
-// variables whose initialisers need function bodies, libdevice functions or globals left in a root's
-// optimised module, and roots that disagree about a shared function (e.g. argument promotion decided
-// differently). Such a fallback is visible: CompileResult.functions is absent.
+// lexical/structural errors, any diagnostic (warnings included), lambdas (their names are numbered across
+// the unit), device variables whose initialisers need function bodies, and roots that disagree about a
+// shared function or global (e.g. argument promotion decided differently). Such a fallback is visible:
+// CompileResult.functions is absent, lastFallbackReason() says why.
 
 import type { CompileOptions } from '../options';
 import { Unsupported, CompileErrors } from '../diagnostics';

@@ -24,6 +24,7 @@ export interface Variant {
   struct?: boolean;       // the struct kStruct uses changed
   trig?: boolean;         // kTrig2 (libdevice functions and their constant tables, shared with kTrig1) changed
   tmpl?: boolean;         // the body of a kernel template (specialised for a launch in host code) changed
+  lam?: boolean;          // a lambda in kLam2 changed (kLam1 has one too; lambdas are numbered across the unit)
 }
 
 export function fixture(v: Variant): string {
@@ -50,12 +51,14 @@ export function fixture(v: Variant): string {
     `__global__ void kTrig2(double* o) { o[threadIdx.x] = cos(o[threadIdx.x]) + tanf((float)o[threadIdx.x])${v.trig ? ' * 2.0' : ''}; }`,
     `template <typename T> __global__ void kTmpl(T* o) { o[threadIdx.x] = (T)${v.tmpl ? '2' : '1'}; }`,
     'void launchTmpl(float* p) { kTmpl<float><<<1, 32>>>(p); }',
+    '__global__ void kLam1(float* o) { auto f = [](float x) { return x * 2.0f; }; o[threadIdx.x] = f(o[threadIdx.x]); }',
+    `__global__ void kLam2(float* o) { auto g = [](float x) { return x + ${v.lam ? '4.0f' : '3.0f'}; }; o[threadIdx.x] = g(o[threadIdx.x]); }`,
     v.add ? '__global__ void kNew(float* o) { o[threadIdx.x] = 42.0f; }' : '',
   ];
   return parts.join(nl) + '\n';
 }
 
-export const ALL = ['kInl', 'kSlow', 'kStruct', 'kGlobal', 'kPrint', 'kPrint2', 'kShared1', 'kShared2', 'kBody', 'kMath', 'kTrig1', 'kTrig2', 'kTmpl'];
+export const ALL = ['kInl', 'kSlow', 'kStruct', 'kGlobal', 'kPrint', 'kPrint2', 'kShared1', 'kShared2', 'kBody', 'kMath', 'kTrig1', 'kTrig2', 'kTmpl', 'kLam1', 'kLam2'];
 
 /** The series: the edit, then the kernels it must recompile (relative to the previous step). */
 export const SERIES: [string, Variant, string[]][] = [
@@ -72,6 +75,7 @@ export const SERIES: [string, Variant, string[]][] = [
   ['struct', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true }, ['kStruct']],
   ['libdevice caller', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true, trig: true }, ['kTrig2']],
   ['kernel template', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true, trig: true, tmpl: true }, ['kTmpl']],
+  ['lambda', { blank: true, body: true, add: true, delPrint: true, inl: true, slow: true, shared: true, gtype: true, struct: true, trig: true, tmpl: true, lam: true }, ['kLam2']],
   ['back to the start', {}, []],
 ];
 

@@ -8,8 +8,8 @@
 // The first compile of a file compiles it whole (and marks the file): compiling roots one by one costs
 // more than a whole compile when nothing can be reused, so a fresh build pays nothing for this.
 // Units the scheme does not cover compile whole (same output, nothing reused): -rdc, -G, -lineinfo,
-// lexical/structural errors, any diagnostic (warnings included), lambdas (their names are numbered across
-// the unit), device variables whose initialisers need function bodies, and roots that disagree about a
+// lexical/structural errors, any diagnostic (warnings included), lambdas left in a root's optimised module
+// (their names are numbered across the unit), device variables whose initialisers need function bodies, and roots that disagree about a
 // shared function or global (e.g. argument promotion decided differently). Such a fallback is visible:
 // CompileResult.functions is absent, lastFallbackReason() says why.
 
@@ -198,7 +198,7 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
     gen.emitBody(f);
   }
   detach();
-  if (u.diags.length > 0 || u.lambdaCount > 0) throw new Whole('diagnostics or lambdas');
+  if (u.diags.length > 0) throw new Whole('diagnostics');
   const trace = [...u.trace].sort();
   const digest = hashes.digest(trace);
   // what linking libdevice adds is ordered over the whole unit at assembly: record what each body asks for
@@ -213,6 +213,10 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   linkAndCheck(m, opts, env);
   optimize(m, opts);
   lap('optimize');
+  // lambdas are numbered across the whole unit, so a name that mentions one must not reach the output
+  // (inlined lambdas leave none: the usual case)
+  if (u.lambdaCount > 0 && [...m.funcs.filter(f => f.blocks.length > 0 || f.name.startsWith('_Z')), ...m.globals].some(x => x.name.includes('__lambda_')))
+    throw new Whole('a lambda left in the module');
   const funcs: Record<string, EntryFunc> = {};
   for (const f of m.funcs) {
     let header: string | null = null;

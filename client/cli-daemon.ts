@@ -199,7 +199,7 @@ export async function statsCommand(json: boolean): Promise<number> {
     `unsupported units ${k.unsupported}\n` +
     `compile time      ${(k.compileMs / 1000).toFixed(1)} s spent, ${(k.savedMs / 1000).toFixed(1)} s saved by hits\n`);
   out(remoteLines(k, r.daemon));
-  if (r.cache) out(`cache             ${r.cache.entries} units, ${mb(r.cache.bytes)} of ${mb(r.cache.limit)} (${r.cache.path})\n`);
+  if (r.cache) out(`cache             ${r.cache.entries} units${r.cache.pieces ? ` + ${r.cache.pieces} per-kernel entries` : ''}, ${mb(r.cache.bytes)} of ${mb(r.cache.limit)} (${r.cache.path})\n`);
   else out('cache             disabled (directory not usable)\n');
   out(`fallbacks to the real cicc: ${r.fallbacks.total} (${r.fallbacks.file})\n`);
   for (const [reason, n] of Object.entries(r.fallbacks.reasons).sort((x, y) => y[1] - x[1])) out(`  ${n}\t${reason}\n`);
@@ -211,8 +211,16 @@ export async function statsCommand(json: boolean): Promise<number> {
     out(`compile pool      ${p.workers} workers (${p.started} started), ${p.jobs} jobs, at most ${p.peakRunning} at once (${p.peakPerBuild} of one make build), ` +
       `${p.crashes} worker crashes\n` +
       `make jobserver    ${p.tokensUsed} jobs ran on make tokens, at most ${p.peakTokens} tokens at once\n` +
-      `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)} ` +
-      `(${p.compiled} units)\n`);
+      `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)}, ` +
+      `assemble ${s1(ph.assemble ?? 0)} (${p.compiled} units)\n`);
+    if (p.roots) out(`kernels           ${p.roots.compiled} compiled, ${p.roots.reused} reused from the piece cache\n`);
+    if (p.last) {
+      const lp = p.last.phaseMs;
+      const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
+      out(`last compile      ${p.last.compiled ? `${p.last.compiled.length} kernels compiled, ${p.last.reused!.length} reused` : 'whole unit'}; ` +
+        `lex ${ms(lp.lex)}, skim ${ms(lp.skim)}, irgen ${ms(lp.irgen)}, optimize ${ms(lp.optimize)}, emit ${ms(lp.emit)}, assemble ${ms(lp.assemble)}\n`);
+      if (p.last.compiled?.length) out(`  compiled: ${p.last.compiled.join(' ')}\n`);
+    }
   }
   return 0;
 }
@@ -225,7 +233,7 @@ export async function cacheCommand(action: string, json: boolean): Promise<numbe
       case 'info': {
         const i = store.info();
         if (json) out(`${JSON.stringify(i)}\n`);
-        else out(`cache ${i.path}\n  ${i.entries} units, ${mb(i.bytes)} of values, limit ${mb(i.limit)} (PTXD_CACHE_SIZE), file ${mb(i.fileBytes)}\n`);
+        else out(`cache ${i.path}\n  ${i.entries} units${i.pieces ? ` + ${i.pieces} per-kernel entries` : ''}, ${mb(i.bytes)} of values, limit ${mb(i.limit)} (PTXD_CACHE_SIZE), file ${mb(i.fileBytes)}\n`);
         return 0;
       }
       case 'clear': {

@@ -13,8 +13,14 @@ import { optimize } from './middle/passes';
 import { emitPtx } from './backend/ptx';
 import { linkLibdevice } from './middle/libdevice';
 import { BitcodeError } from './middle/bitcode/reader';
+import type { PieceStore } from './incremental/store';
+import { compileIncremental } from './incremental/incremental';
 
-export interface PhaseTimes { lex: number; skim: number; irgen: number; optimize: number; emit: number }
+export interface PhaseTimes {
+  lex: number; skim: number; irgen: number; optimize: number; emit: number;
+  /** Incremental compiles: checking cached roots and assembling the module from pieces. */
+  assemble?: number;
+}
 
 export interface CompileResult {
   /** false when errors were diagnosed (exit 1) or the unit is unsupported. */
@@ -25,6 +31,7 @@ export interface CompileResult {
   /** Set when our compiler cannot handle the unit: the caller falls back to the real cicc (visibly). */
   unsupported?: string;
   times: PhaseTimes;
+  /** Mangled names of the roots (kernels) compiled vs reused from the piece store; absent when the per-root path was not used. */
   functions?: { compiled: string[]; reused: string[] };
 }
 
@@ -34,6 +41,8 @@ export interface CompileEnv {
   libdevice?: Uint8Array;
   /** Lexed and skimmed prefixes of earlier units (compiler/frontend/prelude.ts). Never changes outputs. */
   prelude?: PreludeCache;
+  /** Cached per-root results (compiler/incremental/): with it, an edit recompiles only the roots it affects. Never changes outputs. */
+  pieces?: PieceStore;
 }
 
 /** Functions the PTX may call without a definition in the unit (provided by the CUDA driver/runtime). */
@@ -44,7 +53,7 @@ const EXTERNAL_OK = new Set(['vprintf', '__assertfail', 'malloc', 'free']);
  * other undefined function) makes the unit unsupported, so it falls back visibly instead of producing
  * PTX that fails to link.
  */
-function checkExternalCalls(m: Module, opts: CompileOptions): void {
+export function checkExternalCalls(m: Module, opts: CompileOptions): void {
   const missing = m.funcs.filter(f => f.blocks.length === 0 && !f.name.startsWith('llvm.') && !EXTERNAL_OK.has(f.name)
     && (!opts.rdc || f.name.startsWith('__nv_'))
     && m.funcs.some(g => g.blocks.some(b => b.insts.some(i => i.op === 'call' && i.ops[0] === f))));
@@ -54,7 +63,21 @@ function checkExternalCalls(m: Module, opts: CompileOptions): void {
   throw new Unsupported(lib.length > 0 ? `libdevice not available: ${lib.join(', ')}` : `call to undefined device function: ${names.join(', ')}`);
 }
 
+/** Links the libdevice functions m calls (when libdevice is given), then rejects calls left undefined. */
+export function linkAndCheck(m: Module, opts: CompileOptions, env: CompileEnv): void {
+  if (env.libdevice) {
+    try {
+      linkLibdevice(m, env.libdevice, { arch: opts.arch, ftz: opts.ftz, precDiv: opts.precDiv, precSqrt: opts.precSqrt, fastMath: opts.fastMath });
+    } catch (e) {
+      if (e instanceof BitcodeError) throw new Unsupported(`cannot read libdevice: ${e.message}`);
+      throw e;
+    }
+  }
+  checkExternalCalls(m, opts);
+}
+
 export function compileUnit(src: string, opts: CompileOptions, env: CompileEnv = {}): CompileResult {
+  if (env.pieces) return compileIncremental(src, opts, env, e => compileUnit(src, opts, { ...e, pieces: undefined }));
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] += n - t; t = n; };
@@ -69,15 +92,7 @@ export function compileUnit(src: string, opts: CompileOptions, env: CompileEnv =
     lap('irgen');
     const errors = fe.diagnostics.filter(d => d.severity === 'error' || d.severity === 'catastrophic');
     if (errors.length > 0) return { ok: false, ptx: '', stub: '', diagnostics: fe.diagnostics, times };
-    if (env.libdevice) {
-      try {
-        linkLibdevice(fe.module, env.libdevice, { arch: opts.arch, ftz: opts.ftz, precDiv: opts.precDiv, precSqrt: opts.precSqrt, fastMath: opts.fastMath });
-      } catch (e) {
-        if (e instanceof BitcodeError) throw new Unsupported(`cannot read libdevice: ${e.message}`);
-        throw e;
-      }
-    }
-    checkExternalCalls(fe.module, opts);
+    linkAndCheck(fe.module, opts, env);
     optimize(fe.module, opts);
     lap('optimize');
     const ptx = emitPtx(fe.module, opts);

@@ -35,8 +35,10 @@ export class Daemon {
   private readonly waiting = new Map<string, Waiter[]>();
   private pool: Pool | undefined;
   private readonly scheduler: Scheduler;
-  private readonly phaseMs: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
+  private readonly phaseMs: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
   private compiled = 0;
+  private readonly roots = { compiled: 0, reused: 0 };
+  private last: PoolStatus['last'];
   private readonly conns = new Set<Socket>();
   private lastActivity = Date.now();
   private served = 0;
@@ -205,7 +207,10 @@ export class Daemon {
         const r = await this.pool!.run(text, o, rest);
         functions = r.result.functions;
         this.compiled++;
-        for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] += r.result.times[k] ?? 0;
+        for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] = (this.phaseMs[k] ?? 0) + (r.result.times[k] ?? 0);
+        const fns = r.result.functions;
+        if (fns) { this.roots.compiled += fns.compiled.length; this.roots.reused += fns.reused.length; }
+        this.last = { ...(fns ? { compiled: fns.compiled, reused: fns.reused } : {}), phaseMs: { ...r.result.times } };
         return r;
       });
     })).then(res => {
@@ -260,7 +265,8 @@ export class Daemon {
     const p = this.phaseMs;
     return {
       ...this.scheduler.stats(), workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0, compiled: this.compiled,
-      phaseMs: { lex: round(p.lex), skim: round(p.skim), irgen: round(p.irgen), optimize: round(p.optimize), emit: round(p.emit) },
+      phaseMs: { lex: round(p.lex), skim: round(p.skim), irgen: round(p.irgen), optimize: round(p.optimize), emit: round(p.emit), assemble: round(p.assemble ?? 0) },
+      roots: { ...this.roots }, ...(this.last ? { last: this.last } : {}),
     };
   }
 

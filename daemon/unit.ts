@@ -9,11 +9,73 @@ import { readFileSync } from 'node:fs';
 import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import type { CompileResult, PhaseTimes } from '../compiler/compile';
-import { emptyCounters, Store, type Counters } from './store/store';
+import { emptyCounters, Store, PIECE_PREFIX, type Counters } from './store/store';
 import { unitKey } from './store/key';
 import { compilerHash, ptxdVersion } from './version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
 import { RemoteTier } from './store/remote/tier';
+import type { PieceStore, StoreValue } from '../compiler/incremental/store';
+
+
+/**
+ * Per-root entries in the LMDB unit store, under their own key prefix. Each is kept as a unit value whose
+ * ptx field holds the entry's JSON, so the store's checks (length + hash on read, `cache verify`) and its
+ * size limit and LRU eviction apply to them unchanged; a corrupt or evicted entry is only a miss.
+ */
+export class LmdbPieceStore implements PieceStore {
+  /** Decoded entries (immutable, content-addressed), most recently used last; trace lists change and are always read. */
+  private readonly entries = new Map<string, StoreValue>();
+  constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
+  get(key: string): StoreValue | undefined {
+    const c = this.entries.get(key);
+    if (c) { this.entries.delete(key); this.entries.set(key, c); return c; }
+    try {
+      const { value } = this.store.get(`${PIECE_PREFIX}${this.prefix}:${key}`);
+      const v = value ? JSON.parse(value.ptx) as StoreValue : undefined;
+      if (v && !('traces' in v)) this.remember(key, v);
+      return v;
+    } catch { return undefined; }
+  }
+  private remember(key: string, v: StoreValue): void {
+    this.entries.set(key, v);
+    if (this.entries.size > 4096) this.entries.delete(this.entries.keys().next().value!);
+  }
+  put(key: string, v: StoreValue): void {
+    if (!('traces' in v)) this.remember(key, v);
+    try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, asUnitValue(v)); }
+    catch { /* a full disk never fails a compile */ }
+  }
+  batch(f: () => void): void {
+    try { this.store.batch(f); } catch { /* a full disk never fails a compile */ }
+  }
+  update(key: string, f: (old: StoreValue | undefined) => StoreValue): void {
+    try {
+      this.store.update(`${PIECE_PREFIX}${this.prefix}:${key}`, old => {
+        let v: StoreValue | undefined;
+        try { v = old ? JSON.parse(old.ptx) as StoreValue : undefined; } catch { v = undefined; }
+        return asUnitValue(f(v));
+      });
+    } catch { /* a full disk never fails a compile */ }
+  }
+}
+
+function asUnitValue(v: StoreValue): import('./store/value').UnitValue {
+  return { ok: true, ptx: JSON.stringify(v), stub: '', diagnostics: [], compileMs: 0 };
+}
+
+/** Where a compile worker finds the piece store (plain data: it opens the LMDB environment itself). */
+export interface PieceStoreRef { dir: string; limit: number }
+
+const openedStores = new Map<string, LmdbPieceStore | null>();
+/** The piece store of a cache directory, opened once per thread (null when it cannot be opened). */
+export function pieceStoreAt(ref: PieceStoreRef): LmdbPieceStore | undefined {
+  let s = openedStores.get(ref.dir);
+  if (s === undefined) {
+    try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit)); } catch { s = null; }
+    openedStores.set(ref.dir, s);
+  }
+  return s ?? undefined;
+}
 
 export interface UnitRequest {
   /** Absolute path of the .ii. */
@@ -41,6 +103,8 @@ export interface UnitResponse {
   compileMs: number;
   /** Lines for the client to print on stderr (e.g. the cache is disabled). */
   warnings: string[];
+  /** Roots compiled vs reused from the piece store (CompileResult.functions); absent when the unit compiled whole. */
+  functions?: { compiled: string[]; reused: string[] };
 }
 
 /** A looked-up request: either answered already or ready to compile. */
@@ -104,6 +168,7 @@ export class UnitService {
   private pending: Counters = emptyCounters();
   private prelude: import('../compiler/frontend/prelude').PreludeCache | undefined;
   private remote: RemoteTier | undefined;
+  private pieces: LmdbPieceStore | undefined;
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -204,7 +269,8 @@ export class UnitService {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       this.prelude = new (require('../compiler/frontend/prelude') as typeof import('../compiler/frontend/prelude')).PreludeCache();
     }
-    const env = { libdevice: l.lib?.bytes, prelude: this.prelude };
+    const store = this.getStore();
+    const env = { libdevice: l.lib?.bytes, prelude: this.prelude, pieces: store ? (this.pieces ??= new LmdbPieceStore(store)) : undefined };
     let options = l.options ?? l.req.options;
     let r = compileUnit(text, options, env);
     if (this.leaked(l, options, r)) {
@@ -235,7 +301,8 @@ export class UnitService {
 
   /** compileUnit's arguments after the options, as plain data (a worker adds its own prelude cache). */
   private compileArgs(l: Lookup): unknown[] {
-    return [{ libdevice: l.lib?.bytes }];
+    const pieceStore: PieceStoreRef | undefined = this.getStore() ? { dir: this.o.cacheDir, limit: this.o.sizeLimit } : undefined;
+    return [{ libdevice: l.lib?.bytes, pieceStore }];
   }
 
   /**
@@ -274,7 +341,7 @@ export class UnitService {
     }
     return {
       status: r.ok ? 'ok' : 'errors', ptx: r.ptx, stub: realStub(r.stub, req.options), diagnostics: r.diagnostics, times: r.times,
-      cached: false, compileMs, warnings: this.warnings(),
+      cached: false, compileMs, warnings: this.warnings(), ...(r.functions ? { functions: r.functions } : {}),
     };
   }
 

@@ -1,6 +1,6 @@
 // PTX module assembly: header, declarations, globals, then per-function pieces (cacheable: a piece's text
 // depends only on its function; the function ordinal in labels is filled in here).
-import type { Module, Func } from '../middle/ir';
+import type { Module, Func, Global } from '../middle/ir';
 import type { CompileOptions } from '../options';
 import { Unsupported } from '../diagnostics';
 import { ptxHeader, checkTarget } from './targets';
@@ -23,29 +23,61 @@ function linkPrefix(f: Func, opts: CompileOptions): string {
   return f.linkage === 'weak' || f.linkage === 'linkonce_odr' ? '.weak ' : '.visible ';
 }
 
+/** One function as module assembly sees it: a definition (piece) or a declaration only. */
+export interface AsmFunc {
+  name: string;
+  isKernel: boolean;
+  /** The definition; absent for a function only declared in the module. */
+  piece?: FnPiece;
+  /** Its `.func` prototype for a forward or `.extern` declaration (called only when one is needed). */
+  header: () => string;
+}
+/** A module-scope variable's declaration text and the functions its initialiser names. */
+export interface AsmGlobal { text: string; funcRefs: string[] }
+
+/** Declaration text and function references of a global. */
+export function globalParts(opts: CompileOptions): (g: Global) => AsmGlobal {
+  return g => { const refs = new Set<string>(); const text = globalDecl(g, opts, refs); return { text, funcRefs: [...refs] }; };
+}
+
+/** Prototype text of f as a declaration (.extern when the module does not define it). */
+export function declHeader(f: Func, opts: CompileOptions): string {
+  return f.blocks.length === 0 ? funcHeader(f, '.extern ', true) : funcHeader(f, linkPrefix(f, opts), true);
+}
+
 /**
  * Assemble a module from pieces (`pieces.get(name)` for every defined function; missing ones are emitted here).
  * Order: prototypes / extern functions (module order, only those needed), globals (module order), functions.
  */
 export function assembleModule(m: Module, opts: CompileOptions, pieces?: ReadonlyMap<string, FnPiece>): string {
   checkTarget(opts);
-  const defined = m.funcs.filter(f => f.blocks.length > 0);
-  const ps = defined.map(f => pieces?.get(f.name) ?? emitFunction(f, opts));
+  const funcs: AsmFunc[] = m.funcs.map(f => ({
+    name: f.name, isKernel: f.isKernel,
+    piece: f.blocks.length > 0 ? pieces?.get(f.name) ?? emitFunction(f, opts) : undefined,
+    header: () => declHeader(f, opts),
+  }));
+  const globals = m.globals.map(globalParts(opts));
+  return assembleParts(opts, funcs, globals);
+}
+
+/** The module text from its parts, in the order given (shared by whole-module and incremental compiles). */
+export function assembleParts(opts: CompileOptions, funcs: readonly AsmFunc[], globals: readonly AsmGlobal[]): string {
+  checkTarget(opts);
+  const defined = funcs.filter(f => f.piece !== undefined);
+  const ps = defined.map(f => f.piece!);
   const pos = new Map<string, number>(defined.map((f, i) => [f.name, i]));
-  const globalRefs = new Set<string>();
-  const globals = m.globals.map(g => globalDecl(g, opts, globalRefs));
   // functions referenced before their definition (or from globals) need a declaration first
-  const needDecl = new Set<string>(globalRefs);
+  const needDecl = new Set<string>();
+  for (const g of globals) for (const r of g.funcRefs) needDecl.add(r);
   ps.forEach((p, i) => { for (const r of p.funcRefs) { const j = pos.get(r); if (j === undefined || j > i) needDecl.add(r); } });
   const decls: string[] = [];
-  for (const f of m.funcs) {
+  for (const f of funcs) {
     if (!needDecl.has(f.name)) continue;
     if (f.name.startsWith('llvm.')) throw new Unsupported(`address of intrinsic ${f.name}`);
     if (f.isKernel) throw new Unsupported(`reference to kernel ${f.name} from device code`);
-    if (f.blocks.length === 0) decls.push(funcHeader(f, '.extern ', true));
-    else decls.push(funcHeader(f, linkPrefix(f, opts), true));
+    decls.push(f.header());
   }
-  const top = [...decls, ...globals];
+  const top = [...decls, ...globals.map(g => g.text)];
   let out = ptxHeader(opts) + '\n';
   if (top.length) out += top.join('\n') + '\n';
   out += '\n';

@@ -31,23 +31,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   if (unitIsBroken(u, toks, index)) return { module, stub, diagnostics: u.diags };
 
   // 1. roots
-  for (let di = 0; di < index.decls.length; di++) {
-    const d = index.decls[di]!;
-    if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
-      if (d.flags & DeclFlag.Template) {
-        if (u.templates.isExplicitSpec(di)) throw new Unsupported('explicit specialization of a kernel template');
-        kernelTemplates.set(d.name, [...(kernelTemplates.get(d.name) ?? []), di]);
-        continue;
-      }
-      if (d.qualifier) throw new Unsupported('kernel defined out of line');
-      for (const s of u.load(di)) if (s.kind === 'func' && s.isGlobal && s.bodyStart >= 0 && !kernels.includes(s)) kernels.push(s);
-    } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))
-      && !(d.flags & DeclFlag.Extern) && !(d.flags & DeclFlag.DeviceBuiltin)) {
-      if (d.flags & DeclFlag.Template) throw new Unsupported('variable template');
-      for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) vars.push(s);
-    }
-  }
-
+  collectRoots(u, kernels, vars, kernelTemplates);
   if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates)) if (!kernels.includes(k)) kernels.push(k);
 
   // 2. parse and check every function the roots reach
@@ -71,8 +55,37 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   return { module, stub, diagnostics: u.diags };
 }
 
+
+/** The unit's device roots in index order: non-template kernels, device variables, and kernel templates by name. */
+export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernelTemplates: Map<string, number[]>, declOf?: Map<FuncSym | VarSym, number>): void {
+  const index = u.index;
+  for (let di = 0; di < index.decls.length; di++) {
+    const d = index.decls[di]!;
+    if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
+      if (d.flags & DeclFlag.Template) {
+        if (u.templates.isExplicitSpec(di)) throw new Unsupported('explicit specialization of a kernel template');
+        kernelTemplates.set(d.name, [...(kernelTemplates.get(d.name) ?? []), di]);
+        continue;
+      }
+      if (d.qualifier) throw new Unsupported('kernel defined out of line');
+      for (const s of u.load(di)) if (s.kind === 'func' && s.isGlobal && s.bodyStart >= 0 && !kernels.includes(s)) { kernels.push(s); declOf?.set(s, di); }
+    } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))
+      && !(d.flags & DeclFlag.Extern) && !(d.flags & DeclFlag.DeviceBuiltin)) {
+      if (d.flags & DeclFlag.Template) throw new Unsupported('variable template');
+      for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) { vars.push(s); declOf?.set(s, di); }
+    }
+  }
+
+}
+
+/** The host stub's description of the unit's kernels and variables. */
+export function stubInput(u: Unit, kernels: FuncSym[], vars: VarSym[], opts: CompileOptions): StubInput {
+  hostModuleId = opts.moduleId;
+  return { kernels: kernels.map(k => stubKernel(u, k, opts)), variables: vars.map(v => stubVariable(v, opts)) };
+}
+
 /** Structural errors cicc reports before anything else: brackets still open at the end of the unit, bad tokens in user files. */
-function unitIsBroken(u: Unit, toks: Tokens, index: Index): boolean {
+export function unitIsBroken(u: Unit, toks: Tokens, index: Index): boolean {
   for (const e of toks.errors ?? []) {
     const ti = tokenAt(toks, e.pos);
     if (u.isUserFile(ti)) u.error(ti, 7, e.message);
@@ -104,7 +117,7 @@ function drainParse(gen: ModuleGen, parseBody: (f: FuncSym) => void): void {
  * The specialisations of kernel templates the unit asks for: explicit instantiations, and template-ids
  * `k<args>` in the user's code (launches `k<float,4><<<...>>>`, `&k<int>`), in source order.
  */
-function templateKernelInstances(u: Unit, templates: Map<string, number[]>): FuncSym[] {
+export function templateKernelInstances(u: Unit, templates: Map<string, number[]>): FuncSym[] {
   const out: FuncSym[] = [];
   const toks = u.toks;
   const own = [...templates.keys()].flatMap(n => u.index.byName.get(n) ?? []).map(di => u.index.decls[di]!).filter(d => (d.flags & DeclFlag.Template) && !(d.flags & DeclFlag.ExplicitInst));
@@ -188,7 +201,7 @@ function hostSpelling(t: CType): string { return typeName(t); }
 
 function namespacesOf(scope: string[]): string[] { return scope.map(s => s === '(anonymous)' ? '_NV_ANON_NAMESPACE' : s); }
 
-function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
+export function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
   let off = 0;
   const params = k.ty.params.map(t => {
     const size = sizeOfC(t), align = alignOfC(t);
@@ -204,7 +217,7 @@ function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKernel {
   } as StubKernel;
 }
 
-function stubVariable(v: VarSym, opts: CompileOptions): StubVariable {
+export function stubVariable(v: VarSym, opts: CompileOptions): StubVariable {
   return {
     name: v.name, namespaces: namespacesOf(v.scope), deviceName: mangleVariable(v, opts.moduleId), size: sizeOfC(v.ty),
     isConstant: v.space === 'constant', isManaged: v.space === 'managed', isStatic: v.isStatic, isShared: v.space === 'shared',

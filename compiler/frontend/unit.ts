@@ -20,8 +20,17 @@ const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 
   'unsigned', 'using', 'virtual', 'void', 'volatile', 'wchar_t', 'while', '__attribute__', '__extension__', '__inline__', '__restrict__',
   '__const', '__volatile__', '__signed__', '__typeof__', '__asm__', '__asm', '__alignof__', '__int128', '__builtin_va_list', 'consteval', 'constinit']);
 
-const norm = (scope: string): string => scope.split('::').filter(s => s && s !== '(anonymous)').join('::');
+const normed = new Map<string, string>();
+/** Scope path without anonymous namespaces (memoised: the same few scopes recur across thousands of declarations). */
+const norm = (scope: string): string => {
+  let n = normed.get(scope);
+  if (n === undefined) { n = scope.split('::').filter(s => s && s !== '(anonymous)').join('::'); if (normed.size < 100_000) normed.set(scope, n); }
+  return n;
+};
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
+
+/** Namespace tables of an index (built by the first Unit over it, read-only afterwards). */
+const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
 
 export class Unit {
   diags: Diagnostic[] = [];
@@ -40,10 +49,19 @@ export class Unit {
   /** Global variables in the order they were first referenced/defined (codegen emits the used ones). */
   staticLocals: VarSym[] = [];
   errorCount = 0;
+  /**
+   * Incremental compilation (compiler/incremental/): every name this unit looked up in the index, and '#…' keys
+   * for whole-index scans. A cached root is reused only while the declarations behind these are unchanged.
+   */
+  trace: Set<string> | null = null;
   /** Which entries are being parsed as "the user's code" (diagnostics there are real). */
   constructor(public toks: Tokens, public index: Index, public opts: CompileOptions) {
-    this.namespaces.add('');
     setBodyProvider(f => this.parseBody(f));
+    // several Units over one index (incremental compiles) share the namespace tables: they depend on the index only
+    const shared = nsTables.get(index);
+    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; return; }
+    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases });
+    this.namespaces.add('');
     for (let i = 0; i < index.decls.length; i++) {
       const d = index.decls[i]!;
       const n = norm(d.scope);
@@ -121,6 +139,7 @@ export class Unit {
     if (!f.cls || f.bodyStart >= 0) return;
     const rec = f.cls;
     const skimName = f.op === 'cv' ? null : f.name;
+    this.trace?.add(skimName ?? '#conversions');
     for (let di = 0; di < this.index.decls.length; di++) {
       const d = this.index.decls[di]!;
       if (d.kind !== 'function' || !(d.flags & DeclFlag.HasBody) || (d.flags & DeclFlag.Template) || !d.qualifier) continue;
@@ -134,6 +153,7 @@ export class Unit {
 
   // ------------------------------------------------------------------ namespace-scope lookup
   private entriesNamed(name: string): number[] {
+    this.trace?.add(name);
     return this.index.byName.get(name) ?? [];
   }
   /** Load (parse) a top-level declaration, returning the entities it declares. */
@@ -211,6 +231,7 @@ export class Unit {
   private owners = new Map<number, number>();
   /** The declaration (enum, typedef, variable) whose braces hold an enumerator entry. */
   private enumOwner(d: DeclEntry): number {
+    this.trace?.add('#enums');
     const c = this.owners.get(d.bodyStart);
     if (c !== undefined) return c;
     let found = -1;
@@ -241,6 +262,7 @@ export class Unit {
     return null;
   }
   private enumeratorEntries(name: string): number[] {
+    this.trace?.add('#enums');
     if (!this.enumerators) {
       this.enumerators = new Map();
       for (let di = 0; di < this.index.decls.length; di++) {

@@ -38,6 +38,11 @@ function library(bytes: Uint8Array): Library {
   return lib;
 }
 
+/** The type of a libdevice function, or undefined when the library has none of that name. */
+export function libdeviceFuncType(bytes: Uint8Array, name: string): Func['fnTy'] | undefined {
+  return library(bytes).byName.get(name)?.fnTy;
+}
+
 const configKey = (h: string, c: ReflectConfig): string => `${h}/${c.arch}/${+c.ftz}${+c.precDiv}${+c.precSqrt}${+c.fastMath}`;
 
 /** A library function with reflect applied for this configuration (shared, never mutated after creation). */

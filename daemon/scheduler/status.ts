@@ -13,4 +13,8 @@ export interface PoolStatus extends SchedulerStats {
   /** Units compiled by the pool, and the time their compiles spent in each phase (ms, summed). */
   compiled: number;
   phaseMs: PhaseTimes;
+  /** Incremental compiles (compiler/incremental/): kernels compiled vs reused from the piece store, summed. */
+  roots?: { compiled: number; reused: number };
+  /** The latest compile: its roots compiled and reused (absent when it compiled whole) and its phase times (ms). */
+  last?: { compiled?: string[]; reused?: string[]; phaseMs: PhaseTimes };
 }

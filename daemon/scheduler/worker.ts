@@ -25,7 +25,11 @@ parentPort!.on('message', (job: WorkerJob) => {
   // compileUnit(text, options, env, ...): env arrives as plain data (libdevice bytes); the worker adds
   // its prelude cache.
   const [env, ...more] = job.rest;
-  const withPrelude = prelude === undefined ? env : { ...(env as object | undefined), prelude };
+  // the per-root piece store: the job names the cache directory, this thread opens it once
+  const ref = (env as { pieceStore?: import('../unit').PieceStoreRef } | undefined)?.pieceStore;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pieces = ref ? (require('../unit') as typeof import('../unit')).pieceStoreAt(ref) : undefined;
+  const withPrelude = prelude === undefined && pieces === undefined ? env : { ...(env as object | undefined), prelude, pieces };
   const compile = mod.compileUnit as (text: string, o: WorkerJob['options'], ...rest: unknown[]) => ReturnType<CompileModule['compileUnit']>;
   const result = compile(job.text, job.options, ...(withPrelude === undefined ? [] : [withPrelude]), ...more);
   const reply: WorkerReply = { id: job.id, result, ms: performance.now() - t0 };

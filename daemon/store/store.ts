@@ -54,7 +54,18 @@ export function emptyCounters(): Counters {
   };
 }
 
-export interface StoreInfo { path: string; entries: number; bytes: number; limit: number; fileBytes: number }
+/** Keys of per-root entries of incremental compiles (daemon/unit.ts LmdbPieceStore); every other key is a unit. */
+export const PIECE_PREFIX = 'root:';
+const isPiece = (k: string): boolean => k.startsWith(PIECE_PREFIX);
+
+export interface StoreInfo {
+  path: string;
+  /** Cached units (not counting per-root entries). */
+  entries: number;
+  /** Per-root entries of incremental compiles. */
+  pieces?: number;
+  bytes: number; limit: number; fileBytes: number;
+}
 
 /** Only touch the access time of a hit this often: a hit should not cost a write every time. */
 const ATIME_GRANULARITY_MS = 60_000;
@@ -120,6 +131,23 @@ export class Store {
       this.lru.putSync(key, [this.stamp(), buf.length]);
       this.meta.putSync('total', total);
       return total > this.limit ? this.evict(total, key) : 0;
+    });
+  }
+
+  /** Runs f in one write transaction: the puts and updates inside commit together (one sync to disk). */
+  batch(f: () => void): void {
+    this.root.transactionSync(f);
+  }
+
+  /**
+   * Read-modify-write of one value in a single write transaction (atomic across threads and processes):
+   * `f` gets the current value (undefined when absent or corrupt) and returns the new one.
+   */
+  update(key: string, f: (old: UnitValue | undefined) => UnitValue): number {
+    return this.root.transactionSync(() => {
+      const raw = this.units.getBinary(key);
+      const old = raw === undefined ? undefined : decodeValue(raw);
+      return this.put(key, f(old));
     });
   }
 
@@ -189,18 +217,18 @@ export class Store {
   }
 
   info(): StoreInfo {
-    let entries = 0;
-    for (const _ of this.units.getKeys()) entries++;
+    let entries = 0, pieces = 0;
+    for (const k of this.units.getKeys()) if (isPiece(k as string)) pieces++; else entries++;
     const s = this.root.getStats() as { treeBranchPageCount?: number; mapSize?: number; lastPageNumber?: number; pageSize?: number };
     const fileBytes = (s.lastPageNumber ?? 0) * (s.pageSize ?? 4096);
-    return { path: this.path, entries, bytes: this.total(), limit: this.limit, fileBytes };
+    return { path: this.path, entries, pieces, bytes: this.total(), limit: this.limit, fileBytes };
   }
 
-  /** Removes every value (counters too when `counters`). */
+  /** Removes every value (counters too when `counters`); returns the number of units removed. */
   clear(counters: boolean): number {
     return this.root.transactionSync(() => {
       let n = 0;
-      for (const k of this.units.getKeys()) { this.units.removeSync(k); n++; }
+      for (const k of this.units.getKeys()) { this.units.removeSync(k); if (!isPiece(k as string)) n++; }
       for (const k of this.lru.getKeys()) this.lru.removeSync(k);
       this.meta.putSync('total', 0);
       if (counters) this.meta.removeSync('stats');
@@ -208,7 +236,7 @@ export class Store {
     });
   }
 
-  /** Checks every value; removes the corrupt ones. */
+  /** Checks every value (per-root entries too); removes the corrupt ones. `checked` counts the units among them. */
   verify(progress?: (done: number, total: number) => void): { checked: number; corrupt: string[] } {
     const keys = this.keys();
     const corrupt: string[] = [];
@@ -218,7 +246,7 @@ export class Store {
       if (progress && (i % 64 === 0 || i === keys.length - 1)) progress(i + 1, keys.length);
     });
     for (const k of corrupt) this.remove(k);
-    return { checked: keys.length, corrupt };
+    return { checked: keys.filter(k => !isPiece(k)).length, corrupt };
   }
 
   async flushed(): Promise<void> {

@@ -1,0 +1,133 @@
+// One-function edit benchmark: a unit with 20 kernels (each with its own inlined helper) as the real nvcc
+// hands it to cicc. In the same run, medians of:
+//   full  - a warm whole-unit compile in-process of the unit after an edit (prelude cached, no piece store):
+//           what an edit costs without per-root caching;
+//   edit  - the same unit after editing one kernel's body (a new constant each run, so exactly one kernel is
+//           recompiled), through a warm piece store (compiler/incremental/);
+//   cicc  - the real cicc on the unchanged unit (a process per run, as nvcc runs it).
+// Every edited compile is checked against a clean compile of the same text (byte-identical PTX); a
+// difference fails the benchmark. Prints a Markdown table and writes bench/results/incr-bench.json.
+//
+// Usage: node dist/bench/incr-bench.js [--runs N] [--arch 90]
+
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { compileUnit, type CompileResult } from '../compiler/compile';
+import { PreludeCache } from '../compiler/frontend/prelude';
+import { MemoryPieceStore } from '../compiler/incremental/store';
+import { REPO_ROOT, ciccArgv, ciccOutputs, libdeviceBytes, mkTempDir, prepareUnit, skipReason, unitOptions } from '../test/helpers/tools';
+import { median, parseBenchArgs } from './common';
+
+const KERNELS = 20;
+
+function source(): string {
+  const parts: string[] = [];
+  for (let i = 0; i < KERNELS; i++) {
+    parts.push(`__device__ float helper${i}(float x, int n) { float s = 0; for (int j = 0; j < n; ++j) s += x * j + ${i}.0f; return s; }
+__global__ void k${i}(const float* __restrict__ a, float* b, int n) {
+  __shared__ float sh[256];
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  float v = g < n ? a[g] : 0.f;
+  sh[t] = helper${i}(v, ${i + 2});
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
+  if (t == 0) b[blockIdx.x] = sh[0] * ${i}.5f + sqrtf(fabsf(sh[1]));
+}
+`);
+  }
+  return parts.join('\n');
+}
+
+/** The unit with kernel k's final constant changed to a value no earlier run used. */
+function edited(ii: string, k: number, run: number): string {
+  const from = `sh[0] * ${k}.5f`;
+  if (!ii.includes(from)) throw new Error(`incr-bench: ${from} not in the unit`);
+  return ii.replace(from, `sh[0] * ${k}.${run + 1}25f`);
+}
+
+function timeMs(f: () => void): number {
+  const t0 = process.hrtime.bigint();
+  f();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+function main(): number {
+  const { runs, arch } = parseBenchArgs(process.argv.slice(2), 9);
+  const skip = skipReason('nvcc', 'cicc');
+  if (skip) { console.error(`incr-bench: ${skip}`); return 2; }
+  process.env.PTXD_FALLBACK = 'never';
+  const dir = path.join(os.tmpdir(), `ptxd-incr-bench-${process.getuid?.() ?? 'u'}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const cu = path.join(dir, 'u20.cu');
+  fs.writeFileSync(cu, source());
+  const u = prepareUnit(cu, arch);
+  const ii = fs.readFileSync(u.ii, 'utf8');
+  const opts = unitOptions(u);
+  const libdevice = libdeviceBytes();
+
+  // warm-up: the prelude cache, libdevice, the JIT, and the piece store for the unedited unit
+  const prelude = new PreludeCache();
+  const store = new MemoryPieceStore();
+  const ref = compileUnit(ii, opts, { libdevice, prelude });
+  if (!ref.ok) { console.error(`incr-bench: the unit does not compile: ${ref.unsupported ?? JSON.stringify(ref.diagnostics)}`); return 1; }
+  compileUnit(ii, opts, { libdevice, prelude, pieces: store });   // the first compile of a file is whole
+  compileUnit(ii, opts, { libdevice, prelude, pieces: store });   // then every kernel is compiled and stored
+  for (let i = 0; i < 2; i++) compileUnit(ii, opts, { libdevice, prelude });
+
+  const full: number[] = [], edit: number[] = [], cicc: number[] = [];
+  const phases: CompileResult['times'][] = [];
+  const out = mkTempDir('incr-bench-cicc');
+  const argv = ciccArgv(u, out);
+  for (let r = 0; r < runs; r++) {
+    // interleaved, so that load on the machine hits all three alike
+    // the same kind of edit for both: a text neither the prelude cache nor the piece store has seen
+    const other = edited(ii, (r * 7 + 3) % KERNELS, r + 1000);
+    full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }));
+    const text = edited(ii, (r * 7) % KERNELS, r);
+    let res: CompileResult | undefined;
+    edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }));
+    if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions)}`); return 1; }
+    if (res!.ptx !== compileUnit(text, opts, { libdevice }).ptx) { console.error('incr-bench: incremental PTX differs from a clean compile'); return 1; }
+    phases.push(res!.times);
+    fs.rmSync(ciccOutputs(out).ptx, { force: true });
+    const t0 = process.hrtime.bigint();
+    const c = spawnSync(u.realCicc, argv, { encoding: 'utf8' });
+    cicc.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (c.status !== 0) { console.error(`incr-bench: the real cicc failed: ${c.stderr}`); return 1; }
+  }
+  fs.rmSync(out, { recursive: true, force: true });
+
+  const mf = median(full), me = median(edit), mc = median(cicc);
+  const phaseMedian = Object.fromEntries(Object.keys(phases[0]!).map(k => [k, +median(phases.map(p => (p as unknown as Record<string, number>)[k] ?? 0)).toFixed(2)]));
+  const f1 = (x: number) => x.toFixed(1);
+  const spread = (xs: number[]) => `${f1(Math.min(...xs))}–${f1(Math.max(...xs))}`;
+  console.log([
+    `incr-bench: ${KERNELS}-kernel unit, compute_${arch}, ${runs} runs, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wall ms, load ${os.loadavg()[0]!.toFixed(1)}`,
+    '',
+    '| measure | median ms | min–max |',
+    '|---|---:|---:|',
+    `| full warm compile after an edit (in-process, prelude cached) | ${f1(mf)} | ${spread(full)} |`,
+    `| one-kernel edit (in-process, piece store warm) | ${f1(me)} | ${spread(edit)} |`,
+    `| real cicc, whole unit (process) | ${f1(mc)} | ${spread(cicc)} |`,
+    '',
+    `edit / full = ${(me / mf).toFixed(3)} (target <= 0.10); edit / cicc = ${(me / mc).toFixed(3)}; full / cicc = ${(mf / mc).toFixed(3)}`,
+    `edit phases (median ms): ${JSON.stringify(phaseMedian)}`,
+  ].join('\n'));
+
+  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, 'incr-bench.json');
+  const json = {
+    benchmark: 'incr-bench', date: new Date().toISOString(), host: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version, load: os.loadavg() },
+    runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc }, ratios: { editOverFull: me / mf, editOverCicc: me / mc, fullOverCicc: mf / mc },
+    samplesMs: { full, edit, cicc }, editPhasesMedianMs: phaseMedian,
+  };
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(json, null, 2) + '\n');
+  fs.renameSync(`${file}.tmp`, file);
+  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
+  return 0;
+}
+
+process.exitCode = main();

@@ -1,0 +1,188 @@
+// Module assembly from per-root entries, in exactly the order and with exactly the names a whole-unit
+// compile gives: the IR-generation order is replayed from the recorded references (kernels first, then
+// bodies breadth-first, first reference wins), string globals are renumbered in that order, and every
+// function or global several roots share must have the same text in each (otherwise the reason, and the
+// caller compiles the whole unit).
+
+import type { CompileOptions } from '../options';
+import { assembleParts, type AsmFunc, type AsmGlobal } from '../backend/ptx';
+import type { Ev, Recording } from './record';
+import type { RootEntry } from './store';
+import { type Block, type Func, type Type, T, AS, newModule, newFunc, newGlobal, funcTy } from '../middle/ir';
+import { linkLibdevice, libdeviceFuncType } from '../middle/libdevice';
+
+/** The unit-level part compiled fresh every time: device variables (their globals) and the kernels in order. */
+export interface Preamble {
+  rec: Recording;
+  globals: Record<string, { text: string; funcRefs: string[] }>;
+  kernels: string[];
+}
+
+const STR_NAME = /\$str(?:\$\d+)?(?![A-Za-z0-9_$])/g;
+/** PTX spelling of the module's n-th string global (codegen names them $str, $str.1, ...; ptxName maps '.' to '$'). */
+const strPtx = (n: number): string => (n === 0 ? '$str' : `$str$${n}`);
+const isoName = (ptx: string): string => ptx.replace('$str$', '$str.');
+
+export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice?: Uint8Array): string | { why: string } {
+  const recs: Recording[] = [pre.rec, ...entries];
+  // merged recordings; a function's references are the same in every root that generated it
+  const events = new Map<string, Ev[]>();
+  const creation = new Map<string, Ev[]>();
+  const queued = new Set<string>();
+  for (const r of recs) {
+    for (const [name, evs] of Object.entries(r.events)) {
+      if (name === '') continue;
+      const have = events.get(name);
+      if (have === undefined) events.set(name, evs);
+      else if (JSON.stringify(have) !== JSON.stringify(evs)) return { why: `references of ${name} differ` };
+    }
+    for (const [name, evs] of Object.entries(r.creation)) if (!creation.has(name)) creation.set(name, evs);
+    for (const name of Object.keys(r.queued)) queued.add(name);
+  }
+
+  // replay
+  const fOrder: string[] = [], gOrder: string[] = [];
+  const placedF = new Set<string>(), placedG = new Set<string>();
+  const strNum = new Map<string, number>();
+  const queue: string[] = [];
+  const apply = (e: Ev): void => {
+    if (e[0] === 'f') {
+      if (placedF.has(e[1])) return;
+      placedF.add(e[1]); fOrder.push(e[1]);
+      if (queued.has(e[1])) queue.push(e[1]);
+    } else if (e[0] === 'g') {
+      if (placedG.has(e[1])) return;
+      for (const x of creation.get(e[1]) ?? []) apply(x);
+      if (placedG.has(e[1])) return;
+      placedG.add(e[1]); gOrder.push(e[1]);
+    } else {
+      const key = 's' + e[1];
+      if (placedG.has(key)) return;
+      placedG.add(key); strNum.set(e[1], strNum.size); gOrder.push(key);
+    }
+  };
+  for (const e of pre.rec.events['']!) apply(e);
+  for (const k of pre.kernels) apply(['f', k]);
+  while (queue.length) {
+    const evs = events.get(queue.shift()!);
+    if (!evs) return { why: 'a body no root generated' };
+    for (const e of evs) apply(e);
+  }
+
+  // what linking libdevice appends, in the order linking the whole unit appends it
+  const nvRefs = new Map<string, string[]>();
+  for (const e of entries) for (const [name, refs] of Object.entries(e.nvRefs)) nvRefs.set(name, refs);
+  if (nvRefs.size > 0) {
+    if (!libdevice) return { why: 'libdevice calls without libdevice' };
+    const strNames = [...strNum.values()].map(n => (n === 0 ? '$str' : `$str.${n}`));
+    const linked = linkOrder(opts, libdevice, fOrder.filter(n => events.has(n)), nvRefs, [...gOrder.filter(g => !g.startsWith('s')), ...strNames]);
+    if (typeof linked === 'string') return { why: linked };
+    for (const f of linked.funcs) if (!placedF.has(f)) { placedF.add(f); fOrder.push(f); }
+    for (const g of linked.globals) if (!placedG.has(g)) { placedG.add(g); gOrder.push(g); }
+  }
+
+  // texts under the unit's string names
+  const renamer = (r: Recording) => (text: string): string | null => {
+    let bad = false;
+    const out = text.replace(STR_NAME, s => {
+      const key = r.strs[isoName(s)];
+      const n = key === undefined ? undefined : strNum.get(key);
+      if (n === undefined) { bad = true; return s; }
+      return strPtx(n);
+    });
+    return bad ? null : out;
+  };
+  const funcText = new Map<string, { kernel: boolean; header: string | null; text?: string; funcRefs?: string[] }>();
+  const globalText = new Map<string, AsmGlobal>();
+  const strGlobal = new Map<string, AsmGlobal>();
+  const sources: [Recording, Record<string, { text: string; funcRefs: string[] }>, RootEntry | null][] =
+    [[pre.rec, pre.globals, null], ...entries.map(e => [e, e.globals, e] as [Recording, RootEntry['globals'], RootEntry])];
+  for (const [r, globals, entry] of sources) {
+    const ren = renamer(r);
+    for (const [name, g] of Object.entries(globals)) {
+      const text = ren(g.text);
+      if (text === null) return { why: `unknown string in ${name}` };
+      const key = r.strs[name];
+      const map = key === undefined ? globalText : strGlobal;
+      const id = key === undefined ? name : key;
+      const have = map.get(id);
+      if (have === undefined) map.set(id, { text, funcRefs: g.funcRefs });
+      else if (have.text !== text) return { why: `global ${name} differs` };
+    }
+    if (!entry) continue;
+    for (const [name, f] of Object.entries(entry.funcs)) {
+      const text = f.text === undefined ? undefined : ren(f.text);
+      if (text === null) return { why: `unknown string in ${name}` };
+      const have = funcText.get(name);
+      if (have === undefined) { funcText.set(name, { kernel: !!f.kernel, header: f.header, text, funcRefs: f.funcRefs }); continue; }
+      if (have.header !== f.header || have.kernel !== !!f.kernel) return { why: `prototype of ${name} differs` };
+      if (text !== undefined) {
+        if (have.text === undefined) { have.text = text; have.funcRefs = f.funcRefs; }
+        else if (have.text !== text) return { why: `function ${name} differs` };
+      }
+    }
+  }
+
+  // declarations of intrinsics that linking libdevice added go after the unit's own functions (never printed)
+  for (const [name, f] of funcText) {
+    if (placedF.has(name)) continue;
+    if (!name.startsWith('llvm.') || f.text !== undefined) return { why: `${name} not placed` };
+    fOrder.push(name);
+  }
+  const funcs: AsmFunc[] = [];
+  for (const name of fOrder) {
+    const f = funcText.get(name);
+    if (!f) continue;   // inlined everywhere and removed
+    const header = f.header;
+    funcs.push({
+      name, isKernel: f.kernel,
+      piece: f.text === undefined ? undefined : { name, text: f.text, funcRefs: f.funcRefs ?? [] },
+      header: () => { if (header === null) throw new NoHeader(); return header; },
+    });
+  }
+  const globals: AsmGlobal[] = [];
+  for (const id of gOrder) {
+    const g = id.startsWith('s') ? strGlobal.get(id.slice(1)) : globalText.get(id);
+    if (!g) return { why: `global ${id} missing` };
+    globals.push(g);
+  }
+  if (globals.length !== globalText.size + strGlobal.size) return { why: 'globals not placed' };
+  try { return assembleParts(opts, funcs, globals); }
+  catch (e) { if (e instanceof NoHeader) return { why: 'declaration without prototype' }; throw e; }
+}
+
+class NoHeader extends Error {}
+
+/**
+ * The functions and globals linking libdevice appends to the whole unit's module, in order: the same link
+ * run on a stand-in module whose functions (in unit order) call what the real bodies call.
+ */
+function linkOrder(opts: CompileOptions, libdevice: Uint8Array, defined: string[], nvRefs: Map<string, string[]>, globalNames: string[]): { funcs: string[]; globals: string[] } | string {
+  const m = newModule();
+  for (const g of globalNames) m.globals.push(newGlobal(g, T.i8, AS.global, null));
+  const decls = new Map<string, Func>();
+  for (const name of defined) {
+    const f = newFunc(name, VOID_FN);
+    const b: Block = { name: 'entry', insts: [], parent: f };
+    f.blocks.push(b);
+    for (const r of nvRefs.get(name) ?? []) {
+      let d = decls.get(r);
+      if (!d) {
+        const ty = libdeviceFuncType(libdevice, r);
+        if (!ty) return `${r} is not in libdevice`;
+        d = newFunc(r, ty as Type & { k: 'func' });
+        decls.set(r, d);
+      }
+      b.insts.push({ kind: 'inst', op: 'call', ty: T.void, ops: [d], targets: [], parent: b, name: '', fnTy: d.fnTy });
+    }
+    m.funcs.push(f);
+  }
+  m.funcs.push(...decls.values());
+  const before = new Set(m.funcs.map(f => f.name));
+  const globalsBefore = m.globals.length;
+  try { linkLibdevice(m, libdevice, { arch: opts.arch, ftz: opts.ftz, precDiv: opts.precDiv, precSqrt: opts.precSqrt, fastMath: opts.fastMath }); }
+  catch (e) { return `libdevice: ${e instanceof Error ? e.message : String(e)}`; }
+  return { funcs: m.funcs.filter(f => !before.has(f.name)).map(f => f.name), globals: m.globals.slice(globalsBefore).map(g => g.name) };
+}
+
+const VOID_FN = funcTy(T.void, []) as Type & { k: 'func' };

@@ -1,0 +1,234 @@
+// Per-root incremental compilation ("verifying traces"). Each root (a kernel, or a kernel template's
+// specialisation) is compiled on its own (a fresh Unit and module) and stored with its trace: every name
+// its front end looked up in the index. On the next compile of the unit, a root whose own declaration and
+// traced declarations hash the same (positions excluded) is reused; only the others are compiled.
+// assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it; the kernels, the
+// device variables and the stub are read from the current unit every time.
+//
+// The first compile of a file compiles it whole (and marks the file): compiling roots one by one costs
+// more than a whole compile when nothing can be reused, so a fresh build pays nothing for this.
+// Units the scheme does not cover compile whole (same output, nothing reused): -rdc, -G, -lineinfo,
+// lexical/structural errors, any diagnostic (warnings included), lambdas left in a root's optimised module
+// (their names are numbered across the unit), device variables whose initialisers need function bodies, and roots that disagree about a
+// shared function or global (e.g. argument promotion decided differently). Such a fallback is visible:
+// CompileResult.functions is absent, lastFallbackReason() says why.
+
+import type { CompileOptions } from '../options';
+import { Unsupported, CompileErrors } from '../diagnostics';
+import type { CompileEnv, CompileResult, PhaseTimes } from '../compile';
+import { linkAndCheck } from '../compile';
+import type { Tokens } from '../frontend/tokens';
+import type { Index } from '../frontend/index-types';
+import type { FuncSym, VarSym } from '../frontend/ast';
+import { lex } from '../frontend/lexer';
+import { skim } from '../frontend/skim';
+import { Unit } from '../frontend/unit';
+import { ModuleGen } from '../frontend/codegen';
+import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
+import { generateStub } from '../frontend/stub';
+import { mangleFunction } from '../frontend/mangle';
+import { newModule } from '../middle/ir';
+import { optimize } from '../middle/passes';
+import { emitFunction, declHeader, globalParts } from '../backend/ptx';
+import { IndexHashes, declHash, sha1 } from './trace';
+import { record } from './record';
+import { assembleUnit, type Preamble } from './assemble';
+import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces } from './store';
+
+/** Bump when entries or their meaning change. */
+const FORMAT = 'ptxd-root-1';
+
+/** Why the unit is compiled whole. */
+class Whole extends Error {}
+
+/** Why the last incremental compile fell back to a whole-unit compile ('' when it did not). For tests and stats. */
+let lastFallback = '';
+export function lastFallbackReason(): string { return lastFallback; }
+
+const libKeys = new WeakMap<Uint8Array, string>();
+function libdeviceKey(b: Uint8Array | undefined): string {
+  if (!b) return 'none';
+  let k = libKeys.get(b);
+  if (k === undefined) { k = sha1(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')); libKeys.set(b, k); }
+  return k;
+}
+
+/** Options that can change a root's PTX (the stub-only file names are not among them). */
+function optionsKey(o: CompileOptions): string {
+  const { includeFileName: _i, stubFileName: _s, ...rest } = o;
+  return JSON.stringify(rest, Object.keys(rest).sort());
+}
+
+export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult): CompileResult {
+  if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
+  lastFallback = '';
+  // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
+  // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
+  // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
+  const seen = sha1([FORMAT, 'seen', optionsKey(opts), libdeviceKey(env.libdevice)].join('\n'));
+  if (!env.pieces!.get(seen)) {
+    env.pieces!.put(seen, { traces: [] });
+    lastFallback = 'first compile of this file';
+    return whole(env);
+  }
+  const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
+  let t = performance.now();
+  const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
+  try {
+    const pre = env.prelude;
+    const lexed = pre ? pre.lex(src) : undefined;
+    const toks = lexed ? lexed.tokens : lex(src);
+    lap('lex');
+    const index = pre && lexed ? pre.skim(lexed) : skim(toks);
+    lap('skim');
+    if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
+
+    // the unit level, fresh every time: roots, device variables, stub
+    const u = new Unit(toks, index, opts);
+    const kernels: FuncSym[] = [], vars: VarSym[] = [];
+    const templates = new Map<string, number[]>();
+    const declOf = new Map<FuncSym | VarSym, number>();
+    collectRoots(u, kernels, vars, templates, declOf);
+    // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
+    if (templates.size > 0) for (const k of templateKernelInstances(u, templates)) if (!kernels.includes(k)) kernels.push(k);
+    const gen = new ModuleGen(u, opts, newModule());
+    const { rec, detach } = record(gen, gen.m);
+    for (const v of vars) gen.global(v);
+    detach();
+    if (gen.queue.length > 0 || u.diags.length > 0) throw new Whole('device variables: diagnostics or functions in initialisers');
+    const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => mangleFunction(k, opts.moduleId)) };
+    const gp = globalParts(opts);
+    for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
+    const stub = generateStub(stubInput(u, kernels, vars, opts), opts);
+    lap('irgen');
+
+    // roots: reuse what still holds, compile the rest
+    const hashes = new IndexHashes(toks, index);
+    const base = sha1([FORMAT, optionsKey(opts), libdeviceKey(env.libdevice), hashes.shape()].join('\n'));
+    const entries: RootEntry[] = [];
+    const compiled: string[] = [], reused: string[] = [];
+    const fresh: [string, RootEntry][] = [];
+    const varDecls = vars.map(v => declOf.get(v)!);
+    kernels.forEach((k, i) => {
+      const name = preamble.kernels[i]!;
+      const di = declOf.get(k);
+      // a specialisation: every declaration of the template's name (primary, specialisations) keys it
+      const own = di !== undefined ? declHash(toks, index.decls[di]!) : `template ${hashes.key(k.name)}`;
+      const slot = sha1(`${base}\n${name}\n${own}`);
+      const hit = findEntry(env.pieces!, slot, hashes);
+      lap('assemble');
+      if (hit) { entries.push(hit); reused.push(name); return; }
+      const e = compileRoot(toks, index, opts, env, di !== undefined ? di : templates, varDecls, name, hashes, times);
+      t = performance.now();   // compileRoot counted its own phases
+      fresh.push([slot, e]);
+      entries.push(e);
+      compiled.push(name);
+    });
+    const store = env.pieces!;
+    const save = (): void => { for (const [slot, e] of fresh) storeEntry(store, slot, e); };
+    if (fresh.length > 0) { if (store.batch) store.batch(save); else save(); }
+    const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
+    lap('assemble');
+    if (typeof ptx !== 'string') throw new Whole(ptx.why);
+    return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
+  } catch (e) {
+    // the whole-unit compile reports errors and unsupported constructs (and our own bugs) as it always does
+    lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message
+      : e instanceof CompileErrors ? 'errors' : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    return whole(env);
+  }
+}
+
+/** Traces kept per root declaration (older versions of what it reaches). */
+const MAX_TRACES = 8;
+
+const entryKey = (slot: string, digest: string): string => sha1(`${slot}\n${digest}`);
+
+/** The entry for this root whose traced declarations all hash as in the current index, if any. */
+function findEntry(store: PieceStore, slot: string, hashes: IndexHashes): RootEntry | undefined {
+  const list = store.get(slot);
+  if (!list || !('traces' in list)) return undefined;
+  for (const trace of list.traces) {
+    const digest = hashes.digest(trace);
+    const e = store.get(entryKey(slot, digest));
+    if (e && 'digest' in e && e.digest === digest && e.trace.join('\n') === trace.join('\n')) return e;
+  }
+  return undefined;
+}
+
+function storeEntry(store: PieceStore, slot: string, e: RootEntry): void {
+  store.put(entryKey(slot, e.digest), e);
+  const same = (t: string[]): boolean => t.join('\n') === e.trace.join('\n');
+  const add = (old: StoreValue | undefined): RootTraces => {
+    const traces = old && 'traces' in old ? old.traces.filter(t => !same(t)) : [];
+    return { traces: [e.trace, ...traces].slice(0, MAX_TRACES) };
+  };
+  if (store.update) store.update(slot, add);
+  else store.put(slot, add(store.get(slot)));
+}
+
+/** Compiles one kernel (declaration di, mangled `name`) in a unit of its own and describes the result. */
+function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: CompileEnv, root: number | Map<string, number[]>, varDecls: number[], name: string, hashes: IndexHashes, times: PhaseTimes): RootEntry {
+  let t = performance.now();
+  const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
+  const u = new Unit(toks, index, opts);
+  // the device variables first, in index order, as the whole compile loads them (a variable declared
+  // twice takes its final shape from the order its declarations are read in)
+  u.trace = new Set();
+  for (const vdi of varDecls) u.load(vdi);
+  let k: FuncSym | undefined;
+  if (typeof root === 'number') {
+    // its own name too: another declaration of the kernel (a prototype) is no lookup but may matter
+    u.trace.add(index.decls[root]!.name);
+    k = u.load(root).find((s): s is FuncSym => s.kind === 'func' && s.isGlobal && s.bodyStart >= 0);
+  } else {
+    // a kernel template specialisation: found as the whole compile finds it (launches and instantiations in the unit)
+    for (const n of root.keys()) u.trace.add(n);
+    k = templateKernelInstances(u, root).find(f => mangleFunction(f, opts.moduleId) === name);
+  }
+  if (!k) throw new Whole('kernel not found');
+  const m = newModule();
+  const gen = new ModuleGen(u, opts, m);
+  const { rec, detach } = record(gen, m);
+  if (gen.func(k).name !== name) throw new Whole('kernel name differs');
+  while (gen.queue.length) {
+    const f = gen.queue.shift()!;
+    u.parseBody(f);
+    if (u.errorCount > 0) throw new Whole('errors');
+    gen.emitBody(f);
+  }
+  detach();
+  if (u.diags.length > 0) throw new Whole('diagnostics');
+  const trace = [...u.trace].sort();
+  const digest = hashes.digest(trace);
+  // what linking libdevice adds is ordered over the whole unit at assembly: record what each body asks for
+  const nvRefs: Record<string, string[]> = {};
+  for (const f of m.funcs) {
+    const refs: string[] = [];
+    for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops)
+      if (o.kind === 'func' && o.blocks.length === 0 && o.name.startsWith('__nv_') && !refs.includes(o.name)) refs.push(o.name);
+    if (refs.length) nvRefs[f.name] = refs;
+  }
+  lap('irgen');
+  linkAndCheck(m, opts, env);
+  optimize(m, opts);
+  lap('optimize');
+  // lambdas are numbered across the whole unit, so a name that mentions one must not reach the output
+  // (inlined lambdas leave none: the usual case)
+  if (u.lambdaCount > 0 && [...m.funcs.filter(f => f.blocks.length > 0 || f.name.startsWith('_Z')), ...m.globals].some(x => x.name.includes('__lambda_')))
+    throw new Whole('a lambda left in the module');
+  const funcs: Record<string, EntryFunc> = {};
+  for (const f of m.funcs) {
+    let header: string | null = null;
+    if (!f.name.startsWith('llvm.') && !f.isKernel) { try { header = declHeader(f, opts); } catch (e) { if (!(e instanceof Unsupported)) throw e; } }
+    const ef: EntryFunc = { header };
+    if (f.isKernel) ef.kernel = 1;
+    if (f.blocks.length > 0) { const p = emitFunction(f, opts); ef.text = p.text; ef.funcRefs = p.funcRefs; }
+    funcs[f.name] = ef;
+  }
+  const gp = globalParts(opts);
+  const globals: RootEntry['globals'] = {};
+  for (const g of m.globals) globals[g.name] = gp(g);
+  lap('emit');
+  return { trace, digest, ...rec, nvRefs, funcs, globals };
+}

@@ -13,6 +13,7 @@ import { type CType, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIn
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
+import { lowerCudartBuiltin } from './builtins-std';
 import type { Unit } from './unit';
 
 const AS_OF: Record<VarSym['space'], number> = { device: AS.global, constant: AS.const, shared: AS.shared, managed: AS.global, none: AS.global };
@@ -729,7 +730,7 @@ class FnGen {
       // compiler provides the device side; the body, if any, is the host library's
       const vals = e.args.map(a => this.rv(a));
       const rt = irType(e.ty);
-      const r = lowerBuiltinCall(this.ctx, f.name, vals, e.ty.k === 'void' ? T.void : rt);
+      const r = lowerCudartBuiltin(this.ctx, f.name, f.ty.params, vals, e.ty.k === 'void' ? T.void : rt, e.ty.k === 'bool');
       if (r === null) throw new Unsupported(`builtin ${f.name}`);
       if (r === undefined) return e.ty.k === 'void' ? undefined : cUndef(rt);
       if (r.ty !== rt && r.ty.k === 'int' && rt.k === 'int') return this.b.cast(r.ty.bits < rt.bits ? 'zext' : 'trunc', r, rt);

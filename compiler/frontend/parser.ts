@@ -425,7 +425,7 @@ export class Parser {
         ty = intT(signed === false ? ('unsigned ' + (nm === 'int' ? 'int' : nm)) as IntName : nm);
       }
     }
-    if (ty && ty.k === 'ldouble') throw new Unsupported('long double');
+    // long double is fine in declarations device code never uses; its IR type is refused (irType)
     if (ty) ty = withQ(ty, q);
     else if (ds.auto) ty = null;
     ds.ty = ty;

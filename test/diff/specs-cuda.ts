@@ -1,0 +1,47 @@
+// Differential specs for the CUDA-header programs (test/kernels/cuda_*.cu): <cmath> names, fp16/bf16,
+// cooperative groups, ... Inputs follow each program's host main().
+
+import { type KernelSpec, buf, i32, gen } from './spec';
+
+const SPECIAL_F = [NaN, Infinity, -Infinity, -0, 0];
+const SPECIAL_D = [-NaN, -Infinity, Infinity, 0, -0];
+
+export const CUDA_SPECS: KernelSpec[] = [
+  {
+    name: 'cuda_std_math_float',
+    buffers: { din: { type: 'f32', n: 128, init: gen(i => (((i * 37) % 101) - 50) * Math.fround(0.0731)) }, dout: { type: 'f32', n: 128 * 16 } },
+    launches: [{ kernel: 'std_math_float', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_std_math_double',
+    buffers: { din: { type: 'f64', n: 128, init: gen(i => (((i * 37) % 101) - 50) * 0.0731) }, dout: { type: 'f64', n: 128 * 16 } },
+    launches: [{ kernel: 'std_math_double', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_std_classify',
+    buffers: {
+      df: { type: 'f32', n: 64, init: gen(i => (i % 8 < 5 ? SPECIAL_F[i % 8]! : (i - 30) * Math.fround(0.37))) },
+      dd: { type: 'f64', n: 64, init: gen(i => (i % 7 < 5 ? SPECIAL_D[i % 7]! : (20 - i) * 1.5e10)) },
+      dout: { type: 'i32', n: 64 },
+    },
+    launches: [{ kernel: 'classify', grid: 1, block: 64, args: [buf('df'), buf('dd'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_std_abs',
+    buffers: {
+      di: { type: 'i32', n: 96, init: gen(i => ((i * 7919) % 20001) - 10000) },
+      dl: { type: 'i64', n: 96, init: gen(i => (i % 2 ? -1n : 1n) * (BigInt(i) * 123456789123n + 17n)) },
+      df: { type: 'f32', n: 96, init: gen(i => (i - 48) * 0.625) },
+      dd: { type: 'f64', n: 96, init: gen(i => (47 - i) * 1.0e-3) },
+      dout: { type: 'i64', n: 96 * 4 }, dfo: { type: 'f32', n: 96 }, ddo: { type: 'f64', n: 96 },
+    },
+    launches: [{ kernel: 'std_abs', grid: 1, block: 128, args: [buf('di'), buf('dl'), buf('df'), buf('dd'), buf('dout'), buf('dfo'), buf('ddo')] }],
+  },
+  {
+    name: 'cuda_long_double_decl',
+    buffers: {
+      df: { type: 'f32', n: 100, init: gen(i => i * 0.25 - 7) }, dd: { type: 'f64', n: 100, init: gen(i => 3.5 - i * 0.125) }, dout: { type: 'f64', n: 100 },
+    },
+    launches: [{ kernel: 'ld_decl', grid: 2, block: 64, args: [buf('df'), buf('dd'), buf('dout'), i32(100)] }],
+  },
+];

@@ -12,6 +12,11 @@ import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConve
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
 
+/** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
+ *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
+const BYTE_COPY_RECORDS: ReadonlySet<string> = new Set(['__half2', '__nv_bfloat162']);
+const isByteCopy = (rec: RecordDecl): boolean => BYTE_COPY_RECORDS.has(rec.name) && rec.scope.length === 0 && rec.outer.length === 0;
+
 export class SyntaxAbort extends Error { constructor() { super('syntax'); } }
 
 export interface Attrs {
@@ -1905,7 +1910,13 @@ export class Parser {
   assign(op: string, a: Expr, b: Expr, pos: Pos): Expr {
     if (a.ty.k === 'error' || b.ty.k === 'error') return errExpr(pos);
     if (a.ty.k === 'record') {
-      const user = op !== '=' || allMethods(a.ty.rec).some(m => m.op === '=' && !m.defaulted && m.cls === (a.ty as CType & { k: 'record' }).rec);
+      const rec = a.ty.rec;
+      const userAssign = allMethods(rec).filter(m => m.op === '=' && !m.defaulted && m.cls === rec);
+      // the implicit copy assignment (an exact match) is used for an operand of the class itself unless the
+      // class declares its own copy/move assignment (operator=(const __half_raw &) does not hide it)
+      const isCopyParam = (t: CType | undefined) => !!t && (t.k === 'ref' ? t.to : t).k === 'record' && ((t.k === 'ref' ? t.to : t) as CType & { k: 'record' }).rec === rec;
+      const implicitCopy = op === '=' && b.ty.k === 'record' && b.ty.rec === rec && (!userAssign.some(m => isCopyParam(m.ty.params[0])) || isByteCopy(rec));
+      const user = op !== '=' || (userAssign.length > 0 && !implicitCopy);
       if (user) { const r = this.userOperator(op, [a, b], pos); if (r) return r; }
       if (op !== '=') { this.badOperands(pos, a, b); return errExpr(pos); }
       this.checkTrivialCopy(a.ty);
@@ -2540,6 +2551,7 @@ export class Parser {
   /** Passing or returning a class object by value copies its bytes: a class with its own copy constructor is unsupported there. */
   checkTrivialCopy(t: CType): void {
     if (t.k !== 'record') return;
+    if (isByteCopy(t.rec)) return;
     for (const m of t.rec.methods ?? []) {
       if (!m.ctor || m.defaulted || m.ty.params.length < 1) continue;
       const p0 = m.ty.params[0]!;

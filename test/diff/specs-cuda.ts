@@ -6,6 +6,9 @@ import { type KernelSpec, buf, i32, gen } from './spec';
 const SPECIAL_F = [NaN, Infinity, -Infinity, -0, 0];
 const SPECIAL_D = [-NaN, -Infinity, Infinity, 0, -0];
 
+/** Inputs k/16 for k in [-128, 128] (exact in half precision), as the fp16/bf16 programs make them. */
+const SIXTEENTHS = (i: number): number => (((i * 37) % 257) - 128) / 16;
+
 export const CUDA_SPECS: KernelSpec[] = [
   {
     name: 'cuda_std_math_float',
@@ -43,5 +46,10 @@ export const CUDA_SPECS: KernelSpec[] = [
       df: { type: 'f32', n: 100, init: gen(i => i * 0.25 - 7) }, dd: { type: 'f64', n: 100, init: gen(i => 3.5 - i * 0.125) }, dout: { type: 'f64', n: 100 },
     },
     launches: [{ kernel: 'ld_decl', grid: 2, block: 64, args: [buf('df'), buf('dd'), buf('dout'), i32(100)] }],
+  },
+  {
+    name: 'cuda_fp16_arith',
+    buffers: { din: { type: 'f32', n: 128, init: gen(SIXTEENTHS) }, dout: { type: 'f32', n: 128 * 10 }, draw: { type: 'u16', n: 128 * 10 } },
+    launches: [{ kernel: 'fp16_arith', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('draw')] }],
   },
 ];

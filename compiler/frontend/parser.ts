@@ -1214,7 +1214,7 @@ export class Parser {
     }
     return out;
   }
-  /** At `[attrs] [inline] X::X(` or `X::~X(` (an out-of-line constructor/destructor definition)? */
+  /** At `[attrs] [inline] X::X(`, `X::~X(` or `X::operator T(` (an out-of-line constructor/destructor/conversion function definition)? */
   private atOutOfLineCtor(): boolean {
     let i = 0;
     for (;;) {
@@ -1227,6 +1227,8 @@ export class Parser {
     while (this.kind(i) === Tok.Ident && this.at('::', i + 1)) { last = this.tx(i); i += 2; }
     if (!last) return false;
     if (this.at('~', i)) return this.tx(i + 1) === last;
+    // `X::operator T() const`: a conversion function has no return type either
+    if (this.tx(i) === 'operator' && this.kind(i + 1) !== Tok.Punct) return true;
     return this.tx(i) === last && this.at('(', i + 1);
   }
   /** An out-of-line member function definition `R C::f(...) {...}`: attach the body to the member declared in C. */
@@ -2181,11 +2183,19 @@ export class Parser {
   }
   explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
     if (e.ty.k === 'error') return e;
+    if (ty.k === 'record' && e.ty.k === 'record' && e.ty.rec !== ty.rec) {
+      // a conversion function of the operand's class to exactly the target class (static_cast<__nv_bfloat16_raw>(b))
+      const q = e.ty.q & (Q.Const | Q.Volatile), rec = ty.rec;
+      const cvs = allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))
+        && unqual(m.ty.ret).k === 'record' && (unqual(m.ty.ret) as CType & { k: 'record' }).rec === rec);
+      const pick = preferExactThis(cvs, q);
+      if (pick.length === 1) return this.buildCall(pick[0]!, null, pick[0]!.ty, [], pos, e);
+    }
     if (ty.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === ty.rec)) return this.makeTemp(unqual(ty) as CType & { k: 'record' }, [e], false, pos);
     if (e.ty.k === 'record' && ty.k !== 'record' && ty.k !== 'ref' && unqual(ty).k !== 'void') {
       // explicit conversion functions count here; the one to exactly the target type wins
       const q = e.ty.q & (Q.Const | Q.Volatile);
-      const cvs = allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile)));
+      const cvs = preferExactThis(allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))), q);
       const exact = cvs.filter(m => typeName(unqual(m.ty.ret)) === typeName(unqual(ty)));
       const pick = exact.length === 1 ? exact[0]! : cvs.length === 1 ? cvs[0]! : null;
       if (!pick) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
@@ -2737,6 +2747,10 @@ export class Parser {
 function userConversion(e: Expr, to: CType): Expr | null {
   const t = unqual(to.k === 'ref' ? to.to : to);
   const found: Expr[] = [], exact: Expr[] = [];
+  // rank of the standard conversion each candidate needs (converting constructors: before, conversion
+  // functions: after the user-defined conversion); the best rank wins when it is unique (__half(float) for a
+  // float among __half's many converting constructors, operator float() for a double)
+  const ranks: number[] = [];
   if (t.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === t.rec)) {
     for (const c of ctorsOf(t.rec)) {
       if (c.deleted || c.ty.params.length === 0) continue;
@@ -2746,23 +2760,40 @@ function userConversion(e: Expr, to: CType): Expr | null {
       if (!a) continue;
       if (c.ty.params.length > 1) return null;   // default arguments need the parser: leave it to overload resolution
       found.push(mk(t, e.pos, false, { k: 'construct', ctor: c, args: [a] }));
+      ranks.push(convRank(e, c.ty.params[0]!));
     }
   }
   if (e.ty.k === 'record') {
     const q = e.ty.q & (Q.Const | Q.Volatile);
-    for (const m of allMethods(e.ty.rec)) {
-      if (m.op !== 'cv' || ((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))) continue;
+    for (const m of preferExactThis(allMethods(e.ty.rec).filter(m => m.op === 'cv'), q)) {
+      if ((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile)) continue;
       if ((m as FuncSym & { explicit?: boolean }).explicit) continue;
       const rt = m.ty.ret;
       const call = mk(rt.k === 'ref' ? rt.to : rt, e.pos, rt.k === 'ref', { k: 'call', f: m, callee: null, args: [], thisPtr: mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }) });
       const c = implicitConvert(call, to);
-      if (c) { found.push(c); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
+      if (c) { found.push(c); ranks.push(convRank(call, to)); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
     }
   }
   if (found.length > 1 && exact.length === 1) return exact[0]!;
+  if (found.length > 1) {
+    const best = Math.min(...ranks.map(r => r < 0 ? Infinity : r));
+    const bestOnes = found.filter((_, i) => ranks[i] === best);
+    if (bestOnes.length === 1) return bestOnes[0]!;
+  }
   return found.length === 1 ? found[0]! : null;
 }
 setUserConversion(userConversion);
+/**
+ * Of member functions differing only in their cv-qualification (`operator __half_raw() const` and `... const
+ * volatile`), the ones whose qualification equals the object's (q): the better implicit object parameter binding.
+ */
+function preferExactThis(ms: FuncSym[], q: number): FuncSym[] {
+  const cvOf = (m: FuncSym) => (m.thisQ ?? 0) & (Q.Const | Q.Volatile);
+  return ms.filter(m => cvOf(m) === q || !ms.some(o => o !== m && o.name === m.name && cvOf(o) === q && sameParams(o, m)));
+}
+function sameParams(a: FuncSym, b: FuncSym): boolean {
+  return a.ty.params.length === b.ty.params.length && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
+}
 function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? []), ...(rec.bases ?? []).flatMap(b => allMethods(b.rec))]; }
 
 /** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */

@@ -1431,6 +1431,11 @@ export class Parser {
       }
       if (args.length === 0) return this.defaultInit(ty, pos) ?? { k: 'zero', ty };
       if (args.length === 1 && args[0]!.ty.k === 'record' && args[0]!.ty.rec === ty.rec) return { k: 'expr', e: args[0]! };
+      if (args.length === 1 && !braced && args[0]!.ty.k === 'record') {
+        // another class's conversion function (`__half_raw(h)`)
+        const c = implicitConvert(args[0]!, ty);
+        if (c) return { k: 'expr', e: c };
+      }
       if (!braced) { this.u.error(pos, 289, `no instance of constructor "${ty.rec.name}::${ty.rec.name}" matches the argument list`); return { k: 'expr', e: errExpr(pos) }; }
       // aggregate initialisation from a braced list of expressions
       const items: { off: number; path: number[]; init: Init }[] = [];
@@ -1925,7 +1930,9 @@ export class Parser {
     } else if (b.ty.k === 'record') {
       const r = this.userOperator(op, [a, b], pos);
       if (r) return r;
-      b = this.fromClass(b);
+      // plain assignment: the conversion function to the target type (a float from a __half: operator float)
+      const c = op === '=' ? implicitConvert(b, unqual(a.ty)) : null;
+      b = c ?? this.fromClass(b);
       if (b.ty.k === 'error') return b;
     }
     if (!this.modifiable(a, pos)) return errExpr(pos);

@@ -52,4 +52,27 @@ export const CUDA_SPECS: KernelSpec[] = [
     buffers: { din: { type: 'f32', n: 128, init: gen(SIXTEENTHS) }, dout: { type: 'f32', n: 128 * 10 }, draw: { type: 'u16', n: 128 * 10 } },
     launches: [{ kernel: 'fp16_arith', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('draw')] }],
   },
+  {
+    name: 'cuda_fp16_operators',
+    buffers: { din: { type: 'f32', n: 128, init: gen(SIXTEENTHS) }, dout: { type: 'f32', n: 128 * 8 } },
+    launches: [{ kernel: 'fp16_operators', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_fp16_compare',
+    buffers: {
+      dx: { type: 'f32', n: 64, init: gen(i => (i < 8 ? [NaN, Infinity, -Infinity, 0, -0, 1.5, -2.25, 65504][i]! : ((((i * 13) % 9) - 4) * 0.5))) },
+      dy: { type: 'f32', n: 64, init: gen(i => (i < 8 ? [1, Infinity, 3, -0, 0, NaN, -2.25, 70000][i]! : ((((i * 7) % 9) - 4) * 0.5))) },
+      dout: { type: 'i32', n: 64 },
+    },
+    launches: [{ kernel: 'fp16_compare', grid: 1, block: 64, args: [buf('dx'), buf('dy'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_fp16_convert',
+    buffers: {
+      df: { type: 'f32', n: 96, init: gen(i => Math.fround((i % 3 === 0 ? -1 : 1) * Math.fround(1 + Math.fround(i * 0.0009765625 * Math.fround(0.37))) * (1 << (i % 18)) * 0.125)) },
+      di: { type: 'i32', n: 96, init: gen(i => Number(BigInt.asIntN(32, BigInt.asUintN(32, BigInt(i) * 2654435761n) >> BigInt(i % 16)))) },
+      dout: { type: 'i32', n: 96 * 12 },
+    },
+    launches: [{ kernel: 'fp16_convert', grid: 1, block: 128, args: [buf('df'), buf('di'), buf('dout')] }],
+  },
 ];

@@ -737,6 +737,7 @@ export class Machine {
       case Op.NOP: case Op.BARWARP: break;
       case Op.ACTIVEMASK: this.wr(o[0]!, th, mask, 0); break;
       case Op.SETP: this.setp(inst, th); break;
+      case Op.SET: this.hset(inst, th); break;
       case Op.SELP: {
         const p = this.rd(o[3]!, th) !== 0 !== o[3]!.neg;
         const s = p ? o[1]! : o[2]!;
@@ -1172,7 +1173,35 @@ export class Machine {
     this.wr(o[0]!, th, lanes === 2 ? out | 0 : out & 0xffff, 0);
   }
 
+  /** set.cmp.dtype.stype on 16-bit float sources: each lane's result is 1.0 (float dtypes) or all ones, else 0. */
+  private hset(inst: Inst, th: Thread): void {
+    if (!isHalf(inst.t)) throw new EmuError(`unsupported instruction ${inst.text}`);
+    const res = this.hcmp(inst, th);
+    const d = inst.t2;
+    const one = d === T.F16 || d === T.F16X2 ? 0x3c00 : d === T.BF16 || d === T.BF16X2 ? 0x3f80 : d === T.F32 ? 0x3f800000 : -1;
+    if (d === T.F16X2 || d === T.BF16X2) this.wr(inst.o[0]!, th, ((res[0] ? one : 0) | (res[1] ? one << 16 : 0)) | 0, 0);
+    else if (res.length === 1) this.wr(inst.o[0]!, th, norm(d, res[0] ? one : 0), 0);
+    else throw new EmuError(`unsupported instruction ${inst.text}`);
+  }
+
   private hsetp(inst: Inst, th: Thread): void {
+    const o = inst.o;
+    const res = this.hcmp(inst, th);
+    const lanes = res.length;
+    const d = o[0]!;
+    if (lanes === 2) {
+      // setp.op.f16x2 p|q: p from the low elements, q from the high ones
+      if (d.k !== K.VEC) throw new EmuError(`packed comparison needs p|q: ${inst.text}`);
+      if (d.regs![0]!.k !== K.SINK) this.wr(d.regs![0]!, th, res[0] ? 1 : 0, 0);
+      if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, res[1] ? 1 : 0, 0);
+    } else if (d.k === K.VEC) {
+      this.wr(d.regs![0]!, th, res[0] ? 1 : 0, 0);
+      if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, res[0] ? 0 : 1, 0);
+    } else this.wr(d, th, res[0] ? 1 : 0, 0);
+  }
+
+  /** The comparison of a setp/set on 16-bit float sources, per lane (combined with the .and/.or/.xor predicate). */
+  private hcmp(inst: Inst, th: Thread): boolean[] {
     const o = inst.o;
     const fmt = inst.t === T.BF16 || inst.t === T.BF16X2 ? half.BF16 : half.F16;
     const lanes = inst.t === T.F16X2 || inst.t === T.BF16X2 ? 2 : 1;
@@ -1200,17 +1229,7 @@ export class Machine {
       }
       res.push(r);
     }
-    const d = o[0]!;
-    if (lanes === 2) {
-      // setp.op.f16x2 p|q: p from the low elements, q from the high ones
-      if (d.k !== K.VEC) throw new EmuError(`packed comparison needs p|q: ${inst.text}`);
-      if (d.regs![0]!.k !== K.SINK) this.wr(d.regs![0]!, th, res[0] ? 1 : 0, 0);
-      if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, res[1] ? 1 : 0, 0);
-    } else if (d.k === K.VEC) {
-      // p|q on a scalar comparison: q is the complement (before a combining op, as PTX defines it)
-      this.wr(d.regs![0]!, th, res[0] ? 1 : 0, 0);
-      if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, res[0] ? 0 : 1, 0);
-    } else this.wr(d, th, res[0] ? 1 : 0, 0);
+    return res;
   }
 
   /** cvt to .f16/.bf16 (one rounding of the exact source value), or to .f16x2/.bf16x2 from two f32 (a high, b low). */

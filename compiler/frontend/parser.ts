@@ -1420,6 +1420,12 @@ export class Parser {
   initFromArgs(ty: CType, args: Expr[], braced: boolean, pos: Pos): Init {
     if (ty.k === 'record') {
       const ctors = ctorsOf(ty.rec);
+      const rec = ty.rec;
+      const copyArg = (t: CType | undefined) => !!t && (t.k === 'ref' ? t.to : t).k === 'record' && ((t.k === 'ref' ? t.to : t) as CType & { k: 'record' }).rec === rec;
+      if (args.length === 1 && args[0]!.ty.k === 'record' && args[0]!.ty.rec === rec && !ctors.some(c => c.ty.params.length >= 1 && copyArg(c.ty.params[0]))) {
+        // the implicit copy constructor (an exact match; converting constructors cannot beat it)
+        return { k: 'expr', e: args[0]! };
+      }
       if (ctors.length) {
         const f = this.resolveOverload(ctors, args, pos, ty.rec.name);
         if (!f) return { k: 'expr', e: errExpr(pos) };

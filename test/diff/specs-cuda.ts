@@ -8,6 +8,7 @@ const SPECIAL_D = [-NaN, -Infinity, Infinity, 0, -0];
 
 /** Inputs k/16 for k in [-128, 128] (exact in half precision), as the fp16/bf16 programs make them. */
 const SIXTEENTHS = (i: number): number => (((i * 37) % 257) - 128) / 16;
+const EIGHTHS = (i: number): number => (((i * 37) % 257) - 128) / 8;
 
 export const CUDA_SPECS: KernelSpec[] = [
   {
@@ -74,5 +75,20 @@ export const CUDA_SPECS: KernelSpec[] = [
       dout: { type: 'i32', n: 96 * 12 },
     },
     launches: [{ kernel: 'fp16_convert', grid: 1, block: 128, args: [buf('df'), buf('di'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_half2_arith',
+    buffers: { din: { type: 'f32', n: 128, init: gen(SIXTEENTHS) }, dout: { type: 'f32', n: 128 * 9 * 2 } },
+    launches: [{ kernel: 'half2_arith', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_bf16_arith',
+    buffers: { din: { type: 'f32', n: 128, init: gen(EIGHTHS) }, dout: { type: 'f32', n: 128 * 12 } },
+    launches: [{ kernel: 'bf16_arith', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_bf162_arith',
+    buffers: { din: { type: 'f32', n: 128, init: gen(EIGHTHS) }, dout: { type: 'f32', n: 128 * 6 * 2 } },
+    launches: [{ kernel: 'bf162_arith', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
   },
 ];

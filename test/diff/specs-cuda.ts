@@ -2,6 +2,7 @@
 // cooperative groups, ... Inputs follow each program's host main().
 
 import { type KernelSpec, buf, i32, gen } from './spec';
+import { encodeHalf, F16 } from '../emulator/half';
 
 const SPECIAL_F = [NaN, Infinity, -Infinity, -0, 0];
 const SPECIAL_D = [-NaN, -Infinity, Infinity, 0, -0];
@@ -90,5 +91,19 @@ export const CUDA_SPECS: KernelSpec[] = [
     name: 'cuda_bf162_arith',
     buffers: { din: { type: 'f32', n: 128, init: gen(EIGHTHS) }, dout: { type: 'f32', n: 128 * 6 * 2 } },
     launches: [{ kernel: 'bf162_arith', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_fp16_math',
+    buffers: { din: { type: 'f32', n: 128, init: gen(i => (((i * 37) % 257) - 128) / 32) }, dout: { type: 'f32', n: 128 * 15 } },
+    launches: [{ kernel: 'fp16_math', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_fp16_dot',
+    buffers: {
+      dx: { type: 'u16', n: 2048, init: gen(i => encodeHalf((((i * 7) % 9) - 4) / 8, F16)) },
+      dy: { type: 'u16', n: 2048, init: gen(i => encodeHalf((((i * 5) % 7) - 3) / 8, F16)) },
+      ds: { type: 'f32', n: 4 },
+    },
+    launches: [{ kernel: 'fp16_dot', grid: 4, block: 256, args: [buf('dx'), buf('dy'), buf('ds'), i32(1024)] }],
   },
 ];

@@ -403,7 +403,7 @@ function decodeFunction(f: Func, module: PtxModule): void {
     if (t.length === 1 && t[0] === '}') { sc.close(); continue; }
     if (t.length === 2 && t[1] === ':') continue;
     const h = t[0]!;
-    if (h === '.reg') {
+    if (h === '.reg' || h.startsWith('.reg.')) {   // `.reg.b32 f;` (no space) in the fp16 header's asm
       // .reg .b32 %r<16>;  .reg .b64 %SP;  .reg .pred p, q;
       let j = 1;
       while (j < t.length && t[j]!.startsWith('.')) j++;

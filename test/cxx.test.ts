@@ -26,7 +26,7 @@ const files = fs.readdirSync(KERNELS_DIR).filter(f => /^(cxx|cuda)_.*\.cu$/.test
 function ptxSymbols(ptx: string): string[] {
   const out = new Set<string>();
   for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.entry\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
-  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.extern\s+|\.weak\s+)?\.(?:global|const|shared)\s+(?:\.align\s+\d+\s+)?\.\w+\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
+  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.extern\s+|\.weak\s+)?\.(?:global|const|shared)\s+(?:\.attribute\(\.\w+\)\s+)?(?:\.align\s+\d+\s+)?\.\w+\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
   return [...out].filter(n => !n.startsWith('$str') && !n.startsWith('__unnamed')).sort();
 }
 /** Device functions a PTX module defines (not inlined). */

@@ -76,7 +76,6 @@ export class ModuleGen {
     let g = this.globals.get(v);
     if (g) return g;
     const as = AS_OF[v.space];
-    if (v.space === 'managed') throw new Unsupported('__managed__ variable');
     let name: string;
     if (v.storage === 'static-local') {
       const owner = (v as VarSym & { owner?: FuncSym | null }).owner ?? null;
@@ -97,9 +96,10 @@ export class ModuleGen {
     } else {
       const init = v.init ? this.constInit(v.init, v.ty) : cZero(vt);
       const internal = v.isStatic || v.storage === 'static-local';
-      g = newGlobal(name, vt, as, init, { linkage: internal ? 'internal' : 'external', align, externallyInitialized: !internal && (v.space === 'device' || v.space === 'constant') });
+      g = newGlobal(name, vt, as, init, { linkage: internal ? 'internal' : 'external', align, externallyInitialized: !internal && (v.space === 'device' || v.space === 'constant' || v.space === 'managed') });
       if (v.space === 'none') { g.isConstant = true; g.linkage = 'internal'; g.addrSpace = AS.const; (g as { ty: IRType }).ty = ptrTy(AS.const); }
     }
+    if (v.space === 'managed') g.managed = true;
     this.globals.set(v, g);
     this.m.globals.push(g);
     return g;

@@ -106,4 +106,13 @@ export const CUDA_SPECS: KernelSpec[] = [
     },
     launches: [{ kernel: 'fp16_dot', grid: 4, block: 256, args: [buf('dx'), buf('dy'), buf('ds'), i32(1024)] }],
   },
+  {
+    name: 'cuda_managed',
+    buffers: { din: { type: 'i32', n: 500, init: gen(i => (i * 7919) % 1000) }, dout: { type: 'f32', n: 500 } },
+    symbols: { launches: { type: 'i32', n: 1 }, scale: { type: 'f32', n: 1 }, hist: { type: 'u32', n: 16 }, total: { type: 'i64', n: 1 } },
+    launches: [
+      { kernel: 'managed_count', grid: 4, block: 128, args: [buf('din'), buf('dout'), i32(500)] },
+      { kernel: 'managed_count', grid: 4, block: 128, args: [buf('din'), buf('dout'), i32(500)] },
+    ],
+  },
 ];

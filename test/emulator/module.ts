@@ -239,6 +239,7 @@ function parseVar(toks: string[], module: PtxModule): GlobalVar {
   while (i < toks.length && toks[i]!.startsWith('.')) {
     const w = toks[i]!.slice(1);
     if (w === 'extern') dynamic = true;
+    else if (w === 'attribute' && toks[i + 1] === '(') { while (i < toks.length && toks[i] !== ')') i++; }   // .attribute(.managed)
     else if (parseSpace(w) !== undefined) space = parseSpace(w);
     else if (w === 'align') { align = Number(toks[++i]); }
     else if (parseType(w) !== undefined) t = parseType(w);

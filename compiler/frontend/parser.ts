@@ -511,6 +511,7 @@ export class Parser {
     while (!this.at('}') && this.kind() !== Tok.EOF) {
       if (this.at('public') || this.at('private') || this.at('protected')) { this.p++; this.expect(':'); continue; }
       if (this.eat(';')) continue;
+      if (this.kind() === Tok.Pragma) { this.p++; continue; }   // `#pragma nv_exec_check_disable` before a member
       if (this.at('static_assert') || this.at('friend')) { this.skipToSemi(); continue; }
       if (this.at('template')) {
         // member template: remembered by name; using it is unsupported for now
@@ -1185,7 +1186,17 @@ export class Parser {
     }
     for (;;) {
       const d = this.parseDeclarator(ds.ty, false);
-      if (ds.auto && d.ty.k !== 'func') throw new Unsupported('auto variable at namespace scope');
+      if (ds.auto && d.ty.k !== 'func') {
+        // `constexpr auto begin = __begin::__fn{};` (CCCL's customization point objects): the initializer's type
+        if (!isAuto(unqual(d.ty)) || !this.at('=')) throw new Unsupported('auto variable at namespace scope (form)');
+        const save = this.p;
+        this.p++;
+        const e = this.parseAssign();
+        this.p = save;
+        if (e.ty.k === 'error') throw new Unsupported('auto variable at namespace scope (initializer) ' + this.u.diags.map(x => x.message).join(';') + ' @' + this.u.text(save - 2));
+        const t = e.ty.k === 'array' ? ptrTo(e.ty.elem) : e.ty.k === 'func' ? ptrTo(e.ty) : unqual(e.ty);
+        d.ty = withQ(t, d.ty.q);
+      }
       if (d.qual.length) {
         if (d.ty.k === 'func') return this.defineOutOfLine(d, ds);
         throw new Unsupported('qualified declarator (out-of-line static data member)');
@@ -2658,7 +2669,13 @@ export class Parser {
         return this.explicitCast(e, ty, pos);
       }
       if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
-      const { name, syms, tmpl } = this.qualifiedLookup();
+      const { name, syms: found, tmpl } = this.qualifiedLookup();
+      let syms = found;
+      if (syms.length === 0 && name.startsWith('__builtin_') && this.at('(')) {
+        // GCC's math builtins (CCCL's <cuda/std/cmath> calls __builtin_sqrtf) are the C library functions that the
+        // CUDA headers declare as device builtins
+        syms = this.u.lookup(name.slice('__builtin_'.length), []).filter(x => x.kind === 'func' && (x.deviceBuiltin || (x as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin));
+      }
       if (tmpl) {
         const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
         const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });

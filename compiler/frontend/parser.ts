@@ -2130,7 +2130,7 @@ export class Parser {
           return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
         }
         case '&&': throw new Unsupported('label address');
-        case '(': if (this.startsType(1)) return this.parseCastExpr(); break;
+        case '(': if (this.startsType(1) && this.p !== this.notCastAt) return this.parseCastExpr(); break;
         case '::': break;
         default: break;
       }
@@ -2193,9 +2193,19 @@ export class Parser {
     if (!isScalar(e.ty) || e.ty.k === 'nullptr') { this.u.error(pos, 29, 'expression must be a modifiable lvalue'); return errExpr(pos); }
     return mk(e.ty, pos, prefix, { k: 'incdec', op: op as '++', prefix, e });
   }
+  /** A `(` that parseCastExpr found to open an expression, not a cast (`(T(3) - x)`). */
+  private notCastAt = -1;
   parseCastExpr(): Expr {
     if (this.at('(') && this.startsType(1)) {
       const pos = this.p;
+      // `(T(3) - x)` starts like a cast but is a parenthesised expression: not a type-id followed by ')'
+      if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('&', 3) && !this.at('^', 3)) {
+        const before = this.u.diags.length, errs = this.u.errorCount;
+        let isCast = false;
+        try { this.p++; this.parseTypeName(); isCast = this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+        this.u.diags.length = before; this.u.errorCount = errs; this.p = pos;
+        if (!isCast) { this.notCastAt = pos; return this.parseUnary(); }
+      }
       this.p++;
       const ty = this.parseTypeName();
       this.expect(')');

@@ -115,4 +115,42 @@ export const CUDA_SPECS: KernelSpec[] = [
       { kernel: 'managed_count', grid: 4, block: 128, args: [buf('din'), buf('dout'), i32(500)] },
     ],
   },
+  {
+    name: 'cuda_std_math_generic',
+    buffers: {
+      df: { type: 'f32', n: 200, init: gen(i => Math.fround((i - 100) * Math.fround(0.037))) }, dd: { type: 'f64', n: 200, init: gen(i => (i - 100) * 0.037) },
+      dof: { type: 'f32', n: 600 }, dod: { type: 'f64', n: 600 },
+    },
+    launches: [{ kernel: 'std_generic', grid: 4, block: 64, args: [buf('df'), buf('dd'), buf('dof'), buf('dod'), i32(200)] }],
+  },
+  {
+    name: 'cuda_std_rounding',
+    buffers: {
+      df: { type: 'f32', n: 128, init: gen(i => (i - 64) * 0.25 + (i % 3 === 0 ? 0.125 : 0)) }, dd: { type: 'f64', n: 128, init: gen(i => (i - 64) * 0.25 + (i % 3 === 0 ? 0.125 : 0)) },
+      dof: { type: 'f32', n: 128 * 6 }, dod: { type: 'f64', n: 128 * 4 }, doi: { type: 'i64', n: 128 * 4 },
+    },
+    launches: [{ kernel: 'std_rounding', grid: 1, block: 128, args: [buf('df'), buf('dd'), buf('dof'), buf('dod'), buf('doi')] }],
+  },
+  {
+    name: 'cuda_std_decompose',
+    buffers: {
+      df: { type: 'f32', n: 96, init: gen(i => Math.fround(Math.fround((i - 48) * Math.fround(0.3712)) + Math.fround(0.05))) },
+      dd: { type: 'f64', n: 96, init: gen(i => (47 - i) * 1.23456 + 0.01) },
+      dof: { type: 'f32', n: 96 * 4 }, dod: { type: 'f64', n: 96 * 3 }, doi: { type: 'i32', n: 96 * 5 },
+    },
+    launches: [{ kernel: 'std_decompose', grid: 1, block: 128, args: [buf('df'), buf('dd'), buf('dof'), buf('dod'), buf('doi')] }],
+  },
+  {
+    name: 'cuda_std_special',
+    buffers: { din: { type: 'f64', n: 128, init: gen(i => Math.fround((i - 64) * 0.0517)) }, df: { type: 'f32', n: 128 * 12 }, dd: { type: 'f64', n: 128 * 12 } },
+    launches: [{ kernel: 'std_special', grid: 2, block: 64, args: [buf('din'), buf('df'), buf('dd')] }],
+  },
+  {
+    name: 'cuda_cccl_cmath',
+    buffers: {
+      df: { type: 'f32', n: 128, init: gen(i => Math.fround((i - 64) * Math.fround(0.061))) }, dd: { type: 'f64', n: 128, init: gen(i => (i - 64) * 0.061) },
+      dof: { type: 'f32', n: 128 * 4 }, dod: { type: 'f64', n: 128 * 4 },
+    },
+    launches: [{ kernel: 'cccl_cmath', grid: 2, block: 64, args: [buf('df'), buf('dd'), buf('dof'), buf('dod')] }],
+  },
 ];

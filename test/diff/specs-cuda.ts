@@ -153,4 +153,34 @@ export const CUDA_SPECS: KernelSpec[] = [
     },
     launches: [{ kernel: 'cccl_cmath', grid: 2, block: 64, args: [buf('df'), buf('dd'), buf('dof'), buf('dod')] }],
   },
+  {
+    name: 'cuda_bf16_convert',
+    buffers: {
+      df: {
+        type: 'f32', n: 96, init: gen(i => (i === 5 ? NaN : i === 6 ? Infinity : i === 7 ? 0
+          : Math.fround(Math.fround((i % 3 === 0 ? -1 : 1) * Math.fround(1 + Math.fround(i * 0.00390625 * Math.fround(0.37)))) * (1 << (i % 20))) * 0.0625)),
+      },
+      dout: { type: 'i32', n: 96 * 9 },
+    },
+    launches: [{ kernel: 'bf16_convert', grid: 1, block: 128, args: [buf('df'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_fp16_stencil',
+    buffers: { din: { type: 'u16', n: 1000, init: gen(i => encodeHalf(((i * 13) % 64) / 16, F16)) }, dout: { type: 'f32', n: 1000 } },
+    launches: [{ kernel: 'fp16_stencil', grid: 16, block: 64, args: [buf('din'), buf('dout'), i32(1000)] }],
+  },
+  {
+    name: 'cuda_fp16_warp',
+    buffers: { din: { type: 'f32', n: 256, init: gen(i => (((i * 37) % 101) - 50) / 8) }, dout: { type: 'f32', n: 256 * 4 } },
+    launches: [{ kernel: 'fp16_warp', grid: 4, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_half2_compare',
+    buffers: {
+      dx: { type: 'f32', n: 64, init: gen(i => (i < 4 ? [NaN, 1, -0, 2.5][i]! : ((((i * 5) % 7) - 3) * 0.5))) },
+      dy: { type: 'f32', n: 64, init: gen(i => (i < 4 ? [1, NaN, 0, 2.5][i]! : ((((i * 3) % 7) - 3) * 0.5))) },
+      dout: { type: 'f32', n: 64 * 8 }, dfl: { type: 'i32', n: 64 },
+    },
+    launches: [{ kernel: 'half2_compare', grid: 1, block: 64, args: [buf('dx'), buf('dy'), buf('dout'), buf('dfl')] }],
+  },
 ];

@@ -1180,6 +1180,7 @@ export class Machine {
     const d = inst.t2;
     const one = d === T.F16 || d === T.F16X2 ? 0x3c00 : d === T.BF16 || d === T.BF16X2 ? 0x3f80 : d === T.F32 ? 0x3f800000 : -1;
     if (d === T.F16X2 || d === T.BF16X2) this.wr(inst.o[0]!, th, ((res[0] ? one : 0) | (res[1] ? one << 16 : 0)) | 0, 0);
+    else if (res.length === 2) this.wr(inst.o[0]!, th, ((res[0] ? 0xffff : 0) | (res[1] ? 0xffff0000 : 0)) | 0, 0);   // .u32/.s32 from pairs: a mask per half
     else if (res.length === 1) this.wr(inst.o[0]!, th, norm(d, res[0] ? one : 0), 0);
     else throw new EmuError(`unsupported instruction ${inst.text}`);
   }

@@ -1,8 +1,8 @@
 // Differential specs for the CUDA-header programs (test/kernels/cuda_*.cu): <cmath> names, fp16/bf16,
 // cooperative groups, ... Inputs follow each program's host main().
 
-import { type KernelSpec, buf, i32, gen } from './spec';
-import { encodeHalf, F16 } from '../emulator/half';
+import { type KernelSpec, buf, i32, f32, gen, zero, struct, bytesInit } from './spec';
+import { encodeHalf, F16, BF16 } from '../emulator/half';
 
 const SPECIAL_F = [NaN, Infinity, -Infinity, -0, 0];
 const SPECIAL_D = [-NaN, -Infinity, Infinity, 0, -0];
@@ -182,5 +182,44 @@ export const CUDA_SPECS: KernelSpec[] = [
       dout: { type: 'f32', n: 64 * 8 }, dfl: { type: 'i32', n: 64 },
     },
     launches: [{ kernel: 'half2_compare', grid: 1, block: 64, args: [buf('dx'), buf('dy'), buf('dout'), buf('dfl')] }],
+  },
+  {
+    name: 'cuda_managed_struct',
+    buffers: {},
+    symbols: {
+      // Particle {float x, y, vx, vy; int hits} = 20 bytes; the host's initial values
+      particles: {
+        type: 'u8', n: 200 * 20, init: bytesInit(Array.from({ length: 200 }, (_, i) => struct(20, [[0, 'f32', (i % 20) - 9.5], [4, 'f32', Math.floor(i / 20) - 4.5],
+          [8, 'f32', (((i * 7) % 11) - 5) * 0.75], [12, 'f32', (((i * 3) % 13) - 6) * 0.5], [16, 'i32', 0]])).flat()),
+      },
+      params: { type: 'u8', n: 16 }, bounces: { type: 'u32', n: 1, init: zero },
+    },
+    launches: [0, 1, 2].map(() => ({ kernel: 'managed_step', grid: 4, block: 64, args: [i32(200)] })),
+  },
+  {
+    name: 'cuda_bf16_dot',
+    buffers: {
+      dx: { type: 'u16', n: 3000, init: gen(i => encodeHalf((((i * 7) % 17) - 8) / 8, BF16)) },
+      dy: { type: 'u16', n: 3000, init: gen(i => encodeHalf((((i * 11) % 13) - 6) / 8, BF16)) },
+      ds: { type: 'f32', n: 1, init: zero },
+    },
+    launches: [{ kernel: 'bf16_dot', grid: 3, block: 128, args: [buf('dx'), buf('dy'), buf('ds'), i32(3000)] }],
+  },
+  {
+    name: 'cuda_half2_axpy',
+    buffers: {
+      dx: { type: 'u16', n: 1002, init: gen(i => (i < 1001 ? encodeHalf(((i * 5) % 32) / 8, F16) : 0)) },
+      dy: { type: 'u16', n: 1002, init: gen(i => (i < 1001 ? encodeHalf(((i * 3) % 16) / 4, F16) : 0)) },
+      dout: { type: 'f32', n: 1002 },
+    },
+    launches: [
+      { kernel: 'half2_axpy', grid: 2, block: 128, args: [f32(0.5), buf('dx'), buf('dy'), i32(1001)] },
+      { kernel: 'widen', grid: 2, block: 256, args: [buf('dy'), buf('dout'), i32(501)] },
+    ],
+  },
+  {
+    name: 'cuda_std_trig',
+    buffers: { din: { type: 'f64', n: 128, init: gen(i => Math.fround((i - 64) * 0.117)) }, df: { type: 'f32', n: 128 * 9 }, dd: { type: 'f64', n: 128 * 9 } },
+    launches: [{ kernel: 'std_trig', grid: 2, block: 64, args: [buf('din'), buf('df'), buf('dd')] }],
   },
 ];

@@ -2369,12 +2369,14 @@ export class Parser {
     let f: FuncSym | null = null;
     if (callee.k === 'func') {
       let set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
+      /** A candidate template we could not read or instantiate (not a deduction/substitution failure). */
+      let unreadable: string | null = null;
       const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
       if (tmpl) {
         set = [...set];
         let failed: string | null = null;
         for (const di of tmpl.ents) {
-          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; });
+          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r)) unreadable ??= r; });
           if (!inst || set.includes(inst)) continue;
           // a template declared more than once: one specialisation (the one with a body)
           const same = set.findIndex(o => o.targs && sameSignature(o, inst));
@@ -2387,6 +2389,12 @@ export class Parser {
       const obj = (callee as Expr & { thisObj?: Expr }).thisObj;
       f = this.resolveOverload(set, args, pos, callee.sym.name, obj ?? null);
       if (!f) return errExpr(pos);
+      // the template we could not read might have been the better match (std::pow(float, int) is libstdc++'s
+      // promoting template, not powf): only an exact match is certainly the best
+      if (unreadable && !f.targs && !args.every((a, i) => i >= f!.ty.params.length || convRank(a, f!.ty.params[i]!) < 1)) {
+        f = promotedMathOverload(callee.sym.name, set, args);
+        if (!f) throw new Unsupported(unreadable);
+      }
       if (f.cls && !f.staticMember) {
         if (!obj) { this.u.error(pos, 245, 'a nonstatic member reference must be relative to a specific object'); return errExpr(pos); }
         return this.buildCall(f, null, f.ty, args, pos, obj);
@@ -2823,6 +2831,20 @@ function userConversion(e: Expr, to: CType): Expr | null {
   return found.length === 1 ? found[0]! : null;
 }
 setUserConversion(userConversion);
+/** <cmath> functions whose mixed-type calls go to a promoting template (libstdc++'s __promote_2; for pow, CUDA's cudart builtin). */
+const PROMOTING_MATH = new Set(['pow', 'atan2', 'fmod', 'hypot', 'fmin', 'fmax', 'fdim', 'copysign', 'nextafter', 'remainder', 'fma']);
+/**
+ * What the promoting template of a <cmath> function does with arithmetic arguments: convert them all to double
+ * when one is double or an integer, else to float, and call that overload (std::pow(float, int) is pow(double, double)).
+ * Null when the arguments are not all arithmetic, one is long double, or no such overload is in the set.
+ */
+function promotedMathOverload(name: string, set: FuncSym[], args: Expr[]): FuncSym | null {
+  if (!PROMOTING_MATH.has(name)) return null;
+  const ts = args.map(a => unqual(a.ty.k === 'ref' ? a.ty.to : a.ty));
+  if (!ts.every(t => isArith(t)) || ts.some(t => t.k === 'ldouble')) return null;
+  const p: CType = ts.some(t => t.k !== 'float') ? C.double : C.float;
+  return set.find(f => !f.targs && f.ty.params.length === args.length && f.ty.params.every(q => unqual(q).k === p.k)) ?? null;
+}
 /**
  * Of member functions differing only in their cv-qualification (`operator __half_raw() const` and `... const
  * volatile`), the ones whose qualification equals the object's (q): the better implicit object parameter binding.

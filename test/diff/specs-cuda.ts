@@ -222,4 +222,20 @@ export const CUDA_SPECS: KernelSpec[] = [
     buffers: { din: { type: 'f64', n: 128, init: gen(i => Math.fround((i - 64) * 0.117)) }, df: { type: 'f32', n: 128 * 9 }, dd: { type: 'f64', n: 128 * 9 } },
     launches: [{ kernel: 'std_trig', grid: 2, block: 64, args: [buf('din'), buf('df'), buf('dd')] }],
   },
+  {
+    name: 'cuda_half_bf16_mix',
+    buffers: {
+      din: { type: 'f32', n: 256, init: gen(j => { const i = j >> 1; return j % 2 === 0 ? Math.fround(Math.fround((i - 64) * Math.fround(0.3)) + Math.fround(0.01)) : Math.fround(Math.fround(((i * 7) % 50) * Math.fround(1.37)) - 20); }) },
+      dout: { type: 'f32', n: 128 * 8 },
+    },
+    launches: [{ kernel: 'half_bf16_mix', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_std_pow',
+    buffers: {
+      df: { type: 'f32', n: 96, init: gen(i => 0.25 + i * 0.0625) }, dd: { type: 'f64', n: 96, init: gen(i => 0.5 + i * 0.03125) },
+      dof: { type: 'f32', n: 96 * 2 }, dod: { type: 'f64', n: 96 * 3 },
+    },
+    launches: [{ kernel: 'std_pow', grid: 1, block: 128, args: [buf('df'), buf('dd'), buf('dof'), buf('dod')] }],
+  },
 ];

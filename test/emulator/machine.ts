@@ -1436,6 +1436,16 @@ export class Machine {
     switch (inst.m) {
       case M.ADD:
         if (t === T.F32) { nlo = fp.f32ToBits(Math.fround(fp.bitsToF32(olo) + fp.bitsToF32(blo))); }
+        else if (isHalf(t)) {
+          // atom.add.noftz.{f16,bf16,f16x2,bf16x2}: each half rounded to nearest, subnormals kept
+          const fmt = t === T.BF16 || t === T.BF16X2 ? half.BF16 : half.F16;
+          for (let k = 0; k < (sz === 4 ? 2 : 1); k++) {
+            const x = half.decodeHalf((olo >>> (16 * k)) & 0xffff, fmt), y = half.decodeHalf((blo >>> (16 * k)) & 0xffff, fmt);
+            const sum = x + y;
+            nlo |= half.encodeHalf(half.roundHalf(sum, isFinite(sum) ? fp.twoSumErr(x, y, sum) : 0, fp.RN, fmt), fmt) << (16 * k);
+          }
+          nlo |= 0;
+        }
         else if (t === T.F64) { fp.f64ToBits(fp.bitsToF64(olo, ohi) + fp.bitsToF64(blo, bhi)); nlo = fp.outLo; nhi = fp.outHi; }
         else if (sz === 8) { add64(olo, ohi, blo, bhi); nlo = rLo; nhi = rHi; }
         else nlo = (olo + blo) | 0;

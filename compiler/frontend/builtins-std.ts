@@ -3,7 +3,8 @@
 // function that implements them depends on the parameter types: std::sqrt(float) is sqrtf, std::abs(float)
 // is fabsf, std::isnan(double) is __isnan. cicc maps them the same way (same libdevice calls in its PTX).
 import { Unsupported } from '../diagnostics';
-import { T, cInt } from '../middle/ir';
+import { T, cInt, cFP } from '../middle/ir';
+import { callIntrinsic } from './builtins-util';
 import type { Type, Value } from '../middle/ir';
 import type { CType } from './ctype';
 import { lowerBuiltinCall, type BuiltinCtx } from './builtins';
@@ -35,6 +36,19 @@ export function cudartBuiltinName(name: string, params: readonly CType[]): strin
  * no builtin implements it.
  */
 export function lowerCudartBuiltin(ctx: BuiltinCtx, name: string, params: readonly CType[], args: Value[], retTy: Type, retBool: boolean): Value | undefined | null {
+  const p0 = params[0];
+  if (CLASSIFY[name] && retBool && args.length === 1 && p0 && (p0.k === 'float' || p0.k === 'double')) {
+    // what libdevice's __nv_isnanf & co. compute, as one comparison (cicc's PTX after inlining is the same)
+    const b = ctx.b, x = args[0]!, fty = p0.k === 'float' ? T.f32 : T.f64;
+    let c: Value;
+    if (name === 'isnan') c = b.fcmp('uno', x, x);
+    else if (name === 'signbit') { const it = p0.k === 'float' ? T.i32 : T.i64; c = b.icmp('slt', b.cast('bitcast', x, it), cInt(it, 0)); }
+    else {
+      const ax = callIntrinsic(b, ctx.m, `llvm.fabs.${p0.k === 'float' ? 'f32' : 'f64'}`, fty, [x]);
+      c = b.fcmp(name === 'isinf' ? 'oeq' : 'olt', ax, cFP(fty, Infinity));
+    }
+    return b.cast('zext', c, retTy);
+  }
   const r = lowerBuiltinCall(ctx, cudartBuiltinName(name, params), args, retBool ? T.i32 : retTy);
   // the classification builtins return int (0/1 in libdevice); bool is "not zero"
   if (r && retBool && r.ty.k === 'int') return ctx.b.cast('zext', ctx.b.icmp('ne', r, cInt(r.ty, 0)), retTy);

@@ -789,6 +789,10 @@ class FnGen {
     const cons: string[] = [];
     const inVals: Value[] = [];
     const inCons: string[] = [];
+    // a read-write "+r" operand is an output plus a tied input that comes after the explicit inputs (as clang
+    // emits it: "=r,r,0"), so that %1 in the text still names the first explicit input
+    const tiedVals: Value[] = [];
+    const tiedCons: string[] = [];
     for (const o of e.outs) {
       const p = this.addr(o.e);
       const t = unqual(o.e.ty);
@@ -796,7 +800,7 @@ class FnGen {
       const c = o.c.replace(/^[=+]&?/, '');
       outs.push({ c, p, ty: irType(t), t });
       cons.push('=' + (o.c.includes('&') ? '&' : '') + c);
-      if (rw) { inVals.push(this.b.load(irType(t), p, alignOfC(t))); inCons.push(String(outs.length - 1)); }
+      if (rw) { tiedVals.push(this.b.load(irType(t), p, alignOfC(t))); tiedCons.push(String(outs.length - 1)); }
     }
     for (const i of e.ins) {
       let v: Value;
@@ -805,6 +809,7 @@ class FnGen {
       else v = this.rv(i.e);
       inVals.push(v); inCons.push(i.c);
     }
+    inVals.push(...tiedVals); inCons.push(...tiedCons);
     const clob = e.clobbers.map(c => `~{${c}}`);
     const constraints = [...cons, ...inCons, ...clob].join(',');
     const text = e.text.replace(/\$/g, '$$$$').replace(/%(\d+)/g, '$$$1').replace(/%%/g, '%').replace(/%=/g, '${:uid}');

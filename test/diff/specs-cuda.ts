@@ -249,4 +249,12 @@ export const CUDA_SPECS: KernelSpec[] = [
     },
     launches: [{ kernel: 'fp16_atomic', grid: 2, block: 64, args: [buf('din'), buf('d2'), buf('d1'), buf('db')] }],
   },
+  {
+    name: 'cuda_asm_constraints',
+    buffers: {
+      dh: { type: 'u16', n: 64, init: gen(i => (65530 + i) & 0xffff) }, dl: { type: 'u64', n: 64, init: gen(i => 0xfffffffffn + BigInt(i) * 1000003n) },
+      dd: { type: 'f64', n: 64, init: gen(i => i * 0.5 - 7) }, df: { type: 'f32', n: 64, init: gen(i => i * 1.25) }, di: { type: 'i32', n: 64, init: gen(i => i * i - 100) },
+    },
+    launches: [{ kernel: 'asm_constraints', grid: 1, block: 64, args: [buf('dh'), buf('dl'), buf('dd'), buf('df'), buf('di')] }],
+  },
 ];

@@ -65,6 +65,9 @@ namespace cg = cooperative_groups;
 __global__ void k(int *o) { auto t = cg::tiled_partition<32>(cg::this_thread_block()); o[threadIdx.x] = cg::reduce(t, (int)threadIdx.x, cg::plus<int>()); }`, /bitfield/],
   ['texture_object', `__global__ void k(cudaTextureObject_t t, float *o) { o[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x); }`, /tex1Dfetch/],
   ['surface_object', `__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, threadIdx.x * 4, 0); }`, /surf2Dwrite/],
+  // long double declarations are fine where device code does not use them (cuda_long_double_decl.cu); used, they fall back
+  ['long_double_in_device_code', `__device__ long double f(long double x) { return x * 3; }
+__global__ void k(double *d) { d[threadIdx.x] = f(d[threadIdx.x]); }`, /long double/],
   ['cuda_pipeline', `#include <cuda_pipeline.h>
 __global__ void k(const int *g, int *o) { __shared__ int s[128]; __pipeline_memcpy_async(&s[threadIdx.x], &g[threadIdx.x], sizeof(int)); __pipeline_commit(); __pipeline_wait_prior(0); o[threadIdx.x] = s[threadIdx.x]; }`,
   /member template/],

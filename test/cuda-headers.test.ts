@@ -12,8 +12,12 @@ import { formatDiagnostic } from '../compiler/diagnostics';
 import { parseCiccArgs } from '../client/cicc-args';
 import { ciccArgv, libdeviceBytes, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
 
-/** name, source, what is missing (null: compiles today, and must keep compiling). */
-const UNITS: [string, string, RegExp | null][] = [
+/** name, source, what is missing (null: compiles today, and must keep compiling), extra nvcc flags. */
+const UNITS: [string, string, RegExp | null, string[]?][] = [
+  // constexpr host functions of the C++ library (std::min/max) in device code under --expt-relaxed-constexpr
+  ['relaxed_constexpr_std_minmax', `#include <algorithm>
+__global__ void k(float *f, int *o) { int i = threadIdx.x; f[i] = std::max(f[i], 1.0f) + std::min(f[i], 2.0f); o[i] = std::max(o[i], 3) + std::min(o[i], -4); }`,
+  null, ['--expt-relaxed-constexpr']],
   ['cuda_std_cmath', `#include <cuda/std/cmath>
 __global__ void k(float *f, double *d) { f[threadIdx.x] = cuda::std::sqrt(f[threadIdx.x]) + cuda::std::fabs(f[threadIdx.x]); d[threadIdx.x] = cuda::std::exp(d[threadIdx.x]); }`, null],
   ['cuda_fp8', `#include <cuda_fp8.h>
@@ -82,12 +86,12 @@ const skip = skipReason('nvcc', 'ptxas');
 describe.skipIf(skip !== undefined)(`CUDA library headers in device code ${skip ?? ''}`, () => {
   // a fixed directory, so that prepareUnits' cache (keyed by path and content) is reused between runs
   const dir = path.join(os.tmpdir(), `ptxd-cuda-headers-${process.getuid?.() ?? 'u'}`);
-  for (const [name, src, missing] of UNITS) {
+  for (const [name, src, missing, flags] of UNITS) {
     it(name, () => {
       fs.mkdirSync(dir, { recursive: true });
       const cu = path.join(dir, `${name}.cu`);
       fs.writeFileSync(cu, src + '\n');
-      const u = prepareUnits(cu, [90]).get(90)!;   // the real nvcc compiles it: the unit is valid CUDA
+      const u = prepareUnits(cu, [90], { nvccFlags: flags ?? [] }).get(90)!;   // the real nvcc compiles it: the unit is valid CUDA
       const args = parseCiccArgs(ciccArgv(u, dir));
       args.options.moduleId = u.moduleId;
       const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), args.options, { libdevice: libdeviceBytes() });

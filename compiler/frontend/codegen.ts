@@ -736,7 +736,8 @@ class FnGen {
       if (r.ty !== rt && r.ty.k === 'int' && rt.k === 'int') return this.b.cast(r.ty.bits < rt.bits ? 'zext' : 'trunc', r, rt);
       return r;
     }
-    if (f && !f.isDevice && !f.isGlobal) {
+    // --expt-relaxed-constexpr (cicc's --relaxed_constexpr): constexpr host functions are callable from device code
+    if (f && !f.isDevice && !f.isGlobal && !(this.g.opts.relaxedConstexpr && f.isConstexpr)) {
       const u = this.g.u;
       const sig = (x: FuncSym) => u.prettyFunction(x).replace(/^\S+ /, '');
       u.error(e.pos, 20014, `calling a __host__ function("${sig(f)}") from a ${this.f.isGlobal ? '__global__' : '__device__'} function("${sig(this.f)}") is not allowed`);

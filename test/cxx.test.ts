@@ -1,4 +1,4 @@
-// C++ in device code (issue 8): every test/kernels/cxx_*.cu is captured with the real nvcc, compiled by
+// C++ in device code (issue 8): every test/kernels/cxx_*.cu and cuda_*.cu (CUDA headers) is captured with the real nvcc, compiled by
 // compileUnit (no fallback: an unsupported unit fails the test) for two archs, checked by ptxas, and the
 // symbols our PTX defines (.entry/.func/.global/.const/.shared) must equal the real cicc's for the same .ii.
 import { describe, it, expect } from 'vitest';
@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import { compileUnit } from '../compiler/compile';
 import { formatDiagnostic } from '../compiler/diagnostics';
 import { parseCiccArgs } from '../client/cicc-args';
-import { KERNELS_DIR, ciccArgv, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
+import { KERNELS_DIR, ciccArgv, libdeviceBytes, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
 
 /** Features not implemented yet: the unit must come back unsupported, with a reason naming the feature. */
 const UNSUPPORTED: [string, string, RegExp][] = [
@@ -20,13 +20,13 @@ const UNSUPPORTED: [string, string, RegExp][] = [
 ];
 
 const ARCHS = [75, 90] as const;
-const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx_.*\.cu$/.test(f)).sort();
+const files = fs.readdirSync(KERNELS_DIR).filter(f => /^(cxx|cuda)_.*\.cu$/.test(f)).sort();
 
 /** Names of the kernels and variables a PTX module defines or declares at module scope. */
 function ptxSymbols(ptx: string): string[] {
   const out = new Set<string>();
   for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.entry\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
-  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.extern\s+|\.weak\s+)?\.(?:global|const|shared)\s+(?:\.align\s+\d+\s+)?\.\w+\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
+  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.extern\s+|\.weak\s+)?\.(?:global|const|shared)\s+(?:\.attribute\(\.\w+\)\s+)?(?:\.align\s+\d+\s+)?\.\w+\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
   return [...out].filter(n => !n.startsWith('$str') && !n.startsWith('__unnamed')).sort();
 }
 /** Device functions a PTX module defines (not inlined). */
@@ -62,7 +62,7 @@ describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu ${sk
         const u = units.get(a)!;
         const args = parseCiccArgs(ciccArgv(u, out));
         args.options.moduleId = u.moduleId;   // the client reads it from --module_id_file_name
-        const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), args.options);
+        const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), args.options, { libdevice: libdeviceBytes() });
         const diags = r.diagnostics.map(d => formatDiagnostic(d, false)).join('');
         expect(r.unsupported, `${f} sm_${a}: unsupported`).toBeUndefined();
         expect(r.ok, `${f} sm_${a}:\n${diags}`).toBe(true);

@@ -82,7 +82,7 @@ export function globalDecl(g: Global, opts: CompileOptions, funcRefs: Set<string
   const vis = isDecl ? '.extern ' : (!internal && opts.rdc ? (g.linkage === 'weak' || g.linkage === 'linkonce_odr' || g.linkage === 'common' ? '.weak ' : '.visible ') : '');
   const align = Math.max(1, g.align || 1);
   const t = g.valueTy;
-  const head = `${vis}.${space} .align ${align}`;
+  const head = `${vis}.${space}${g.managed ? ' .attribute(.managed)' : ''} .align ${align}`;
   const init = space === 'shared' ? null : g.init;
   if (isScalar(t)) {
     let v = '';

@@ -13,6 +13,7 @@ import { type CType, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIn
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
+import { lowerCudartBuiltin } from './builtins-std';
 import type { Unit } from './unit';
 
 const AS_OF: Record<VarSym['space'], number> = { device: AS.global, constant: AS.const, shared: AS.shared, managed: AS.global, none: AS.global };
@@ -75,7 +76,6 @@ export class ModuleGen {
     let g = this.globals.get(v);
     if (g) return g;
     const as = AS_OF[v.space];
-    if (v.space === 'managed') throw new Unsupported('__managed__ variable');
     let name: string;
     if (v.storage === 'static-local') {
       const owner = (v as VarSym & { owner?: FuncSym | null }).owner ?? null;
@@ -96,9 +96,10 @@ export class ModuleGen {
     } else {
       const init = v.init ? this.constInit(v.init, v.ty) : cZero(vt);
       const internal = v.isStatic || v.storage === 'static-local';
-      g = newGlobal(name, vt, as, init, { linkage: internal ? 'internal' : 'external', align, externallyInitialized: !internal && (v.space === 'device' || v.space === 'constant') });
+      g = newGlobal(name, vt, as, init, { linkage: internal ? 'internal' : 'external', align, externallyInitialized: !internal && (v.space === 'device' || v.space === 'constant' || v.space === 'managed') });
       if (v.space === 'none') { g.isConstant = true; g.linkage = 'internal'; g.addrSpace = AS.const; (g as { ty: IRType }).ty = ptrTy(AS.const); }
     }
+    if (v.space === 'managed') g.managed = true;
     this.globals.set(v, g);
     this.m.globals.push(g);
     return g;
@@ -729,13 +730,14 @@ class FnGen {
       // compiler provides the device side; the body, if any, is the host library's
       const vals = e.args.map(a => this.rv(a));
       const rt = irType(e.ty);
-      const r = lowerBuiltinCall(this.ctx, f.name, vals, e.ty.k === 'void' ? T.void : rt);
+      const r = lowerCudartBuiltin(this.ctx, f.name, f.ty.params, vals, e.ty.k === 'void' ? T.void : rt, e.ty.k === 'bool');
       if (r === null) throw new Unsupported(`builtin ${f.name}`);
       if (r === undefined) return e.ty.k === 'void' ? undefined : cUndef(rt);
       if (r.ty !== rt && r.ty.k === 'int' && rt.k === 'int') return this.b.cast(r.ty.bits < rt.bits ? 'zext' : 'trunc', r, rt);
       return r;
     }
-    if (f && !f.isDevice && !f.isGlobal) {
+    // --expt-relaxed-constexpr (cicc's --relaxed_constexpr): constexpr host functions are callable from device code
+    if (f && !f.isDevice && !f.isGlobal && !(this.g.opts.relaxedConstexpr && f.isConstexpr)) {
       const u = this.g.u;
       const sig = (x: FuncSym) => u.prettyFunction(x).replace(/^\S+ /, '');
       u.error(e.pos, 20014, `calling a __host__ function("${sig(f)}") from a ${this.f.isGlobal ? '__global__' : '__device__'} function("${sig(this.f)}") is not allowed`);
@@ -788,6 +790,10 @@ class FnGen {
     const cons: string[] = [];
     const inVals: Value[] = [];
     const inCons: string[] = [];
+    // a read-write "+r" operand is an output plus a tied input that comes after the explicit inputs (as clang
+    // emits it: "=r,r,0"), so that %1 in the text still names the first explicit input
+    const tiedVals: Value[] = [];
+    const tiedCons: string[] = [];
     for (const o of e.outs) {
       const p = this.addr(o.e);
       const t = unqual(o.e.ty);
@@ -795,7 +801,7 @@ class FnGen {
       const c = o.c.replace(/^[=+]&?/, '');
       outs.push({ c, p, ty: irType(t), t });
       cons.push('=' + (o.c.includes('&') ? '&' : '') + c);
-      if (rw) { inVals.push(this.b.load(irType(t), p, alignOfC(t))); inCons.push(String(outs.length - 1)); }
+      if (rw) { tiedVals.push(this.b.load(irType(t), p, alignOfC(t))); tiedCons.push(String(outs.length - 1)); }
     }
     for (const i of e.ins) {
       let v: Value;
@@ -804,6 +810,7 @@ class FnGen {
       else v = this.rv(i.e);
       inVals.push(v); inCons.push(i.c);
     }
+    inVals.push(...tiedVals); inCons.push(...tiedCons);
     const clob = e.clobbers.map(c => `~{${c}}`);
     const constraints = [...cons, ...inCons, ...clob].join(',');
     const text = e.text.replace(/\$/g, '$$$$').replace(/%(\d+)/g, '$$$1').replace(/%%/g, '%').replace(/%=/g, '${:uid}');

@@ -3,6 +3,7 @@
 
 import { type Type as IRType, T, intTy, ptrTy, arrayTy, structTy } from '../middle/ir';
 import type { FuncSym, VarSym } from './ast';
+import { Unsupported } from '../diagnostics';
 
 export const enum Q { None = 0, Const = 1, Volatile = 2, Restrict = 4 }
 
@@ -174,7 +175,7 @@ export function irType(t: CType): IRType {
     case 'int': return intTy(t.bits);
     case 'float': return T.f32;
     case 'double': return T.f64;
-    case 'ldouble': return T.f64;
+    case 'ldouble': throw new Unsupported('long double');   // cicc demotes it to double with a warning; we fall back
     case 'nullptr': case 'ptr': case 'ref': case 'func': return ptrTy(0);
     case 'array': return arrayTy(t.n ?? 0, irType(t.elem));
     case 'record': return recordIR(t.rec);

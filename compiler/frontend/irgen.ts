@@ -71,8 +71,19 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
       for (const s of u.load(di)) if (s.kind === 'func' && s.isGlobal && s.bodyStart >= 0 && !kernels.includes(s)) { kernels.push(s); declOf?.set(s, di); }
     } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))
       && !(d.flags & DeclFlag.Extern) && !(d.flags & DeclFlag.DeviceBuiltin)) {
-      if (d.flags & DeclFlag.Template) throw new Unsupported('variable template');
-      for (const s of u.load(di)) if (s.kind === 'var' && s.name === d.name && s.space !== 'none' && !s.isExtern && !vars.includes(s)) { vars.push(s); declOf?.set(s, di); }
+      if (d.flags & DeclFlag.Template) {
+        // a header's device variable template (CCCL's customization points) is no object until device code
+        // instantiates it, which the parser refuses; the user's own ones we cannot emit yet
+        if (u.isUserFile(d.first) || (d.flags & DeclFlag.ExplicitInst)) throw new Unsupported('variable template');
+        continue;
+      }
+      for (const s of u.load(di)) {
+        if (s.kind !== 'var' || s.name !== d.name || s.space === 'none' || s.isExtern || vars.includes(s)) continue;
+        // a header's constexpr device object (`constexpr auto begin = __begin::__fn{};`) has internal linkage: it is
+        // emitted only where device code uses it, as cicc does
+        if (s.isConstexpr && !u.isUserFile(d.first)) continue;
+        vars.push(s); declOf?.set(s, di);
+      }
     }
   }
 

@@ -12,6 +12,11 @@ import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConve
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
 
+/** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
+ *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
+const BYTE_COPY_RECORDS: ReadonlySet<string> = new Set(['__half2', '__nv_bfloat162']);
+const isByteCopy = (rec: RecordDecl): boolean => BYTE_COPY_RECORDS.has(rec.name) && rec.scope.length === 0 && rec.outer.length === 0;
+
 export class SyntaxAbort extends Error { constructor() { super('syntax'); } }
 
 export interface Attrs {
@@ -425,7 +430,7 @@ export class Parser {
         ty = intT(signed === false ? ('unsigned ' + (nm === 'int' ? 'int' : nm)) as IntName : nm);
       }
     }
-    if (ty && ty.k === 'ldouble') throw new Unsupported('long double');
+    // long double is fine in declarations device code never uses; its IR type is refused (irType)
     if (ty) ty = withQ(ty, q);
     else if (ds.auto) ty = null;
     ds.ty = ty;
@@ -506,6 +511,7 @@ export class Parser {
     while (!this.at('}') && this.kind() !== Tok.EOF) {
       if (this.at('public') || this.at('private') || this.at('protected')) { this.p++; this.expect(':'); continue; }
       if (this.eat(';')) continue;
+      if (this.kind() === Tok.Pragma) { this.p++; continue; }   // `#pragma nv_exec_check_disable` before a member
       if (this.at('static_assert') || this.at('friend')) { this.skipToSemi(); continue; }
       if (this.at('template')) {
         // member template: remembered by name; using it is unsupported for now
@@ -1180,7 +1186,17 @@ export class Parser {
     }
     for (;;) {
       const d = this.parseDeclarator(ds.ty, false);
-      if (ds.auto && d.ty.k !== 'func') throw new Unsupported('auto variable at namespace scope');
+      if (ds.auto && d.ty.k !== 'func') {
+        // `constexpr auto begin = __begin::__fn{};` (CCCL's customization point objects): the initializer's type
+        if (!isAuto(unqual(d.ty)) || !this.at('=')) throw new Unsupported('auto variable at namespace scope (form)');
+        const save = this.p;
+        this.p++;
+        const e = this.parseAssign();
+        this.p = save;
+        if (e.ty.k === 'error') throw new Unsupported('auto variable at namespace scope (initializer) ' + this.u.diags.map(x => x.message).join(';') + ' @' + this.u.text(save - 2));
+        const t = e.ty.k === 'array' ? ptrTo(e.ty.elem) : e.ty.k === 'func' ? ptrTo(e.ty) : unqual(e.ty);
+        d.ty = withQ(t, d.ty.q);
+      }
       if (d.qual.length) {
         if (d.ty.k === 'func') return this.defineOutOfLine(d, ds);
         throw new Unsupported('qualified declarator (out-of-line static data member)');
@@ -1209,7 +1225,7 @@ export class Parser {
     }
     return out;
   }
-  /** At `[attrs] [inline] X::X(` or `X::~X(` (an out-of-line constructor/destructor definition)? */
+  /** At `[attrs] [inline] X::X(`, `X::~X(` or `X::operator T(` (an out-of-line constructor/destructor/conversion function definition)? */
   private atOutOfLineCtor(): boolean {
     let i = 0;
     for (;;) {
@@ -1222,6 +1238,8 @@ export class Parser {
     while (this.kind(i) === Tok.Ident && this.at('::', i + 1)) { last = this.tx(i); i += 2; }
     if (!last) return false;
     if (this.at('~', i)) return this.tx(i + 1) === last;
+    // `X::operator T() const`: a conversion function has no return type either
+    if (this.tx(i) === 'operator' && this.kind(i + 1) !== Tok.Punct) return true;
     return this.tx(i) === last && this.at('(', i + 1);
   }
   /** An out-of-line member function definition `R C::f(...) {...}`: attach the body to the member declared in C. */
@@ -1413,6 +1431,12 @@ export class Parser {
   initFromArgs(ty: CType, args: Expr[], braced: boolean, pos: Pos): Init {
     if (ty.k === 'record') {
       const ctors = ctorsOf(ty.rec);
+      const rec = ty.rec;
+      const copyArg = (t: CType | undefined) => !!t && (t.k === 'ref' ? t.to : t).k === 'record' && ((t.k === 'ref' ? t.to : t) as CType & { k: 'record' }).rec === rec;
+      if (args.length === 1 && args[0]!.ty.k === 'record' && args[0]!.ty.rec === rec && !ctors.some(c => c.ty.params.length >= 1 && copyArg(c.ty.params[0]))) {
+        // the implicit copy constructor (an exact match; converting constructors cannot beat it)
+        return { k: 'expr', e: args[0]! };
+      }
       if (ctors.length) {
         const f = this.resolveOverload(ctors, args, pos, ty.rec.name);
         if (!f) return { k: 'expr', e: errExpr(pos) };
@@ -1424,6 +1448,11 @@ export class Parser {
       }
       if (args.length === 0) return this.defaultInit(ty, pos) ?? { k: 'zero', ty };
       if (args.length === 1 && args[0]!.ty.k === 'record' && args[0]!.ty.rec === ty.rec) return { k: 'expr', e: args[0]! };
+      if (args.length === 1 && !braced && args[0]!.ty.k === 'record') {
+        // another class's conversion function (`__half_raw(h)`)
+        const c = implicitConvert(args[0]!, ty);
+        if (c) return { k: 'expr', e: c };
+      }
       if (!braced) { this.u.error(pos, 289, `no instance of constructor "${ty.rec.name}::${ty.rec.name}" matches the argument list`); return { k: 'expr', e: errExpr(pos) }; }
       // aggregate initialisation from a braced list of expressions
       const items: { off: number; path: number[]; init: Init }[] = [];
@@ -1905,14 +1934,22 @@ export class Parser {
   assign(op: string, a: Expr, b: Expr, pos: Pos): Expr {
     if (a.ty.k === 'error' || b.ty.k === 'error') return errExpr(pos);
     if (a.ty.k === 'record') {
-      const user = op !== '=' || allMethods(a.ty.rec).some(m => m.op === '=' && !m.defaulted && m.cls === (a.ty as CType & { k: 'record' }).rec);
+      const rec = a.ty.rec;
+      const userAssign = allMethods(rec).filter(m => m.op === '=' && !m.defaulted && m.cls === rec);
+      // the implicit copy assignment (an exact match) is used for an operand of the class itself unless the
+      // class declares its own copy/move assignment (operator=(const __half_raw &) does not hide it)
+      const isCopyParam = (t: CType | undefined) => !!t && (t.k === 'ref' ? t.to : t).k === 'record' && ((t.k === 'ref' ? t.to : t) as CType & { k: 'record' }).rec === rec;
+      const implicitCopy = op === '=' && b.ty.k === 'record' && b.ty.rec === rec && (!userAssign.some(m => isCopyParam(m.ty.params[0])) || isByteCopy(rec));
+      const user = op !== '=' || (userAssign.length > 0 && !implicitCopy);
       if (user) { const r = this.userOperator(op, [a, b], pos); if (r) return r; }
       if (op !== '=') { this.badOperands(pos, a, b); return errExpr(pos); }
       this.checkTrivialCopy(a.ty);
     } else if (b.ty.k === 'record') {
       const r = this.userOperator(op, [a, b], pos);
       if (r) return r;
-      b = this.fromClass(b);
+      // plain assignment: the conversion function to the target type (a float from a __half: operator float)
+      const c = op === '=' ? implicitConvert(b, unqual(a.ty)) : null;
+      b = c ?? this.fromClass(b);
       if (b.ty.k === 'error') return b;
     }
     if (!this.modifiable(a, pos)) return errExpr(pos);
@@ -2093,7 +2130,7 @@ export class Parser {
           return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
         }
         case '&&': throw new Unsupported('label address');
-        case '(': if (this.startsType(1)) return this.parseCastExpr(); break;
+        case '(': if (this.startsType(1) && this.p !== this.notCastAt) return this.parseCastExpr(); break;
         case '::': break;
         default: break;
       }
@@ -2156,9 +2193,19 @@ export class Parser {
     if (!isScalar(e.ty) || e.ty.k === 'nullptr') { this.u.error(pos, 29, 'expression must be a modifiable lvalue'); return errExpr(pos); }
     return mk(e.ty, pos, prefix, { k: 'incdec', op: op as '++', prefix, e });
   }
+  /** A `(` that parseCastExpr found to open an expression, not a cast (`(T(3) - x)`). */
+  private notCastAt = -1;
   parseCastExpr(): Expr {
     if (this.at('(') && this.startsType(1)) {
       const pos = this.p;
+      // `(T(3) - x)` starts like a cast but is a parenthesised expression: not a type-id followed by ')'
+      if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('&', 3) && !this.at('^', 3)) {
+        const before = this.u.diags.length, errs = this.u.errorCount;
+        let isCast = false;
+        try { this.p++; this.parseTypeName(); isCast = this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+        this.u.diags.length = before; this.u.errorCount = errs; this.p = pos;
+        if (!isCast) { this.notCastAt = pos; return this.parseUnary(); }
+      }
       this.p++;
       const ty = this.parseTypeName();
       this.expect(')');
@@ -2170,11 +2217,19 @@ export class Parser {
   }
   explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
     if (e.ty.k === 'error') return e;
+    if (ty.k === 'record' && e.ty.k === 'record' && e.ty.rec !== ty.rec) {
+      // a conversion function of the operand's class to exactly the target class (static_cast<__nv_bfloat16_raw>(b))
+      const q = e.ty.q & (Q.Const | Q.Volatile), rec = ty.rec;
+      const cvs = allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))
+        && unqual(m.ty.ret).k === 'record' && (unqual(m.ty.ret) as CType & { k: 'record' }).rec === rec);
+      const pick = preferExactThis(cvs, q);
+      if (pick.length === 1) return this.buildCall(pick[0]!, null, pick[0]!.ty, [], pos, e);
+    }
     if (ty.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === ty.rec)) return this.makeTemp(unqual(ty) as CType & { k: 'record' }, [e], false, pos);
     if (e.ty.k === 'record' && ty.k !== 'record' && ty.k !== 'ref' && unqual(ty).k !== 'void') {
       // explicit conversion functions count here; the one to exactly the target type wins
       const q = e.ty.q & (Q.Const | Q.Volatile);
-      const cvs = allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile)));
+      const cvs = preferExactThis(allMethods(e.ty.rec).filter(m => m.op === 'cv' && !((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))), q);
       const exact = cvs.filter(m => typeName(unqual(m.ty.ret)) === typeName(unqual(ty)));
       const pick = exact.length === 1 ? exact[0]! : cvs.length === 1 ? cvs[0]! : null;
       if (!pick) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
@@ -2314,12 +2369,14 @@ export class Parser {
     let f: FuncSym | null = null;
     if (callee.k === 'func') {
       let set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
+      /** A candidate template we could not read or instantiate (not a deduction/substitution failure). */
+      let unreadable: string | null = null;
       const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
       if (tmpl) {
         set = [...set];
         let failed: string | null = null;
         for (const di of tmpl.ents) {
-          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; });
+          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r)) unreadable ??= r; });
           if (!inst || set.includes(inst)) continue;
           // a template declared more than once: one specialisation (the one with a body)
           const same = set.findIndex(o => o.targs && sameSignature(o, inst));
@@ -2332,6 +2389,12 @@ export class Parser {
       const obj = (callee as Expr & { thisObj?: Expr }).thisObj;
       f = this.resolveOverload(set, args, pos, callee.sym.name, obj ?? null);
       if (!f) return errExpr(pos);
+      // the template we could not read might have been the better match (std::pow(float, int) is libstdc++'s
+      // promoting template, not powf): only an exact match is certainly the best
+      if (unreadable && !f.targs && !args.every((a, i) => i >= f!.ty.params.length || convRank(a, f!.ty.params[i]!) < 1)) {
+        f = promotedMathOverload(callee.sym.name, set, args);
+        if (!f) throw new Unsupported(unreadable);
+      }
       if (f.cls && !f.staticMember) {
         if (!obj) { this.u.error(pos, 245, 'a nonstatic member reference must be relative to a specific object'); return errExpr(pos); }
         return this.buildCall(f, null, f.ty, args, pos, obj);
@@ -2540,6 +2603,7 @@ export class Parser {
   /** Passing or returning a class object by value copies its bytes: a class with its own copy constructor is unsupported there. */
   checkTrivialCopy(t: CType): void {
     if (t.k !== 'record') return;
+    if (isByteCopy(t.rec)) return;
     for (const m of t.rec.methods ?? []) {
       if (!m.ctor || m.defaulted || m.ty.params.length < 1) continue;
       const p0 = m.ty.params[0]!;
@@ -2623,7 +2687,13 @@ export class Parser {
         return this.explicitCast(e, ty, pos);
       }
       if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
-      const { name, syms, tmpl } = this.qualifiedLookup();
+      const { name, syms: found, tmpl } = this.qualifiedLookup();
+      let syms = found;
+      if (syms.length === 0 && name.startsWith('__builtin_') && this.at('(')) {
+        // GCC's math builtins (CCCL's <cuda/std/cmath> calls __builtin_sqrtf) are the C library functions that the
+        // CUDA headers declare as device builtins
+        syms = this.u.lookup(name.slice('__builtin_'.length), []).filter(x => x.kind === 'func' && (x.deviceBuiltin || (x as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin));
+      }
       if (tmpl) {
         const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
         const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });
@@ -2725,6 +2795,10 @@ export class Parser {
 function userConversion(e: Expr, to: CType): Expr | null {
   const t = unqual(to.k === 'ref' ? to.to : to);
   const found: Expr[] = [], exact: Expr[] = [];
+  // rank of the standard conversion each candidate needs (converting constructors: before, conversion
+  // functions: after the user-defined conversion); the best rank wins when it is unique (__half(float) for a
+  // float among __half's many converting constructors, operator float() for a double)
+  const ranks: number[] = [];
   if (t.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === t.rec)) {
     for (const c of ctorsOf(t.rec)) {
       if (c.deleted || c.ty.params.length === 0) continue;
@@ -2734,23 +2808,54 @@ function userConversion(e: Expr, to: CType): Expr | null {
       if (!a) continue;
       if (c.ty.params.length > 1) return null;   // default arguments need the parser: leave it to overload resolution
       found.push(mk(t, e.pos, false, { k: 'construct', ctor: c, args: [a] }));
+      ranks.push(convRank(e, c.ty.params[0]!));
     }
   }
   if (e.ty.k === 'record') {
     const q = e.ty.q & (Q.Const | Q.Volatile);
-    for (const m of allMethods(e.ty.rec)) {
-      if (m.op !== 'cv' || ((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile))) continue;
+    for (const m of preferExactThis(allMethods(e.ty.rec).filter(m => m.op === 'cv'), q)) {
+      if ((q & ~(m.thisQ ?? 0)) & (Q.Const | Q.Volatile)) continue;
       if ((m as FuncSym & { explicit?: boolean }).explicit) continue;
       const rt = m.ty.ret;
       const call = mk(rt.k === 'ref' ? rt.to : rt, e.pos, rt.k === 'ref', { k: 'call', f: m, callee: null, args: [], thisPtr: mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }) });
       const c = implicitConvert(call, to);
-      if (c) { found.push(c); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
+      if (c) { found.push(c); ranks.push(convRank(call, to)); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
     }
   }
   if (found.length > 1 && exact.length === 1) return exact[0]!;
+  if (found.length > 1) {
+    const best = Math.min(...ranks.map(r => r < 0 ? Infinity : r));
+    const bestOnes = found.filter((_, i) => ranks[i] === best);
+    if (bestOnes.length === 1) return bestOnes[0]!;
+  }
   return found.length === 1 ? found[0]! : null;
 }
 setUserConversion(userConversion);
+/** <cmath> functions whose mixed-type calls go to a promoting template (libstdc++'s __promote_2; for pow, CUDA's cudart builtin). */
+const PROMOTING_MATH = new Set(['pow', 'atan2', 'fmod', 'hypot', 'fmin', 'fmax', 'fdim', 'copysign', 'nextafter', 'remainder', 'fma']);
+/**
+ * What the promoting template of a <cmath> function does with arithmetic arguments: convert them all to double
+ * when one is double or an integer, else to float, and call that overload (std::pow(float, int) is pow(double, double)).
+ * Null when the arguments are not all arithmetic, one is long double, or no such overload is in the set.
+ */
+function promotedMathOverload(name: string, set: FuncSym[], args: Expr[]): FuncSym | null {
+  if (!PROMOTING_MATH.has(name)) return null;
+  const ts = args.map(a => unqual(a.ty.k === 'ref' ? a.ty.to : a.ty));
+  if (!ts.every(t => isArith(t)) || ts.some(t => t.k === 'ldouble')) return null;
+  const p: CType = ts.some(t => t.k !== 'float') ? C.double : C.float;
+  return set.find(f => !f.targs && f.ty.params.length === args.length && f.ty.params.every(q => unqual(q).k === p.k)) ?? null;
+}
+/**
+ * Of member functions differing only in their cv-qualification (`operator __half_raw() const` and `... const
+ * volatile`), the ones whose qualification equals the object's (q): the better implicit object parameter binding.
+ */
+function preferExactThis(ms: FuncSym[], q: number): FuncSym[] {
+  const cvOf = (m: FuncSym) => (m.thisQ ?? 0) & (Q.Const | Q.Volatile);
+  return ms.filter(m => cvOf(m) === q || !ms.some(o => o !== m && o.name === m.name && cvOf(o) === q && sameParams(o, m)));
+}
+function sameParams(a: FuncSym, b: FuncSym): boolean {
+  return a.ty.params.length === b.ty.params.length && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
+}
 function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? []), ...(rec.bases ?? []).flatMap(b => allMethods(b.rec))]; }
 
 /** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */

@@ -110,7 +110,8 @@ export function wrapInt(v: bigint, t: CType): bigint {
 }
 
 /**
- * Rank of the implicit conversion of `e` to `to` (0 exact, 1 promotion, 2 conversion, 3 user-defined/ellipsis),
+ * Rank of the implicit conversion of `e` to `to` (0 exact, 1 promotion, 2 conversion, 3 user-defined/ellipsis;
+ * 0.25: a class rvalue bound to a const lvalue reference),
  * or -1 when there is none.
  */
 export function convRank(e: Expr, to: CType): number {
@@ -126,7 +127,8 @@ export function convRank(e: Expr, to: CType): number {
     }
     if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return 0;
     if (e.lv && sameArrayBinding(from, target)) return 0;
-    if (!e.lv && from.k === 'record' && (target.q & Q.Const) && sameType(unqual(from), unqual(target))) return 0;
+    // a class rvalue binds a const lvalue reference exactly, but an rvalue reference better ([over.ics.rank]: T&& beats const T&)
+    if (!e.lv && from.k === 'record' && (target.q & Q.Const) && sameType(unqual(from), unqual(target))) return 0.25;
     if (isBaseOf(unqual(target), unqual(from)) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0 && (e.lv || (target.q & Q.Const))) return 2;
     if (target.q & Q.Const) { const r = convRank(rval(e), unqual(target)); return r < 0 ? -1 : Math.max(r, 0); }
     return -1;

@@ -39,6 +39,7 @@ export class Unit {
   private byNorm = new Map<string, number[]>();     // name → decl indices (non-template, relevant kinds)
   private namespaces = new Set<string>();           // normalised namespace paths that exist
   private usingDirs = new Map<string, string[][]>(); // normalised scope → target namespace paths
+  private inlineNs = new Set<string>();             // normalised paths of inline namespaces
   private nsAliases = new Map<string, { path: string[]; from: string }>(); // `namespace a = b::c;`
   private funcs = new Map<string, FuncSym>();
   private vars = new Map<string, VarSym>();
@@ -84,6 +85,18 @@ export class Unit {
           this.usingDirs.set(n, arr);
         }
       }
+    }
+    // an inline namespace's members are members of the enclosing namespace (cuda::std::__4, __swap::__cxx17)
+    for (const [full, info] of index.namespaces ?? []) {
+      if (!info.inline) continue;
+      const n = norm(full);
+      this.inlineNs.add(n);
+      const cut = n.lastIndexOf('::');
+      const outer = cut < 0 ? '' : n.slice(0, cut), inner = cut < 0 ? n : n.slice(cut + 2);
+      if (!inner) continue;
+      const arr = this.usingDirs.get(outer) ?? [];
+      if (!arr.some(p => p.length === 1 && p[0] === inner)) arr.push([inner]);
+      this.usingDirs.set(outer, arr);
     }
   }
 
@@ -341,13 +354,19 @@ export class Unit {
       const here = arr.slice(0, d).join('::');
       const found = this.entriesNamed(name).filter(di => {
         const e = this.index.decls[di]!;
-        return e.kind === kind && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && norm(e.scope) === here
+        return e.kind === kind && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && this.visibleScope(e.scope) === here
           && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
       });
       if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
       if (exact) return [];
     }
     return [];
+  }
+  /** The namespace a declaration in `scope` is a member of for lookup: inline namespaces are transparent (cuda::std::__4). */
+  private visibleScope(scope: string): string {
+    let s = norm(scope);
+    while (this.inlineNs.has(s)) { const c = s.lastIndexOf('::'); s = c < 0 ? '' : s.slice(0, c); }
+    return s;
   }
   /** A class template entry whose name is followed by template arguments (a partial/explicit specialisation). */
   private isSpecialization(di: number): boolean {

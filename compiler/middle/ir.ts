@@ -138,6 +138,7 @@ export interface Global {
   align: number;
   externallyInitialized?: boolean;   // __device__ / __managed__ variables visible to the host
   unnamedAddr?: boolean;
+  managed?: boolean;                 // __managed__: PTX `.attribute(.managed)` (NVVM's "managed" annotation)
 }
 
 export interface Func {

@@ -15,8 +15,9 @@ import {
   Op, K, F, M, Cmp, ROUND_MASK, type Inst, type Opnd, type Func, type PtxModule, type GlobalVar,
   parseModule, kernelParamSize, PtxError,
 } from './module';
-import { T, Space, isSigned, is64, typeSize, GLOBAL_BASE, CONST_WIN, SHARED_WIN, LOCAL_WIN, PARAM_WIN, WIN_SIZE } from './types';
+import { T, Space, isSigned, is64, isHalf, typeSize, GLOBAL_BASE, CONST_WIN, SHARED_WIN, LOCAL_WIN, PARAM_WIN, WIN_SIZE } from './types';
 import * as fp from './fp';
+import * as half from './half';
 import * as printfMod from './printf';
 
 export class EmuError extends Error {}
@@ -205,12 +206,12 @@ function norm(t: T, v: number): number {
     case T.S8: return (v << 24) >> 24;
     case T.U8: case T.B8: return v & 0xff;
     case T.S16: return (v << 16) >> 16;
-    case T.U16: case T.B16: case T.F16: return v & 0xffff;
+    case T.U16: case T.B16: case T.F16: case T.BF16: return v & 0xffff;
     default: return v | 0;
   }
 }
 
-const BITS = [8, 8, 8, 16, 16, 16, 16, 32, 32, 32, 32, 64, 64, 64, 64, 8, 0];
+const BITS = [8, 8, 8, 16, 16, 16, 16, 16, 32, 32, 32, 32, 32, 32, 64, 64, 64, 64, 8, 0];
 function bitsOf(t: T): number { return BITS[t]!; }
 
 export interface LaunchOptions {
@@ -655,9 +656,9 @@ export class Machine {
     switch (t) {
       case T.U8: case T.B8: rLo = dv.getUint8(off); rHi = 0; return;
       case T.S8: rLo = dv.getInt8(off); rHi = rLo >> 31; return;
-      case T.U16: case T.B16: case T.F16: rLo = dv.getUint16(off, true); rHi = 0; return;
+      case T.U16: case T.B16: case T.F16: case T.BF16: rLo = dv.getUint16(off, true); rHi = 0; return;
       case T.S16: rLo = dv.getInt16(off, true); rHi = rLo >> 31; return;
-      case T.U32: case T.B32: case T.F32: rLo = dv.getInt32(off, true); rHi = 0; return;
+      case T.U32: case T.B32: case T.F32: case T.F16X2: case T.BF16X2: rLo = dv.getInt32(off, true); rHi = 0; return;
       case T.S32: rLo = dv.getInt32(off, true); rHi = rLo >> 31; return;
       case T.U64: case T.B64: case T.S64: case T.F64: rLo = dv.getInt32(off, true); rHi = dv.getInt32(off + 4, true); return;
     }
@@ -736,6 +737,7 @@ export class Machine {
       case Op.NOP: case Op.BARWARP: break;
       case Op.ACTIVEMASK: this.wr(o[0]!, th, mask, 0); break;
       case Op.SETP: this.setp(inst, th); break;
+      case Op.SET: this.hset(inst, th); break;
       case Op.SELP: {
         const p = this.rd(o[3]!, th) !== 0 !== o[3]!.neg;
         const s = p ? o[1]! : o[2]!;
@@ -745,7 +747,8 @@ export class Machine {
       case Op.CVT: this.cvt(inst, th); break;
       case Op.ATOM: case Op.RED: this.atom(inst, th); break;
       default:
-        if (t === T.F32 || t === T.F64) this.fop(inst, th);
+        if (isHalf(t)) this.hop(inst, th);
+        else if (t === T.F32 || t === T.F64) this.fop(inst, th);
         else if (t === T.PRED) this.predOp(inst, th);
         else if (is64(t)) this.iop64(inst, th);
         else this.iop32(inst, th);
@@ -800,6 +803,7 @@ export class Machine {
     const t = inst.t;
     let r: boolean;
     const c = inst.cmp;
+    if (isHalf(t)) { this.hsetp(inst, th); return; }
     if (t === T.F32 || t === T.F64) {
       let a = t === T.F32 ? fp.bitsToF32(this.rd(o[1]!, th)) : fp.bitsToF64(this.rd(o[1]!, th), this.rdh(o[1]!, th));
       let b = t === T.F32 ? fp.bitsToF32(this.rd(o[2]!, th)) : fp.bitsToF64(this.rd(o[2]!, th), this.rdh(o[2]!, th));
@@ -1109,7 +1113,153 @@ export class Machine {
     this.wr(o[0]!, th, rLo, rHi);
   }
 
+  // ---- 16-bit floats: .f16/.bf16 scalars in the low 16 bits, .f16x2/.bf16x2 pairs (element 0 in bits 0..15)
+
+  private hop(inst: Inst, th: Thread): void {
+    const o = inst.o;
+    const fmt = inst.t === T.BF16 || inst.t === T.BF16X2 ? half.BF16 : half.F16;
+    const lanes = inst.t === T.F16X2 || inst.t === T.BF16X2 ? 2 : 1;
+    const mode = inst.f & ROUND_MASK;
+    const ftz = (inst.f & F.FTZ) !== 0;
+    const minNormal = 2 ** (1 - fmt.bias);
+    const flush = (x: number) => ftz && x !== 0 && Math.abs(x) < minNormal ? (x < 0 ? -0 : 0) : x;
+    let out = 0;
+    for (let k = 0; k < lanes; k++) {
+      const bits = (i: number) => (this.rd(o[i]!, th) >>> (16 * k)) & 0xffff;
+      const val = (i: number) => flush(half.decodeHalf(bits(i), fmt));
+      let r: number;
+      let rb: number | null = null;   // raw result bits (sign operations keep NaN payloads)
+      switch (inst.op) {
+        case Op.ADD: case Op.SUB: {
+          const a = val(1), b = inst.op === Op.SUB ? -val(2) : val(2);
+          const sum = a + b;
+          r = half.roundHalf(sum, fp.twoSumErr(a, b, sum), mode, fmt);
+          break;
+        }
+        case Op.MUL: r = half.roundHalf(val(1) * val(2), 0, mode, fmt); break;   // 11- or 8-bit significands: exact in f64
+        case Op.FMA: case Op.MAD: {
+          const p = val(1) * val(2), c = val(3);
+          const sum = p + c;
+          r = half.roundHalf(sum, isFinite(sum) ? fp.twoSumErr(p, c, sum) : 0, mode, fmt);
+          break;
+        }
+        case Op.NEG: rb = bits(1) ^ 0x8000; r = 0; break;
+        case Op.ABS: rb = bits(1) & 0x7fff; r = 0; break;
+        case Op.MIN: case Op.MAX: {
+          const a = val(1), b = val(2);
+          if (a !== a && b !== b) r = NaN;
+          else if (a !== a) r = b; else if (b !== b) r = a;
+          else if (a === 0 && b === 0) r = inst.op === Op.MIN ? (Object.is(a, -0) || Object.is(b, -0) ? -0 : 0) : (Object.is(a, 0) || Object.is(b, 0) ? 0 : -0);
+          else r = inst.op === Op.MIN ? Math.min(a, b) : Math.max(a, b);
+          break;
+        }
+        // approximate functions: the correctly rounded value (both compilations run the same model)
+        case Op.EX2: r = half.roundHalf(2 ** val(1), 0, 0, fmt); break;
+        case Op.TANH: r = half.roundHalf(Math.tanh(val(1)), 0, 0, fmt); break;
+        case Op.RCP: r = half.roundHalf(1 / val(1), 0, 0, fmt); break;
+        case Op.SQRT: r = half.roundHalf(Math.sqrt(val(1)), 0, 0, fmt); break;
+        case Op.RSQRT: r = half.roundHalf(1 / Math.sqrt(val(1)), 0, 0, fmt); break;
+        case Op.LG2: r = half.roundHalf(Math.log2(val(1)), 0, 0, fmt); break;
+        case Op.SIN: r = half.roundHalf(Math.sin(val(1)), 0, 0, fmt); break;
+        case Op.COS: r = half.roundHalf(Math.cos(val(1)), 0, 0, fmt); break;
+        default: throw new EmuError(`unsupported instruction ${inst.text}`);
+      }
+      if (rb === null) {
+        if (inst.f & F.SAT) r = r !== r ? 0 : Math.min(1, Math.max(0, r));
+        rb = half.encodeHalf(flush(r), fmt);
+      }
+      out |= rb << (16 * k);
+    }
+    this.wr(o[0]!, th, lanes === 2 ? out | 0 : out & 0xffff, 0);
+  }
+
+  /** set.cmp.dtype.stype on 16-bit float sources: each lane's result is 1.0 (float dtypes) or all ones, else 0. */
+  private hset(inst: Inst, th: Thread): void {
+    if (!isHalf(inst.t)) throw new EmuError(`unsupported instruction ${inst.text}`);
+    const res = this.hcmp(inst, th);
+    const d = inst.t2;
+    const one = d === T.F16 || d === T.F16X2 ? 0x3c00 : d === T.BF16 || d === T.BF16X2 ? 0x3f80 : d === T.F32 ? 0x3f800000 : -1;
+    if (d === T.F16X2 || d === T.BF16X2) this.wr(inst.o[0]!, th, ((res[0] ? one : 0) | (res[1] ? one << 16 : 0)) | 0, 0);
+    else if (res.length === 2) this.wr(inst.o[0]!, th, ((res[0] ? 0xffff : 0) | (res[1] ? 0xffff0000 : 0)) | 0, 0);   // .u32/.s32 from pairs: a mask per half
+    else if (res.length === 1) this.wr(inst.o[0]!, th, norm(d, res[0] ? one : 0), 0);
+    else throw new EmuError(`unsupported instruction ${inst.text}`);
+  }
+
+  private hsetp(inst: Inst, th: Thread): void {
+    const o = inst.o;
+    const res = this.hcmp(inst, th);
+    const lanes = res.length;
+    const d = o[0]!;
+    if (lanes === 2) {
+      // setp.op.f16x2 p|q: p from the low elements, q from the high ones
+      if (d.k !== K.VEC) throw new EmuError(`packed comparison needs p|q: ${inst.text}`);
+      if (d.regs![0]!.k !== K.SINK) this.wr(d.regs![0]!, th, res[0] ? 1 : 0, 0);
+      if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, res[1] ? 1 : 0, 0);
+    } else if (d.k === K.VEC) {
+      this.wr(d.regs![0]!, th, res[0] ? 1 : 0, 0);
+      if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, res[0] ? 0 : 1, 0);
+    } else this.wr(d, th, res[0] ? 1 : 0, 0);
+  }
+
+  /** The comparison of a setp/set on 16-bit float sources, per lane (combined with the .and/.or/.xor predicate). */
+  private hcmp(inst: Inst, th: Thread): boolean[] {
+    const o = inst.o;
+    const fmt = inst.t === T.BF16 || inst.t === T.BF16X2 ? half.BF16 : half.F16;
+    const lanes = inst.t === T.F16X2 || inst.t === T.BF16X2 ? 2 : 1;
+    const res: boolean[] = [];
+    for (let k = 0; k < lanes; k++) {
+      let a = half.decodeHalf((this.rd(o[1]!, th) >>> (16 * k)) & 0xffff, fmt);
+      let b = half.decodeHalf((this.rd(o[2]!, th) >>> (16 * k)) & 0xffff, fmt);
+      if (inst.f & F.FTZ) { const mn = 2 ** (1 - fmt.bias); if (Math.abs(a) < mn) a = a < 0 ? -0 : 0; if (Math.abs(b) < mn) b = b < 0 ? -0 : 0; }
+      const un = a !== a || b !== b;
+      let r: boolean;
+      switch (inst.cmp) {
+        case Cmp.EQ: r = a === b; break; case Cmp.NE: r = !un && a !== b; break;
+        case Cmp.LT: r = a < b; break; case Cmp.LE: r = a <= b; break;
+        case Cmp.GT: r = a > b; break; case Cmp.GE: r = a >= b; break;
+        case Cmp.EQU: r = un || a === b; break; case Cmp.NEU: r = a !== b; break;
+        case Cmp.LTU: r = un || a < b; break; case Cmp.LEU: r = un || a <= b; break;
+        case Cmp.GTU: r = un || a > b; break; case Cmp.GEU: r = un || a >= b; break;
+        case Cmp.NUM: r = !un; break; case Cmp.NAN: r = un; break;
+        default: throw new EmuError(`bad float comparison in ${inst.text}`);
+      }
+      if (inst.m !== M.NONE) {
+        const cp = o[3]!;
+        const cv = (this.rd(cp, th) !== 0) !== cp.neg;
+        r = inst.m === M.AND ? r && cv : inst.m === M.OR ? r || cv : r !== cv;
+      }
+      res.push(r);
+    }
+    return res;
+  }
+
+  /** cvt to .f16/.bf16 (one rounding of the exact source value), or to .f16x2/.bf16x2 from two f32 (a high, b low). */
+  private cvtToHalf(inst: Inst, th: Thread): void {
+    const d = inst.t, s = inst.t2, o = inst.o;
+    const fmt = d === T.BF16 || d === T.BF16X2 ? half.BF16 : half.F16;
+    const mode = inst.f & ROUND_MASK;
+    const one = (op: Opnd): number => {
+      let x: number, err = 0;
+      if (s === T.F32 || s === T.F64 || s === T.F16 || s === T.BF16) x = this.fval(op, th, s);
+      else if (is64(s)) {
+        const exact = isSigned(s) ? sbig(this.rd(op, th), this.rdh(op, th)) : big(this.rd(op, th), this.rdh(op, th));
+        x = Number(exact); err = Number(exact - BigInt(x));
+      } else { const v = norm(s, this.rd(op, th)); x = isSigned(s) ? v : v >>> 0; }
+      if ((inst.f & F.FTZ) && s === T.F32) x = fp.ftz32(x);
+      let r = half.roundHalf(x, err, mode, fmt);
+      if (inst.f & F.SAT) r = r !== r ? 0 : Math.min(1, Math.max(0, r));
+      return half.encodeHalf(r, fmt);
+    };
+    if (d === T.F16X2 || d === T.BF16X2) {
+      if (o.length < 3) throw new EmuError(`unsupported conversion ${inst.text}`);
+      this.wr(o[0]!, th, (one(o[1]!) << 16 | one(o[2]!)) | 0, 0);
+      return;
+    }
+    this.wr(o[0]!, th, one(o[1]!), 0);
+  }
+
   private fval(o: Opnd, th: Thread, t: T): number {
+    if (t === T.F16 || t === T.BF16) return half.decodeHalf(this.rd(o, th) & 0xffff, t === T.BF16 ? half.BF16 : half.F16);
     return t === T.F32 ? fp.bitsToF32(this.rd(o, th)) : fp.bitsToF64(this.rd(o, th), this.rdh(o, th));
   }
   private fwr(o: Opnd, th: Thread, t: T, v: number, ftz: boolean): void {
@@ -1192,9 +1342,11 @@ export class Machine {
   private cvt(inst: Inst, th: Thread): void {
     const d = inst.t, s = inst.t2;
     const o = inst.o;
-    const sf = s === T.F32 || s === T.F64, df = d === T.F32 || d === T.F64;
     const ftz = (inst.f & F.FTZ) !== 0;
-    if (s === T.F16 || d === T.F16) throw new EmuError(`unsupported conversion ${inst.text}`);
+    if (isHalf(d)) { this.cvtToHalf(inst, th); return; }
+    // a 16-bit float source is read exactly (fval) and converted like an f32
+    const sf = s === T.F32 || s === T.F64 || s === T.F16 || s === T.BF16, df = d === T.F32 || d === T.F64;
+    if (s === T.F16X2 || s === T.BF16X2) throw new EmuError(`unsupported conversion ${inst.text}`);
     if (!sf && !df) {
       // integer -> integer
       let lo = this.rd(o[1]!, th), hi = this.rdh(o[1]!, th);
@@ -1284,6 +1436,16 @@ export class Machine {
     switch (inst.m) {
       case M.ADD:
         if (t === T.F32) { nlo = fp.f32ToBits(Math.fround(fp.bitsToF32(olo) + fp.bitsToF32(blo))); }
+        else if (isHalf(t)) {
+          // atom.add.noftz.{f16,bf16,f16x2,bf16x2}: each half rounded to nearest, subnormals kept
+          const fmt = t === T.BF16 || t === T.BF16X2 ? half.BF16 : half.F16;
+          for (let k = 0; k < (sz === 4 ? 2 : 1); k++) {
+            const x = half.decodeHalf((olo >>> (16 * k)) & 0xffff, fmt), y = half.decodeHalf((blo >>> (16 * k)) & 0xffff, fmt);
+            const sum = x + y;
+            nlo |= half.encodeHalf(half.roundHalf(sum, isFinite(sum) ? fp.twoSumErr(x, y, sum) : 0, fp.RN, fmt), fmt) << (16 * k);
+          }
+          nlo |= 0;
+        }
         else if (t === T.F64) { fp.f64ToBits(fp.bitsToF64(olo, ohi) + fp.bitsToF64(blo, bhi)); nlo = fp.outLo; nhi = fp.outHi; }
         else if (sz === 8) { add64(olo, ohi, blo, bhi); nlo = rLo; nhi = rHi; }
         else nlo = (olo + blo) | 0;

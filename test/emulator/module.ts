@@ -8,13 +8,13 @@ export const enum Op {
   MOV, ADD, SUB, MUL, MAD, MUL24, MAD24, DIV, REM, ABS, NEG, MIN, MAX, AND, OR, XOR, NOT, CNOT, SHL, SHR,
   SETP, SELP, CVT, CVTA, LD, ST, ATOM, RED, BRA, CALL, RET, EXIT, BAR, BARRED, BARWARP, NOP, SHFL, VOTE,
   MATCH, ACTIVEMASK, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, SHF, SAD, FMA, RCP, SQRT, RSQRT, EX2, LG2,
-  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A,
+  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET,
 }
 
 const OPS: Record<string, Op> = {
   mov: Op.MOV, add: Op.ADD, sub: Op.SUB, mul: Op.MUL, mad: Op.MAD, mul24: Op.MUL24, mad24: Op.MAD24,
   div: Op.DIV, rem: Op.REM, abs: Op.ABS, neg: Op.NEG, min: Op.MIN, max: Op.MAX, and: Op.AND, or: Op.OR,
-  xor: Op.XOR, not: Op.NOT, cnot: Op.CNOT, shl: Op.SHL, shr: Op.SHR, setp: Op.SETP, selp: Op.SELP,
+  xor: Op.XOR, not: Op.NOT, cnot: Op.CNOT, shl: Op.SHL, shr: Op.SHR, setp: Op.SETP, set: Op.SET, selp: Op.SELP,
   cvt: Op.CVT, cvta: Op.CVTA, ld: Op.LD, ldu: Op.LD, st: Op.ST, atom: Op.ATOM, red: Op.RED, bra: Op.BRA,
   call: Op.CALL, ret: Op.RET, exit: Op.EXIT, bar: Op.BAR, barrier: Op.BAR, membar: Op.NOP, fence: Op.NOP,
   prefetch: Op.NOP, prefetchu: Op.NOP, shfl: Op.SHFL, vote: Op.VOTE, match: Op.MATCH, activemask: Op.ACTIVEMASK,
@@ -239,6 +239,7 @@ function parseVar(toks: string[], module: PtxModule): GlobalVar {
   while (i < toks.length && toks[i]!.startsWith('.')) {
     const w = toks[i]!.slice(1);
     if (w === 'extern') dynamic = true;
+    else if (w === 'attribute' && toks[i + 1] === '(') { while (i < toks.length && toks[i] !== ')') i++; }   // .attribute(.managed)
     else if (parseSpace(w) !== undefined) space = parseSpace(w);
     else if (w === 'align') { align = Number(toks[++i]); }
     else if (parseType(w) !== undefined) t = parseType(w);
@@ -403,7 +404,7 @@ function decodeFunction(f: Func, module: PtxModule): void {
     if (t.length === 1 && t[0] === '}') { sc.close(); continue; }
     if (t.length === 2 && t[1] === ':') continue;
     const h = t[0]!;
-    if (h === '.reg') {
+    if (h === '.reg' || h.startsWith('.reg.')) {   // `.reg.b32 f;` (no space) in the fp16 header's asm
       // .reg .b32 %r<16>;  .reg .b64 %SP;  .reg .pred p, q;
       let j = 1;
       while (j < t.length && t[j]!.startsWith('.')) j++;
@@ -477,7 +478,7 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
     if (ty !== undefined) { types.push(ty); continue; }
     const spc = parseSpace(p);
     if (spc !== undefined && (op === Op.LD || op === Op.ST || op === Op.ATOM || op === Op.RED || op === Op.CVTA)) { inst.sp = spc; continue; }
-    if ((op === Op.SETP) && CMPS[p] !== undefined && inst.m === M.NONE && !types.length) { inst.cmp = CMPS[p]!; continue; }
+    if ((op === Op.SETP || op === Op.SET) && CMPS[p] !== undefined && inst.m === M.NONE && !types.length) { inst.cmp = CMPS[p]!; continue; }
     switch (p) {
       case 'rn': inst.f |= F.RN; continue; case 'rz': inst.f |= F.RZ; continue;
       case 'rm': inst.f |= F.RM; continue; case 'rp': inst.f |= F.RP; continue;
@@ -522,6 +523,7 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
   }
   if (op === Op.CVT) { inst.t = types[0] ?? T.NONE; inst.t2 = types[1] ?? T.NONE; }
   else if (op === Op.SETP || op === Op.SELP) { inst.t = types[types.length - 1] ?? T.NONE; }
+  else if (op === Op.SET) { inst.t = types[1] ?? T.NONE; inst.t2 = types[0] ?? T.NONE; }   // set.cmp.dtype.stype: t compares, t2 is written
   else if (op === Op.MATCH) { inst.t = types[types.length - 1] ?? T.NONE; }
   else { inst.t = types[0] ?? T.NONE; inst.t2 = types[1] ?? T.NONE; }
   if (op === Op.BAR && parts[1] === 'warp') inst.t = T.NONE;

@@ -31,7 +31,8 @@ function linkageOf(code: number): Func['linkage'] & Global['linkage'] | 'interna
   }
 }
 const decodeAlign = (v: number): number => (v === 0 ? 0 : 2 ** (v - 1));
-const signedVbr = (v: number): number => ((v & 1) === 0 ? Math.floor(v / 2) : -Math.floor(v / 2));
+// sign-rotated: (|v| << 1) | sign; a lone sign bit (1, "-0") is INT64_MIN (LLVM's decodeSignRotatedValue)
+const signedVbr = (v: number): number => ((v & 1) === 0 ? Math.floor(v / 2) : v === 1 ? -(2 ** 63) : -Math.floor(v / 2));
 function chars(ops: readonly number[], from = 0, to = ops.length): string {
   let s = '';
   for (let i = from; i < to; i += 4096) s += String.fromCharCode(...ops.slice(i, Math.min(to, i + 4096)));
@@ -374,7 +375,7 @@ class Reader {
       case 26: return { kind: 'poison', ty };
       case 4: { // INTEGER (sign-rotated vbr)
         const big = rec.big?.get(0);
-        if (big !== undefined) { const v = (big & 1n) === 0n ? big >> 1n : -(big >> 1n); return { kind: 'int', ty, value: normInt((ty as { bits: number }).bits, v) }; }
+        if (big !== undefined) { const v = (big & 1n) === 0n ? big >> 1n : big === 1n ? -(1n << 63n) : -(big >> 1n); return { kind: 'int', ty, value: normInt((ty as { bits: number }).bits, v) }; }
         if (o.length === 0 || ty.k !== 'int') fail('bad integer constant');
         return cInt(ty, signedVbr(o[0]!));
       }

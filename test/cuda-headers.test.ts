@@ -1,0 +1,113 @@
+// Units that include the CUDA C++ library headers (cuda/std, thrust, cub, cooperative groups, textures,
+// pipelines, fp8) with a small kernel each. Every unit must either compile (then ptxas accepts our PTX and
+// its symbols equal the real cicc's) or fall back with a reason that names the missing feature: never a
+// diagnostic (the real nvcc compiles every one of them) and never an internal error. Each entry says what
+// still stops it today; a unit that starts compiling keeps passing (the checks above then apply).
+import { describe, it, expect } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as os from 'node:os';
+import { compileUnit } from '../compiler/compile';
+import { formatDiagnostic } from '../compiler/diagnostics';
+import { parseCiccArgs } from '../client/cicc-args';
+import { ciccArgv, libdeviceBytes, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
+
+/** name, source, what is missing (null: compiles today, and must keep compiling), extra nvcc flags. */
+const UNITS: [string, string, RegExp | null, string[]?][] = [
+  // constexpr host functions of the C++ library (std::min/max) in device code under --expt-relaxed-constexpr
+  ['relaxed_constexpr_std_minmax', `#include <algorithm>
+__global__ void k(float *f, int *o) { int i = threadIdx.x; f[i] = std::max(f[i], 1.0f) + std::min(f[i], 2.0f); o[i] = std::max(o[i], 3) + std::min(o[i], -4); }`,
+  null, ['--expt-relaxed-constexpr']],
+  ['cuda_std_cmath', `#include <cuda/std/cmath>
+__global__ void k(float *f, double *d) { f[threadIdx.x] = cuda::std::sqrt(f[threadIdx.x]) + cuda::std::fabs(f[threadIdx.x]); d[threadIdx.x] = cuda::std::exp(d[threadIdx.x]); }`, null],
+  ['cuda_fp8', `#include <cuda_fp8.h>
+__global__ void k(float *o) { __nv_fp8_e4m3 x(o[threadIdx.x]); o[threadIdx.x] = float(x); }`, null],
+  ['cuda_std_array', `#include <cuda/std/array>
+__global__ void k(int *o) { cuda::std::array<int, 4> a = {1, 2, 3, 4}; int s = 0; for (int i = 0; i < 4; i++) s += a[i]; o[threadIdx.x] = s + (int)a.size(); }`,
+  /partial specialization|template/],
+  ['cuda_std_type_traits', `#include <cuda/std/type_traits>
+template <typename T> __device__ T twice(T v) { static_assert(cuda::std::is_arithmetic<T>::value, "arith"); return cuda::std::is_floating_point<T>::value ? v * 2 : v + v; }
+__global__ void k(int *o, float *f) { o[threadIdx.x] = twice(3); f[threadIdx.x] = twice(1.5f); }`, /template|alias/],
+  ['cuda_std_limits', `#include <cuda/std/limits>
+__global__ void k(float *f, int *o) { f[threadIdx.x] = cuda::std::numeric_limits<float>::max(); o[threadIdx.x] = cuda::std::numeric_limits<int>::min(); }`,
+  /partial specialization|template/],
+  ['cuda_std_utility', `#include <cuda/std/utility>
+__global__ void k(int *o) { cuda::std::pair<int, float> p(1, 2.0f); int a = 1, b = 2; cuda::std::swap(a, b); o[threadIdx.x] = p.first + a; }`,
+  /partial specialization|template/],
+  ['cuda_std_tuple', `#include <cuda/std/tuple>
+__global__ void k(int *o) { cuda::std::tuple<int, int> t(1, 2); o[threadIdx.x] = cuda::std::get<0>(t) + cuda::std::get<1>(t); }`, /variadic template|template/],
+  ['cuda_std_functional', `#include <cuda/std/functional>
+__global__ void k(int *o) { cuda::std::plus<int> p; o[threadIdx.x] = p(o[threadIdx.x], 2); }`, /template/],
+  ['cuda_std_complex', `#include <cuda/std/complex>
+__global__ void k(float *o) { cuda::std::complex<float> c(1.0f, 2.0f); c = c * c; o[threadIdx.x] = c.real() + c.imag(); }`, /partial specialization|template/],
+  ['cuda_std_atomic', `#include <cuda/std/atomic>
+__global__ void k(int *o) { cuda::std::atomic_ref<int> r(o[0]); r.fetch_add(1); }`, /template/],
+  ['thrust_functional', `#include <thrust/functional.h>
+__global__ void k(int *o) { thrust::plus<int> p; thrust::maximum<int> m; o[threadIdx.x] = m(p(o[threadIdx.x], 2), 5); }`, /declaration of _1|template/],
+  ['thrust_reduce', `#include <thrust/device_vector.h>
+#include <thrust/reduce.h>
+int main() { thrust::device_vector<int> v(100, 1); return thrust::reduce(v.begin(), v.end()) == 100 ? 0 : 1; }`, /template arguments of execution_policy|template/],
+  ['thrust_transform', `#include <thrust/device_vector.h>
+#include <thrust/transform.h>
+struct sq { __host__ __device__ int operator()(int x) const { return x * x; } };
+int main() { thrust::device_vector<int> v(10, 3); thrust::transform(v.begin(), v.end(), v.begin(), sq()); return 0; }`, /template arguments of execution_policy|template/],
+  ['cub_warp_reduce', `#include <cub/warp/warp_reduce.cuh>
+__global__ void k(int *o) { typedef cub::WarpReduce<int> WR; __shared__ typename WR::TempStorage t; o[threadIdx.x] = WR(t).Sum(threadIdx.x); }`,
+  /template arguments of execution_policy|template/],
+  ['cub_block_reduce', `#include <cub/block/block_reduce.cuh>
+__global__ void k(int *o) { typedef cub::BlockReduce<int, 128> BR; __shared__ typename BR::TempStorage t; int s = BR(t).Sum(threadIdx.x); if (threadIdx.x == 0) o[0] = s; }`,
+  /template arguments of execution_policy|template/],
+  ['cub_block_scan', `#include <cub/block/block_scan.cuh>
+__global__ void k(int *o) { typedef cub::BlockScan<int, 128> BS; __shared__ typename BS::TempStorage t; int v; BS(t).ExclusiveSum(1, v); o[threadIdx.x] = v; }`,
+  /template arguments of execution_policy|template/],
+  ['cg_thread_block', `#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *o) { cg::thread_block b = cg::this_thread_block(); b.sync(); o[b.thread_rank()] = 1; }`, /bitfield/],
+  ['cg_tile_reduce', `#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *o) { auto t = cg::tiled_partition<32>(cg::this_thread_block()); o[threadIdx.x] = cg::reduce(t, (int)threadIdx.x, cg::plus<int>()); }`, /bitfield/],
+  ['texture_object', `__global__ void k(cudaTextureObject_t t, float *o) { o[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x); }`, /tex1Dfetch/],
+  ['surface_object', `__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, threadIdx.x * 4, 0); }`, /surf2Dwrite/],
+  // long double declarations are fine where device code does not use them (cuda_long_double_decl.cu); used, they fall back
+  ['long_double_in_device_code', `__device__ long double f(long double x) { return x * 3; }
+__global__ void k(double *d) { d[threadIdx.x] = f(d[threadIdx.x]); }`, /long double/],
+  ['cuda_pipeline', `#include <cuda_pipeline.h>
+__global__ void k(const int *g, int *o) { __shared__ int s[128]; __pipeline_memcpy_async(&s[threadIdx.x], &g[threadIdx.x], sizeof(int)); __pipeline_commit(); __pipeline_wait_prior(0); o[threadIdx.x] = s[threadIdx.x]; }`,
+  /member template/],
+];
+
+const symbols = (ptx: string): string[] =>
+  [...ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.(?:entry|global|const|shared)\s+(?:\.attribute\(\.\w+\)\s+)?(?:\.align\s+\d+\s+)?(?:\.\w+\s+)?([A-Za-z_$][\w$]*)/gm)]
+    .map(m => m[1]!).filter(n => !n.startsWith('$str')).sort();
+
+const skip = skipReason('nvcc', 'ptxas');
+
+describe.skipIf(skip !== undefined)(`CUDA library headers in device code ${skip ?? ''}`, () => {
+  // a fixed directory, so that prepareUnits' cache (keyed by path and content) is reused between runs
+  const dir = path.join(os.tmpdir(), `ptxd-cuda-headers-${process.getuid?.() ?? 'u'}`);
+  for (const [name, src, missing, flags] of UNITS) {
+    it(name, () => {
+      fs.mkdirSync(dir, { recursive: true });
+      const cu = path.join(dir, `${name}.cu`);
+      fs.writeFileSync(cu, src + '\n');
+      const u = prepareUnits(cu, [90], { nvccFlags: flags ?? [] }).get(90)!;   // the real nvcc compiles it: the unit is valid CUDA
+      const args = parseCiccArgs(ciccArgv(u, dir));
+      args.options.moduleId = u.moduleId;
+      const r = compileUnit(fs.readFileSync(u.ii, 'utf8'), args.options, { libdevice: libdeviceBytes() });
+      expect(r.diagnostics.filter(d => d.severity !== 'warning').map(d => formatDiagnostic(d, false)), `${name}: diagnostics`).toEqual([]);
+      if (r.ok) {
+        const ptxFile = path.join(dir, `${name}.ptx`);
+        fs.writeFileSync(ptxFile, r.ptx);
+        const p = run(requireTool('ptxas'), ['-arch=sm_90', ptxFile, '-o', path.join(dir, `${name}.cubin`)]);
+        expect(p.status, `ptxas on ${name}:\n${p.stderr}`).toBe(0);
+        expect(symbols(r.ptx), `${name}: symbols`).toEqual(symbols(u.refPtx));
+        return;
+      }
+      expect(missing, `${name} no longer compiles: ${r.unsupported}`).not.toBeNull();
+      expect(r.unsupported, `${name}: a fallback names its reason`).toBeDefined();
+      expect(r.unsupported!, `${name}: not an internal error`).not.toMatch(/internal error/);
+      expect(r.unsupported!, `${name}: the reason names the missing feature`).toMatch(missing!);
+    });
+  }
+});

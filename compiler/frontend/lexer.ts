@@ -200,6 +200,31 @@ export interface LexResume {
   line_: Uint32Array; file: Uint16Array; spaceBefore: Uint8Array;
   /** Added to the copied `start`/`end` (the prefix sits `shift` chars later in this text). */
   shift: number;
+  /** The interning table of a superset of `names` (nameTable()): copied instead of hashing every name again. */
+  table?: NameTable;
+}
+
+/** An interning table over names[0..n): open addressing, slot = id + 1 (0 = empty), linear probing. */
+export interface NameTable { tab: Int32Array; hashes: Int32Array }
+
+function hashName(s: string): number {
+  let h = 0;
+  for (let k = 0; k < s.length; k++) h = (Math.imul(h, 31) + s.charCodeAt(k)) | 0;
+  return h;
+}
+
+/** The table lexFrom() would hold after interning `names` in order (used to resume without rehashing). */
+export function nameTable(names: readonly string[]): NameTable {
+  let size = 1 << 14;
+  while (names.length * 2 > size) size <<= 1;
+  const tab = new Int32Array(size), hashes = new Int32Array(names.length), m = size - 1;
+  for (let id = 0; id < names.length; id++) {
+    const h = hashes[id] = hashName(names[id]!);
+    let p = (h ^ (h >>> 15)) & m;
+    while (tab[p] !== 0) p = (p + 1) & m;
+    tab[p] = id + 1;
+  }
+  return { tab, hashes };
 }
 
 export function lex(src: string): TokensWithErrors {
@@ -227,11 +252,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
   let hashes = new Int32Array(1024);
   let tabSize = 1 << 14;
   let tab = new Int32Array(tabSize); // id + 1, 0 = empty
-  const hashStr = (s: string): number => {
-    let h = 0;
-    for (let k = 0; k < s.length; k++) h = (Math.imul(h, 31) + s.charCodeAt(k)) | 0;
-    return h;
-  };
+  const hashStr = hashName;
   const rehash = (): void => {
     tabSize <<= 1;
     tab = new Int32Array(tabSize);
@@ -272,12 +293,25 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
   };
   // Ids are given in order of first appearance, so a resumed lex that starts from the names of the
   // prefix gives every spelling the id a clean lex of the whole text gives it.
-  for (const s of resume ? resume.names : PRE_INTERNED) {
-    const h = hashStr(s);
-    const m = tabSize - 1;
-    let p = (h ^ (h >>> 15)) & m;
-    while (tab[p] !== 0) p = (p + 1) & m;
-    addName(s, h, p);
+  const table = resume?.table;
+  if (table && table.hashes.length >= resume!.names.length) {
+    // Linear probing with ids given in insertion order: dropping every id past the prefix leaves exactly the
+    // table that interning the prefix's names alone builds (no earlier name's probe path crosses a later one's slot).
+    const limit = resume!.names.length;
+    tabSize = table.tab.length;
+    tab = table.tab.slice();
+    for (let p = 0; p < tabSize; p++) if (tab[p] > limit) tab[p] = 0;
+    hashes = new Int32Array(Math.max(1024, limit * 2));
+    hashes.set(table.hashes.subarray(0, limit));
+    for (let id = 0; id < limit; id++) names.push(resume!.names[id]!);
+  } else {
+    for (const s of resume ? resume.names : PRE_INTERNED) {
+      const h = hashStr(s);
+      const m = tabSize - 1;
+      let p = (h ^ (h >>> 15)) & m;
+      while (tab[p] !== 0) p = (p + 1) & m;
+      addName(s, h, p);
+    }
   }
 
   // ---- files

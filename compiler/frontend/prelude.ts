@@ -19,7 +19,7 @@
 //   file 0 in one lex and to a new file in the other), unless both units name the same main file.
 // Pure code, no I/O.
 
-import { PRE_INTERNED, lexFrom, type LexResume, type TokensWithErrors } from './lexer';
+import { PRE_INTERNED, lexFrom, nameTable, type LexResume, type NameTable, type TokensWithErrors } from './lexer';
 import { skim, type Frame, type NamespaceMap } from './skim';
 import { Tok } from './tokens';
 import type { DeclEntry, Index } from './index-types';
@@ -67,6 +67,8 @@ interface Entry {
   kind: Uint8Array; start: Uint32Array; end: Uint32Array; id: Int32Array;
   line: Uint32Array; file: Uint16Array; spaceBefore: Uint8Array;
   names: string[];
+  /** Interning table of `names`, so a resumed lex copies it instead of hashing every name again. */
+  table: NameTable;
   files: string[];
   fileAt: number[];
   match: Int32Array;
@@ -140,7 +142,7 @@ export class PreludeCache {
       offset: cp.offset + d, count: cp.tok, line: cp.line, curFile: cp.curFile,
       names: e.names.slice(0, cp.names), files, fileAt,
       kind: e.kind, start: e.start, end: e.end, id: e.id, line_: e.line, file: e.file, spaceBefore: e.spaceBefore,
-      shift: d,
+      shift: d, table: e.table,
     };
     const r = lexFrom(src, resume);
     return { tokens: r.tokens, hit, head, fileAt: r.fileAt };
@@ -276,12 +278,12 @@ class Recorder {
     const mention = head.main !== null ? t.src.indexOf(`"${head.main}"`, head.len) : -1;
     const names = t.names.slice(0, Math.max(...cps.map(c => c.names)));
     const bytes = t.src.length * 2 + n * 21 + n * 4 + decls.length * 120 + cps.length * 4096
-      + names.reduce((a, s) => a + 2 * s.length + 16, 0);
+      + names.reduce((a, s) => a + 2 * s.length + 16, 0) + names.length * 12;
     return {
       text: t.src, head, mainLimit: mention < 0 ? t.src.length : mention,
       kind: t.kind.slice(0, n), start: t.start.slice(0, n), end: t.end.slice(0, n), id: t.id.slice(0, n),
       line: t.line.slice(0, n), file: t.file.slice(0, n), spaceBefore: t.spaceBefore.slice(0, n),
-      names, files: t.files.slice(0, last.files), fileAt: this.fileAt.slice(0, last.files),
+      names, table: nameTable(names), files: t.files.slice(0, last.files), fileAt: this.fileAt.slice(0, last.files),
       match: this.match.slice(0, n), decls, cps, bytes,
     };
   }

@@ -1,4 +1,4 @@
-// Running the C++ test kernels (test/kernels/cxx_*.cu) without a GPU: the IR our front end makes for the
+// Running the C++ test kernels (test/kernels/cxx_*.cu, cxx2_*.cu) without a GPU: the IR our front end makes for the
 // unit is compiled for the host CPU (llc), the launches of the host program (compiled by the real nvcc)
 // go to a small CUDA runtime stand-in that runs every thread of a block as a coroutine (so __syncthreads
 // works), and the program checks its own results and prints PASS. The expected values come from the
@@ -14,7 +14,7 @@ import { printModule } from '../compiler/middle/llprint';
 import { parseCiccArgs } from '../client/cicc-args';
 import { KERNELS_DIR, ciccArgv, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
 
-const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx_.*\.cu$/.test(f)).sort();
+const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx2?_.*\.cu$/.test(f)).sort();
 const LLC = ['/usr/bin/llc', '/usr/lib/llvm-14/bin/llc'].find(p => fs.existsSync(p)) ?? null;
 const HAVE_GCC = run('gcc', ['--version']).status === 0 && run('g++', ['--version']).status === 0;
 

@@ -1,4 +1,4 @@
-// C++ in device code (issue 8): every test/kernels/cxx_*.cu is captured with the real nvcc, compiled by
+// C++ in device code (issue 8): every test/kernels/cxx_*.cu and cxx2_*.cu is captured with the real nvcc, compiled by
 // compileUnit (no fallback: an unsupported unit fails the test) for two archs, checked by ptxas, and the
 // symbols our PTX defines (.entry/.func/.global/.const/.shared) must equal the real cicc's for the same .ii.
 import { describe, it, expect } from 'vitest';
@@ -20,7 +20,7 @@ const UNSUPPORTED: [string, string, RegExp][] = [
 ];
 
 const ARCHS = [75, 90] as const;
-const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx_.*\.cu$/.test(f)).sort();
+const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx2?_.*\.cu$/.test(f)).sort();
 
 /** Names of the kernels and variables a PTX module defines or declares at module scope. */
 function ptxSymbols(ptx: string): string[] {
@@ -38,7 +38,7 @@ function ptxFuncs(ptx: string): string[] {
 
 const skip = skipReason('nvcc', 'ptxas');
 
-describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu ${skip ?? ''}`, () => {
+describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu, cxx2_*.cu ${skip ?? ''}`, () => {
   it('there are C++ test kernels', () => { expect(files.length).toBeGreaterThanOrEqual(6); });
   it('features still missing make the unit unsupported, naming the feature', () => {
     // a fixed directory, so that prepareUnits' cache (keyed by path and content) is reused between runs

@@ -45,11 +45,16 @@ export interface RecordDecl {
   statics?: Map<string, VarSym>;
   /** Names of member templates (calls to them are unsupported for now). */
   memberTemplates?: Set<string>;
+  /** Member function templates we can instantiate: their tokens (from `template`) and the class's template scope. */
+  mtmpls?: MemberTmpl[];
   /** Template arguments, for a class template specialisation (mangled as <template-args>). */
   targs?: TArg[];
   /** The record whose scope encloses this one (nested classes), for lookup. */
   parent?: RecordDecl;
 }
+
+/** A member function template declared in a class body. */
+export interface MemberTmpl { name: string; start: number; end: number; rec: RecordDecl; tscope: Map<string, unknown> | null }
 
 /** A template argument: a type or an integral value (with its type). */
 export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint };

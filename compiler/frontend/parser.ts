@@ -5,7 +5,7 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
-  type CType, type RecordDecl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
+  type CType, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
@@ -13,6 +13,16 @@ import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
 
 export class SyntaxAbort extends Error { constructor() { super('syntax'); } }
+
+/** Function templates a name denotes: namespace-scope entries (index decls) and member function templates. */
+export type TmplRef = { ents: number[]; explicit: TArg[]; members?: MemberTmpl[] };
+/** The member function templates named `name` of a class or (first found) of its bases. */
+function memberTmplsOf(rec: RecordDecl, name: string): MemberTmpl[] {
+  const own = (rec.mtmpls ?? []).filter(m => m.name === name);
+  if (own.length) return own;
+  for (const b of rec.bases ?? []) { const r = memberTmplsOf(b.rec, name); if (r.length) return r; }
+  return [];
+}
 
 export interface Attrs {
   device?: boolean; global?: boolean; host?: boolean; deviceBuiltin?: boolean; shared?: boolean; constant?: boolean; managed?: boolean;
@@ -106,6 +116,10 @@ export class Parser {
   /** Parsing a template instantiation: functions are new entities; instRecord receives the class body. */
   instantiating = false;
   instRecord: RecordDecl | null = null;
+  /** Loading an out-of-line member definition of this class template specialisation (`C<T>::f` names it). */
+  outOfLineOf: RecordDecl | null = null;
+  /** ... and the member it defines when that is a member template specialisation (not listed among the class's members). */
+  outOfLineTarget: FuncSym | null = null;
   /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
   private halfGt = false;
   /** Parsing a lambda body: scopes below `base` belong to the enclosing function (their variables are captured). */
@@ -119,7 +133,13 @@ export class Parser {
     }
     if (this.tscope) { const s = this.tscope.get(name); if (s) return [s]; }
     for (let i = this.recordStack.length - 1; i >= 0; i--) { const r = this.classMember(this.recordStack[i]!, name, true); if (r.length) return r; }
-    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const r = this.classMember(c, name, false); if (r.length) return r; }
+    this.foundMemberTmpls = null;
+    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) {
+      const r = this.classMember(c, name, false);
+      if (r.length) return r;
+      const mts = memberTmplsOf(c, name);
+      if (mts.length) { this.foundMemberTmpls = mts; return []; }
+    }
     const r = this.u.lookup(name, this.ns);
     if (r.length || !this.usingNs.length) return r;
     for (let i = this.usingNs.length - 1; i >= 0; i--) { const x = this.u.lookupIn(this.usingNs[i]!.path, name); if (x.length) return x; }
@@ -140,13 +160,19 @@ export class Parser {
       if (ms.length) return ms;
       const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers?.get(name);
       if (bad) throw new Unsupported(`${bad} (member ${name} of ${rec.name})`);
+      if (rec.mtmpls?.some(m => m.name === name)) {
+        if (ms.length) throw new Unsupported(`member template ${rec.name}::${name} overloaded with member functions`);
+        return [];
+      }
       if (rec.memberTemplates?.has(name)) throw new Unsupported(`member template ${rec.name}::${name}`);
     }
     for (const b of rec.bases ?? []) { const r = this.classMember(b.rec, name, typesOnly); if (r.length) return r; }
     return [];
   }
+  /** Member function templates named by the last unqualified lookup that stopped at a class member (or null). */
+  foundMemberTmpls: MemberTmpl[] | null = null;
   /** Parse an optionally qualified name; returns the syms it denotes (may be empty) and the last name. */
-  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: { ents: number[]; explicit: TArg[] } } {
+  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: TmplRef } {
     const pos = this.p;
     let path: string[] | null = null;
     if (this.at('::')) { this.p++; path = []; }
@@ -176,7 +202,13 @@ export class Parser {
         if (t && t.k === 'record' && this.at('::')) { this.p++; return this.recordMemberLookup(t.rec, pos); }
         this.syntax('expected an expression', 29);
       }
+      this.foundMemberTmpls = null;
       const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
+      if (syms.length === 0 && path === null && this.foundMemberTmpls) {
+        const members = this.foundMemberTmpls;
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        return { name, syms: [], pos, tmpl: { ents: [], explicit, members } };
+      }
       if (syms.length && syms[0]!.kind !== 'func' && !(syms[0]!.kind === 'type')) return { name, syms, pos };
       const ents = this.u.templateEntries(name, path ?? this.ns, 'function', path !== null);
       if (ents.length) {
@@ -188,12 +220,17 @@ export class Parser {
     }
   }
   /** `C::name` (after the '::'): a member of class C, or a nested class/enum member. */
-  private recordMemberLookup(rec0: RecordDecl, pos: Pos): { name: string; syms: Sym[]; pos: Pos } {
+  private recordMemberLookup(rec0: RecordDecl, pos: Pos): { name: string; syms: Sym[]; pos: Pos; tmpl?: TmplRef } {
     let rec = rec0;
     for (;;) {
       const n2 = this.tx(); this.p++;
       if (n2 === '~') throw new Unsupported('explicit destructor call');
       const ms = this.classMember(rec, n2, false);
+      const mts = ms.length === 0 && !this.at('::') ? memberTmplsOf(rec, n2) : [];
+      if (mts.length) {
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        return { name: n2, syms: [], pos, tmpl: { ents: [], explicit, members: mts } };
+      }
       if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'record') { rec = ms[0]!.ty.rec; this.p++; continue; }
       if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'enum') {
         const en = ms[0]!.ty.en; this.p++;
@@ -391,6 +428,12 @@ export class Parser {
             if (q) { named = q; continue; }
             this.p = save; break;
           }
+          if (this.at('<', 1) && this.at('::', 1 + this.angleLength(1)) && this.isClassTemplateName(t)) {
+            // `C<args>::member` naming a type
+            const q = this.qualifiedType();
+            if (q) { named = q; continue; }
+            this.p = save;
+          }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
             named = syms[0]!.ty; this.p++;
@@ -518,6 +561,8 @@ export class Parser {
           if (this.u.text(j) === 'operator') { name = 'operator'; break; }
         }
         (rec.memberTemplates ??= new Set()).add(name);
+        // a member function template (not a constructor or operator): instantiated on use
+        if (name && name !== 'operator' && name !== rec.name) (rec.mtmpls ??= []).push({ name, start: save, end: this.p, rec, tscope: this.tscope });
         continue;
       }
       if (this.at('typedef') || (this.at('using') && this.kind(1) === Tok.Ident && this.at('=', 2))) {
@@ -622,6 +667,16 @@ export class Parser {
       ((rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member declaration we cannot parse');
       this.skipMember();
     }
+  }
+  /** A member function template's declaration (after its header), instantiated: a method of rec not listed among its members. */
+  parseMemberTemplateInstance(rec: RecordDecl): FuncSym {
+    const n = rec.methods?.length ?? 0;
+    this.recordStack.push(rec);
+    try { this.parseMethodDeclInner(rec); } finally { this.recordStack.pop(); }
+    const f = rec.methods?.[n];
+    if (!f) throw new Unsupported(`member template of ${rec.name}`);
+    rec.methods!.splice(n, 1);
+    return f;
   }
   private parseMethodDeclInner(rec: RecordDecl): void {
     const attrs: Attrs = {};
@@ -832,11 +887,25 @@ export class Parser {
     } else if (this.kind() === Tok.Ident && !this.u.isKeyword(this.tx()) || this.at('::') || this.at('operator')) {
       // (qualified) declarator id
       if (this.at('::')) this.p++;
-      while (this.kind() === Tok.Ident && this.at('::', 1)) {
-        info.qual.push(this.tx()); this.p += 2;
-        if (this.at('template')) this.p++;
+      for (;;) {
+        if (this.kind() === Tok.Ident && this.at('::', 1)) {
+          info.qual.push(this.tx()); this.p += 2;
+          if (this.at('template')) this.p++;
+          continue;
+        }
+        if (this.kind() === Tok.Ident && this.at('<', 1) && this.at('::', 1 + this.angleLength(1))) {
+          // `C<T>::f` in an out-of-line member definition of a class template, read with C's arguments bound
+          if (!this.outOfLineOf) throw new Unsupported('qualified name with template arguments');
+          const name = this.tx();
+          const t = this.templateIdType(name, this.ns, false);
+          if (!t || t.k !== 'record' || t.rec !== this.outOfLineOf) throw new Unsupported('qualified name with template arguments');
+          info.qual.push(name); (info as DeclaratorInfo & { qualRec?: RecordDecl }).qualRec = t.rec;
+          this.cls = t.rec;   // the parameters that follow are in the class's scope (its injected name, member types)
+          this.expect('::');
+          continue;
+        }
+        break;
       }
-      if (this.kind() === Tok.Ident && this.at('<', 1) && this.at('::', 1 + this.angleLength(1))) throw new Unsupported('qualified name with template arguments');
       info.pos = this.p;
       if (this.at('~')) {
         this.p++;
@@ -1219,7 +1288,14 @@ export class Parser {
       break;
     }
     let last = '';
-    while (this.kind(i) === Tok.Ident && this.at('::', i + 1)) { last = this.tx(i); i += 2; }
+    for (;;) {
+      if (this.kind(i) === Tok.Ident && this.at('::', i + 1)) { last = this.tx(i); i += 2; continue; }
+      // `C<T>::C(` of a class template (read while loading its out-of-line members)
+      if (this.outOfLineOf && this.kind(i) === Tok.Ident && this.at('<', i + 1) && this.at('::', i + 1 + this.angleLength(i + 1))) {
+        last = this.tx(i); i += 2 + this.angleLength(i + 1); continue;
+      }
+      break;
+    }
     if (!last) return false;
     if (this.at('~', i)) return this.tx(i + 1) === last;
     return this.tx(i) === last && this.at('(', i + 1);
@@ -1227,7 +1303,8 @@ export class Parser {
   /** An out-of-line member function definition `R C::f(...) {...}`: attach the body to the member declared in C. */
   private defineOutOfLine(d: DeclaratorInfo, ds: DeclSpec): Sym[] {
     let rec: RecordDecl | null = null;
-    for (const q of d.qual) {
+    const qualRec = (d as DeclaratorInfo & { qualRec?: RecordDecl }).qualRec;
+    for (const q of qualRec ? [] : d.qual) {
       const syms: Sym[] = rec ? this.classMember(rec, q, true) : this.lookup(q);
       const t: Sym | undefined = syms.find((x: Sym) => x.kind === "type" && x.ty.k === "record");
       if (!t || t.kind !== 'type' || t.ty.k !== 'record') {
@@ -1236,10 +1313,11 @@ export class Parser {
       }
       rec = t.ty.rec;
     }
+    if (qualRec) rec = qualRec;
     if (!rec) throw new Unsupported('qualified declarator');
     const fty = d.ty as CType & { k: 'func' };
     const fnQ = (d as DeclaratorInfo & { fnQ?: number }).fnQ ?? 0;
-    const m = (rec.methods ?? []).find(x => x.name === d.name && (x.thisQ ?? 0) === fnQ && x.ty.params.length === fty.params.length
+    const m = [...(rec.methods ?? []), ...(this.outOfLineTarget ? [this.outOfLineTarget] : [])].find(x => x.name === d.name && (x.thisQ ?? 0) === fnQ && x.ty.params.length === fty.params.length
       && x.ty.params.every((p, i) => typeName(unqual(p)) === typeName(unqual(fty.params[i]!))));
     if (!m) throw new Unsupported(`out-of-line definition of ${rec.name}::${d.name} not matched to a member`);
     const attrs = { ...ds.attrs, ...d.attrs };
@@ -1255,7 +1333,10 @@ export class Parser {
         if (!this.eat(',')) break;
       }
     }
-    if (this.at('{')) { m.bodyStart = this.p; this.skipBalanced(); m.bodyEnd = this.p - 1; m.paramNames = d.paramNames; }
+    if (this.at('{')) {
+      m.bodyStart = this.p; this.skipBalanced(); m.bodyEnd = this.p - 1; m.paramNames = d.paramNames;
+      if (qualRec) m.tscope = this.tscope ?? undefined;   // the definition's own names for the class's parameters
+    }
     return [];
   }
   private enumConsts(t: CType): Sym[] {
@@ -2203,6 +2284,20 @@ export class Parser {
       return null;
     }
   }
+  /** Deduce and instantiate a member function template for a call (like tryInstantiate). */
+  private tryInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[], failed: (reason: string) => void): FuncSym | null {
+    const dl = this.u.diags.length, ec = this.u.errorCount;
+    try {
+      const f = this.u.templates.deduceAndInstantiateMember(mt, explicit, args);
+      if (this.u.errorCount > ec) { this.u.diags.length = dl; this.u.errorCount = ec; failed(`member template ${mt.name}: substitution failed`); return null; }
+      return f;
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      this.u.diags.length = dl; this.u.errorCount = ec;
+      failed(e instanceof Unsupported ? e.reason : `member template ${mt.name}: substitution failed`);
+      return null;
+    }
+  }
   /** Host code being read only to find the kernel template specialisations its launches need. */
   hostLaunches: FuncSym[] | null = null;
   /** `kernel<<<config>>>(args)` in host code: deduce and instantiate a kernel template's arguments. */
@@ -2246,7 +2341,8 @@ export class Parser {
         e = this.call(e, args, pos);
       } else if (this.at('.') || this.at('->')) {
         const arrow = this.at('->'); this.p++;
-        if (this.at('template') || this.at('~')) throw new Unsupported('member template / destructor call');
+        if (this.at('~')) throw new Unsupported('member template / destructor call');
+        this.eat('template');
         const name = this.tx(); const npos = this.p;
         if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
         this.p++;
@@ -2286,6 +2382,17 @@ export class Parser {
     if (!f) {
       const obj = arrow ? mk(rt, pos, true, { k: 'deref', e: base }) : e;
       const ms = this.classMember(rt.rec, name, false);
+      const mts = ms.length ? [] : memberTmplsOf(rt.rec, name);
+      if (mts.length) {
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        const owner = mts[0]!.rec;
+        const cal = mk(C.int, pos, false, { k: 'func', sym: { name } as FuncSym });
+        (cal as Expr & { overloads?: FuncSym[] }).overloads = [];
+        (cal as Expr & { templates?: TmplRef }).templates = { ents: [], explicit, members: mts };
+        (cal as Expr & { thisObj?: Expr }).thisObj = owner !== rt.rec ? this.baseSubobject(obj, rt.rec, owner, pos) : obj;
+        if (!this.at('(')) throw new Unsupported(`member template ${name} used other than in a call`);
+        return cal;
+      }
       if (ms.length) {
         const m = ms[0]!;
         if (m.kind === 'field') {
@@ -2314,10 +2421,14 @@ export class Parser {
     let f: FuncSym | null = null;
     if (callee.k === 'func') {
       let set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
-      const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
+      const tmpl = (callee as Expr & { templates?: TmplRef }).templates;
       if (tmpl) {
         set = [...set];
         let failed: string | null = null;
+        for (const mt of tmpl.members ?? []) {
+          const inst = this.tryInstantiateMember(mt, tmpl.explicit, args, r => { failed ??= r; });
+          if (inst && !set.includes(inst)) set.push(inst);
+        }
         for (const di of tmpl.ents) {
           const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; });
           if (!inst || set.includes(inst)) continue;
@@ -2628,7 +2739,12 @@ export class Parser {
         const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
         const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });
         (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
-        (e as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates = tmpl;
+        (e as Expr & { templates?: TmplRef }).templates = tmpl;
+        if (tmpl.members && this.fn?.thisVar) {
+          // a member function template named inside a member function: called on *this (unless it is static)
+          const obj = this.thisObj(pos), owner = tmpl.members[0]!.rec;
+          (e as Expr & { thisObj?: Expr }).thisObj = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
+        }
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }

@@ -4,7 +4,7 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type TArg, C, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
 import { rval, wrapInt } from './sema';
 import type { Unit } from './unit';
@@ -218,6 +218,96 @@ export class Templates {
     return f;
   }
 
+  private memberPatterns = new Map<MemberTmpl, { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number }>();
+  /** A member function template's header and declared signature (its own parameters as placeholders, the class's bound). */
+  private memberPattern(mt: MemberTmpl): { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } {
+    const got = this.memberPatterns.get(mt);
+    if (got) return got;
+    const p = new Parser(this.u, mt.start, mt.end, mt.rec.scope);
+    p.cls = mt.rec;
+    const outer = (mt.tscope ?? new Map()) as Map<string, Sym>;
+    p.tscope = outer;
+    const h = parseTemplateHeader(p);
+    const scope = new Map<string, Sym>(outer);
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: 0n }); });
+    p.tscope = scope;
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    let r: { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
+    try {
+      p.recordStack.push(mt.rec);
+      const ds = p.parseDeclSpecs();
+      if (ds.ty) {
+        const d = p.parseDeclarator(ds.ty, false);
+        if (d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
+      }
+    } finally { this.u.diags.length = before; this.u.errorCount = errs; }
+    if (!r) throw new Unsupported(`member template ${mt.rec.name}::${mt.name} with a signature we cannot read`);
+    this.memberPatterns.set(mt, r);
+    return r;
+  }
+  private memberFuncs = new Map<string, FuncSym>();
+  /** Deduce the arguments of a member function template for a call and instantiate it (null: not viable). */
+  deduceAndInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[]): FuncSym | null {
+    const pat = this.memberPattern(mt);
+    const h = pat.h;
+    if (explicit.length > h.length) return null;
+    if (args.length > pat.nparams && !pat.variadic) return null;
+    if (args.length < pat.nparams - pat.defaults) return null;
+    const given: (TArg | undefined)[] = h.map((_, i) => explicit[i]);
+    for (let i = 0; i < args.length && i < pat.params.length; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+    const outer = (mt.tscope ?? new Map()) as Map<string, Sym>;
+    const p = new Parser(this.u, mt.start, mt.end, mt.rec.scope);
+    p.cls = mt.rec;
+    p.tscope = outer;
+    parseTemplateHeader(p);
+    const b = bindArgs(p, h, given);
+    if (!b) return null;
+    const key = `${mt.start}|${recId(mt.rec)}|${targsKey(b.args)}`;
+    const got = this.memberFuncs.get(key);
+    if (got) return got;
+    const scope = new Map<string, Sym>(outer);
+    for (const [k, v] of b.scope) scope.set(k, v);
+    p.tscope = scope;
+    p.instantiating = true;
+    const f = p.parseMemberTemplateInstance(mt.rec);
+    f.targs = b.args;
+    f.tscope = scope;
+    (f as FuncSym & { tsig?: CType[] }).tsig = pat.params;
+    (f as FuncSym & { tret?: CType }).tret = pat.ret;
+    this.memberFuncs.set(key, f);
+    return f;
+  }
+
+  /** `template <...> R C<params>::f(...) {...}`: attach the body to f of the specialisation rec of C (its arguments bound by position). */
+  loadOutOfLineMember(di: number, rec: RecordDecl, f: FuncSym): void {
+    const p = this.parserAt(di);
+    const scope = new Map<string, Sym>();
+    const bindTo = (hh: TParam[], as: TArg[]) => hh.forEach((tp, i) => {
+      const a = as[i]!;
+      if (!tp.name) return;
+      scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
+    });
+    if (rec.targs) {
+      const h = parseTemplateHeader(p);
+      if (h.length !== rec.targs.length) return;   // a partial specialisation's member, or another class template
+      bindTo(h, rec.targs);
+    }
+    if (p.at('template')) {
+      // `[template <class T>] template <class U> R C[<T>]::f(...)`: a member template, defined for the specialisation f
+      if (!f.targs) return;
+      const h2 = parseTemplateHeader(p);
+      if (h2.length !== f.targs.length) return;
+      bindTo(h2, f.targs);
+      p.outOfLineTarget = f;
+    } else if (!rec.targs) return;
+    p.tscope = scope;
+    p.instantiating = true;
+    p.outOfLineOf = rec;
+    const d = this.u.index.decls[di]!;
+    try { p.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0 || d.scope.includes('(anonymous)')); }
+    catch (e) { if (e instanceof SyntaxAbort) throw new Unsupported(`out-of-line definition of ${rec.name}::${f.name} we cannot read`); throw e; }
+  }
+
   /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
   instantiateClass(di: number, given: TArg[], p0: Parser): RecordDecl {
     const d = this.u.index.decls[di]!;
@@ -236,11 +326,11 @@ export class Templates {
     this.classes.set(key, rec);
     if (b.args.some(a => a.k === 'type' && dependent(a.ty))) return rec;   // only a pattern: never laid out
     // an explicit specialisation for exactly these arguments replaces the primary template
-    const spec = this.explicitSpecFor(di, b.args);
-    const src = spec ?? di;
+    const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
+    const src = spec?.di ?? di;
     const q = this.parserAt(src);
     parseTemplateHeader(q);
-    q.tscope = spec === undefined ? b.scope : new Map();
+    q.tscope = spec === undefined ? b.scope : spec.scope;
     q.instRecord = rec;
     q.instantiating = true;
     q.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0);
@@ -253,24 +343,83 @@ export class Templates {
     for (let j = d.first; j <= d.last; j++) { const t = this.u.text(j); if (t === 'struct' || t === 'class' || t === 'union') return j; }
     return d.first;
   }
-  /** A `template<> struct N<args>` for exactly these arguments (partial specialisations are unsupported). */
-  private explicitSpecFor(di: number, args: TArg[]): number | undefined {
+  /** Entries of the same class template that specialise it (`template<...> struct N<args>` with a body). */
+  private specEntries(di: number): number[] {
+    const d = this.u.index.decls[di]!;
+    return (this.u.index.byName.get(d.name) ?? []).filter(ei => {
+      if (ei === di) return false;
+      const e = this.u.index.decls[ei]!;
+      return e.kind === 'record' && (e.flags & DeclFlag.Template) !== 0 && e.scope === d.scope && e.bodyStart >= 0;
+    });
+  }
+  /**
+   * The partial specialisation whose argument patterns match these arguments, with its parameters bound
+   * (the parameters of a matching pattern are deduced like a function template's from its arguments).
+   */
+  private partialSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
+    const d = this.u.index.decls[di]!;
+    const found: { di: number; scope: Map<string, Sym> }[] = [];
+    for (const ei of this.specEntries(di)) {
+      const h = this.header(ei);
+      if (h.length === 0) continue;
+      const p = this.parserAt(ei);
+      parseTemplateHeader(p);
+      // the parameters as placeholders; a value parameter reads as a sentinel value far from ordinary ones
+      const SENT = BigInt(PARTIAL_SENT), STEP = BigInt(PARTIAL_STEP);
+      const scope = new Map<string, Sym>();
+      h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: SENT + BigInt(i) * STEP }); });
+      p.tscope = scope;
+      while (!p.at('<') && p.kind() !== 0) p.p++;
+      const before = this.u.diags.length, errs = this.u.errorCount;
+      let pats: TArg[];
+      try { pats = p.parseTemplateArgs(); }
+      finally { this.u.diags.length = before; this.u.errorCount = errs; }
+      if (pats.length !== args.length) continue;
+      const nestedVal = (t: CType): boolean => (t.k === 'ptr' || t.k === 'ref') ? nestedVal(t.to) : t.k === 'array' ? nestedVal(t.elem)
+        : t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'val' ? a.v >= SENT : nestedVal(a.ty));
+      if (pats.some(x => x.k === 'type' && nestedVal(x.ty))) throw new Unsupported(`partial specialization of ${d.name} deducing a value inside a type`);
+      const out: (TArg | undefined)[] = h.map(() => undefined);
+      let ok = true;
+      for (let k = 0; k < pats.length && ok; k++) {
+        const x = pats[k]!, y = args[k]!;
+        if (x.k === 'type') ok = y.k === 'type' && match(x.ty, y.ty, out, true);
+        else if (y.k !== 'val') ok = false;
+        else if (x.v >= SENT && (x.v - SENT) % STEP === 0n && (x.v - SENT) / STEP < BigInt(h.length)) {
+          const i = Number((x.v - SENT) / STEP);
+          const cur = out[i];
+          if (cur) ok = cur.k === 'val' && cur.v === y.v; else out[i] = y;
+        } else ok = x.v === y.v;
+      }
+      if (!ok || out.some(a => !a)) continue;
+      const bp = this.parserAt(ei);
+      parseTemplateHeader(bp);
+      const b = bindArgs(bp, h, out);
+      if (b) found.push({ di: ei, scope: b.scope });
+    }
+    if (found.length > 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
+    return found[0];
+  }
+  /** A `template<> struct N<args>` for exactly these arguments. */
+  private explicitSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
     const d = this.u.index.decls[di]!;
     for (const ei of this.u.index.byName.get(d.name) ?? []) {
       if (ei === di) continue;
       const e = this.u.index.decls[ei]!;
       if (e.kind !== 'record' || !(e.flags & DeclFlag.Template) || e.scope !== d.scope || e.bodyStart < 0) continue;
       const h = this.header(ei);
-      if (h.length > 0) throw new Unsupported(`partial specialization of ${d.name}`);
+      if (h.length > 0) continue;
       const p = this.parserAt(ei);
       parseTemplateHeader(p);
       while (!p.at('<') && p.kind() !== 0) p.p++;
       const sargs = p.parseTemplateArgs();
-      if (targsKey(sargs) === targsKey(args)) return ei;
+      if (targsKey(sargs) === targsKey(args)) return { di: ei, scope: new Map() };
     }
     return undefined;
   }
 }
+
+/** A value parameter of a partial specialisation reads as this sentinel (plus its index times the step) while matching. */
+const PARTIAL_SENT = 2 ** 60, PARTIAL_STEP = 2 ** 40;
 
 /** Deduce template arguments from one call argument (C++ [temp.deduct.call], the common cases). */
 function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): boolean {
@@ -285,25 +434,36 @@ function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): b
   void top;
   return match(P, A, out);
 }
-function match(P: CType, A: CType, out: (TArg | undefined)[]): boolean {
+function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): boolean {
   const i = tparamOf(P);
   if (i !== undefined) {
+    // a partial specialisation's `const T` matches only a const type
+    if (strict && (P.q & ~A.q & (Q.Const | Q.Volatile))) return false;
     // cv on the parameter is removed from the deduced type
     const t = withQ(unqual(A), A.q & ~P.q);
     return bind(i, A.k === 'int' || A.q === 0 ? t : t, out);
   }
-  if (!dependent(P)) return true;
-  if (P.k === 'ptr' && A.k === 'ptr') return match(P.to, A.to, out);
-  if (P.k === 'ref' && A.k === 'ref') return match(P.to, A.to, out);
-  if (P.k === 'array' && A.k === 'array') return match(P.elem, A.elem, out);
+  if (!dependent(P)) return strict ? sameType(P, A) : true;
+  if (strict && ((P.q ^ A.q) & (Q.Const | Q.Volatile))) return false;
+  if (strict && P.k === 'array' && A.k === 'array' && P.n !== null && P.n >= PARTIAL_SENT && A.n !== null) {
+    // `T[N]` in a partial specialisation: N is deduced from the bound
+    const i = (P.n - PARTIAL_SENT) / PARTIAL_STEP, cur = out[i];
+    if (cur) { if (cur.k !== 'val' || cur.v !== BigInt(A.n)) return false; } else out[i] = { k: 'val', ty: C.int, v: BigInt(A.n) };
+    return match(P.elem, A.elem, out, strict);
+  }
+  if (strict && P.k === 'array' && A.k === 'array' && P.n !== A.n) return false;
+  if (strict && P.k === 'ref' && A.k === 'ref' && !!P.rv !== !!A.rv) return false;
+  if (P.k === 'ptr' && A.k === 'ptr') return match(P.to, A.to, out, strict);
+  if (P.k === 'ref' && A.k === 'ref') return match(P.to, A.to, out, strict);
+  if (P.k === 'array' && A.k === 'array') return match(P.elem, A.elem, out, strict);
   if (P.k === 'record' && A.k === 'record') {
     const pt = (P.rec as RecordDecl & { tmpl?: number }).tmpl, at = (A.rec as RecordDecl & { tmpl?: number }).tmpl;
     if (pt === undefined || pt !== at || !P.rec.targs || !A.rec.targs) return false;
     return P.rec.targs.every((x, k) => {
       const y = A.rec.targs![k];
       if (!y) return false;
-      if (x.k === 'type' && y.k === 'type') return match(x.ty, y.ty, out);
-      return x.k === y.k;
+      if (x.k === 'type' && y.k === 'type') return match(x.ty, y.ty, out, strict);
+      return x.k === y.k && (!strict || (x.k === 'val' && y.k === 'val' && x.v === y.v));
     });
   }
   return false;

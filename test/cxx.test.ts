@@ -16,7 +16,7 @@ const UNSUPPORTED: [string, string, RegExp][] = [
   ['deduced_launch_in_template', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; run(f); return 0; }`, /deduced template arguments/],
   ['destructor', `struct D { int *p; __device__ ~D() { *p = 0; } }; __global__ void k(int *p) { D d; d.p = p; }`, /destructor/],
   ['nested_lambda', `__global__ void k(int *p) { auto f = [=](int v) { auto g = [=] { return v; }; return g(); }; p[0] = f(1); }`, /nested lambda/],
-  ['member_template', `struct S { template <typename T> __device__ T get(T v) { return v; } }; __global__ void k(int *p) { S s; p[0] = s.get(1); }`, /member template/],
+  ['forwarding_ctor_template', `struct S { int v; template <typename T> __device__ S(T &&t) : v(1) {} __device__ S(const S &o) : v(o.v) {} }; __global__ void k(int *p) { S a(2); S b(a); p[0] = b.v; }`, /constructor template/],
 ];
 
 const ARCHS = [75, 90] as const;

@@ -691,6 +691,7 @@ class FnGen {
         if (e.ck === 'load' || e.ck === 'noop' || e.ck === 'p2p') return this.addr(e.e);
         return this.temp(e);
       case 'call': {
+        if (e.lv) return this.call(e)!;   // a call returning a reference (of class type too: `a.add(1).add(2)`)
         if (e.ty.k === 'record') {
           const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
           this.call(e, slot);

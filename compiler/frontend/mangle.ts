@@ -40,7 +40,7 @@ class Mangler {
     const tkey = prefixKey + base;
     let text = base;
     const ti = this.find(tkey);
-    if (ti >= 0 && prefixKey) text = subRef(ti); else if (ti < 0) this.subs.push(tkey);
+    if (ti >= 0) text = subRef(ti); else this.subs.push(tkey);
     const args = this.targs(r.targs);
     return { text: text + args, key: tkey + 'I' + r.targs.map(a => this.argKey(a)).join('') + 'E' };
   }

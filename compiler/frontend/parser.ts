@@ -562,7 +562,7 @@ export class Parser {
         }
         (rec.memberTemplates ??= new Set()).add(name);
         // a member function template (not a constructor or operator): instantiated on use
-        if (name && name !== 'operator' && name !== rec.name) (rec.mtmpls ??= []).push({ name, start: save, end: this.p, rec, tscope: this.tscope });
+        if (name && name !== 'operator') (rec.mtmpls ??= []).push({ name, start: save, end: this.p, rec, tscope: this.tscope });
         continue;
       }
       if (this.at('typedef') || (this.at('using') && this.kind(1) === Tok.Ident && this.at('=', 2))) {
@@ -1374,7 +1374,7 @@ export class Parser {
       this.expect('}');
       return { k: 'list', ty, items, pos };
     }
-    if (ty.k === 'record' && ctorsOf(ty.rec).length) {
+    if (ty.k === 'record' && (ctorsOf(ty.rec).length || ctorTmplsOf(ty.rec).length)) {
       const args: Expr[] = [];
       while (!this.at('}')) { args.push(this.at('{') ? this.braceArg() : this.parseAssign()); if (!this.eat(',')) break; }
       this.expect('}');
@@ -1494,6 +1494,20 @@ export class Parser {
   initFromArgs(ty: CType, args: Expr[], braced: boolean, pos: Pos): Init {
     if (ty.k === 'record') {
       const ctors = ctorsOf(ty.rec);
+      for (const mt of ctorTmplsOf(ty.rec)) {
+        // constructor templates: the specialisations deduced from these arguments join the candidates
+        const f = this.tryInstantiateMember(mt, [], args, () => { /* not viable */ });
+        if (!f || ctors.includes(f)) continue;
+        const p0 = f.ty.params[0];
+        const a0 = args.length === 1 ? unqual(args[0]!.ty) : null;
+        if (p0 && a0 && a0.k === 'record' && a0.rec === ty.rec) {
+          // a copy: the copy constructor wins over a template's `(const C&)` and `(C)`; a forwarding `(U&&)` would beat it
+          const pt = p0.k === 'ref' ? p0.to : p0;
+          if (p0.k === 'ref' && !(pt.q & Q.Const) && pt.k === 'record' && pt.rec === ty.rec) throw new Unsupported(`constructor template of ${ty.rec.name} taking it by non-const reference`);
+          continue;
+        }
+        ctors.push(f);
+      }
       if (ctors.length) {
         const f = this.resolveOverload(ctors, args, pos, ty.rec.name);
         if (!f) return { k: 'expr', e: errExpr(pos) };
@@ -2842,6 +2856,7 @@ function userConversion(e: Expr, to: CType): Expr | null {
   const t = unqual(to.k === 'ref' ? to.to : to);
   const found: Expr[] = [], exact: Expr[] = [];
   if (t.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === t.rec)) {
+    if (ctorTmplsOf(t.rec).length) throw new Unsupported(`implicit conversion by a constructor template of ${t.rec.name}`);
     for (const c of ctorsOf(t.rec)) {
       if (c.deleted || c.ty.params.length === 0) continue;
       if (c.ty.params.length > 1 && c.defaults[1] === null) continue;
@@ -2877,6 +2892,8 @@ function sameSignature(a: FuncSym, b: FuncSym): boolean {
 }
 /** User-declared constructors of a class. */
 export function ctorsOf(rec: RecordDecl): FuncSym[] { return (rec.methods ?? []).filter(m => m.ctor); }
+/** Constructor templates of a class (instantiated per call by initFromArgs). */
+export function ctorTmplsOf(rec: RecordDecl): MemberTmpl[] { return (rec.mtmpls ?? []).filter(m => m.name === rec.name); }
 function promotedType0(t: CType): CType {
   if (t.k === 'bool' || (t.k === 'int' && t.bits < 32)) return C.int;
   if (t.k === 'enum') return C.int;

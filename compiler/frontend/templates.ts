@@ -235,8 +235,15 @@ export class Templates {
     let r: { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
     try {
       p.recordStack.push(mt.rec);
-      const ds = p.parseDeclSpecs();
-      if (ds.ty) {
+      if (mt.name === mt.rec.name) {
+        // a constructor template: specifiers, the class name, the parameters
+        while (p.kind() !== 0 && !(p.at(mt.name) && p.at('(', 1))) { if (p.at('(')) p.skipBalanced(); else p.p++; }
+        p.p++;
+        const ps = p.parseParams();
+        r = { h, params: [...ps.params], ret: C.void, nparams: ps.params.length, variadic: ps.variadic, defaults: ps.defaults.filter(x => x !== null).length };
+      }
+      const ds = r ? null : p.parseDeclSpecs();
+      if (ds && ds.ty) {
         const d = p.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
       }

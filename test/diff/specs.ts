@@ -6,6 +6,7 @@ import {
   type KernelSpec, buf, i32, u32, f32, i8, u8, i16, u16, i64, u64, f64,
   zero, iota, rand, bits, values, fill, gen, struct, bytesInit,
 } from './spec';
+import { SPECS_CXX2 } from './specs-cxx2';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -534,6 +535,7 @@ export const SPECS: KernelSpec[] = [
     buffers: { d: { type: 'u32', n: 20000, init: bits(3) }, sum: { type: 'u64', n: 1 }, mx: { type: 'i32', n: 1, init: fill(-1) } },
     launches: [{ kernel: 'reduce', grid: 4, block: 320, args: [buf('d'), i32(20000), buf('sum'), buf('mx')] }],
   },
+  ...SPECS_CXX2,
 ];
 
 void zero; void f64;

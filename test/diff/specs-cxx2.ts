@@ -1,0 +1,19 @@
+// Differential specs of the C++ language programs test/kernels/cxx2_*.cu (issue 8, cxxa): one per program,
+// launched as each program's main() does (one block of 32 threads unless said otherwise).
+import { type KernelSpec, buf, gen } from './spec';
+
+/** main()'s input of cxx2_class_member_templates: (j * 7) % 23 - 11. */
+const MOD23 = gen(j => ((j * 7) % 23) - 11);
+
+export const SPECS_CXX2: KernelSpec[] = [
+  {
+    name: 'cxx2_class_member_templates',
+    buffers: { din: { type: 'i32', n: 128, init: MOD23 }, di: { type: 'i32', n: 32 * 3 }, df: { type: 'f32', n: 32 * 3 } },
+    launches: [{ kernel: 'classMemberTemplates', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
+    name: 'cxx2_member_templates',
+    buffers: { di: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 * 2 } },
+    launches: [{ kernel: 'memberTemplates', grid: 1, block: 32, args: [buf('di'), buf('df')] }],
+  },
+];

@@ -365,7 +365,7 @@ export class Templates {
    */
   private partialSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
     const d = this.u.index.decls[di]!;
-    const found: { di: number; scope: Map<string, Sym> }[] = [];
+    const found: { di: number; scope: Map<string, Sym>; pats: TArg[]; nparams: number }[] = [];
     for (const ei of this.specEntries(di)) {
       const h = this.header(ei);
       if (h.length === 0) continue;
@@ -382,30 +382,39 @@ export class Templates {
       try { pats = p.parseTemplateArgs(); }
       finally { this.u.diags.length = before; this.u.errorCount = errs; }
       if (pats.length !== args.length) continue;
+      const matches = (pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] | null => {
+        const out: (TArg | undefined)[] = new Array(n).fill(undefined);
+        for (let k = 0; k < pats.length; k++) {
+          const x = pats[k]!, y = args[k]!;
+          if (x.k === 'type') { if (y.k !== 'type' || !match(x.ty, y.ty, out, true)) return null; }
+          else if (y.k !== 'val') return null;
+          else if (x.v >= SENT && (x.v - SENT) % STEP === 0n && (x.v - SENT) / STEP < BigInt(n)) {
+            const i = Number((x.v - SENT) / STEP);
+            const cur = out[i];
+            if (cur) { if (cur.k !== 'val' || cur.v !== y.v) return null; } else out[i] = y;
+          } else if (x.v !== y.v) return null;
+        }
+        return out;
+      };
+      this.specMatch = matches;
       const nestedVal = (t: CType): boolean => (t.k === 'ptr' || t.k === 'ref') ? nestedVal(t.to) : t.k === 'array' ? nestedVal(t.elem)
         : t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'val' ? a.v >= SENT : nestedVal(a.ty));
       if (pats.some(x => x.k === 'type' && nestedVal(x.ty))) throw new Unsupported(`partial specialization of ${d.name} deducing a value inside a type`);
-      const out: (TArg | undefined)[] = h.map(() => undefined);
-      let ok = true;
-      for (let k = 0; k < pats.length && ok; k++) {
-        const x = pats[k]!, y = args[k]!;
-        if (x.k === 'type') ok = y.k === 'type' && match(x.ty, y.ty, out, true);
-        else if (y.k !== 'val') ok = false;
-        else if (x.v >= SENT && (x.v - SENT) % STEP === 0n && (x.v - SENT) / STEP < BigInt(h.length)) {
-          const i = Number((x.v - SENT) / STEP);
-          const cur = out[i];
-          if (cur) ok = cur.k === 'val' && cur.v === y.v; else out[i] = y;
-        } else ok = x.v === y.v;
-      }
-      if (!ok || out.some(a => !a)) continue;
+      const out = matches(pats, args, h.length);
+      if (!out || out.some(a => !a)) continue;
       const bp = this.parserAt(ei);
       parseTemplateHeader(bp);
       const b = bindArgs(bp, h, out);
-      if (b) found.push({ di: ei, scope: b.scope });
+      if (b) found.push({ di: ei, scope: b.scope, pats, nparams: h.length });
     }
-    if (found.length > 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
-    return found[0];
+    if (found.length <= 1) return found[0];
+    // partial ordering: the one whose patterns every other one's patterns match (and not the reverse)
+    const m = this.specMatch!;
+    const best = found.filter(f => found.every(g => g === f || (m(g.pats, f.pats, g.nparams) !== null && m(f.pats, g.pats, f.nparams) === null)));
+    if (best.length !== 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
+    return best[0];
   }
+  private specMatch: ((pats: TArg[], args: TArg[], n: number) => (TArg | undefined)[] | null) | null = null;
   /** A `template<> struct N<args>` for exactly these arguments. */
   private explicitSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
     const d = this.u.index.decls[di]!;

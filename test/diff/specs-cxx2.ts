@@ -7,6 +7,16 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_out_of_line',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 13) % 17) - 8) }, di: { type: 'i32', n: 32 * 6 }, df: { type: 'f32', n: 32 * 2 } },
+    launches: [{ kernel: 'outOfLine', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
+    name: 'cxx2_partial_spec',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 11) - 3) }, di: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: 'partialSpec', grid: 1, block: 32, args: [buf('din'), buf('di')] }],
+  },
+  {
     name: 'cxx2_class_member_templates',
     buffers: { din: { type: 'i32', n: 128, init: MOD23 }, di: { type: 'i32', n: 32 * 3 }, df: { type: 'f32', n: 32 * 3 } },
     launches: [{ kernel: 'classMemberTemplates', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

@@ -223,6 +223,7 @@ export class Parser {
   private recordMemberLookup(rec0: RecordDecl, pos: Pos): { name: string; syms: Sym[]; pos: Pos; tmpl?: TmplRef } {
     let rec = rec0;
     for (;;) {
+      this.eat('template');   // `C::template f<N>` disambiguator
       const n2 = this.tx(); this.p++;
       if (n2 === '~') throw new Unsupported('explicit destructor call');
       const ms = this.classMember(rec, n2, false);

@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_dependent_names',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 10) - 2) }, di: { type: 'i32', n: 32 * 5 }, dd: { type: 'f64', n: 32 } },
+    launches: [{ kernel: 'dependentNames', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('dd')] }],
+  },
+  {
     name: 'cxx2_out_of_line',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 13) % 17) - 8) }, di: { type: 'i32', n: 32 * 6 }, df: { type: 'f32', n: 32 * 2 } },
     launches: [{ kernel: 'outOfLine', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

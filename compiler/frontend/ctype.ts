@@ -53,11 +53,24 @@ export interface RecordDecl {
   parent?: RecordDecl;
 }
 
+/** The type a template parameter pack's name stands for once bound: its elements (never a type of its own). */
+export const packOf = (t: CType): CType[] | undefined => (t as { packOf?: CType[] }).packOf;
+export function packType(elems: CType[]): CType { return { k: 'error', q: 0, packOf: elems } as CType; }
+/** A function parameter `P... name` of a template's declared signature: the pattern P, expanded once per element. */
+export const packExpOf = (t: CType): CType | undefined => (t as { packExp?: CType }).packExp;
+/** Does a type name a bound template parameter pack (to be expanded)? */
+export function hasPack(t: CType): boolean {
+  if (packOf(t)) return true;
+  if (t.k === 'ptr' || t.k === 'ref') return hasPack(t.to);
+  if (t.k === 'array') return hasPack(t.elem);
+  return false;
+}
+
 /** A member function template declared in a class body. */
 export interface MemberTmpl { name: string; start: number; end: number; rec: RecordDecl; tscope: Map<string, unknown> | null }
 
 /** A template argument: a type or an integral value (with its type). */
-export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint };
+export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint } | { k: 'pack'; args: TArg[] };
 
 export interface EnumDecl {
   name: string;
@@ -231,7 +244,8 @@ function recordIR(r: RecordDecl): IRType {
 }
 
 export function recordQualName(r: RecordDecl): string {
-  const args = r.targs ? `<${r.targs.map(a => a.k === 'type' ? typeName(a.ty) : `${a.v}`).join(', ')}>` : '';
+  const arg = (a: TArg): string => a.k === 'type' ? typeName(a.ty) : a.k === 'pack' ? a.args.map(arg).join(', ') : `${a.v}`;
+  const args = r.targs ? `<${r.targs.map(arg).join(', ')}>` : '';
   return [...r.scope.filter(s => s !== '(anonymous)'), ...r.outer, (r.name || r.typedefName || '') + args].join('::');
 }
 

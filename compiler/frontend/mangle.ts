@@ -3,7 +3,7 @@
 
 import type { FuncSym, VarSym } from './ast';
 import type { CType, RecordDecl, TArg } from './ctype';
-import { Q } from './ctype';
+import { Q, packExpOf, isAuto } from './ctype';
 
 const BUILTIN: Record<string, string> = {
   'char': 'c', 'signed char': 'a', 'unsigned char': 'h', 'short': 's', 'unsigned short': 't', 'int': 'i', 'unsigned int': 'j',
@@ -45,9 +45,13 @@ class Mangler {
     return { text: text + args, key: tkey + 'I' + r.targs.map(a => this.argKey(a)).join('') + 'E' };
   }
   targs(args: TArg[]): string {
-    return 'I' + args.map(a => a.k === 'type' ? this.type(a.ty) : this.literal(a.ty, a.v)).join('') + 'E';
+    return 'I' + args.map(a => this.targ(a)).join('') + 'E';
   }
-  private argKey(a: TArg): string { return a.k === 'type' ? this.key(a.ty) : 'L' + builtinCode(a.ty) + a.v + 'E'; }
+  /** One <template-arg>: a type, a literal, or an argument pack J...E. */
+  private targ(a: TArg): string {
+    return a.k === 'type' ? this.type(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.targ(x)).join('') + 'E' : this.literal(a.ty, a.v);
+  }
+  private argKey(a: TArg): string { return a.k === 'type' ? this.key(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.argKey(x)).join('') + 'E' : 'L' + builtinCode(a.ty) + a.v + 'E'; }
   literal(ty: CType, v: bigint): string {
     const code = ty.k === 'bool' ? 'b' : builtinCode(ty);
     return `L${code}${v < 0n ? 'n' + (-v).toString() : v.toString()}E`;
@@ -90,6 +94,8 @@ class Mangler {
     if (q) return qualStr(q) + this.key(unq(t));
     const ti = tparamOf(t);
     if (ti !== undefined) return `T${ti}`;
+    const pe = packExpOf(t);
+    if (pe) return 'Dp' + this.key(pe);
     const dep = depOf(t);
     if (dep) return 'N' + this.key(dep.base) + dep.names.map(src).join('') + 'E';
     switch (t.k) {
@@ -105,6 +111,16 @@ class Mangler {
   type(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     const tp = tparamOf(t);
+    if (isAuto(t)) return 'Da';
+    const pe = packExpOf(t);
+    if (pe) {
+      // a function parameter pack `P...` of a template's signature: Dp <P>
+      const key = this.key(t), i = this.find(key);
+      if (i >= 0) return subRef(i);
+      const text = 'Dp' + this.type(pe);
+      this.subs.push(key);
+      return text;
+    }
     const isBuiltin = !q && tp === undefined && !depOf(t) && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
     if (isBuiltin) return builtinCode(t);
     const key = this.key(t);

@@ -6,13 +6,22 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
   type CType, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
 
 export class SyntaxAbort extends Error { constructor() { super('syntax'); } }
+
+type PackParams = { name: string; first: number; count: number }[];
+/** A function type made from a parameter list: it keeps where the list's parameter packs were expanded. */
+function withPacks(t: CType & { k: 'func' }, s: { packs?: PackParams } | Suffix): CType {
+  const packs = (s as { packs?: PackParams }).packs;
+  if (packs) (t as { packs?: PackParams }).packs = packs;
+  return t;
+}
+const packsOf = (t: CType): PackParams => (t as { packs?: PackParams }).packs ?? [];
 
 /** Function templates a name denotes: namespace-scope entries (index decls) and member function templates. */
 export type TmplRef = { ents: number[]; explicit: TArg[]; members?: MemberTmpl[] };
@@ -702,7 +711,7 @@ export class Parser {
         if (this.parseAttributes(attrs)) continue;
         break;
       }
-      d = { name: dtor ? '~' + rec.name : rec.name, qual: [], pos, ty: { k: 'func', ret: C.void, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
+      d = { name: dtor ? '~' + rec.name : rec.name, qual: [], pos, ty: withPacks({ k: 'func', ret: C.void, params: ps.params, variadic: ps.variadic, q: 0 }, ps), paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
       (d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean }).ctor = !dtor;
       (d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean }).dtor = dtor;
     } else {
@@ -877,6 +886,7 @@ export class Parser {
       } else if (this.at('&')) { this.p++; ptrs.push({ k: 'ref', q: 0 }); }
       else if (this.at('&&')) { this.p++; ptrs.push({ k: 'rref', q: 0 }); }
       else if (this.kind() === Tok.Ident && this.at('::', 1) && this.at('*', 2)) throw new Unsupported('pointer to member');
+      else if (this.at('...') && this.inParams) { this.p++; this.sawPackDots = true; }   // `Ts... args`: a function parameter pack
       else break;
     }
     let inner: ((t: CType) => CType) | null = null;
@@ -962,11 +972,11 @@ export class Parser {
     const conv = (info as DeclaratorInfo & { convTy?: CType }).convTy;
     return (t: CType) => {
       if (conv && direct) t = conv;
-      for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : t.k === 'ref' ? t : refTo(t, pop.k === 'rref');
+      for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : t.k === 'ref' ? (pop.k === 'ref' && t.rv ? refTo(t.to) : t) : refTo(t, pop.k === 'rref');
       for (let i = suffixes.length - 1; i >= 0; i--) {
         const s = suffixes[i]!;
         if (s.k === 'arr') t = arrayOf(t, s.n);
-        else t = { k: 'func', ret: (s as { trailing?: CType }).trailing && isAuto(t) ? (s as { trailing?: CType }).trailing! : t, params: s.params, variadic: s.variadic, q: 0 };
+        else t = withPacks({ k: 'func', ret: (s as { trailing?: CType }).trailing && isAuto(t) ? (s as { trailing?: CType }).trailing! : t, params: s.params, variadic: s.variadic, q: 0 }, s);
       }
       return inner ? inner(t) : t;
     };
@@ -1105,7 +1115,19 @@ export class Parser {
     const out: TArg[] = [];
     while (!this.at('>') && !this.at('>>')) {
       if (this.at('...')) throw new Unsupported('pack expansion');
-      if (this.startsType()) out.push({ k: 'type', ty: this.parseTypeName() });
+      const start = this.p;
+      if (this.startsType()) {
+        const ty = this.parseTypeName();
+        if (this.at('...') && hasPack(ty)) {
+          // `Ts...` / `const Ts &...`: one argument per element
+          const end = this.p;
+          const tys = this.expandPack(start, end, () => this.parseTypeName());
+          out.push({ k: 'pack', args: tys.map(t => ({ k: 'type', ty: t })) });
+          if (!this.eat(',')) break;
+          continue;
+        }
+        out.push({ k: 'type', ty });
+      }
       else {
         const e = this.parseBinary(8);
         const v = this.constInt(e);
@@ -1167,20 +1189,43 @@ export class Parser {
       else if (t === ';' || t === '{' || t === '}') return 0;
     }
   }
+  /** Parsing a parameter list (a `...` after the type makes a function parameter pack), and whether one was seen. */
+  private inParams = false;
+  private sawPackDots = false;
   parseParams(): Suffix & { k: 'fn' } {
     this.expect('(');
     const params: CType[] = [], names: string[] = [], defaults: (number | null)[] = [], pos: Pos[] = [];
+    const packs: { name: string; first: number; count: number }[] = [];
     let variadic = false;
     if (this.at('void') && this.at(')', 1)) { this.p += 2; return { k: 'fn', params, variadic, names, defaults, pos }; }
     while (!this.at(')')) {
       if (this.eat('...')) { variadic = true; break; }
-      const ds = this.parseDeclSpecs();
-      if (!ds.ty) { if (ds.auto) throw new Unsupported('auto parameter'); this.syntax('expected a type specifier', 79); }
-      const d = this.parseDeclarator(ds.ty, true);
-      let t = d.ty;
-      if (t.k === 'array') t = ptrTo(t.elem, 0);
-      else if (t.k === 'func') t = ptrTo(t);
-      params.push(t); names.push(d.name); pos.push(d.name ? d.pos : this.p);
+      const start = this.p;
+      const one = () => {
+        const savedIn = this.inParams;
+        this.inParams = true; this.sawPackDots = false;
+        try {
+          const ds = this.parseDeclSpecs();
+          if (!ds.ty) { if (ds.auto) throw new Unsupported('auto parameter'); this.syntax('expected a type specifier', 79); }
+          const d = this.parseDeclarator(ds.ty, true);
+          let t = d.ty;
+          if (t.k === 'array') t = ptrTo(t.elem, 0);
+          else if (t.k === 'func') t = ptrTo(t);
+          return { d, t, pack: this.sawPackDots };
+        } finally { this.inParams = savedIn; }
+      };
+      const { d, t, pack } = one();
+      if (pack && hasPack(t)) {
+        // `Ts... args` of a specialisation: one parameter per element of the bound pack(s)
+        const end = this.p;
+        const elems = this.expandPack(start, end, () => { const r = one(); return r.t; }, false);
+        this.p = end;
+        packs.push({ name: d.name, first: params.length, count: elems.length });
+        for (const et of elems) { params.push(et); names.push(d.name); pos.push(d.name ? d.pos : this.p); defaults.push(null); }
+        if (!this.eat(',')) break;
+        continue;
+      }
+      params.push(pack ? { k: 'error', q: 0, packExp: t } as CType : t); names.push(d.name); pos.push(d.name ? d.pos : this.p);
       if (this.eat('=')) {
         defaults.push(this.p);
         let depth = 0;
@@ -1195,7 +1240,78 @@ export class Parser {
       if (!this.eat(',')) break;
     }
     this.expect(')');
-    return { k: 'fn', params, variadic, names, defaults, pos };
+    const r: Suffix & { k: 'fn' } = { k: 'fn', params, variadic, names, defaults, pos };
+    if (packs.length) (r as { packs?: typeof packs }).packs = packs;
+    return r;
+  }
+  /**
+   * A pack expansion whose pattern is the tokens [start, end): the pattern parsed once per element, with
+   * the template parameter packs and function parameter packs it names bound to that element. With
+   * `dots`, the token at `end` is the `...` and the cursor is left after it.
+   */
+  expandPack<T>(start: number, end: number, one: () => T, dots = true): T[] {
+    const types = new Map<string, CType[]>(), vars = new Map<string, VarSym[]>();
+    for (let j = start; j < end; j++) {
+      if (this.u.toks.kind[j] !== Tok.Ident) continue;
+      const n = this.u.text(j);
+      const v = this.packVar(n);
+      if (v) { vars.set(n, v); continue; }
+      const ts = this.tscope?.get(n);
+      const el = ts && ts.kind === 'type' ? packOf(ts.ty) : undefined;
+      if (el) types.set(n, el);
+    }
+    const lens = new Set([...[...types.values()].map(x => x.length), ...[...vars.values()].map(x => x.length)]);
+    if (lens.size !== 1) throw new Unsupported(lens.size ? 'pack expansion of packs of different lengths' : 'pack expansion without a parameter pack');
+    const n = [...lens][0]!;
+    const out: T[] = [];
+    const savedT = this.tscope;
+    for (let i = 0; i < n; i++) {
+      const ts = new Map(savedT ?? []);
+      for (const [name, el] of types) ts.set(name, { kind: 'type', name, ty: el[i]! });
+      this.tscope = ts;
+      this.push();
+      for (const [name, vs] of vars) this.scopes[this.scopes.length - 1]!.set(name, vs[i]!);
+      try {
+        this.p = start;
+        out.push(one());
+        if (this.p !== end) this.syntax('expected a "..."', 18);
+      } finally { this.pop(); this.tscope = savedT; }
+    }
+    this.p = dots ? end + 1 : end;
+    return out;
+  }
+  /** The elements of the function parameter pack named `name` in scope, if it is one. */
+  packVar(name: string): VarSym[] | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!.get(name);
+      if (s) return s.kind === 'var' ? (s as VarSym & { packVars?: VarSym[] }).packVars : undefined;
+    }
+    return undefined;
+  }
+  /** If the argument at the cursor is a pack expansion `pattern...` (ended by ',' or a closing bracket), the index of its `...`. */
+  packDotsAhead(): number {
+    let depth = 0;
+    for (let j = this.p; ; j++) {
+      const k = this.u.toks.kind[j];
+      if (k === Tok.EOF || j >= this.end) return -1;
+      const t = this.u.text(j);
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { if (depth === 0) return j > this.p && this.u.text(j - 1) === '...' ? j - 1 : -1; depth--; }
+      else if (depth === 0 && (t === ',' || t === ';')) return j > this.p && this.u.text(j - 1) === '...' ? j - 1 : -1;
+    }
+  }
+  /** Call/constructor arguments up to `close`, pack expansions expanded. */
+  parseArgs(close: string, noBrace?: string): Expr[] {
+    const args: Expr[] = [];
+    while (!this.at(close)) {
+      if (noBrace && this.at('{')) throw new Unsupported(noBrace);
+      const dots = this.packDotsAhead();
+      if (dots >= 0) args.push(...this.expandPack(this.p, dots, () => this.parseAssign()));
+      else args.push(this.parseAssign());
+      if (this.at('...')) throw new Unsupported('pack expansion');
+      if (!this.eat(',')) break;
+    }
+    return args;
   }
   parseTypeName(): CType {
     const ds = this.parseDeclSpecs();
@@ -1424,6 +1540,12 @@ export class Parser {
       if (v.name) this.declare(v);
       return v;
     });
+    for (const pk of packsOf(fty)) {
+      // a function parameter pack: its name stands for its elements (only inside expansions and sizeof...)
+      const pv = this.u.newVar(pk.name, C.int, 'param', f.pos) as VarSym & { packVars?: VarSym[] };
+      pv.packVars = f.params.slice(pk.first, pk.first + pk.count);
+      if (pk.name) this.declare(pv);
+    }
     const pre: Stmt[] = f.ctor ? this.parseMemInitializers(f) : [];
     const body = this.parseBlock();
     if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };   // no return statement with a value
@@ -1452,9 +1574,8 @@ export class Parser {
         if (this.at('<')) this.p += this.angleLength(0);
         const braced = this.at('{');
         this.p++;
-        const args: Expr[] = [];
         const close = braced ? '}' : ')';
-        while (!this.at(close)) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+        const args = this.parseArgs(close);
         this.expect(close);
         given.set(name, { args, braced, pos });
         if (!this.eat(',')) break;
@@ -1917,8 +2038,7 @@ export class Parser {
       } else if (this.at('(')) {
         this.p++;
         if (ty.k === 'record') {
-          const args: Expr[] = [];
-          while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+          const args = this.parseArgs(')');
           this.expect(')');
           init = this.initFromArgs(ty, args, false, d.pos);
         } else { const e = this.parseExpr(); this.expect(')'); init = this.initFromExpr(e, ty, e.pos); }
@@ -2198,7 +2318,16 @@ export class Parser {
       switch (t) {
         case 'sizeof': {
           this.p++;
-          if (this.at('...')) throw new Unsupported('sizeof...');
+          if (this.eat('...')) {
+            // sizeof...(pack): the number of elements of a template or function parameter pack
+            this.expect('(');
+            const n = this.tx(); this.p++;
+            this.expect(')');
+            const ts = this.tscope?.get(n);
+            const el: unknown[] | undefined = this.packVar(n) ?? (ts && ts.kind === 'type' ? packOf(ts.ty) : undefined);
+            if (!el) throw new Unsupported(`sizeof... of ${n}`);
+            return mk(C.ulong, pos, false, { k: 'int', v: BigInt(el.length) });
+          }
           let ty: CType;
           if (this.at('(') && this.startsType(1)) { this.p++; ty = this.parseTypeName(); this.expect(')'); }
           else { const e = this.parseUnary(); ty = e.ty; if (e.ty.k === 'error') return e; }
@@ -2321,8 +2450,7 @@ export class Parser {
     while (!this.at('>>')) { this.parseBinary(9); if (!this.eat(',')) break; }
     this.expect('>>'); this.expect('>');
     this.expect('(');
-    const args: Expr[] = [];
-    while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+    const args = this.parseArgs(')');
     this.expect(')');
     const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
     if (tmpl && this.hostLaunches) {
@@ -2350,8 +2478,7 @@ export class Parser {
         e = this.index(e, i, pos);
       } else if (this.at('(')) {
         this.p++;
-        const args: Expr[] = [];
-        while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+        const args = this.parseArgs(')');
         this.expect(')');
         e = this.call(e, args, pos);
       } else if (this.at('.') || this.at('->')) {
@@ -2453,6 +2580,10 @@ export class Parser {
           set.push(inst);
         }
         if (set.length === 0 && failed) throw new Unsupported(failed);
+        // a template with a trailing parameter pack is less specialised than one without: same parameters, the other wins
+        const samePs = (a: FuncSym, b: FuncSym) => a.ty.params.length === b.ty.params.length && a.ty.params.every((x, i) => typeName(x) === typeName(b.ty.params[i]!));
+        const packed = (f: FuncSym) => !!f.targs?.some(a => a.k === 'pack');
+        set = set.filter(f => !packed(f) || !set.some(g => g !== f && !packed(g) && samePs(f, g)));
         if (set.length === 0) { this.u.error(pos - 1, 304, `no instance of function template "${callee.sym.name}" matches the argument list`); return errExpr(pos); }
       }
       const obj = (callee as Expr & { thisObj?: Expr }).thisObj;
@@ -2583,8 +2714,7 @@ export class Parser {
     if (!braced && !this.at('(')) this.syntax('expected a "("', 125);
     this.p++;
     const close = braced ? '}' : ')';
-    const args: Expr[] = [];
-    while (!this.at(close)) { if (braced && this.at('{')) throw new Unsupported('nested braced initializer in a temporary'); args.push(this.parseAssign()); if (!this.eat(',')) break; }
+    const args = this.parseArgs(close, braced ? 'nested braced initializer in a temporary' : undefined);
     this.expect(close);
     return this.makeTemp(unqual(ty) as CType & { k: 'record' }, args, braced, pos);
   }
@@ -2686,6 +2816,8 @@ export class Parser {
       return this.u.stringLiteral(parts);
     }
     if (this.at('(')) {
+      const fold = this.parseFold();
+      if (fold) return fold;
       this.p++;
       if (this.at('{')) throw new Unsupported('statement expression');
       const e = this.parseExpr();
@@ -2774,6 +2906,7 @@ export class Parser {
             if (s.name === 'warpSize') return mk(C.int, pos, false, { k: 'bvar', name: s.name, field: null });
             return mk(s.ty, pos, true, { k: 'bvarbase', name: s.name });
           }
+          if ((s as VarSym & { packVars?: VarSym[] }).packVars) throw new Unsupported(`parameter pack ${s.name} used other than in an expansion`);
           this.u.noteVarUse(s, this.fn, pos);
           let ty = s.ty;
           if (ty.k === 'ref') ty = ty.to;
@@ -2806,6 +2939,50 @@ export class Parser {
     this.syntax('expected an expression', 29);
   }
 
+  /** A fold expression `(pack op ...)`, `(... op pack)`, `(pack op ... op init)` or `(init op ... op pack)` at the '(' (null if it is none). */
+  private parseFold(): Expr | null {
+    const open = this.p;
+    let depth = 0, dots = -1, close = -1;
+    for (let j = open; j < this.end; j++) {
+      const k = this.u.toks.kind[j];
+      if (k === Tok.EOF) return null;
+      const t = this.u.text(j);
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { depth--; if (depth === 0) { close = j; break; } }
+      else if (t === '...' && depth === 1 && dots < 0) dots = j;
+    }
+    if (dots < 0 || close < 0) return null;
+    const isOp = (j: number) => this.u.toks.kind[j] === Tok.Punct && (BIN_PREC[this.u.text(j)] !== undefined || this.u.text(j) === ',');
+    const pos = open;
+    let op: string, pat: [number, number], init: [number, number] | null = null, right: boolean;
+    if (dots === open + 1 && isOp(dots + 1)) { op = this.u.text(dots + 1); pat = [dots + 2, close]; right = false; }
+    else if (isOp(dots - 1) && dots + 1 === close) { op = this.u.text(dots - 1); pat = [open + 1, dots - 1]; right = true; }
+    else if (isOp(dots - 1) && isOp(dots + 1) && this.u.text(dots - 1) === this.u.text(dots + 1)) {
+      op = this.u.text(dots - 1);
+      const lhs: [number, number] = [open + 1, dots - 1], rhs: [number, number] = [dots + 2, close];
+      const names = (r: [number, number]) => { for (let j = r[0]; j < r[1]; j++) { if (this.u.toks.kind[j] !== Tok.Ident) continue; const n = this.u.text(j); const ts = this.tscope?.get(n); if (this.packVar(n) || (ts && ts.kind === 'type' && packOf(ts.ty))) return true; } return false; };
+      right = names(lhs);
+      pat = right ? lhs : rhs; init = right ? rhs : lhs;
+    } else return null;
+    const prec = op === ',' ? 0 : BIN_PREC[op]!;
+    const operand = () => op === ',' ? this.parseAssign() : this.parseBinary(prec + 1);
+    const elems = this.expandPack(pat[0], pat[1], operand, false);
+    let initE: Expr | null = null;
+    if (init) { this.p = init[0]; initE = operand(); if (this.p !== init[1]) this.syntax('expected a ")"', 18); }
+    this.p = close + 1;
+    const combine = (a: Expr, b: Expr): Expr => op === ',' ? mk(b.ty, pos, b.lv, { k: 'comma', a, b }) : this.binary(op, a, b, pos);
+    const items = right ? [...elems, ...(initE ? [initE] : [])] : [...(initE ? [initE] : []), ...elems];
+    if (items.length === 0) {
+      // an empty unary fold: && is true, || is false, the comma operator is void()
+      if (op === '&&') return mk(C.bool, pos, false, { k: 'int', v: 1n });
+      if (op === '||') return mk(C.bool, pos, false, { k: 'int', v: 0n });
+      if (op === ',') return cast(mk(C.int, pos, false, { k: 'int', v: 0n }), 'void', C.void);
+      this.u.error(pos, 2963, `a unary fold expression over this operator must have a nonempty expansion`);
+      return errExpr(pos);
+    }
+    if (right) { let e = items[items.length - 1]!; for (let i = items.length - 2; i >= 0; i--) e = combine(items[i]!, e); return e; }
+    let e = items[0]!; for (let i = 1; i < items.length; i++) e = combine(e, items[i]!); return e;
+  }
   parseAsm(): Expr {
     const pos = this.p;
     this.p++;
@@ -2888,7 +3065,9 @@ function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? [])
 /** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */
 function sameSignature(a: FuncSym, b: FuncSym): boolean {
   if (!a.targs || !b.targs || a.name !== b.name || a.targs.length !== b.targs.length || a.ty.params.length !== b.ty.params.length) return false;
-  return a.targs.every((x, i) => { const y = b.targs![i]!; return x.k === 'type' ? y.k === 'type' && typeName(x.ty) === typeName(y.ty) : y.k === 'val' && y.v === x.v; })
+  const eq = (x: TArg, y: TArg): boolean => x.k === 'type' ? y.k === 'type' && typeName(x.ty) === typeName(y.ty)
+    : x.k === 'pack' ? y.k === 'pack' && x.args.length === y.args.length && x.args.every((z, j) => eq(z, y.args[j]!)) : y.k === 'val' && y.v === x.v;
+  return a.targs.every((x, i) => eq(x, b.targs![i]!))
     && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
 }
 /** User-declared constructors of a class. */

@@ -4,12 +4,12 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
 import { rval, wrapInt } from './sema';
 import type { Unit } from './unit';
 
-export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number }
+export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number; pack?: boolean }
 
 /** A template parameter of a pattern (the declared signature, used for deduction and mangling). */
 export const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
@@ -26,12 +26,12 @@ export function parseTemplateHeader(p: Parser): TParam[] {
     if (p.at('template')) throw new Unsupported('template template parameter');
     if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))) {
       p.p++;
-      if (p.eat('...')) throw new Unsupported('variadic template');
+      const pack = p.eat('...');
       let name = '';
       if (p.isIdent()) { name = p.tx(); p.p++; }
       let defStart = -1;
       if (p.eat('=')) { defStart = p.p; skipArg(p); }
-      out.push({ kind: 'type', name, typeStart: -1, defStart });
+      out.push({ kind: 'type', name, typeStart: -1, defStart, pack });
     } else {
       const typeStart = p.p;
       // a non-type parameter: its type is parsed at binding time (it may use earlier parameters)
@@ -42,7 +42,7 @@ export function parseTemplateHeader(p: Parser): TParam[] {
         if (p.at('(') || p.at('[')) { p.skipBalanced(); continue; }
         if (p.at('<')) depth++;
         if (p.at('>')) depth--;
-        if (p.at('...')) throw new Unsupported('variadic template');
+        if (p.at('...')) throw new Unsupported('variadic template (non-type parameter pack)');
         if (p.isIdent()) name = p.tx();
         p.p++;
       }
@@ -78,6 +78,14 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
     for (let i = 0; i < params.length; i++) {
       const tp = params[i]!;
       let a = given[i];
+      if (tp.pack) {
+        // a trailing pack nothing was deduced for is empty
+        a ??= { k: 'pack', args: [] };
+        if (a.k !== 'pack' || a.args.some(x => x.k !== 'type')) return null;
+        args.push(a);
+        if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) });
+        continue;
+      }
       let valTy: CType = C.int;
       if (tp.kind === 'val') {
         const save = p.p; p.p = tp.typeStart;
@@ -98,13 +106,13 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
         a = { k: 'val', ty: valTy, v: wrapInt(a.v, valTy) };
       }
       args.push(a);
-      if (tp.name) scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
+      if (tp.name) scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: (a as { ty: CType }).ty, value: (a as { v: bigint }).v });
     }
   } finally { p.tscope = saved; }
   return { scope, args };
 }
 
-export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : `v:${a.v}`).join(',');
+export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : a.k === 'pack' ? `p(${targsKey(a.args)})` : `v:${a.v}`).join(',');
 function typeKey(t: CType): string {
   const q = `${t.q}`;
   switch (t.k) {
@@ -155,6 +163,7 @@ export class Templates {
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       const ds = p.parseDeclSpecs();
+      if (!ds.ty && ds.auto) ds.ty = AUTO;   // `auto f(...)`: the declared return type mangles as Da
       if (ds.ty) {
         const d = p.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') r = { params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
@@ -170,13 +179,11 @@ export class Templates {
   /** Candidates from the function template `di` for a call with these arguments (explicit args first), or null. */
   deduceAndInstantiate(di: number, explicit: TArg[], args: Expr[]): FuncSym | null {
     const h = this.header(di);
-    if (explicit.length > h.length) return null;
+    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
     const pat = this.pattern(di);
     if (!pat) throw new Unsupported(`function template ${this.u.index.decls[di]!.name} with a signature we cannot read`);
-    if (args.length > pat.nparams && !pat.variadic) return null;
-    if (args.length < pat.nparams - pat.defaults) return null;
-    const given: (TArg | undefined)[] = h.map((_, i) => explicit[i]);
-    for (let i = 0; i < args.length && i < pat.params.length; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+    const given = deduceAll(h, pat, explicit, args);
+    if (!given) return null;
     const p = this.parserAt(di);
     parseTemplateHeader(p);
     const b = bindArgs(p, h, given);
@@ -187,10 +194,10 @@ export class Templates {
   /** A specialisation named with explicit arguments (defaults fill the rest), e.g. a kernel launched as k<float,4>. */
   instantiateExplicit(di: number, explicit: TArg[]): FuncSym | null {
     const h = this.header(di);
-    if (explicit.length > h.length) return null;
+    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
     const p = this.parserAt(di);
     parseTemplateHeader(p);
-    const b = bindArgs(p, h, h.map((_, i) => explicit[i]));
+    const b = bindArgs(p, h, explicitFor(h, explicit));
     return b ? this.instantiateFunction(di, b.args) : null;
   }
   instantiateFunction(di: number, args: TArg[]): FuncSym {
@@ -257,11 +264,9 @@ export class Templates {
   deduceAndInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[]): FuncSym | null {
     const pat = this.memberPattern(mt);
     const h = pat.h;
-    if (explicit.length > h.length) return null;
-    if (args.length > pat.nparams && !pat.variadic) return null;
-    if (args.length < pat.nparams - pat.defaults) return null;
-    const given: (TArg | undefined)[] = h.map((_, i) => explicit[i]);
-    for (let i = 0; i < args.length && i < pat.params.length; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
+    const given = deduceAll(h, pat, explicit, args);
+    if (!given) return null;
     const outer = (mt.tscope ?? new Map()) as Map<string, Sym>;
     const p = new Parser(this.u, mt.start, mt.end, mt.rec.scope);
     p.cls = mt.rec;
@@ -292,6 +297,7 @@ export class Templates {
     const bindTo = (hh: TParam[], as: TArg[]) => hh.forEach((tp, i) => {
       const a = as[i]!;
       if (!tp.name) return;
+      if (a.k === 'pack') throw new Unsupported(`out-of-line definition of a variadic member template of ${rec.name}`);
       scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
     });
     if (rec.targs) {
@@ -319,10 +325,11 @@ export class Templates {
   instantiateClass(di: number, given: TArg[], p0: Parser): RecordDecl {
     const d = this.u.index.decls[di]!;
     const h = this.header(di);
+    if (h.some(tp => tp.pack)) throw new Unsupported(`variadic class template ${d.name}`);
     const p = this.parserAt(di);
     parseTemplateHeader(p);
     p.tscope = p0.tscope;
-    const b = bindArgs(p, h, h.map((_, i) => given[i]));
+    const b = bindArgs(p, h, explicitFor(h, given));
     if (!b) throw new Unsupported(`template arguments of ${d.name}`);
     const key = `${di}|${targsKey(b.args)}`;
     const got = this.classes.get(key);
@@ -386,6 +393,7 @@ export class Templates {
         const out: (TArg | undefined)[] = new Array(n).fill(undefined);
         for (let k = 0; k < pats.length; k++) {
           const x = pats[k]!, y = args[k]!;
+          if (x.k === 'pack' || y.k === 'pack') throw new Unsupported('partial specialization of a variadic class template');
           if (x.k === 'type') { if (y.k !== 'type' || !match(x.ty, y.ty, out, true)) return null; }
           else if (y.k !== 'val') return null;
           else if (x.v >= SENT && (x.v - SENT) % STEP === 0n && (x.v - SENT) / STEP < BigInt(n)) {
@@ -398,7 +406,7 @@ export class Templates {
       };
       this.specMatch = matches;
       const nestedVal = (t: CType): boolean => (t.k === 'ptr' || t.k === 'ref') ? nestedVal(t.to) : t.k === 'array' ? nestedVal(t.elem)
-        : t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'val' ? a.v >= SENT : nestedVal(a.ty));
+        : t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'val' ? a.v >= SENT : a.k === 'pack' || nestedVal(a.ty));
       if (pats.some(x => x.k === 'type' && nestedVal(x.ty))) throw new Unsupported(`partial specialization of ${d.name} deducing a value inside a type`);
       const out = matches(pats, args, h.length);
       if (!out || out.some(a => !a)) continue;
@@ -437,6 +445,47 @@ export class Templates {
 /** A value parameter of a partial specialisation reads as this sentinel (plus its index times the step) while matching. */
 const PARTIAL_SENT = 2 ** 60, PARTIAL_STEP = 2 ** 40;
 
+/** Explicit template arguments by parameter: expansions flattened, a parameter pack takes the rest. */
+function explicitFor(h: TParam[], explicit: TArg[]): (TArg | undefined)[] {
+  const flat = explicit.flatMap(a => a.k === 'pack' ? a.args : [a]);
+  return h.map((tp, i) => tp.pack ? (i < flat.length ? { k: 'pack', args: flat.slice(i) } : undefined) : flat[i]);
+}
+/** Which template parameter a pattern's placeholders name (the pack a `P...` parameter expands). */
+function placeholderIn(t: CType): number | undefined {
+  const i = tparamOf(t);
+  if (i !== undefined) return i;
+  if (t.k === 'ptr' || t.k === 'ref') return placeholderIn(t.to);
+  if (t.k === 'array') return placeholderIn(t.elem);
+  return undefined;
+}
+/**
+ * Template arguments of a call: explicit ones, then deduced from each argument; a trailing function
+ * parameter pack `P... args` deduces one element of its template parameter pack per remaining argument.
+ */
+function deduceAll(h: TParam[], pat: { params: CType[]; nparams: number; variadic: boolean; defaults: number }, explicit: TArg[], args: Expr[]): (TArg | undefined)[] | null {
+  const last = pat.params[pat.params.length - 1];
+  const packP = last ? packExpOf(last) : undefined;
+  const fixed = packP ? pat.nparams - 1 : pat.nparams;
+  if (args.length > fixed && !pat.variadic && !packP) return null;
+  if (args.length < fixed - pat.defaults) return null;
+  if (pat.params.slice(0, fixed).some(p => packExpOf(p))) throw new Unsupported('function parameter pack not at the end');
+  const given = explicitFor(h, explicit);
+  for (let i = 0; i < args.length && i < fixed; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+  if (packP) {
+    const k = placeholderIn(packP);
+    if (k === undefined || !h[k]?.pack) throw new Unsupported('function parameter pack of a pattern we cannot read');
+    if (given[k]) return given;   // given explicitly
+    const elems: TArg[] = [];
+    for (let i = fixed; i < args.length; i++) {
+      const one = given.slice();
+      one[k] = undefined;
+      if (!deduce(packP, args[i]!, one, true) || !one[k]) return null;
+      elems.push(one[k]!);
+    }
+    given[k] = { k: 'pack', args: elems };
+  }
+  return given;
+}
 /** Deduce template arguments from one call argument (C++ [temp.deduct.call], the common cases). */
 function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): boolean {
   let A: CType;

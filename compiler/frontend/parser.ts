@@ -568,7 +568,12 @@ export class Parser {
         for (let j = save; j < this.p; j++) {
           if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
           if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }
-          if (this.u.text(j) === 'operator') { name = 'operator'; break; }
+          if (this.u.text(j) === 'operator') {
+            // an operator template: named like its member function (`operator()`, `operator+`); conversions stay unusable
+            const a = this.u.text(j + 1), b = this.u.text(j + 2);
+            name = a === '(' && b === ')' ? 'operator()' : a === '[' && b === ']' ? 'operator[]' : this.u.toks.kind[j + 1] === Tok.Punct && b === '(' ? 'operator' + a : 'operator';
+            break;
+          }
         }
         (rec.memberTemplates ??= new Set()).add(name);
         // a member function template (not a constructor or operator): instantiated on use
@@ -2750,6 +2755,11 @@ export class Parser {
     const members: FuncSym[] = [];
     if (a0.ty.k === 'record') {
       const ms = this.classMember(a0.ty.rec, name, false).filter((m): m is FuncSym => m.kind === 'func');
+      for (const mt of memberTmplsOf(a0.ty.rec, name)) {
+        // operator templates: the specialisations deduced from the other operands
+        const f = this.tryInstantiateMember(mt, [], args.slice(1), () => { /* not viable */ });
+        if (f && !ms.includes(f)) ms.push(f);
+      }
       for (const m of ms) if (m.ty.params.length === args.length - 1 || (m.defaults.length && m.ty.params.length > args.length - 1 && m.defaults[args.length - 1] !== null)) members.push(m);
     }
     const free: FuncSym[] = [];

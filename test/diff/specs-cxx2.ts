@@ -7,6 +7,21 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_variadic_forward',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 9) % 14) - 6) }, di: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'variadicForward', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
+    name: 'cxx2_fold_expressions',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 13) - 5) }, di: { type: 'i32', n: 32 * 12 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'foldExpressions', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
+    name: 'cxx2_variadic_recursion',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 11) % 19) - 9) }, di: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'variadicRecursion', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
     name: 'cxx2_dependent_names',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 10) - 2) }, di: { type: 'i32', n: 32 * 5 }, dd: { type: 'f64', n: 32 } },
     launches: [{ kernel: 'dependentNames', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('dd')] }],

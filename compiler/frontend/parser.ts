@@ -2050,7 +2050,7 @@ export class Parser {
       } else if (ty.k === 'record' || ty.k === 'array') {
         init = this.defaultInit(ty, d.pos);
       }
-      this.checkDestructor(ty);
+      if (ty.k !== 'record') this.checkDestructor(ty);   // a class object's destructor runs at scope exit (codegen)
       if (ty.k === 'array' && ty.n === null && init) {
         if (init.k === 'list') ty = arrayOf(ty.elem, init.items.length);
         else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);
@@ -2726,7 +2726,7 @@ export class Parser {
   makeTemp(ty: CType & { k: 'record' }, args: Expr[], braced: boolean, pos: Pos): Expr {
     if (args.some(a => a.ty.k === 'error')) return errExpr(pos);
     if (!ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
-    this.checkDestructor(ty);
+    // a temporary of a class with a destructor: codegen refuses it unless it initialises an object directly
     const init = this.initFromArgs(ty, args, braced, pos);
     if (init.k === 'expr') return init.e.ty.k === 'record' && !init.e.lv ? init.e : init.e.k === 'error' ? init.e : mk(ty, pos, false, { k: 'temp', init });
     if (init.k === 'ctor') return mk(ty, pos, false, { k: 'construct', ctor: init.f, args: init.args });

@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_destructors',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 9) - 4) }, dout: { type: 'i32', n: 32 * 8 } },
+    launches: [{ kernel: 'destructors', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'cxx2_variadic_forward',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 9) % 14) - 6) }, di: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 } },
     launches: [{ kernel: 'variadicForward', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

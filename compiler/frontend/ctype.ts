@@ -126,6 +126,9 @@ export const refTo = (t: CType, rv = false): CType => (rv ? { k: 'ref', to: t, q
 /** The `auto` placeholder inside a declared type (deduced from the initialiser). */
 export const AUTO: CType = { k: 'error', q: 0, auto: true } as CType;
 export const isAuto = (t: CType): boolean => (t as { auto?: boolean }).auto === true;
+/** `decltype(auto)` as a declared return type: deduced keeping references (mangled Dc). */
+export const DECLTYPE_AUTO: CType = { k: 'error', q: 0, auto: true, dcauto: true } as CType;
+export const isDecltypeAuto = (t: CType): boolean => (t as { dcauto?: boolean }).dcauto === true;
 export const hasAuto = (t: CType): boolean => isAuto(t) || ((t.k === 'ptr' || t.k === 'ref') && hasAuto(t.to));
 export const arrayOf = (t: CType, n: number | null): CType => ({ k: 'array', elem: t, n, q: 0 });
 

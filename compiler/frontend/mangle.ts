@@ -3,7 +3,7 @@
 
 import type { FuncSym, VarSym } from './ast';
 import type { CType, RecordDecl, TArg } from './ctype';
-import { Q, packExpOf, isAuto } from './ctype';
+import { Q, packExpOf, isAuto, isDecltypeAuto } from './ctype';
 
 const BUILTIN: Record<string, string> = {
   'char': 'c', 'signed char': 'a', 'unsigned char': 'h', 'short': 's', 'unsigned short': 't', 'int': 'i', 'unsigned int': 'j',
@@ -111,7 +111,7 @@ class Mangler {
   type(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     const tp = tparamOf(t);
-    if (isAuto(t)) return 'Da';
+    if (isAuto(t)) return isDecltypeAuto(t) ? 'Dc' : 'Da';
     const pe = packExpOf(t);
     if (pe) {
       // a function parameter pack `P...` of a template's signature: Dp <P>

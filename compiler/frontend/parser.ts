@@ -5,7 +5,7 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
-  type CType, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
+  type CType, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
@@ -393,13 +393,18 @@ export class Parser {
         case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
           if (base || named) break;
           this.p++; this.expect('(');
-          if (this.at('auto')) throw new Unsupported('decltype(auto)');
+          if (this.at('auto') && this.at(')', 1) && t === 'decltype') {
+            // decltype(auto): a return type deduced keeping references (variables stay unsupported)
+            this.p += 2; ds.auto = true; (ds as DeclSpec & { dcauto?: boolean }).dcauto = true;
+            continue;
+          }
           const e = this.parseExpr();
           this.expect(')');
           // decltype(id) is the declared type; of any other lvalue, a reference to its type
+          const paren = (e as { paren?: boolean }).paren === true;
           if (t !== 'decltype' && t !== '__decltype') named = e.ty;
-          else if (e.k === 'var') named = e.sym.ty;
-          else if (e.k === 'member') named = e.field.ty;
+          else if (e.k === 'var' && !paren) named = e.sym.ty;
+          else if (e.k === 'member' && !paren) named = e.field.ty;
           else named = e.lv ? refTo(e.ty) : e.ty;
           if (named.k === 'error') this.syntax('expected a type specifier', 79);
           continue;
@@ -724,6 +729,7 @@ export class Parser {
       Object.assign(ds, { ...sds, attrs: { ...sds.attrs } });
       virt = !!(sds as DeclSpec & { virt?: boolean }).virt;
       if (!ds.ty && this.at('operator')) ds.ty = C.void;   // conversion function: the declarator gives the type
+      if (!ds.ty && ds.auto) ds.ty = withQ((sds as DeclSpec & { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO, (sds as DeclSpec & { q: number }).q);   // deduced (or trailing) return type
       if (!ds.ty) this.syntax('expected a type specifier', 79);
       d = this.parseDeclarator(ds.ty, false);
       if (d.ty.k !== 'func') throw new Unsupported('member declaration form');
@@ -1367,7 +1373,7 @@ export class Parser {
     if (!ds.ty) {
       if (!ds.auto) this.syntax('expected a type specifier', 79);
       // `auto f(...)`: a return type deduced from the body (or given after ->)
-      ds.ty = withQ(AUTO, (ds as DeclSpec & { q: number }).q);
+      ds.ty = withQ((ds as DeclSpec & { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO, (ds as DeclSpec & { q: number }).q);
     }
     for (;;) {
       const d = this.parseDeclarator(ds.ty, false);
@@ -1845,7 +1851,9 @@ export class Parser {
           const e = this.at('{') ? null : this.parseExpr();
           if (e && isAuto(this.retTy) && this.fn) {
             // a lambda without a trailing return type: the first return statement decides it
-            this.retTy = e.ty.k === 'void' ? C.void : unqual(rval(e).ty);
+            // (decltype(auto): the declared type of a name, a reference for another lvalue)
+            this.retTy = e.ty.k === 'void' ? C.void : !isDecltypeAuto(this.retTy) ? unqual(rval(e).ty)
+              : (e as { paren?: boolean }).paren !== true && e.k === 'var' ? e.sym.ty : (e as { paren?: boolean }).paren !== true && e.k === 'member' ? e.field.ty : e.lv ? refTo(e.ty) : unqual(e.ty);
             this.fn.ty = { ...this.fn.ty, ret: this.retTy };
           }
           if (!e) { const init = this.parseInitList(this.retTy); this.expect(';'); return { k: 'return', e: null, init, pos }; }
@@ -2028,6 +2036,7 @@ export class Parser {
       }
       let ty: CType = d.ty;
       let init: Init | null = null;
+      if ((ds as DeclSpec & { dcauto?: boolean }).dcauto) throw new Unsupported('decltype(auto) variable');
       if (hasAuto(ty)) {
         let e: Expr;
         if (this.eat('=')) e = this.at('{') ? this.braceExpr() : this.parseAssign();
@@ -2832,7 +2841,7 @@ export class Parser {
       if (this.at('{')) throw new Unsupported('statement expression');
       const e = this.parseExpr();
       this.expect(')');
-      return { ...e, pos: e.pos };
+      return { ...e, pos: e.pos, paren: true } as unknown as Expr;   // decltype((x)) is a reference
     }
     if (k === Tok.Ident || this.at('::')) {
       const t = this.tx();

@@ -4,7 +4,7 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
 import { rval, wrapInt } from './sema';
 import type { Unit } from './unit';
@@ -163,7 +163,7 @@ export class Templates {
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       const ds = p.parseDeclSpecs();
-      if (!ds.ty && ds.auto) ds.ty = AUTO;   // `auto f(...)`: the declared return type mangles as Da
+      if (!ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;   // `auto f(...)`: the declared return type mangles as Da (Dc)
       if (ds.ty) {
         const d = p.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') r = { params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };

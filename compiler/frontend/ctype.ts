@@ -19,6 +19,20 @@ export interface Field {
   isBase?: boolean;
   /** Token index of a default member initialiser (`int a = 0;` / `int a{0};`). */
   defaultInit?: number;
+  /** An anonymous struct/union member (name ''): its members are found as members of the enclosing class. */
+  anon?: boolean;
+}
+
+/** The anonymous members leading to the member `name` of rec (the member itself last), or null. */
+export function anonPath(rec: RecordDecl, name: string): Field[] | null {
+  for (const f of rec.fields) {
+    if (!f.anon || f.ty.k !== 'record') continue;
+    const inner = f.ty.rec.fields.find(x => x.name === name && !x.isBase);
+    if (inner) return [f, inner];
+    const deeper = anonPath(f.ty.rec, name);
+    if (deeper) return [f, ...deeper];
+  }
+  return null;
 }
 
 export interface RecordDecl {

@@ -6,7 +6,7 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
   type CType, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
@@ -163,7 +163,7 @@ export class Parser {
     if (!typesOnly) {
       const sv = rec.statics?.get(name);
       if (sv) return [sv];
-      const f = rec.fields.find(x => x.name === name && !x.isBase);
+      const f = rec.fields.find(x => x.name === name && !x.isBase) ?? anonPath(rec, name)?.at(-1);
       if (f) return [{ kind: 'field', name, ty: f.ty, rec }];
       const ms = (rec.methods ?? []).filter(m => m.name === name);
       if (ms.length) return ms;
@@ -609,7 +609,12 @@ export class Parser {
       if (ds.tagOnly && this.at(';')) {
         // nested type or anonymous struct/union member
         const t = ds.ty;
-        if (t.k === 'record' && !t.rec.name) throw new Unsupported('anonymous struct/union member');
+        if (t.k === 'record' && !t.rec.name) {
+          // an anonymous struct/union: a member without a name whose members belong to this class
+          if (t.rec.hasMethods || (t.rec.methods ?? []).length) throw new Unsupported('anonymous struct/union member with member functions');
+          rec.fields.push({ name: '', ty: t, offset: 0, irIndex: -1, anon: true });
+          this.p++; continue;
+        }
         if (t.k === 'record') rec.types.set(t.rec.name, t);
         if (t.k === 'enum' && t.en.name) rec.types.set(t.en.name, t);
         this.p++; continue;
@@ -2535,6 +2540,18 @@ export class Parser {
     }
     if (rt.k !== 'record') { this.u.error(pos, 153, `expression must have class type but it has type "${typeName(rt)}"`); return errExpr(pos); }
     const f = rt.rec.fields.find(x => x.name === name && !x.isBase);
+    const anon = f ? null : anonPath(rt.rec, name);
+    if (anon) {
+      // a member of an anonymous struct/union: through the unnamed members
+      let cur: Expr = e, arrowHere = arrow;
+      let q = rt.q & (Q.Const | Q.Volatile);
+      for (const fl of anon) {
+        const fty = withQ(fl.ty, q);
+        cur = mk(fty, pos, arrowHere || cur.lv, { k: 'member', e: arrowHere ? base : cur, field: fl, arrow: arrowHere });
+        arrowHere = false; q = fty.q & (Q.Const | Q.Volatile);
+      }
+      return cur;
+    }
     if (!f) {
       const obj = arrow ? mk(rt, pos, true, { k: 'deref', e: base }) : e;
       const ms = this.classMember(rt.rec, name, false);

@@ -5,7 +5,7 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
-  type CType, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
+  type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
@@ -132,7 +132,11 @@ export class Parser {
   /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
   private halfGt = false;
   /** Parsing a lambda body: scopes below `base` belong to the enclosing function (their variables are captured). */
-  lambda: { base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser } | null = null;
+  lambda: {
+    base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser;
+    /** The enclosing member function's class (its members are named in the body), whether it has `this`, whether [this] was written, and the closure member holding it. */
+    outerCls: RecordDecl | null; outerThis: boolean; thisCap: boolean; thisField: Field | null;
+  } | null = null;
   lookup(name: string): Sym[] {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const s = this.scopes[i]!.get(name);
@@ -144,6 +148,13 @@ export class Parser {
     for (let i = this.recordStack.length - 1; i >= 0; i--) { const r = this.classMember(this.recordStack[i]!, name, true); if (r.length) return r; }
     this.foundMemberTmpls = null;
     for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) {
+      const r = this.classMember(c, name, false);
+      if (r.length) return r;
+      const mts = memberTmplsOf(c, name);
+      if (mts.length) { this.foundMemberTmpls = mts; return []; }
+    }
+    // in a lambda in a member function: the members of the enclosing class
+    for (let c: RecordDecl | null | undefined = this.lambda?.outerCls; c; c = c.parent) {
       const r = this.classMember(c, name, false);
       if (r.length) return r;
       const mts = memberTmplsOf(c, name);
@@ -1058,22 +1069,29 @@ export class Parser {
   /** A lambda expression: a closure object whose class has the captures as members and the body as operator(). */
   parseLambda(): Expr {
     const pos = this.p;
-    if (this.lambda) throw new Unsupported('nested lambda');
-    if (this.fn?.cls) throw new Unsupported('lambda in a member function');
     this.expect('[');
     let byRef: boolean | null = null;
+    let thisCap = false;
     const explicit = new Map<string, boolean>();
+    const inits: { name: string; e: Expr; byRef: boolean }[] = [];
     while (!this.at(']')) {
       if (this.at('=') && (this.at(']', 1) || this.at(',', 1))) { byRef = false; this.p++; }
       else if (this.at('&') && (this.at(']', 1) || this.at(',', 1))) { byRef = true; this.p++; }
-      else if (this.at('this') || this.at('*')) throw new Unsupported('lambda capturing this');
+      else if (this.at('*')) throw new Unsupported('lambda capturing *this');
+      else if (this.eat('this')) thisCap = true;
       else {
         const r = this.eat('&');
         if (!this.isIdent()) this.syntax('expected an identifier', 40);
         const n = this.tx(); this.p++;
-        if (this.at('=') || this.at('{') || this.at('(')) throw new Unsupported('lambda init-capture');
         if (this.at('...')) throw new Unsupported('lambda pack capture');
-        explicit.set(n, r);
+        if (this.at('=') || this.at('{') || this.at('(')) {
+          // an init-capture: a member initialised from an expression of the enclosing function
+          const close = this.at('{') ? '}' : this.at('(') ? ')' : null;
+          this.p++;
+          const e = this.parseAssign();
+          if (close) this.expect(close);
+          inits.push({ name: n, e, byRef: r });
+        } else explicit.set(n, r);
       }
       if (!this.eat(',')) break;
     }
@@ -1103,26 +1121,85 @@ export class Parser {
     const ds: DeclSpec = { ty: ret, typedef: false, extern: false, externC: false, static: false, inline: true, constexpr: false, auto: false, attrs: {}, tagOnly: false };
     const f = this.u.declareMethod(rec, d, ds, { device: true, host: true });
     f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+    // the class whose members the body names (a lambda in a member function), and whether `this` can be captured
+    const outerCls = this.lambda ? this.lambda.outerCls : this.cls ?? null;
+    const outerThis = this.lambda ? this.lambda.outerThis : !!this.fn?.thisVar;
+    // init-captures are members known before the body; they are found by name in it
+    const initScope = new Map<string, Sym>();
+    for (const ic of inits) {
+      const t = ic.byRef ? ptrTo(ic.e.ty) : unqual(rval(ic.e).ty);
+      if (ic.byRef && !ic.e.lv) this.u.error(ic.e.pos, 1767, 'initial value of reference to non-const must be an lvalue');
+      rec.fields.push({ name: ic.name, ty: t, offset: 0, irIndex: -1 });
+      initScope.set(ic.name, { kind: 'field', name: ic.name, ty: t, rec, byRef: ic.byRef } as Sym);
+    }
     // the body is parsed now, in the enclosing scopes, to find the captures
     const child = new Parser(this.u, f.bodyStart, f.bodyEnd + 1, this.ns);
-    child.scopes = [...this.scopes];
+    child.scopes = [...this.scopes, initScope];
     child.tscope = this.tscope;
-    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this };
+    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this, outerCls, outerThis, thisCap, thisField: null as Field | null };
+    if (thisCap && !outerThis) this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function');
     child.lambda = L;
-    for (const [n, r] of explicit) { const v = this.lookup(n).find(x => x.kind === 'var'); if (v && v.kind === 'var') { child.lambda = L; child.captureNamed(v, r); } }
+    for (const [n, r] of explicit) { const v = this.lookupVarForCapture(n); if (v) child.captureNamed(v, r); }
     f.body = child.parseFunctionBody(f);
     if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
     this.u.markParsed(f);
     layoutRecord(rec);
     const ty: CType = { k: 'record', rec, q: 0 };
-    const items = L.caps.map((c, i) => {
-      const ve = mk(c.v.ty.k === 'ref' ? c.v.ty.to : c.v.ty, pos, true, { k: 'var', sym: c.v });
-      const fld = rec.fields[i]!;
-      const init: Init = c.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ve }) } : this.initFromExpr(ve, fld.ty, pos);
-      if (!c.byRef) this.checkTrivialCopy(fld.ty);
+    const items = rec.fields.map((fld, i) => {
+      let init: Init;
+      const ic = inits.find(x => x.name === fld.name);
+      if (fld === L.thisField) init = { k: 'expr', e: this.thisPointer(pos) };
+      else if (ic) init = ic.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ic.e }) } : this.initFromExpr(ic.e, fld.ty, pos);
+      else {
+        const c = L.caps.find(x => x.v.name === fld.name)!;
+        const ve = this.capturedVarExpr(c.v, pos);
+        init = c.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ve }) } : this.initFromExpr(ve, fld.ty, pos);
+      }
+      if (fld !== L.thisField && !(ic?.byRef) && !L.caps.find(x => x.v.name === fld.name)?.byRef) this.checkTrivialCopy(fld.ty);
       return { off: fld.offset, path: [i], init };
     });
     return mk(ty, pos, false, { k: 'temp', init: { k: 'list', ty, items, pos } });
+  }
+  /** A variable named in a capture list: found in the enclosing function (through an enclosing lambda's scopes too). */
+  private lookupVarForCapture(n: string): VarSym | null {
+    for (let i = this.scopes.length - 1; i >= 0; i--) { const s = this.scopes[i]!.get(n); if (s) return s.kind === 'var' ? s : null; }
+    return null;
+  }
+  /** A captured variable as the closure's creator sees it: itself, or its own capture when the creator is a lambda too. */
+  private capturedVarExpr(v: VarSym, pos: Pos): Expr {
+    let idx = -1;
+    for (let i = this.scopes.length - 1; i >= 0; i--) if (this.scopes[i]!.get(v.name) === v) { idx = i; break; }
+    if (this.lambda && idx >= 0 && idx < this.lambda.base) {
+      const s = this.capture(v) as Sym & { byRef?: boolean };
+      const m = this.member(this.thisObj(pos), s.name, false, pos);
+      return s.byRef ? this.deref(m, pos) : m;
+    }
+    return mk(v.ty.k === 'ref' ? v.ty.to : v.ty, pos, true, { k: 'var', sym: v });
+  }
+  /** The value of `this` of the enclosing member function (captured when inside a lambda). */
+  thisPointer(pos: Pos): Expr {
+    const L = this.lambda;
+    if (L && L.outerThis) {
+      if (!L.thisField) {
+        if (!L.thisCap && L.byRef === null) { this.u.error(pos, 1735, `an enclosing-function "this" cannot be referenced in a lambda body unless it is in the capture list`); return errExpr(pos); }
+        const outer = L.outer.thisPointer(pos);
+        L.thisField = { name: '__this', ty: outer.ty, offset: 0, irIndex: -1 };
+        L.rec.fields.push(L.thisField);
+      }
+      return rval(mk(L.thisField.ty, pos, true, { k: 'member', e: this.thisObj(pos), field: L.thisField, arrow: false }));
+    }
+    const tv = this.fn?.thisVar;
+    if (!tv) { this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function'); return errExpr(pos); }
+    return rval(mk(tv.ty, pos, true, { k: 'var', sym: tv }));
+  }
+  /** The object whose member `rec`'s members are: *this, or the enclosing object inside a lambda. */
+  private objectFor(rec: RecordDecl | undefined, pos: Pos): Expr {
+    if (this.lambda && rec !== this.lambda.rec) {
+      const p = this.thisPointer(pos);
+      if (p.ty.k !== 'ptr') return p;
+      return mk(p.ty.to, pos, true, { k: 'deref', e: p });
+    }
+    return this.thisObj(pos);
   }
   private captureNamed(v: VarSym, _byRef: boolean): void { this.capture(v); }
   /** `< args >` of a template-id (at '<'). Types where a type can start, else constant expressions. */
@@ -2869,9 +2946,7 @@ export class Parser {
         case '__null': this.p++; return mk(C.long, pos, false, { k: 'int', v: 0n });
         case 'this': {
           this.p++;
-          const tv = this.fn?.thisVar;
-          if (!tv) { this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function'); return errExpr(pos); }
-          return rval(mk(tv.ty, pos, true, { k: 'var', sym: tv }));
+          return this.thisPointer(pos);
         }
         case 'static_cast': case 'reinterpret_cast': case 'const_cast': {
           this.p++; this.expect('<');
@@ -2923,9 +2998,9 @@ export class Parser {
         const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });
         (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
         (e as Expr & { templates?: TmplRef }).templates = tmpl;
-        if (tmpl.members && this.fn?.thisVar) {
+        if (tmpl.members && (this.fn?.thisVar || this.lambda?.outerThis)) {
           // a member function template named inside a member function: called on *this (unless it is static)
-          const obj = this.thisObj(pos), owner = tmpl.members[0]!.rec;
+          const owner = tmpl.members[0]!.rec, obj = this.objectFor(owner, pos);
           (e as Expr & { thisObj?: Expr }).thisObj = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
         }
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
@@ -2953,9 +3028,9 @@ export class Parser {
           const e = mk(s.ty, pos, true, { k: 'func', sym: s });
           (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
           // a member function named inside a member function: called on *this
-          if (fs.some(f => f.cls && !f.staticMember) && this.fn?.thisVar) {
-            const obj = this.thisObj(pos);
+          if (fs.some(f => f.cls && !f.staticMember) && (this.fn?.thisVar || (this.lambda?.outerThis && fs[0]!.cls !== this.lambda.rec))) {
             const owner = fs[0]!.cls!;
+            const obj = this.objectFor(owner, pos);
             const base = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
             (e as Expr & { thisObj?: Expr }).thisObj = base;
           }
@@ -2963,7 +3038,7 @@ export class Parser {
         }
         case 'enumconst': return mk(s.ty, pos, false, { k: 'int', v: s.value });
         case 'field': {
-          const m = this.member(this.thisObj(pos), s.name, false, pos);
+          const m = this.member(this.objectFor(s.rec, pos), s.name, false, pos);
           return (s as { byRef?: boolean }).byRef ? this.deref(m, pos) : m;
         }
         case 'type': this.syntax('type name is not allowed', 254, pos);

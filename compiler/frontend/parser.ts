@@ -23,6 +23,9 @@ function withPacks(t: CType & { k: 'func' }, s: { packs?: PackParams } | Suffix)
 }
 const packsOf = (t: CType): PackParams => (t as { packs?: PackParams }).packs ?? [];
 
+/** A template parameter placeholder (as templates.ts makes them for declared signatures). */
+const placeholderType = (i: number): CType => ({ k: 'error', q: 0, tparam: i, tname: 'auto' } as CType);
+
 /** Function templates a name denotes: namespace-scope entries (index decls) and member function templates. */
 export type TmplRef = { ents: number[]; explicit: TArg[]; members?: MemberTmpl[] };
 /** The member function templates named `name` of a class or (first found) of its bases. */
@@ -136,6 +139,8 @@ export class Parser {
     base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser;
     /** The enclosing member function's class (its members are named in the body), whether it has `this`, whether [this] was written, and the closure member holding it. */
     outerCls: RecordDecl | null; outerThis: boolean; thisCap: boolean; thisField: Field | null;
+    /** A generic lambda's captures are decided when it is created: none may be added while instantiating. */
+    frozen?: boolean;
   } | null = null;
   lookup(name: string): Sym[] {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
@@ -1054,6 +1059,7 @@ export class Parser {
   private capture(v: VarSym): Sym {
     const L = this.lambda!;
     let c = L.caps.find(x => x.v === v);
+    if (!c && L.frozen) throw new Unsupported(`generic lambda using ${v.name} it did not capture`);
     if (!c) {
       const explicit = L.explicit.get(v.name);
       const byRef = explicit ?? L.byRef;
@@ -1099,10 +1105,16 @@ export class Parser {
     const rec = this.u.newRecord('class', `__lambda_${this.u.lambdaCount++}`, this.ns, []);
     rec.methods = []; rec.fields = []; rec.types = new Map(); rec.statics = new Map();
     let ps: { params: CType[]; names: string[]; defaults: (number | null)[]; variadic: boolean; pos: Pos[] } = { params: [], names: [], defaults: [], variadic: false, pos: [] };
+    const paramsAt = this.at('(') ? this.p : -1;
+    let nAuto = 0;
     if (this.at('(')) {
       const save = this.p;
-      try { ps = this.parseParams(); }
-      catch (e) { if (e instanceof Unsupported && /auto parameter/.test(e.reason)) throw new Unsupported('generic lambda'); this.p = save; throw e; }
+      const savedAuto = this.autoParams;
+      this.autoParams = { n: 0, bound: null };
+      try { ps = this.parseParams(); nAuto = this.autoParams.n; }
+      catch (e) { this.p = save; throw e; }
+      finally { this.autoParams = savedAuto; }
+      if (nAuto && ps.variadic) throw new Unsupported('generic lambda with a parameter pack');
     }
     let mutable = false;
     const attrs: Attrs = {};
@@ -1119,8 +1131,11 @@ export class Parser {
     (d as DeclaratorInfo & { op?: string; fnQ?: number }).op = '()';
     (d as DeclaratorInfo & { fnQ?: number }).fnQ = mutable ? 0 : Q.Const;
     const ds: DeclSpec = { ty: ret, typedef: false, extern: false, externC: false, static: false, inline: true, constexpr: false, auto: false, attrs: {}, tagOnly: false };
-    const f = this.u.declareMethod(rec, d, ds, { device: true, host: true });
-    f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+    const bodyStart = this.p;
+    const f = nAuto ? null : this.u.declareMethod(rec, d, ds, { device: true, host: true });
+    this.skipBalanced();
+    const bodyEnd = this.p - 1;
+    if (f) { f.bodyStart = bodyStart; f.bodyEnd = bodyEnd; }
     // the class whose members the body names (a lambda in a member function), and whether `this` can be captured
     const outerCls = this.lambda ? this.lambda.outerCls : this.cls ?? null;
     const outerThis = this.lambda ? this.lambda.outerThis : !!this.fn?.thisVar;
@@ -1133,16 +1148,36 @@ export class Parser {
       initScope.set(ic.name, { kind: 'field', name: ic.name, ty: t, rec, byRef: ic.byRef } as Sym);
     }
     // the body is parsed now, in the enclosing scopes, to find the captures
-    const child = new Parser(this.u, f.bodyStart, f.bodyEnd + 1, this.ns);
-    child.scopes = [...this.scopes, initScope];
+    const scopes = [...this.scopes, initScope];
+    const child = new Parser(this.u, bodyStart, bodyEnd + 1, this.ns);
+    child.scopes = scopes;
     child.tscope = this.tscope;
-    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this, outerCls, outerThis, thisCap, thisField: null as Field | null };
+    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this, outerCls, outerThis, thisCap, thisField: null as Field | null, frozen: false };
     if (thisCap && !outerThis) this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function');
     child.lambda = L;
     for (const [n, r] of explicit) { const v = this.lookupVarForCapture(n); if (v) child.captureNamed(v, r); }
-    f.body = child.parseFunctionBody(f);
-    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
-    this.u.markParsed(f);
+    if (f) {
+      f.body = child.parseFunctionBody(f);
+      if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
+      this.u.markParsed(f);
+    } else {
+      // a generic lambda: its body is parsed per call signature, later; the captures are decided now from
+      // the names it uses (enclosing variables it may capture, and `this` for the enclosing class's members)
+      for (let j = bodyStart; j <= bodyEnd; j++) {
+        if (this.u.toks.kind[j] !== Tok.Ident && this.u.text(j) !== 'this') continue;
+        const prev = this.u.text(j - 1);
+        if (prev === '.' || prev === '->' || prev === '::') continue;
+        const n = this.u.text(j);
+        if (n === 'this') { if (outerThis && (thisCap || byRef !== null)) child.captureThis(j); continue; }
+        if (initScope.has(n)) continue;
+        const v = this.lookupVarForCapture(n);
+        if (v && (v.storage === 'local' || v.storage === 'param') && !v.constVal && (explicit.has(n) || byRef !== null)) { child.capture(v); continue; }
+        if (!v && outerThis && (thisCap || byRef !== null) && outerCls && this.classMember(outerCls, n, false).length && !this.scopes.some(sc => sc.has(n))) child.captureThis(j);
+      }
+      L.frozen = true;
+      const gen = { params: ps.params, nAuto, d, ds, bodyStart, bodyEnd, scopes, tscope: this.tscope, L, ns: this.ns, paramsAt, insts: new Map<string, FuncSym>() };
+      (rec as RecordDecl & { genericLambda?: typeof gen }).genericLambda = gen;
+    }
     layoutRecord(rec);
     const ty: CType = { k: 'record', rec, q: 0 };
     const items = rec.fields.map((fld, i) => {
@@ -1159,6 +1194,33 @@ export class Parser {
       return { off: fld.offset, path: [i], init };
     });
     return mk(ty, pos, false, { k: 'temp', init: { k: 'list', ty, items, pos } });
+  }
+  /** The operator() of a generic lambda for these call arguments (its `auto` parameters deduced), or null when none fits. */
+  private instantiateGenericLambda(rec: RecordDecl, args: Expr[]): FuncSym | null {
+    type Gen = { params: CType[]; nAuto: number; d: DeclaratorInfo; ds: DeclSpec; bodyStart: number; bodyEnd: number; scopes: Map<string, Sym>[]; tscope: Map<string, Sym> | null; L: NonNullable<Parser['lambda']>; ns: string[]; paramsAt: number; insts: Map<string, FuncSym> };
+    const g = (rec as RecordDecl & { genericLambda?: Gen }).genericLambda!;
+    if (args.length !== g.params.length) return null;
+    const tys = this.u.templates.deduceAutoParams(g.params, g.nAuto, args);
+    if (!tys) return null;
+    const key = tys.map(t => typeName(t)).join(',');
+    const got = g.insts.get(key);
+    if (got) return got;
+    const p = new Parser(this.u, g.paramsAt, g.bodyStart, g.ns);
+    p.scopes = [...g.scopes]; p.tscope = g.tscope;
+    p.autoParams = { n: 0, bound: tys };
+    const ps = p.parseParams();
+    const d: DeclaratorInfo = { ...g.d, ty: { k: 'func', ret: g.d.ty.k === 'func' ? g.d.ty.ret : AUTO, params: ps.params, variadic: false, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos };
+    const f = this.u.declareMethod(rec, d, g.ds, { device: true, host: true });
+    rec.methods!.splice(rec.methods!.indexOf(f), 1);
+    f.bodyStart = g.bodyStart; f.bodyEnd = g.bodyEnd;
+    f.targs = tys.map(t => ({ k: 'type', ty: t }));
+    g.insts.set(key, f);
+    const child = new Parser(this.u, g.bodyStart, g.bodyEnd + 1, g.ns);
+    child.scopes = [...g.scopes]; child.tscope = g.tscope; child.lambda = g.L;
+    f.body = child.parseFunctionBody(f);
+    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
+    this.u.markParsed(f);
+    return f;
   }
   /** A variable named in a capture list: found in the enclosing function (through an enclosing lambda's scopes too). */
   private lookupVarForCapture(n: string): VarSym | null {
@@ -1180,17 +1242,23 @@ export class Parser {
   thisPointer(pos: Pos): Expr {
     const L = this.lambda;
     if (L && L.outerThis) {
-      if (!L.thisField) {
-        if (!L.thisCap && L.byRef === null) { this.u.error(pos, 1735, `an enclosing-function "this" cannot be referenced in a lambda body unless it is in the capture list`); return errExpr(pos); }
-        const outer = L.outer.thisPointer(pos);
-        L.thisField = { name: '__this', ty: outer.ty, offset: 0, irIndex: -1 };
-        L.rec.fields.push(L.thisField);
-      }
-      return rval(mk(L.thisField.ty, pos, true, { k: 'member', e: this.thisObj(pos), field: L.thisField, arrow: false }));
+      if (!this.captureThis(pos)) return errExpr(pos);
+      return rval(mk(L.thisField!.ty, pos, true, { k: 'member', e: this.thisObj(pos), field: L.thisField!, arrow: false }));
     }
     const tv = this.fn?.thisVar;
     if (!tv) { this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function'); return errExpr(pos); }
     return rval(mk(tv.ty, pos, true, { k: 'var', sym: tv }));
+  }
+  /** Inside a lambda: the closure member holding the enclosing `this` (made on first use); false after a diagnostic. */
+  captureThis(pos: Pos): boolean {
+    const L = this.lambda!;
+    if (L.thisField) return true;
+    if (L.frozen) throw new Unsupported('generic lambda using this it did not capture');
+    if (!L.thisCap && L.byRef === null) { this.u.error(pos, 1735, `an enclosing-function "this" cannot be referenced in a lambda body unless it is in the capture list`); return false; }
+    const outer = L.outer.thisPointer(pos);
+    L.thisField = { name: '__this', ty: outer.ty, offset: 0, irIndex: -1 };
+    L.rec.fields.push(L.thisField);
+    return true;
   }
   /** The object whose member `rec`'s members are: *this, or the enclosing object inside a lambda. */
   private objectFor(rec: RecordDecl | undefined, pos: Pos): Expr {
@@ -1282,6 +1350,8 @@ export class Parser {
       else if (t === ';' || t === '{' || t === '}') return 0;
     }
   }
+  /** Parsing a generic lambda's parameters: `auto` invents template parameters (bound: their deduced types). */
+  autoParams: { n: number; bound: CType[] | null } | null = null;
   /** Parsing a parameter list (a `...` after the type makes a function parameter pack), and whether one was seen. */
   private inParams = false;
   private sawPackDots = false;
@@ -1299,6 +1369,13 @@ export class Parser {
         this.inParams = true; this.sawPackDots = false;
         try {
           const ds = this.parseDeclSpecs();
+          if (!ds.ty && ds.auto && this.autoParams) {
+            // a generic lambda's `auto` parameter: an invented template parameter (a placeholder, or its deduced type)
+            const k = this.autoParams.n++;
+            const t = this.autoParams.bound ? this.autoParams.bound[k] : placeholderType(k);
+            if (!t) throw new Unsupported('generic lambda parameter');
+            ds.ty = withQ(t, (ds as DeclSpec & { q: number }).q);
+          }
           if (!ds.ty) { if (ds.auto) throw new Unsupported('auto parameter'); this.syntax('expected a type specifier', 79); }
           const d = this.parseDeclarator(ds.ty, true);
           let t = d.ty;
@@ -2858,6 +2935,10 @@ export class Parser {
     const members: FuncSym[] = [];
     if (a0.ty.k === 'record') {
       const ms = this.classMember(a0.ty.rec, name, false).filter((m): m is FuncSym => m.kind === 'func');
+      if (op === '()' && (a0.ty.rec as RecordDecl & { genericLambda?: unknown }).genericLambda) {
+        const f = this.instantiateGenericLambda(a0.ty.rec, args.slice(1));
+        if (f) ms.push(f);
+      }
       for (const mt of memberTmplsOf(a0.ty.rec, name)) {
         // operator templates: the specialisations deduced from the other operands
         const f = this.tryInstantiateMember(mt, [], args.slice(1), () => { /* not viable */ });

@@ -321,6 +321,14 @@ export class Templates {
     catch (e) { if (e instanceof SyntaxAbort) throw new Unsupported(`out-of-line definition of ${rec.name}::${f.name} we cannot read`); throw e; }
   }
 
+  /** The invented template parameters of a generic lambda's `auto` parameters (placeholders 0..n-1 in params), deduced from a call. */
+  deduceAutoParams(params: CType[], n: number, args: Expr[]): CType[] | null {
+    const h: TParam[] = Array.from({ length: n }, () => ({ kind: 'type', name: '', typeStart: -1, defStart: -1 }));
+    const given = deduceAll(h, { params, nparams: params.length, variadic: false, defaults: 0 }, [], args);
+    if (!given || given.some(a => !a || a.k !== 'type')) return null;
+    return given.map(a => (a as { ty: CType }).ty);
+  }
+
   /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
   instantiateClass(di: number, given: TArg[], p0: Parser): RecordDecl {
     const d = this.u.index.decls[di]!;

@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_generic_lambdas',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 11) - 5) }, di: { type: 'i32', n: 32 * 6 }, df: { type: 'f32', n: 32 * 3 } },
+    launches: [{ kernel: 'genericLambdas', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
     name: 'cxx2_lambdas_more',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 17) - 8) }, di: { type: 'i32', n: 32 * 8 } },
     launches: [{ kernel: 'lambdasMore', grid: 1, block: 32, args: [buf('din'), buf('di')] }],

@@ -80,6 +80,19 @@ export function hasPack(t: CType): boolean {
   return false;
 }
 
+/**
+ * A non-type template parameter in a declared signature or pattern reads as a sentinel value far from
+ * ordinary ones (2^60 + index * 2^40), so that deduction can bind it and mangling can name it (T_).
+ */
+export const VAL_SENT = 2n ** 60n, VAL_STEP = 2n ** 40n;
+export const valParam = (i: number): bigint => VAL_SENT + BigInt(i) * VAL_STEP;
+/** The parameter index a sentinel value stands for, or undefined for an ordinary value. */
+export function valParamIndex(v: bigint): number | undefined {
+  if (v < VAL_SENT || (v - VAL_SENT) % VAL_STEP !== 0n) return undefined;
+  const i = (v - VAL_SENT) / VAL_STEP;
+  return i < 1000n ? Number(i) : undefined;
+}
+
 /** A member function template declared in a class body. */
 export interface MemberTmpl { name: string; start: number; end: number; rec: RecordDecl; tscope: Map<string, unknown> | null }
 

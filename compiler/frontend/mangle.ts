@@ -3,7 +3,7 @@
 
 import type { FuncSym, VarSym } from './ast';
 import type { CType, RecordDecl, TArg } from './ctype';
-import { Q, packExpOf, isAuto, isDecltypeAuto } from './ctype';
+import { Q, packExpOf, isAuto, isDecltypeAuto, valParamIndex } from './ctype';
 
 const BUILTIN: Record<string, string> = {
   'char': 'c', 'signed char': 'a', 'unsigned char': 'h', 'short': 's', 'unsigned short': 't', 'int': 'i', 'unsigned int': 'j',
@@ -49,9 +49,10 @@ class Mangler {
   }
   /** One <template-arg>: a type, a literal, or an argument pack J...E. */
   private targ(a: TArg): string {
+    if (a.k === 'val' && valParamIndex(a.v) !== undefined) return tparamRef(valParamIndex(a.v)!);   // a template's own non-type parameter
     return a.k === 'type' ? this.type(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.targ(x)).join('') + 'E' : this.literal(a.ty, a.v);
   }
-  private argKey(a: TArg): string { return a.k === 'type' ? this.key(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.argKey(x)).join('') + 'E' : 'L' + builtinCode(a.ty) + a.v + 'E'; }
+  private argKey(a: TArg): string { return a.k === 'val' && valParamIndex(a.v) !== undefined ? `T${valParamIndex(a.v)}` : a.k === 'type' ? this.key(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.argKey(x)).join('') + 'E' : 'L' + builtinCode(a.ty) + a.v + 'E'; }
   literal(ty: CType, v: bigint): string {
     const code = ty.k === 'bool' ? 'b' : builtinCode(ty);
     return `L${code}${v < 0n ? 'n' + (-v).toString() : v.toString()}E`;

@@ -4,7 +4,7 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
 import { rval, wrapInt } from './sema';
 import type { Unit } from './unit';
@@ -103,7 +103,7 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
       if (tp.kind === 'type' && a.k !== 'type') return null;
       if (tp.kind === 'val') {
         if (a.k !== 'val') return null;
-        a = { k: 'val', ty: valTy, v: wrapInt(a.v, valTy) };
+        a = { k: 'val', ty: valTy, v: valParamIndex(a.v) !== undefined ? a.v : wrapInt(a.v, valTy) };   // a pattern's parameter stays itself
       }
       args.push(a);
       if (tp.name) scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: (a as { ty: CType }).ty, value: (a as { v: bigint }).v });
@@ -129,7 +129,8 @@ const ids = new WeakMap<RecordDecl, number>();
 let nextRecId = 1;
 function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
 const dependent = (t: CType): boolean => tparamOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
-  || (t.k === 'array' && dependent(t.elem)) || (t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'type' && dependent(a.ty)));
+  || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
+  || (t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT));
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
 export class Templates {
@@ -157,7 +158,7 @@ export class Templates {
     const p = this.parserAt(di);
     const h = parseTemplateHeader(p);
     const scope = new Map<string, Sym>();
-    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: 0n }); });
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
     p.tscope = scope;
     let r: { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
     const before = this.u.diags.length, errs = this.u.errorCount;
@@ -236,7 +237,7 @@ export class Templates {
     p.tscope = outer;
     const h = parseTemplateHeader(p);
     const scope = new Map<string, Sym>(outer);
-    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: 0n }); });
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
     p.tscope = scope;
     const before = this.u.diags.length, errs = this.u.errorCount;
     let r: { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
@@ -346,7 +347,7 @@ export class Templates {
     rec.targs = b.args;
     (rec as RecordDecl & { tmpl?: number }).tmpl = di;
     this.classes.set(key, rec);
-    if (b.args.some(a => a.k === 'type' && dependent(a.ty))) return rec;   // only a pattern: never laid out
+    if (b.args.some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern: never laid out
     // an explicit specialisation for exactly these arguments replaces the primary template
     const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
     const src = spec?.di ?? di;
@@ -413,9 +414,6 @@ export class Templates {
         return out;
       };
       this.specMatch = matches;
-      const nestedVal = (t: CType): boolean => (t.k === 'ptr' || t.k === 'ref') ? nestedVal(t.to) : t.k === 'array' ? nestedVal(t.elem)
-        : t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'val' ? a.v >= SENT : a.k === 'pack' || nestedVal(a.ty));
-      if (pats.some(x => x.k === 'type' && nestedVal(x.ty))) throw new Unsupported(`partial specialization of ${d.name} deducing a value inside a type`);
       const out = matches(pats, args, h.length);
       if (!out || out.some(a => !a)) continue;
       const bp = this.parserAt(ei);
@@ -518,7 +516,7 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
   }
   if (!dependent(P)) return strict ? sameType(P, A) : true;
   if (strict && ((P.q ^ A.q) & (Q.Const | Q.Volatile))) return false;
-  if (strict && P.k === 'array' && A.k === 'array' && P.n !== null && P.n >= PARTIAL_SENT && A.n !== null) {
+  if (P.k === 'array' && A.k === 'array' && P.n !== null && P.n >= PARTIAL_SENT && A.n !== null) {
     // `T[N]` in a partial specialisation: N is deduced from the bound
     const i = (P.n - PARTIAL_SENT) / PARTIAL_STEP, cur = out[i];
     if (cur) { if (cur.k !== 'val' || cur.v !== BigInt(A.n)) return false; } else out[i] = { k: 'val', ty: C.int, v: BigInt(A.n) };
@@ -536,6 +534,13 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
       const y = A.rec.targs![k];
       if (!y) return false;
       if (x.k === 'type' && y.k === 'type') return match(x.ty, y.ty, out, strict);
+      if (x.k === 'val' && y.k === 'val' && valParamIndex(x.v) !== undefined) {
+        // a non-type parameter deduced from a class template argument (`Array<T, N>`)
+        const i = valParamIndex(x.v)!, cur = out[i];
+        if (cur) return cur.k === 'val' && cur.v === y.v;
+        out[i] = y;
+        return true;
+      }
       return x.k === y.k && (!strict || (x.k === 'val' && y.k === 'val' && x.v === y.v));
     });
   }

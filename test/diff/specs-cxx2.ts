@@ -6,6 +6,14 @@ import { type KernelSpec, buf, gen } from './spec';
 const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
+  {
+    name: 'cxx2_scope_exit',
+    buffers: {
+      din: { type: 'i32', n: 32, init: gen(j => (j % 3 === 0 ? 0 : j % 3 === 1 ? -j : j)) }, dout: { type: 'i32', n: 32 * 4 },
+      dlock: { type: 'i32', n: 32 }, dshared: { type: 'i32', n: 1 },
+    },
+    launches: [{ kernel: 'scopeExit', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dlock'), buf('dshared')] }],
+  },
 
   {
     name: 'cxx2_fixed_matrix',

@@ -1622,7 +1622,8 @@ export class Parser {
     }
     if (this.at('{')) {
       m.bodyStart = this.p; this.skipBalanced(); m.bodyEnd = this.p - 1; m.paramNames = d.paramNames;
-      if (qualRec) m.tscope = this.tscope ?? undefined;   // the definition's own names for the class's parameters
+      if (qualRec || this.outOfLineTarget) m.tscope = this.tscope ?? undefined;   // the definition's own names for the template parameters
+      if (packsOf(fty).length) m.ty = withPacks({ ...m.ty } as CType & { k: 'func' }, { packs: packsOf(fty) }) as typeof m.ty;   // its parameter packs, by the definition's names
     }
     return [];
   }
@@ -3062,8 +3063,10 @@ export class Parser {
         if (this.at('{')) {
           this.p++;
           if (this.eat('}')) return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), ty);
-          const e = this.parseAssign(); this.eat(','); this.expect('}');
-          return this.explicitCast(e, ty, pos);
+          const args = this.parseArgs('}'); this.eat(','); this.expect('}');   // `T{args...}` may expand to nothing
+          if (args.length === 0) return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), ty);
+          if (args.length > 1) { this.u.error(pos, 146, 'too many initializer values'); return errExpr(pos); }
+          return this.explicitCast(args[0]!, ty, pos);
         }
         if (!this.at('(')) this.syntax('expected a "("', 125);
         this.p++;

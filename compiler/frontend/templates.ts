@@ -251,6 +251,7 @@ export class Templates {
         r = { h, params: [...ps.params], ret: C.void, nparams: ps.params.length, variadic: ps.variadic, defaults: ps.defaults.filter(x => x !== null).length };
       }
       const ds = r ? null : p.parseDeclSpecs();
+      if (ds && !ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;
       if (ds && ds.ty) {
         const d = p.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
@@ -298,7 +299,7 @@ export class Templates {
     const bindTo = (hh: TParam[], as: TArg[]) => hh.forEach((tp, i) => {
       const a = as[i]!;
       if (!tp.name) return;
-      if (a.k === 'pack') throw new Unsupported(`out-of-line definition of a variadic member template of ${rec.name}`);
+      if (a.k === 'pack') { scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) }); return; }
       scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
     });
     if (rec.targs) {

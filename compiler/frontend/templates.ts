@@ -24,7 +24,9 @@ export function parseTemplateHeader(p: Parser): TParam[] {
   const out: TParam[] = [];
   while (!p.at('>')) {
     if (p.at('template')) throw new Unsupported('template template parameter');
-    if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))) {
+    // `typename X<...>::type = 0` and `typename T::type N` are non-type parameters of a dependent type
+    if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))
+      && !(p.at('typename') && p.isIdent(1) && (p.at('<', 2) || p.at('::', 2)))) {
       p.p++;
       const pack = p.eat('...');
       let name = '';
@@ -172,9 +174,41 @@ export class Templates {
     } catch (e) {
       if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
     }
+    if (!r) r = this.patternWithoutReturnType(di, scope);
     this.u.diags.length = before; this.u.errorCount = errs;
     this.patterns.set(di, r);
     return r;
+  }
+  /**
+   * A declared return type we cannot express while the parameters are unknown (`typename EnableIf<C<T>::value,
+   * int>::type`): the parameters alone serve deduction; such a specialisation mangles with its actual return type.
+   */
+  private patternWithoutReturnType(di: number, scope: Map<string, Sym>): { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null {
+    const d = this.u.index.decls[di]!;
+    const p = this.parserAt(di);
+    parseTemplateHeader(p);
+    p.tscope = scope;
+    // the declarator starts at the function's name: the identifier before the parameter list's '('
+    let depth = 0, at = -1;
+    for (let j = p.p; j <= d.last; j++) {
+      const t = this.u.text(j);
+      if (t === '__attribute__' || t === '__declspec') { let k = 0; do { j++; const x = this.u.text(j); if (x === '(') k++; else if (x === ')') k--; } while (k > 0 && j < d.last); continue; }
+      if (t === '<') depth++;
+      else if (t === '>') depth--;
+      else if (t === '>>') depth -= 2;
+      else if (t === '(' && depth <= 0 && this.u.text(j - 1) === d.name) { at = j - 1; break; }
+      else if (t === '(' || t === '{' || t === ';') break;
+    }
+    if (at < 0) return null;
+    p.p = at;
+    try {
+      const decl = p.parseDeclarator(C.int, false);
+      if (decl.ty.k !== 'func') return null;
+      return { params: [...decl.ty.params], ret: NO_RET, nparams: decl.ty.params.length, variadic: decl.ty.variadic, defaults: decl.defaults.filter(x => x !== null).length };
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      return null;
+    }
   }
 
   /** Candidates from the function template `di` for a call with these arguments (explicit args first), or null. */
@@ -220,7 +254,7 @@ export class Templates {
     const pat = this.pattern(di);
     if (pat) {
       (f as FuncSym & { tsig?: CType[]; tret?: CType; tparamTys?: CType[] }).tsig = pat.params;
-      (f as FuncSym & { tret?: CType }).tret = pat.ret;
+      if (pat.ret !== NO_RET) (f as FuncSym & { tret?: CType }).tret = pat.ret;
     }
     this.funcs.set(key, f);
     return f;
@@ -448,6 +482,9 @@ export class Templates {
     return undefined;
   }
 }
+
+/** The declared return type of a pattern we could not read (the specialisation's own return type mangles instead). */
+const NO_RET: CType = { k: 'error', q: 0, noRet: true } as CType;
 
 /** A value parameter of a partial specialisation reads as this sentinel (plus its index times the step) while matching. */
 const PARTIAL_SENT = 2 ** 60, PARTIAL_STEP = 2 ** 40;

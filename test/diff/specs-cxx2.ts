@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_enable_if',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 13) - 6) }, di: { type: 'i32', n: 32 * 5 }, df: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'enableIf', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
     name: 'cxx2_static_vector',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 15) - 7) }, di: { type: 'i32', n: 32 * 5 }, df: { type: 'f32', n: 32 * 2 } },
     launches: [{ kernel: 'staticVector', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

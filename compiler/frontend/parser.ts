@@ -979,7 +979,7 @@ export class Parser {
         suffixes.push({ k: 'arr', n });
       } else if (this.at('(')) {
         // `T x(args)` declares an object initialised by args unless the parentheses can only hold parameters
-        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !this.startsType(1) && !this.at('__attribute__', 1)) break;
+        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !(this.startsType(1) && !this.at('{', 2)) && !this.at('__attribute__', 1)) break;
         const s = this.parseParams();
         suffixes.push(s);
         if (suffixes.length === 1 && (direct || (!inner && abstract)) && outer) {
@@ -2881,6 +2881,8 @@ export class Parser {
         const d = f.defaults[i];
         if (d === null || d === undefined) { this.u.error(pos, 165, 'too few arguments in function call'); return errExpr(pos); }
         const sub = new Parser(this.u, d, this.u.toks.count, f.scope);
+        sub.tscope = f.tscope ?? null;   // a default argument of a template (or a member of a class template) names its parameters
+        sub.cls = f.cls ?? null;
         const e = sub.parseAssign();
         const c = implicitConvert(e, ps[i]!);
         if (!c) return errExpr(pos);

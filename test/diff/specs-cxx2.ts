@@ -1,11 +1,16 @@
 // Differential specs of the C++ language programs test/kernels/cxx2_*.cu (issue 8, cxxa): one per program,
 // launched as each program's main() does (one block of 32 threads unless said otherwise).
-import { type KernelSpec, buf, gen } from './spec';
+import { type KernelSpec, buf, gen, i32 } from './spec';
 
 /** main()'s input of cxx2_class_member_templates: (j * 7) % 23 - 11. */
 const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
+  {
+    name: 'cxx2_policy_classes',
+    buffers: { din: { type: 'i32', n: 200, init: gen(j => ((j * 37) % 101) - 50) }, dout: { type: 'i32', n: 4 } },
+    launches: [{ kernel: 'policyClasses', grid: 1, block: 64, args: [buf('din'), i32(200), buf('dout')] }],
+  },
   {
     name: 'cxx2_enable_if',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 13) - 6) }, di: { type: 'i32', n: 32 * 5 }, df: { type: 'f32', n: 32 } },

@@ -23,6 +23,13 @@ function withPacks(t: CType & { k: 'func' }, s: { packs?: PackParams } | Suffix)
 }
 const packsOf = (t: CType): PackParams => (t as { packs?: PackParams }).packs ?? [];
 
+/** Does a type name a template parameter of a declared signature (a placeholder)? */
+function hasPlaceholder(t: CType): boolean {
+  if ((t as { tparam?: number }).tparam !== undefined) return true;
+  if (t.k === 'ptr' || t.k === 'ref') return hasPlaceholder(t.to);
+  if (t.k === 'array') return hasPlaceholder(t.elem);
+  return false;
+}
 /** A template parameter placeholder (as templates.ts makes them for declared signatures). */
 const placeholderType = (i: number): CType => ({ k: 'error', q: 0, tparam: i, tname: 'auto' } as CType);
 
@@ -1272,6 +1279,11 @@ export class Parser {
   private captureNamed(v: VarSym, _byRef: boolean): void { this.capture(v); }
   /** `< args >` of a template-id (at '<'). Types where a type can start, else constant expressions. */
   parseTemplateArgs(): TArg[] {
+    const savedIn = this.inParams;
+    this.inParams = false;   // a `...` in here is an expansion, not a function parameter pack
+    try { return this.parseTemplateArgsIn(); } finally { this.inParams = savedIn; }
+  }
+  private parseTemplateArgsIn(): TArg[] {
     this.expect('<');
     const out: TArg[] = [];
     while (!this.at('>') && !this.at('>>')) {
@@ -1279,6 +1291,13 @@ export class Parser {
       const start = this.p;
       if (this.startsType()) {
         const ty = this.parseTypeName();
+        if (this.at('...') && !hasPack(ty) && hasPlaceholder(ty)) {
+          // `Rest...` in a declared signature or a partial specialisation's arguments: a pattern matching the remaining arguments
+          this.p++;
+          out.push({ k: 'pack', args: [{ k: 'type', ty: { k: 'error', q: 0, packExp: ty } as CType }] });
+          if (!this.eat(',')) break;
+          continue;
+        }
         if (this.at('...') && hasPack(ty)) {
           // `Ts...` / `const Ts &...`: one argument per element
           const end = this.p;
@@ -1350,6 +1369,8 @@ export class Parser {
       else if (t === ';' || t === '{' || t === '}') return 0;
     }
   }
+  /** Reading a partial specialisation's template arguments: `P...` is a pattern, not an expansion. */
+  packPatterns = false;
   /** Parsing a generic lambda's parameters: `auto` invents template parameters (bound: their deduced types). */
   autoParams: { n: number; bound: CType[] | null } | null = null;
   /** Parsing a parameter list (a `...` after the type makes a function parameter pack), and whether one was seen. */
@@ -2009,6 +2030,11 @@ export class Parser {
           }
           const epos = this.p;
           const e = this.at('{') ? null : this.parseExpr();
+          if (e && this.retTy.k === 'ref' && isAuto(this.retTy.to) && this.fn) {
+            // `auto &` / `const auto &`: a reference to the returned lvalue's type
+            this.retTy = refTo(withQ(e.ty, this.retTy.to.q), this.retTy.rv);
+            this.fn.ty = { ...this.fn.ty, ret: this.retTy };
+          }
           if (e && isAuto(this.retTy) && this.fn) {
             // a lambda without a trailing return type: the first return statement decides it
             // (decltype(auto): the declared type of a name, a reference for another lvalue)
@@ -2851,10 +2877,11 @@ export class Parser {
     return best.f;
   }
   private buildCall(f: FuncSym | null, callee: Expr | null, fty: CType & { k: 'func' }, args: Expr[], pos: Pos, obj?: Expr): Expr {
-    if (f && isAuto(f.ty.ret)) {
+    if (f && (isAuto(f.ty.ret) || (f.ty.ret.k === 'ref' && isAuto(f.ty.ret.to)))) {
       // a deduced return type: the body says what it is
       this.u.parseBody(f);
       if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: f.body ? C.void : C.error };
+      if (f.ty.ret.k === 'ref' && isAuto(f.ty.ret.to)) throw new Unsupported(`deduced reference return type of ${f.name}`);
       fty = f.ty;
     }
     if (f && f.deleted) { this.u.error(pos, 1776, `function "${this.u.prettyFunction(f).replace(/^\S+ /, '')}" cannot be referenced -- it is a deleted function`); return errExpr(pos); }

@@ -124,15 +124,15 @@ function typeKey(t: CType): string {
     case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
     case 'int': return `${t.name}${q}`;
     case 'func': return `fn(${typeKey(t.ret)};${t.params.map(typeKey).join(',')})`;
-    default: return tparamOf(t) !== undefined ? `T${tparamOf(t)}` : `${t.k}${q}`;
+    default: return tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
   }
 }
 const ids = new WeakMap<RecordDecl, number>();
 let nextRecId = 1;
 function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
-const dependent = (t: CType): boolean => tparamOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
+const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
   || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
-  || (t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT));
+  || (t.k === 'record' && !!t.rec.targs && flatArgs(t.rec.targs).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT));
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
 export class Templates {
@@ -369,7 +369,6 @@ export class Templates {
   instantiateClass(di: number, given: TArg[], p0: Parser): RecordDecl {
     const d = this.u.index.decls[di]!;
     const h = this.header(di);
-    if (h.some(tp => tp.pack)) throw new Unsupported(`variadic class template ${d.name}`);
     const p = this.parserAt(di);
     parseTemplateHeader(p);
     p.tscope = p0.tscope;
@@ -382,7 +381,7 @@ export class Templates {
     rec.targs = b.args;
     (rec as RecordDecl & { tmpl?: number }).tmpl = di;
     this.classes.set(key, rec);
-    if (b.args.some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern: never laid out
+    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern: never laid out
     // an explicit specialisation for exactly these arguments replaces the primary template
     const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
     const src = spec?.di ?? di;
@@ -430,23 +429,14 @@ export class Templates {
       while (!p.at('<') && p.kind() !== 0) p.p++;
       const before = this.u.diags.length, errs = this.u.errorCount;
       let pats: TArg[];
+      p.packPatterns = true;
       try { pats = p.parseTemplateArgs(); }
-      finally { this.u.diags.length = before; this.u.errorCount = errs; }
-      if (pats.length !== args.length) continue;
+      finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
+      const expands = pats.some(x => x.k === 'pack');
+      if (!expands && flatArgs(pats).length !== flatArgs(args).length) continue;
       const matches = (pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] | null => {
         const out: (TArg | undefined)[] = new Array(n).fill(undefined);
-        for (let k = 0; k < pats.length; k++) {
-          const x = pats[k]!, y = args[k]!;
-          if (x.k === 'pack' || y.k === 'pack') throw new Unsupported('partial specialization of a variadic class template');
-          if (x.k === 'type') { if (y.k !== 'type' || !match(x.ty, y.ty, out, true)) return null; }
-          else if (y.k !== 'val') return null;
-          else if (x.v >= SENT && (x.v - SENT) % STEP === 0n && (x.v - SENT) / STEP < BigInt(n)) {
-            const i = Number((x.v - SENT) / STEP);
-            const cur = out[i];
-            if (cur) { if (cur.k !== 'val' || cur.v !== y.v) return null; } else out[i] = y;
-          } else if (x.v !== y.v) return null;
-        }
-        return out;
+        return matchArgs(pats, args, out, true) ? out : null;
       };
       this.specMatch = matches;
       const out = matches(pats, args, h.length);
@@ -477,7 +467,7 @@ export class Templates {
       parseTemplateHeader(p);
       while (!p.at('<') && p.kind() !== 0) p.p++;
       const sargs = p.parseTemplateArgs();
-      if (targsKey(sargs) === targsKey(args)) return { di: ei, scope: new Map() };
+      if (targsKey(flatArgs(sargs)) === targsKey(flatArgs(args))) return { di: ei, scope: new Map() };
     }
     return undefined;
   }
@@ -489,6 +479,44 @@ const NO_RET: CType = { k: 'error', q: 0, noRet: true } as CType;
 /** A value parameter of a partial specialisation reads as this sentinel (plus its index times the step) while matching. */
 const PARTIAL_SENT = 2 ** 60, PARTIAL_STEP = 2 ** 40;
 
+/**
+ * Match template argument patterns (placeholders, a trailing `P...` taking the remaining arguments) against
+ * actual arguments, binding the placeholders in out.
+ */
+function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: boolean): boolean {
+  const xs = flatArgs(xs0), ys = flatArgs(ys0);
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k]!;
+    const pe = x.k === 'type' ? packExpOf(x.ty) : undefined;
+    if (pe) {
+      if (k !== xs.length - 1) throw new Unsupported('pack expansion not at the end of a template argument list');
+      const pi = placeholderIn(pe);
+      if (pi === undefined) return false;
+      const elems: TArg[] = [];
+      for (const y of ys.slice(k)) {
+        const one = out.slice(); one[pi] = undefined;
+        if (y.k !== 'type' || !match(pe, y.ty, one, strict) || !one[pi]) return false;
+        elems.push(one[pi]!);
+      }
+      const cur = out[pi];
+      if (cur) return targsKey([cur]) === targsKey([{ k: 'pack', args: elems }]);
+      out[pi] = { k: 'pack', args: elems };
+      return true;
+    }
+    const y = ys[k];
+    if (!y) return false;
+    if (x.k === 'type') { if (y.k !== 'type' || !match(x.ty, y.ty, out, strict)) return false; continue; }
+    if (x.k !== 'val' || y.k !== 'val') return false;
+    const i = valParamIndex(x.v);
+    if (i !== undefined) {
+      const cur = out[i];
+      if (cur) { if (cur.k !== 'val' || cur.v !== y.v) return false; } else out[i] = y;
+    } else if (strict && x.v !== y.v) return false;
+  }
+  return xs.length === ys.length;
+}
+/** Template arguments with packs expanded in place. */
+const flatArgs = (args: TArg[]): TArg[] => args.flatMap(a => a.k === 'pack' ? a.args : [a]);
 /** Explicit template arguments by parameter: expansions flattened, a parameter pack takes the rest. */
 function explicitFor(h: TParam[], explicit: TArg[]): (TArg | undefined)[] {
   const flat = explicit.flatMap(a => a.k === 'pack' ? a.args : [a]);
@@ -568,6 +596,7 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
   if (P.k === 'record' && A.k === 'record') {
     const pt = (P.rec as RecordDecl & { tmpl?: number }).tmpl, at = (A.rec as RecordDecl & { tmpl?: number }).tmpl;
     if (pt === undefined || pt !== at || !P.rec.targs || !A.rec.targs) return false;
+    if (P.rec.targs.some(a => a.k === 'pack') || A.rec.targs.some(a => a.k === 'pack')) return matchArgs(P.rec.targs, A.rec.targs, out, strict);
     return P.rec.targs.every((x, k) => {
       const y = A.rec.targs![k];
       if (!y) return false;

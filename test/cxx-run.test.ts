@@ -32,10 +32,13 @@ function hostIR(ii: string, opts: ReturnType<typeof parseCiccArgs>['options']): 
   const sregs = new Set<string>();
   ll = ll.replace(/@llvm\.nvvm\.read\.ptx\.sreg\.(\w+)\.([xyz])/g, (_m, a, b) => { sregs.add(`${a}_${b}`); return `@emu_${a}_${b}`; });
   ll = ll.replace(/@llvm\.nvvm\.barrier0\b/g, '@emu_barrier0');
+  // device printf: the arguments come packed in a buffer (CUDA's vprintf), not as a C va_list
+  ll = ll.replace(/@vprintf\b/g, '@emu_vprintf');
   const other = /@llvm\.nvvm\.[\w.]+/.exec(ll);
   if (other) throw new Error(`no host stand-in for ${other[0]}`);
   ll = ll.split('\n').filter(l => !/^declare .*@emu_/.test(l)).join('\n');
   let extra = /@emu_barrier0/.test(ll) ? 'declare void @emu_barrier0()\n' : '';
+  if (/@emu_vprintf/.test(ll)) extra += 'declare i32 @emu_vprintf(ptr, ptr)\n';
   for (const s of sregs) extra += `@emu_v_${s} = external global i32\ndefine i32 @emu_${s}() {\n  %v = load i32, ptr @emu_v_${s}\n  ret i32 %v\n}\n`;
   const ents: string[] = [];
   r.module.funcs.filter(f => f.isKernel).forEach((k, ki) => {
@@ -97,6 +100,27 @@ const RUNTIME = String.raw`/* A CUDA runtime stand-in for running kernels compil
 #include <string.h>
 #include <ucontext.h>
 /* Threads of a block run as coroutines, so that __syncthreads() (emu_barrier0) can switch between them. */
+/* Device printf (vprintf(fmt, buffer)): each argument at the next multiple of its size; floats arrive as doubles. */
+int emu_vprintf(const char *fmt, const char *buf) {
+  size_t off = 0;
+  int n = 0;
+  for (const char *p = fmt; *p; p++) {
+    if (*p != '%') { putchar(*p); n++; continue; }
+    char spec[32]; int k = 0; spec[k++] = *p++;
+    if (*p == '%') { putchar('%'); n++; continue; }
+    int longs = 0;
+    while (*p && strchr("-+ #0123456789.lhz", *p) && k < 30) { if (*p == 'l' || *p == 'z') longs++; spec[k++] = *p++; }
+    spec[k++] = *p; spec[k] = 0;
+    size_t sz = strchr("fFeEgGaA", *p) || strchr("sp", *p) || longs ? 8 : 4;
+    off = (off + sz - 1) / sz * sz;
+    if (strchr("fFeEgGaA", *p)) { double v; memcpy(&v, buf + off, 8); n += printf(spec, v); }
+    else if (*p == 's' || *p == 'p') { void *v; memcpy(&v, buf + off, 8); n += printf(spec, v); }
+    else if (sz == 8) { long long v; memcpy(&v, buf + off, 8); n += printf(spec, v); }
+    else { int v; memcpy(&v, buf + off, 4); n += printf(spec, v); }
+    off += sz;
+  }
+  return n;
+}
 #define MAXT 1024
 static ucontext_t sched_ctx, thr_ctx[MAXT];
 static char *stacks[MAXT];

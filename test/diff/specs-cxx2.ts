@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_variadic_printf',
+    buffers: { din: { type: 'i32', n: 4, init: gen(j => [10, -3, 7, 42][j]!) } },
+    launches: [{ kernel: 'variadicPrintf', grid: 1, block: 32, args: [buf('din')] }],
+  },
+  {
     name: 'cxx2_tuple',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 16) - 8) }, di: { type: 'i32', n: 32 * 4 }, df: { type: 'f32', n: 32 * 2 } },
     launches: [{ kernel: 'tuples', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

@@ -157,7 +157,13 @@ export class Parser {
       return [s];
     }
     if (this.tscope) { const s = this.tscope.get(name); if (s) return [s]; }
-    for (let i = this.recordStack.length - 1; i >= 0; i--) { const r = this.classMember(this.recordStack[i]!, name, true); if (r.length) return r; }
+    for (let i = this.recordStack.length - 1; i >= 0; i--) {
+      const r = this.classMember(this.recordStack[i]!, name, true);
+      if (r.length) return r;
+      // a static data member declared earlier in the class body (`static const int b = a + 1;`)
+      const sv = this.recordStack[i]!.statics?.get(name);
+      if (sv) return [sv];
+    }
     this.foundMemberTmpls = null;
     for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) {
       const r = this.classMember(c, name, false);
@@ -681,7 +687,10 @@ export class Parser {
     for (;;) {
       while (this.at('public') || this.at('private') || this.at('protected')) this.p++;
       if (this.at('virtual')) throw new Unsupported('virtual base class');
-      const t = this.parseTypeName();
+      // the class's own name is visible here (`struct S : Base<S>`)
+      this.recordStack.push(rec);
+      let t: CType;
+      try { t = this.parseTypeName(); } finally { this.recordStack.pop(); }
       if (t.k !== 'record' || !t.rec.complete) throw new Unsupported('base class that is not a complete class');
       if (t.rec.methods && t.rec.methods.some(m => (m as FuncSym & { virt?: boolean }).virt)) throw new Unsupported('virtual functions');
       rec.bases.push({ rec: t.rec, field: { name: '', ty: unqual(t), offset: 0, irIndex: -1, isBase: true } });

@@ -595,6 +595,11 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
   if (P.k === 'array' && A.k === 'array') return match(P.elem, A.elem, out, strict);
   if (P.k === 'record' && A.k === 'record') {
     const pt = (P.rec as RecordDecl & { tmpl?: number }).tmpl, at = (A.rec as RecordDecl & { tmpl?: number }).tmpl;
+    if (!strict && pt !== undefined && pt !== at) {
+      // deduction from a base class of the argument (`f(const Shape<D> &)` called with a class derived from Shape<X>)
+      for (const b of A.rec.bases ?? []) { const o = out.slice(); if (match(P, { k: 'record', rec: b.rec, q: A.q }, o, false)) { o.forEach((x, i) => { out[i] = x; }); return true; } }
+      return false;
+    }
     if (pt === undefined || pt !== at || !P.rec.targs || !A.rec.targs) return false;
     if (P.rec.targs.some(a => a.k === 'pack') || A.rec.targs.some(a => a.k === 'pack')) return matchArgs(P.rec.targs, A.rec.targs, out, strict);
     return P.rec.targs.every((x, k) => {
@@ -615,7 +620,8 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
 }
 function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   const cur = out[i];
-  if (cur) return cur.k === 'type' && sameType(cur.ty, t);
+  // (placeholders of another pattern, as in partial ordering, are the same only with the same index)
+  if (cur) return cur.k === 'type' && sameType(cur.ty, t) && (tparamOf(cur.ty) === undefined && tparamOf(t) === undefined ? true : typeKey(cur.ty) === typeKey(t));
   out[i] = { k: 'type', ty: t };
   return true;
 }

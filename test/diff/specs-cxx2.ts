@@ -7,6 +7,16 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_crtp',
+    buffers: { din: { type: 'f32', n: 32, init: gen(j => (j % 9) * 0.5) }, df: { type: 'f32', n: 32 * 3 }, di: { type: 'i32', n: 32 * 3 } },
+    launches: [{ kernel: 'crtp', grid: 1, block: 32, args: [buf('din'), buf('df'), buf('di')] }],
+  },
+  {
+    name: 'cxx2_type_lists',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => j - 10) }, di: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: 'typeLists', grid: 1, block: 32, args: [buf('din'), buf('di')] }],
+  },
+  {
     name: 'cxx2_variadic_printf',
     buffers: { din: { type: 'i32', n: 4, init: gen(j => [10, -3, 7, 42][j]!) } },
     launches: [{ kernel: 'variadicPrintf', grid: 1, block: 32, args: [buf('din')] }],

@@ -94,7 +94,11 @@ export function valParamIndex(v: bigint): number | undefined {
 }
 
 /** A member function template declared in a class body. */
-export interface MemberTmpl { name: string; start: number; end: number; rec: RecordDecl; tscope: Map<string, unknown> | null }
+export interface MemberTmpl {
+  name: string; start: number; end: number; rec: RecordDecl; tscope: Map<string, unknown> | null;
+  /** The specialisation deduced from these call arguments (null: none fits); set where the unit is at hand. */
+  instantiate?: (args: unknown[]) => FuncSym | null;
+}
 
 /** A template argument: a type or an integral value (with its type). */
 export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint } | { k: 'pack'; args: TArg[] };

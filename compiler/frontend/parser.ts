@@ -611,7 +611,11 @@ export class Parser {
         }
         (rec.memberTemplates ??= new Set()).add(name);
         // a member function template (not a constructor or operator): instantiated on use
-        if (name && name !== 'operator') (rec.mtmpls ??= []).push({ name, start: save, end: this.p, rec, tscope: this.tscope });
+        if (name && name !== 'operator') {
+          const mt: MemberTmpl = { name, start: save, end: this.p, rec, tscope: this.tscope };
+          mt.instantiate = args => this.tryInstantiateMember(mt, [], args as Expr[], () => { /* not viable */ });
+          (rec.mtmpls ??= []).push(mt);
+        }
         continue;
       }
       if (this.at('typedef') || (this.at('using') && this.kind(1) === Tok.Ident && this.at('=', 2))) {
@@ -3267,8 +3271,14 @@ function userConversion(e: Expr, to: CType): Expr | null {
   const t = unqual(to.k === 'ref' ? to.to : to);
   const found: Expr[] = [], exact: Expr[] = [];
   if (t.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === t.rec)) {
-    if (ctorTmplsOf(t.rec).length) throw new Unsupported(`implicit conversion by a constructor template of ${t.rec.name}`);
-    for (const c of ctorsOf(t.rec)) {
+    const viaTemplates: FuncSym[] = [];
+    for (const mt of ctorTmplsOf(t.rec)) {
+      // a converting constructor template: the specialisation for this argument
+      if (!mt.instantiate) throw new Unsupported(`implicit conversion by a constructor template of ${t.rec.name}`);
+      const c = mt.instantiate([e]);
+      if (c) viaTemplates.push(c);
+    }
+    for (const c of [...ctorsOf(t.rec), ...viaTemplates]) {
       if (c.deleted || c.ty.params.length === 0) continue;
       if (c.ty.params.length > 1 && c.defaults[1] === null) continue;
       if ((c as FuncSym & { explicit?: boolean }).explicit) continue;

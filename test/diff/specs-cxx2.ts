@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_converting_ctors',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 10) - 4) }, di: { type: 'i32', n: 32 * 3 }, df: { type: 'f32', n: 32 * 3 } },
+    launches: [{ kernel: 'convertingCtors', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
     name: 'cxx2_functor_compose',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 12) - 6) }, di: { type: 'i32', n: 32 * 4 }, df: { type: 'f32', n: 32 * 2 } },
     launches: [{ kernel: 'functorCompose', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

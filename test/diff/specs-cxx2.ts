@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_destructor_templates',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 7) - 3) }, dout: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: 'destructorTemplates', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'cxx2_converting_ctors',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 10) - 4) }, di: { type: 'i32', n: 32 * 3 }, df: { type: 'f32', n: 32 * 3 } },
     launches: [{ kernel: 'convertingCtors', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

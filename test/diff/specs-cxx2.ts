@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_variadic_utils',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 9) % 19) - 9) }, di: { type: 'i32', n: 32 * 7 } },
+    launches: [{ kernel: 'variadicUtils', grid: 1, block: 32, args: [buf('din'), buf('di')] }],
+  },
+  {
     name: 'cxx2_lambda_algorithms',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 11) % 17) - 8) }, di: { type: 'i32', n: 32 * 6 } },
     launches: [{ kernel: 'lambdaAlgorithms', grid: 1, block: 32, args: [buf('din'), buf('di')] }],

@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_lambdas_in_templates',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 7) - 3) }, di: { type: 'i32', n: 32 * 4 }, df: { type: 'f32', n: 32 * 2 } },
+    launches: [{ kernel: 'lambdasInTemplates', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
     name: 'cxx2_variadic_utils',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 9) % 19) - 9) }, di: { type: 'i32', n: 32 * 7 } },
     launches: [{ kernel: 'variadicUtils', grid: 1, block: 32, args: [buf('din'), buf('di')] }],

@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_dependent_bases',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 13) % 23) - 11) }, di: { type: 'i32', n: 32 * 3 }, df: { type: 'f32', n: 32 * 2 } },
+    launches: [{ kernel: 'dependentBases', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],
+  },
+  {
     name: 'cxx2_lambdas_in_templates',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 7) - 3) }, di: { type: 'i32', n: 32 * 4 }, df: { type: 'f32', n: 32 * 2 } },
     launches: [{ kernel: 'lambdasInTemplates', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

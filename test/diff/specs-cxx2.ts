@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_template_statics',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 9) - 2) }, di: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: 'templateStatics', grid: 1, block: 32, args: [buf('din'), buf('di')] }],
+  },
+  {
     name: 'cxx2_dependent_bases',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 13) % 23) - 11) }, di: { type: 'i32', n: 32 * 3 }, df: { type: 'f32', n: 32 * 2 } },
     launches: [{ kernel: 'dependentBases', grid: 1, block: 32, args: [buf('din'), buf('di'), buf('df')] }],

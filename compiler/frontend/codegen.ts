@@ -9,7 +9,7 @@ import {
 import { Unsupported } from '../diagnostics';
 import type { CompileOptions } from '../options';
 import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
-import { type CType, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
+import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
@@ -214,6 +214,8 @@ export class ModuleGen {
 
 interface Loop { brk: Block; cont: Block | null; depth: number }
 
+const isBitfield = (e: Expr): boolean => e.k === 'member' && (e.field as Field).bits !== undefined;
+
 /** The user-provided destructor of a class that does something (not `= default`, not `{}`). */
 function userDtor(rec: RecordDecl): FuncSym | undefined {
   return (rec.methods ?? []).find(m => m.dtor && !m.defaulted && !(m.bodyStart >= 0 && m.bodyEnd === m.bodyStart + 1));
@@ -410,6 +412,44 @@ class FnGen {
     }
   }
   private jump(bl: Block): void { if (!this.b.terminated()) this.b.br(bl); }
+  /** The address of the object holding a bitfield member. */
+  private bitsBase(e: Expr & { k: 'member' }): Value { return e.arrow ? this.rv(e.e) : this.addr(e.e); }
+  private unitAddr(base: Value, f: Field): Value { return f.offset === 0 ? base : this.b.gep(T.i8, base, [cInt(T.i64, f.offset)]); }
+  /** The value of a bitfield: its bits of the storage unit, sign-extended for a signed type. */
+  private loadBits(e: Expr): Value {
+    const m = e as Expr & { k: 'member' };
+    const f = m.field, t = unqual(f.ty);
+    const unit = this.b.load(irType(t), this.unitAddr(this.bitsBase(m), f), alignOfC(t), (e.ty.q & Q.Volatile) !== 0);
+    return this.extractBits(unit, f, t);
+  }
+  private extractBits(unit: Value, f: Field, t: CType): Value {
+    const n = sizeOfC(t) * 8, w = f.bits!, off = f.bitOff!;
+    if (isSigned(t)) {
+      const up = n - off - w;
+      const l = up ? this.b.bin('shl', unit, cInt(unit.ty, up)) : unit;
+      return n - w ? this.b.bin('ashr', l, cInt(unit.ty, n - w)) : l;
+    }
+    const r = off ? this.b.bin('lshr', unit, cInt(unit.ty, off)) : unit;
+    return w < n ? this.b.bin('and', r, cInt(unit.ty, (1n << BigInt(w)) - 1n)) : r;
+  }
+  /** Store v (of the field's type) into a bitfield; the value is the field's new value. */
+  private storeBits(e: Expr, v: Value): Value {
+    const m = e as Expr & { k: 'member' };
+    return this.storeBitsAt(this.bitsBase(m), m.field, v, (e.ty.q & Q.Volatile) !== 0);
+  }
+  private storeBitsAt(base: Value, f: Field, v: Value, vol: boolean): Value {
+    const t = unqual(f.ty), n = sizeOfC(t) * 8, w = f.bits!, off = f.bitOff!;
+    const p = this.unitAddr(base, f);
+    const old = this.b.load(irType(t), p, alignOfC(t), vol);
+    const mask = ((1n << BigInt(w)) - 1n) << BigInt(off);
+    const full = (1n << BigInt(n)) - 1n;
+    const cleared = this.b.bin('and', old, cInt(old.ty, BigInt.asIntN(n, full & ~mask)));
+    const shifted = off ? this.b.bin('shl', v, cInt(v.ty, off)) : v;
+    const ins = this.b.bin('and', shifted, cInt(v.ty, BigInt.asIntN(n, mask)));
+    const unit = this.b.bin('or', cleared, ins);
+    this.b.store(unit, p, alignOfC(t), vol);
+    return this.extractBits(unit, f, t);
+  }
   /** Leaving a scope normally: destroy its objects (in reverse order of construction) and forget them. */
   private endScope(mark: number): void {
     if (!this.b.terminated()) this.runCleanups(mark);
@@ -486,6 +526,14 @@ class FnGen {
     }
     if (!(init as { partial?: boolean }).partial) this.b.store(cZero(irType(ty)), addr, alignOfC(ty));
     for (const item of init.items) {
+      const fld = ty.k === 'record' ? ty.rec.fields[item.path[0]!] : undefined;
+      if (fld && fld.bits !== undefined) {
+        // a bitfield's initialiser goes into its bits of the (already zeroed or copied) storage unit
+        if (item.init.k !== 'expr' && item.init.k !== 'zero') throw new Unsupported('bitfield initialiser');
+        const v = item.init.k === 'expr' ? this.rv(item.init.e) : cInt(irType(unqual(fld.ty)), 0);
+        this.storeBitsAt(addr, fld, v, false);
+        continue;
+      }
       const ety = ty.k === 'array' ? ty.elem : ty.k === 'record' ? ty.rec.fields[item.path[0]!]!.ty : ty;
       const p = item.off === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, item.off)]);
       this.initInto(p, item.init, ety);
@@ -571,6 +619,7 @@ class FnGen {
       case 'assign': {
         if (e.ty.k === 'record') { this.addr(e); return undefined; }
         const v = this.rv(e.b);
+        if (isBitfield(e.a)) return this.storeBits(e.a, v);
         this.b.store(v, this.addr(e.a), alignOfC(e.a.ty), (e.a.ty.q & Q.Volatile) !== 0);
         return v;
       }
@@ -601,6 +650,7 @@ class FnGen {
       case 'asm': return this.asm(e);
       case 'var': case 'deref': case 'index': case 'member': case 'str': case 'temp': case 'bvarbase': case 'func': case 'fname':
         // lvalue used directly as a value (only via casts normally)
+        if (isBitfield(e)) return this.loadBits(e);
         return this.b.load(irType(e.ty), this.addr(e), alignOfC(e.ty), (e.ty.q & Q.Volatile) !== 0);
       case 'construct': this.addr(e); return undefined;
       case 'initlist': case 'error': throw new Unsupported(`codegen of ${e.k}`);
@@ -622,6 +672,10 @@ class FnGen {
           return isFloating(to) ? cFP(irType(to), Number(cv)) : cInt(irType(to), typeof cv === 'bigint' ? cv : BigInt(Math.trunc(cv)));
         }
         if (to.k === 'record') throw new Unsupported('record rvalue');
+        if (isBitfield(e.e)) return this.loadBits(e.e);
+        // the value of an assignment to a bitfield (an lvalue naming the bitfield)
+        if ((e.e.k === 'assign' || e.e.k === 'cassign') && isBitfield(e.e.a)) return this.value(e.e)!;
+        if (e.e.k === 'incdec' && e.e.prefix && isBitfield(e.e.e)) return this.incdec(e.e);
         return this.b.load(irType(to), this.addr(e.e), alignOfC(to), (from.q & Q.Volatile) !== 0);
       }
       case 'decay': return this.generic(this.addr(e.e));
@@ -690,6 +744,14 @@ class FnGen {
     return this.b.bin(bop, a, b, extra);
   }
   private compound(e: Expr & { k: 'cassign' }): { v: Value; p: Value } {
+    if (isBitfield(e.a)) {
+      // x.bits op= v: read the field, compute in the operation's type, write it back
+      const at = unqual(e.a.ty);
+      const rhs = this.rv(e.b);
+      const lhs = this.arith(this.loadBits(e.a), at, e.opTy);
+      const v = this.storeBits(e.a, this.arith(this.arithOp(e.op, lhs, rhs, e.opTy, e.b.ty), e.opTy, at));
+      return { v, p: cNull() };
+    }
     const p = this.addr(e.a);
     const at = unqual(e.a.ty);
     const vol = (e.a.ty.q & Q.Volatile) !== 0;
@@ -711,6 +773,13 @@ class FnGen {
     return { v: res, p };
   }
   private incdec(e: Expr & { k: 'incdec' }): Value {
+    if (isBitfield(e.e)) {
+      const t = unqual(e.e.ty);
+      if (t.k === 'bool') throw new Unsupported('increment of a bool bitfield');
+      const old = this.loadBits(e.e);
+      const nv = this.storeBits(e.e, this.b.bin(e.op === '++' ? 'add' : 'sub', old, cInt(old.ty, 1)));
+      return e.prefix ? nv : old;
+    }
     const p = this.addr(e.e);
     const t = unqual(e.e.ty);
     const vol = (e.e.ty.q & Q.Volatile) !== 0;
@@ -740,6 +809,7 @@ class FnGen {
       case 'deref': return this.rv(e.e);
       case 'index': return this.ptrAdd(this.rv(e.base), e.base.ty, e.idx, false);
       case 'member': {
+        if ((e.field as Field).bits !== undefined) throw new Unsupported('address of a bitfield (reference, compound lvalue)');
         const base = e.arrow ? this.rv(e.e) : this.addr(e.e);
         if (e.field.offset === 0) return base;
         return this.b.gep(T.i8, base, [cInt(T.i64, e.field.offset)]);

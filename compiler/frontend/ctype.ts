@@ -21,6 +21,9 @@ export interface Field {
   defaultInit?: number;
   /** An anonymous struct/union member (name ''): its members are found as members of the enclosing class. */
   anon?: boolean;
+  /** A bitfield: its width, and its first bit within the storage unit of its type at `offset`. */
+  bits?: number;
+  bitOff?: number;
 }
 
 /** The anonymous members leading to the member `name` of rec (the member itself last), or null. */
@@ -238,11 +241,23 @@ export function irType(t: CType): IRType {
 /** Lay out a record (GCC x86-64 rules without bitfields) and build its IR struct type. */
 export function layoutRecord(r: RecordDecl, minAlign = 1): void {
   let off = 0, al = Math.max(1, minAlign);
+  let bit = 0;   // bit position after the last bitfield (Itanium: a bitfield never straddles a unit of its type's alignment)
   for (const f of r.fields) {
     const a = alignOfC(f.ty), s = sizeOfC(f.ty);
     al = Math.max(al, a);
+    if (f.bits !== undefined) {
+      if (r.tag === 'union') { f.offset = 0; f.bitOff = 0; off = Math.max(off, s); continue; }
+      let b = bit;
+      const unit = a * 8;
+      if (Math.floor(b / unit) !== Math.floor((b + f.bits - 1) / unit)) b = Math.ceil(b / unit) * unit;
+      f.offset = Math.floor(b / unit) * a;
+      f.bitOff = b - f.offset * 8;
+      bit = b + f.bits;
+      off = Math.ceil(bit / 8);
+      continue;
+    }
     if (r.tag === 'union') { f.offset = 0; off = Math.max(off, s); }
-    else { off = Math.ceil(off / a) * a; f.offset = off; off += s; }
+    else { off = Math.ceil(off / a) * a; f.offset = off; off += s; bit = off * 8; }
   }
   r.size = Math.max(r.fields.length === 0 ? 1 : 0, Math.ceil(off / al) * al);
   r.align = al;
@@ -258,12 +273,14 @@ function recordIR(r: RecordDecl): IRType {
     let best: Field | undefined;
     for (const f of r.fields) if (!best || alignOfC(f.ty) > alignOfC(best.ty) || (alignOfC(f.ty) === alignOfC(best.ty) && sizeOfC(f.ty) > sizeOfC(best.ty))) best = f;
     for (const f of r.fields) f.irIndex = -1;
+    if (best && best.bits !== undefined) best = undefined;
     if (best) { parts.push(irType(best.ty)); best.irIndex = 0; }
     const used = best ? sizeOfC(best.ty) : 0;
     if (r.size > used) parts.push(arrayTy(r.size - used, T.i8));
   } else {
     let off = 0;
     for (const f of r.fields) {
+      if (f.bits !== undefined) { f.irIndex = -1; continue; }   // bitfields live in the padding bytes, reached by offset
       if (f.offset > off) { parts.push(arrayTy(f.offset - off, T.i8)); off = f.offset; }
       if (f.offset < off) { f.irIndex = -1; continue; }
       f.irIndex = parts.length;

@@ -654,9 +654,19 @@ export class Parser {
       }
       if (ds.ty.k === 'record' && ds.tagOnly && ds.ty.rec.name) rec.types.set(ds.ty.rec.name, ds.ty);
       for (;;) {
+        if (this.at(':')) throw new Unsupported('unnamed bitfield');
         const d = this.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') throw new Unsupported('member function declaration form');
-        if (this.at(':')) throw new Unsupported('bitfield');
+        if (this.eat(':')) {
+          // a bitfield of an integral (or enum) type
+          const w = Number(this.constInt(this.parseCond()));
+          const ft = unqual(d.ty);
+          if (!(isIntegral(ft) || ft.k === 'bool' || ft.k === 'enum') || w <= 0 || w > sizeOfC(ft) * 8) throw new Unsupported('bitfield of this type or width');
+          if (this.at('=') || this.at('{')) throw new Unsupported('default member initializer of a bitfield');
+          rec.fields.push({ name: d.name, ty: d.ty, offset: 0, irIndex: -1, bits: w });
+          if (!this.eat(',')) break;
+          continue;
+        }
         let defaultInit: number | undefined;
         if (this.at('=') || this.at('{')) {
           if (this.eat('=')) defaultInit = this.p; else defaultInit = this.p;

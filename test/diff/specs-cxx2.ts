@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_bitfields',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 19) - 9) }, di: { type: 'i32', n: 32 * 8 } },
+    launches: [{ kernel: 'bitfields', grid: 1, block: 32, args: [buf('din'), buf('di')] }],
+  },
+  {
     name: 'cxx2_template_statics',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 9) - 2) }, di: { type: 'i32', n: 32 * 6 } },
     launches: [{ kernel: 'templateStatics', grid: 1, block: 32, args: [buf('din'), buf('di')] }],

@@ -4,7 +4,7 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
 import { rval, wrapInt } from './sema';
 import type { Unit } from './unit';
@@ -422,9 +422,8 @@ export class Templates {
       const p = this.parserAt(ei);
       parseTemplateHeader(p);
       // the parameters as placeholders; a value parameter reads as a sentinel value far from ordinary ones
-      const SENT = BigInt(PARTIAL_SENT), STEP = BigInt(PARTIAL_STEP);
       const scope = new Map<string, Sym>();
-      h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: SENT + BigInt(i) * STEP }); });
+      h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
       p.tscope = scope;
       while (!p.at('<') && p.kind() !== 0) p.p++;
       const before = this.u.diags.length, errs = this.u.errorCount;
@@ -434,12 +433,7 @@ export class Templates {
       finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
       const expands = pats.some(x => x.k === 'pack');
       if (!expands && flatArgs(pats).length !== flatArgs(args).length) continue;
-      const matches = (pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] | null => {
-        const out: (TArg | undefined)[] = new Array(n).fill(undefined);
-        return matchArgs(pats, args, out, true) ? out : null;
-      };
-      this.specMatch = matches;
-      const out = matches(pats, args, h.length);
+      const out = matchSpec(pats, args, h.length);
       if (!out || out.some(a => !a)) continue;
       const bp = this.parserAt(ei);
       parseTemplateHeader(bp);
@@ -448,12 +442,10 @@ export class Templates {
     }
     if (found.length <= 1) return found[0];
     // partial ordering: the one whose patterns every other one's patterns match (and not the reverse)
-    const m = this.specMatch!;
-    const best = found.filter(f => found.every(g => g === f || (m(g.pats, f.pats, g.nparams) !== null && m(f.pats, g.pats, f.nparams) === null)));
+    const best = found.filter(f => found.every(g => g === f || (matchSpec(g.pats, f.pats, g.nparams) !== null && matchSpec(f.pats, g.pats, f.nparams) === null)));
     if (best.length !== 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
     return best[0];
   }
-  private specMatch: ((pats: TArg[], args: TArg[], n: number) => (TArg | undefined)[] | null) | null = null;
   /** A `template<> struct N<args>` for exactly these arguments. */
   private explicitSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
     const d = this.u.index.decls[di]!;
@@ -476,8 +468,8 @@ export class Templates {
 /** The declared return type of a pattern we could not read (the specialisation's own return type mangles instead). */
 const NO_RET: CType = { k: 'error', q: 0, noRet: true } as CType;
 
-/** A value parameter of a partial specialisation reads as this sentinel (plus its index times the step) while matching. */
-const PARTIAL_SENT = 2 ** 60, PARTIAL_STEP = 2 ** 40;
+/** valParam's sentinel as a number (array bounds in patterns). */
+const PARTIAL_SENT = Number(VAL_SENT), PARTIAL_STEP = Number(VAL_STEP);
 
 /**
  * Match template argument patterns (placeholders, a trailing `P...` taking the remaining arguments) against
@@ -514,6 +506,11 @@ function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: 
     } else if (strict && x.v !== y.v) return false;
   }
   return xs.length === ys.length;
+}
+/** A partial specialisation's argument patterns against arguments: its n parameters bound, or null. */
+function matchSpec(pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] | null {
+  const out: (TArg | undefined)[] = new Array(n).fill(undefined);
+  return matchArgs(pats, args, out, true) ? out : null;
 }
 /** Template arguments with packs expanded in place. */
 const flatArgs = (args: TArg[]): TArg[] => args.flatMap(a => a.k === 'pack' ? a.args : [a]);

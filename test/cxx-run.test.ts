@@ -1,4 +1,4 @@
-// Running the C++ test kernels (test/kernels/cxx_*.cu) without a GPU: the IR our front end makes for the
+// Running the C++ test kernels (test/kernels/cxx_*.cu, cxx2_*.cu) without a GPU: the IR our front end makes for the
 // unit is compiled for the host CPU (llc), the launches of the host program (compiled by the real nvcc)
 // go to a small CUDA runtime stand-in that runs every thread of a block as a coroutine (so __syncthreads
 // works), and the program checks its own results and prints PASS. The expected values come from the
@@ -14,7 +14,7 @@ import { printModule } from '../compiler/middle/llprint';
 import { parseCiccArgs } from '../client/cicc-args';
 import { KERNELS_DIR, ciccArgv, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
 
-const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx_.*\.cu$/.test(f)).sort();
+const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx2?_.*\.cu$/.test(f)).sort();
 const LLC = ['/usr/bin/llc', '/usr/lib/llvm-14/bin/llc'].find(p => fs.existsSync(p)) ?? null;
 const HAVE_GCC = run('gcc', ['--version']).status === 0 && run('g++', ['--version']).status === 0;
 
@@ -32,10 +32,13 @@ function hostIR(ii: string, opts: ReturnType<typeof parseCiccArgs>['options']): 
   const sregs = new Set<string>();
   ll = ll.replace(/@llvm\.nvvm\.read\.ptx\.sreg\.(\w+)\.([xyz])/g, (_m, a, b) => { sregs.add(`${a}_${b}`); return `@emu_${a}_${b}`; });
   ll = ll.replace(/@llvm\.nvvm\.barrier0\b/g, '@emu_barrier0');
+  // device printf: the arguments come packed in a buffer (CUDA's vprintf), not as a C va_list
+  ll = ll.replace(/@vprintf\b/g, '@emu_vprintf');
   const other = /@llvm\.nvvm\.[\w.]+/.exec(ll);
   if (other) throw new Error(`no host stand-in for ${other[0]}`);
   ll = ll.split('\n').filter(l => !/^declare .*@emu_/.test(l)).join('\n');
   let extra = /@emu_barrier0/.test(ll) ? 'declare void @emu_barrier0()\n' : '';
+  if (/@emu_vprintf/.test(ll)) extra += 'declare i32 @emu_vprintf(ptr, ptr)\n';
   for (const s of sregs) extra += `@emu_v_${s} = external global i32\ndefine i32 @emu_${s}() {\n  %v = load i32, ptr @emu_v_${s}\n  ret i32 %v\n}\n`;
   const ents: string[] = [];
   r.module.funcs.filter(f => f.isKernel).forEach((k, ki) => {
@@ -97,6 +100,27 @@ const RUNTIME = String.raw`/* A CUDA runtime stand-in for running kernels compil
 #include <string.h>
 #include <ucontext.h>
 /* Threads of a block run as coroutines, so that __syncthreads() (emu_barrier0) can switch between them. */
+/* Device printf (vprintf(fmt, buffer)): each argument at the next multiple of its size; floats arrive as doubles. */
+int emu_vprintf(const char *fmt, const char *buf) {
+  size_t off = 0;
+  int n = 0;
+  for (const char *p = fmt; *p; p++) {
+    if (*p != '%') { putchar(*p); n++; continue; }
+    char spec[32]; int k = 0; spec[k++] = *p++;
+    if (*p == '%') { putchar('%'); n++; continue; }
+    int longs = 0;
+    while (*p && strchr("-+ #0123456789.lhz", *p) && k < 30) { if (*p == 'l' || *p == 'z') longs++; spec[k++] = *p++; }
+    spec[k++] = *p; spec[k] = 0;
+    size_t sz = strchr("fFeEgGaA", *p) || strchr("sp", *p) || longs ? 8 : 4;
+    off = (off + sz - 1) / sz * sz;
+    if (strchr("fFeEgGaA", *p)) { double v; memcpy(&v, buf + off, 8); n += printf(spec, v); }
+    else if (*p == 's' || *p == 'p') { void *v; memcpy(&v, buf + off, 8); n += printf(spec, v); }
+    else if (sz == 8) { long long v; memcpy(&v, buf + off, 8); n += printf(spec, v); }
+    else { int v; memcpy(&v, buf + off, 4); n += printf(spec, v); }
+    off += sz;
+  }
+  return n;
+}
 #define MAXT 1024
 static ucontext_t sched_ctx, thr_ctx[MAXT];
 static char *stacks[MAXT];

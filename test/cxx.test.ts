@@ -1,4 +1,4 @@
-// C++ in device code (issue 8): every test/kernels/cxx_*.cu and cuda_*.cu (CUDA headers) is captured with the real nvcc, compiled by
+// C++ in device code (issue 8): every test/kernels/cxx_*.cu, cxx2_*.cu and cuda_*.cu (CUDA headers) is captured with the real nvcc, compiled by
 // compileUnit (no fallback: an unsupported unit fails the test) for two archs, checked by ptxas, and the
 // symbols our PTX defines (.entry/.func/.global/.const/.shared) must equal the real cicc's for the same .ii.
 import { describe, it, expect } from 'vitest';
@@ -14,13 +14,13 @@ import { KERNELS_DIR, ciccArgv, libdeviceBytes, mkTempDir, prepareUnits, require
 const UNSUPPORTED: [string, string, RegExp][] = [
   ['virtual', `struct B { __device__ virtual int f() { return 1; } }; __global__ void k(int *p) { B b; p[0] = b.f(); }`, /virtual functions/],
   ['deduced_launch_in_template', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; run(f); return 0; }`, /deduced template arguments/],
-  ['destructor', `struct D { int *p; __device__ ~D() { *p = 0; } }; __global__ void k(int *p) { D d; d.p = p; }`, /destructor/],
-  ['nested_lambda', `__global__ void k(int *p) { auto f = [=](int v) { auto g = [=] { return v; }; return g(); }; p[0] = f(1); }`, /nested lambda/],
-  ['member_template', `struct S { template <typename T> __device__ T get(T v) { return v; } }; __global__ void k(int *p) { S s; p[0] = s.get(1); }`, /member template/],
+  ['destructor_temporary', `struct D { int *p; __device__ ~D() { *p = 0; } __device__ int get() const { return 1; } }; __global__ void k(int *p) { p[1] = D{p}.get(); }`, /destructor/],
+  ['unnamed_bitfield', `struct B { int a : 3; int : 0; int b : 5; }; __global__ void k(int *p) { B x; x.a = 1; x.b = 2; p[0] = x.a + x.b; }`, /unnamed bitfield/],
+  ['forwarding_ctor_template', `struct S { int v; template <typename T> __device__ S(T &&t) : v(1) {} __device__ S(const S &o) : v(o.v) {} }; __global__ void k(int *p) { S a(2); S b(a); p[0] = b.v; }`, /constructor template/],
 ];
 
 const ARCHS = [75, 90] as const;
-const files = fs.readdirSync(KERNELS_DIR).filter(f => /^(cxx|cuda)_.*\.cu$/.test(f)).sort();
+const files = fs.readdirSync(KERNELS_DIR).filter(f => /^(cxx2?|cuda)_.*\.cu$/.test(f)).sort();
 
 /** Names of the kernels and variables a PTX module defines or declares at module scope. */
 function ptxSymbols(ptx: string): string[] {
@@ -38,7 +38,7 @@ function ptxFuncs(ptx: string): string[] {
 
 const skip = skipReason('nvcc', 'ptxas');
 
-describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu ${skip ?? ''}`, () => {
+describe.skipIf(skip !== undefined)(`C++ device code: test/kernels/cxx_*.cu, cxx2_*.cu ${skip ?? ''}`, () => {
   it('there are C++ test kernels', () => { expect(files.length).toBeGreaterThanOrEqual(6); });
   it('features still missing make the unit unsupported, naming the feature', () => {
     // a fixed directory, so that prepareUnits' cache (keyed by path and content) is reused between runs

@@ -9,7 +9,7 @@ import {
 import { Unsupported } from '../diagnostics';
 import type { CompileOptions } from '../options';
 import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
-import { type CType, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
+import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
@@ -213,7 +213,31 @@ export class ModuleGen {
   }
 }
 
-interface Loop { brk: Block; cont: Block | null }
+interface Loop { brk: Block; cont: Block | null; depth: number }
+
+const isBitfield = (e: Expr): boolean => e.k === 'member' && (e.field as Field).bits !== undefined;
+
+/** The user-provided destructor of a class that does something (not `= default`, not `{}`). */
+function userDtor(rec: RecordDecl): FuncSym | undefined {
+  return (rec.methods ?? []).find(m => m.dtor && !m.defaulted && !(m.bodyStart >= 0 && m.bodyEnd === m.bodyStart + 1));
+}
+const dtorMemo = new WeakMap<RecordDecl, boolean>();
+/** Do objects of this type need destructor calls (a non-trivial destructor of the class, its members or bases)? */
+export function needsDtor(t: CType): boolean {
+  if (t.k === 'array') return needsDtor(t.elem);
+  if (t.k !== 'record') return false;
+  let r = dtorMemo.get(t.rec);
+  if (r === undefined) {
+    dtorMemo.set(t.rec, false);
+    r = !!userDtor(t.rec) || t.rec.fields.some(f => needsDtor(f.ty)) || (t.rec.bases ?? []).some(b => needsDtor({ k: 'record', rec: b.rec, q: 0 }));
+    dtorMemo.set(t.rec, r);
+  }
+  return r;
+}
+/** Temporaries of classes with destructors (destroyed at the end of the full expression) are not supported yet. */
+function noTempWithDtor(t: CType): void {
+  if (needsDtor(t)) throw new Unsupported(`temporary of class ${t.k === 'record' ? t.rec.name : ''} with a non-trivial destructor`);
+}
 
 class FnGen {
   b: Builder;
@@ -225,6 +249,8 @@ class FnGen {
   private sret: Value | null = null;
   private retBlock: Block | null = null;
   private names = new Map<string, number>();
+  /** Local objects whose destructors run at scope exit, innermost last. */
+  private cleanups: { addr: Value; rec: RecordDecl }[] = [];
   ctx: BuiltinCtx;
 
   constructor(private g: ModuleGen, private f: FuncSym, private fn: Func) {
@@ -285,7 +311,12 @@ class FnGen {
     switch (s.k) {
       case 'null': return;
       case 'expr': this.expr(s.e); return;
-      case 'block': for (const x of s.body) this.stmt(x); return;
+      case 'block': {
+        const mark = this.cleanups.length;
+        for (const x of s.body) this.stmt(x);
+        this.endScope(mark);
+        return;
+      }
       case 'decl': this.decl(s.v, s.init); return;
       case 'if': {
         const th = this.blk('if.then'), en = this.blk('if.end');
@@ -300,7 +331,7 @@ class FnGen {
         const c = this.blk('while.cond'), body = this.blk('while.body'), end = this.blk('while.end');
         this.enter(c);
         this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll;
-        this.loops.push({ brk: end, cont: c });
+        this.loops.push({ brk: end, cont: c, depth: this.cleanups.length });
         this.enter(body); this.stmt(s.body); this.jump(c);
         this.loops.pop();
         this.enter(end);
@@ -309,7 +340,7 @@ class FnGen {
       case 'do': {
         const body = this.blk('do.body'), c = this.blk('do.cond'), end = this.blk('do.end');
         this.enter(body);
-        this.loops.push({ brk: end, cont: c });
+        this.loops.push({ brk: end, cont: c, depth: this.cleanups.length });
         this.stmt(s.body);
         this.loops.pop();
         this.enter(c);
@@ -318,18 +349,20 @@ class FnGen {
         return;
       }
       case 'for': {
+        const mark = this.cleanups.length;   // a variable of the init statement lives until the loop ends
         if (s.init) this.stmt(s.init);
         this.ensureOpen();
         const c = this.blk('for.cond'), body = this.blk('for.body'), inc = this.blk('for.inc'), end = this.blk('for.end');
         this.enter(c);
         if (s.c) this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll; else this.b.br(body);
-        this.loops.push({ brk: end, cont: inc });
+        this.loops.push({ brk: end, cont: inc, depth: this.cleanups.length });
         this.enter(body); this.stmt(s.body);
         this.loops.pop();
         this.enter(inc);
         if (s.inc) this.expr(s.inc);
         this.jump(c);
         this.enter(end);
+        this.endScope(mark);
         return;
       }
       case 'switch': {
@@ -343,35 +376,104 @@ class FnGen {
           if (c.v === null) def = bl; else cases.push([cInt(v.ty, c.v), bl]);
         }
         this.b.switch_(v, def, cases);
-        this.loops.push({ brk: end, cont: this.loops.length ? this.loops[this.loops.length - 1]!.cont : null });
+        this.loops.push({ brk: end, cont: this.loops.length ? this.loops[this.loops.length - 1]!.cont : null, depth: this.cleanups.length });
         this.stmt(s.body);
         this.loops.pop();
         this.enter(end);
         return;
       }
       case 'case': this.enter(this.caseBlocks.get(s.id)!); return;
-      case 'break': this.jump(this.loops[this.loops.length - 1]!.brk); return;
+      case 'break': { const l = this.loops[this.loops.length - 1]!; this.runCleanups(l.depth); this.jump(l.brk); return; }
       case 'continue': {
-        for (let i = this.loops.length - 1; i >= 0; i--) { const c = this.loops[i]!.cont; if (c) { this.jump(c); return; } }
+        for (let i = this.loops.length - 1; i >= 0; i--) {
+          const c = this.loops[i]!.cont;
+          // the continue target of a switch is its loop's: leave the scopes of that loop's body
+          if (c) { let d = this.loops[i]!.depth; for (let j = i; j >= 0; j--) if (this.loops[j]!.cont === c) d = this.loops[j]!.depth; this.runCleanups(d); this.jump(c); return; }
+        }
         return;
       }
       case 'return': {
         if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
+        else if (s.e && this.sret && !s.e.lv && needsDtor(this.f.ty.ret)) this.initInto(this.sret, { k: 'expr', e: s.e }, this.f.ty.ret);
         else if (s.e) {
           if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
           else if (this.retSlot && this.f.ty.ret.k === 'ref') this.b.store(this.generic(this.addr(s.e)), this.retSlot, 8);   // a reference returns the address
           else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
           else this.expr(s.e);
         }
+        this.runCleanups(0);
         this.jump(this.retBlock!);
         return;
       }
-      case 'goto': this.jump(this.label(s.label)); return;
+      case 'goto':
+        if (this.cleanups.length) throw new Unsupported('goto in a scope with destructors to run');
+        this.jump(this.label(s.label)); return;
       case 'label': this.enter(this.label(s.label)); return;
       case 'init': this.initInto(this.addr(s.target), s.init, s.target.ty); return;
     }
   }
   private jump(bl: Block): void { if (!this.b.terminated()) this.b.br(bl); }
+  /** The address of the object holding a bitfield member. */
+  private bitsBase(e: Expr & { k: 'member' }): Value { return e.arrow ? this.rv(e.e) : this.addr(e.e); }
+  private unitAddr(base: Value, f: Field): Value { return f.offset === 0 ? base : this.b.gep(T.i8, base, [cInt(T.i64, f.offset)]); }
+  /** The value of a bitfield: its bits of the storage unit, sign-extended for a signed type. */
+  private loadBits(e: Expr): Value {
+    const m = e as Expr & { k: 'member' };
+    const f = m.field, t = unqual(f.ty);
+    const unit = this.b.load(irType(t), this.unitAddr(this.bitsBase(m), f), alignOfC(t), (e.ty.q & Q.Volatile) !== 0);
+    return this.extractBits(unit, f, t);
+  }
+  private extractBits(unit: Value, f: Field, t: CType): Value {
+    const n = sizeOfC(t) * 8, w = f.bits!, off = f.bitOff!;
+    if (isSigned(t)) {
+      const up = n - off - w;
+      const l = up ? this.b.bin('shl', unit, cInt(unit.ty, up)) : unit;
+      return n - w ? this.b.bin('ashr', l, cInt(unit.ty, n - w)) : l;
+    }
+    const r = off ? this.b.bin('lshr', unit, cInt(unit.ty, off)) : unit;
+    return w < n ? this.b.bin('and', r, cInt(unit.ty, (1n << BigInt(w)) - 1n)) : r;
+  }
+  /** Store v (of the field's type) into a bitfield; the value is the field's new value. */
+  private storeBits(e: Expr, v: Value): Value {
+    const m = e as Expr & { k: 'member' };
+    return this.storeBitsAt(this.bitsBase(m), m.field, v, (e.ty.q & Q.Volatile) !== 0);
+  }
+  private storeBitsAt(base: Value, f: Field, v: Value, vol: boolean): Value {
+    const t = unqual(f.ty), n = sizeOfC(t) * 8, w = f.bits!, off = f.bitOff!;
+    const p = this.unitAddr(base, f);
+    const old = this.b.load(irType(t), p, alignOfC(t), vol);
+    const mask = ((1n << BigInt(w)) - 1n) << BigInt(off);
+    const full = (1n << BigInt(n)) - 1n;
+    const cleared = this.b.bin('and', old, cInt(old.ty, BigInt.asIntN(n, full & ~mask)));
+    const shifted = off ? this.b.bin('shl', v, cInt(v.ty, off)) : v;
+    const ins = this.b.bin('and', shifted, cInt(v.ty, BigInt.asIntN(n, mask)));
+    const unit = this.b.bin('or', cleared, ins);
+    this.b.store(unit, p, alignOfC(t), vol);
+    return this.extractBits(unit, f, t);
+  }
+  /** Leaving a scope normally: destroy its objects (in reverse order of construction) and forget them. */
+  private endScope(mark: number): void {
+    if (!this.b.terminated()) this.runCleanups(mark);
+    this.cleanups.length = mark;
+  }
+  /** Destructor calls for the live objects above `depth` (a jump out of their scopes). */
+  private runCleanups(depth: number): void {
+    for (let i = this.cleanups.length - 1; i >= depth; i--) { if (this.b.terminated()) return; this.destroy(this.cleanups[i]!.addr, this.cleanups[i]!.rec); }
+  }
+  /** The destructor of the object at addr: the class's own, then its members' and bases' (reverse order). */
+  private destroy(addr: Value, rec: RecordDecl): void {
+    const d = userDtor(rec);
+    if (d) this.construct(addr, d, []);
+    const fields = rec.fields.filter(f => needsDtor(f.ty));
+    for (let i = fields.length - 1; i >= 0; i--) {
+      const f = fields[i]!;
+      if (f.ty.k !== 'record') throw new Unsupported(`array member with destructors in ${rec.name}`);
+      this.destroy(f.offset === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, f.offset)]), f.ty.rec);
+    }
+    // empty bases take no field but may still have a destructor
+    const empty = (rec.bases ?? []).filter(b => b.rec.fields.length === 0 && needsDtor({ k: 'record', rec: b.rec, q: 0 }));
+    for (let i = empty.length - 1; i >= 0; i--) this.destroy(addr, empty[i]!.rec);
+  }
   private label(name: string): Block {
     let bl = this.labels.get(name);
     if (!bl) { bl = this.blk(name); this.labels.set(name, bl); }
@@ -384,6 +486,12 @@ class FnGen {
     }
     const slot = this.b.alloca(irType(v.ty), alignOfC(v.ty), v.name);
     this.locals.set(v, slot);
+    if (needsDtor(v.ty)) {
+      if (v.ty.k !== 'record') throw new Unsupported('array of objects with destructors');
+      if (init) this.initInto(slot, init, v.ty);
+      this.cleanups.push({ addr: slot, rec: v.ty.rec });
+      return;
+    }
     if (v.constVal !== undefined && (isIntegral(v.ty) || isFloating(v.ty))) {
       // a constant (e.g. from a constexpr call, which need not be a device function) is stored, not computed
       const cv = v.constVal;
@@ -407,12 +515,26 @@ class FnGen {
         this.b.store({ kind: 'bytes', ty: irType(ty), bytes }, addr, alignOfC(ty));
         return;
       }
+      if (ty.k === 'record' && needsDtor(ty) && !e.lv) {
+        // a class prvalue initialises the object directly (no temporary to destroy)
+        if (e.k === 'construct') { this.construct(addr, e.ctor, e.args); return; }
+        if (e.k === 'temp') { this.initInto(addr, e.init, ty); return; }
+        if (e.k === 'call') { this.call(e, addr); return; }
+      }
       if (ty.k === 'record') { this.copyRecord(addr, this.addr(e), ty); return; }
       this.b.store(this.rv(e), addr, alignOfC(ty), (ty.q & Q.Volatile) !== 0);
       return;
     }
     if (!(init as { partial?: boolean }).partial) this.b.store(cZero(irType(ty)), addr, alignOfC(ty));
     for (const item of init.items) {
+      const fld = ty.k === 'record' ? ty.rec.fields[item.path[0]!] : undefined;
+      if (fld && fld.bits !== undefined) {
+        // a bitfield's initialiser goes into its bits of the (already zeroed or copied) storage unit
+        if (item.init.k !== 'expr' && item.init.k !== 'zero') throw new Unsupported('bitfield initialiser');
+        const v = item.init.k === 'expr' ? this.rv(item.init.e) : cInt(irType(unqual(fld.ty)), 0);
+        this.storeBitsAt(addr, fld, v, false);
+        continue;
+      }
       const ety = ty.k === 'array' ? ty.elem : ty.k === 'record' ? ty.rec.fields[item.path[0]!]!.ty : ty;
       const p = item.off === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, item.off)]);
       this.initInto(p, item.init, ety);
@@ -498,6 +620,7 @@ class FnGen {
       case 'assign': {
         if (e.ty.k === 'record') { this.addr(e); return undefined; }
         const v = this.rv(e.b);
+        if (isBitfield(e.a)) return this.storeBits(e.a, v);
         this.b.store(v, this.addr(e.a), alignOfC(e.a.ty), (e.a.ty.q & Q.Volatile) !== 0);
         return v;
       }
@@ -528,6 +651,7 @@ class FnGen {
       case 'asm': return this.asm(e);
       case 'var': case 'deref': case 'index': case 'member': case 'str': case 'temp': case 'bvarbase': case 'func': case 'fname':
         // lvalue used directly as a value (only via casts normally)
+        if (isBitfield(e)) return this.loadBits(e);
         return this.b.load(irType(e.ty), this.addr(e), alignOfC(e.ty), (e.ty.q & Q.Volatile) !== 0);
       case 'construct': this.addr(e); return undefined;
       case 'initlist': case 'error': throw new Unsupported(`codegen of ${e.k}`);
@@ -549,6 +673,10 @@ class FnGen {
           return isFloating(to) ? cFP(irType(to), Number(cv)) : cInt(irType(to), typeof cv === 'bigint' ? cv : BigInt(Math.trunc(cv)));
         }
         if (to.k === 'record') throw new Unsupported('record rvalue');
+        if (isBitfield(e.e)) return this.loadBits(e.e);
+        // the value of an assignment to a bitfield (an lvalue naming the bitfield)
+        if ((e.e.k === 'assign' || e.e.k === 'cassign') && isBitfield(e.e.a)) return this.value(e.e)!;
+        if (e.e.k === 'incdec' && e.e.prefix && isBitfield(e.e.e)) return this.incdec(e.e);
         return this.b.load(irType(to), this.addr(e.e), alignOfC(to), (from.q & Q.Volatile) !== 0);
       }
       case 'decay': return this.generic(this.addr(e.e));
@@ -617,6 +745,14 @@ class FnGen {
     return this.b.bin(bop, a, b, extra);
   }
   private compound(e: Expr & { k: 'cassign' }): { v: Value; p: Value } {
+    if (isBitfield(e.a)) {
+      // x.bits op= v: read the field, compute in the operation's type, write it back
+      const at = unqual(e.a.ty);
+      const rhs = this.rv(e.b);
+      const lhs = this.arith(this.loadBits(e.a), at, e.opTy);
+      const v = this.storeBits(e.a, this.arith(this.arithOp(e.op, lhs, rhs, e.opTy, e.b.ty), e.opTy, at));
+      return { v, p: cNull() };
+    }
     const p = this.addr(e.a);
     const at = unqual(e.a.ty);
     const vol = (e.a.ty.q & Q.Volatile) !== 0;
@@ -638,6 +774,13 @@ class FnGen {
     return { v: res, p };
   }
   private incdec(e: Expr & { k: 'incdec' }): Value {
+    if (isBitfield(e.e)) {
+      const t = unqual(e.e.ty);
+      if (t.k === 'bool') throw new Unsupported('increment of a bool bitfield');
+      const old = this.loadBits(e.e);
+      const nv = this.storeBits(e.e, this.b.bin(e.op === '++' ? 'add' : 'sub', old, cInt(old.ty, 1)));
+      return e.prefix ? nv : old;
+    }
     const p = this.addr(e.e);
     const t = unqual(e.e.ty);
     const vol = (e.e.ty.q & Q.Volatile) !== 0;
@@ -667,6 +810,7 @@ class FnGen {
       case 'deref': return this.rv(e.e);
       case 'index': return this.ptrAdd(this.rv(e.base), e.base.ty, e.idx, false);
       case 'member': {
+        if ((e.field as Field).bits !== undefined) throw new Unsupported('address of a bitfield (reference, compound lvalue)');
         const base = e.arrow ? this.rv(e.e) : this.addr(e.e);
         if (e.field.offset === 0) return base;
         return this.b.gep(T.i8, base, [cInt(T.i64, e.field.offset)]);
@@ -692,7 +836,9 @@ class FnGen {
         if (e.ck === 'load' || e.ck === 'noop' || e.ck === 'p2p') return this.addr(e.e);
         return this.temp(e);
       case 'call': {
+        if (e.lv) return this.call(e)!;   // a call returning a reference (of class type too: `a.add(1).add(2)`)
         if (e.ty.k === 'record') {
+          noTempWithDtor(e.ty);
           const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
           this.call(e, slot);
           return slot;
@@ -701,11 +847,13 @@ class FnGen {
         return this.temp(e);
       }
       case 'temp': {
+        noTempWithDtor(e.ty);
         const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'ref.tmp');
         this.initInto(slot, e.init, e.ty);
         return slot;
       }
       case 'construct': {
+        noTempWithDtor(e.ty);
         const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
         this.construct(slot, e.ctor, e.args);
         return slot;
@@ -753,6 +901,7 @@ class FnGen {
     e.args.forEach((a, i) => {
       const pt = i < fty.params.length ? fty.params[i]! : a.ty;
       if (pt.k === 'record') {
+        if (needsDtor(pt)) throw new Unsupported(`argument of class ${pt.rec.name} with a destructor passed by value`);
         const tmp = this.b.alloca(irType(pt), alignOfC(pt), 'agg.tmp');
         this.copyRecord(tmp, this.addr(a), pt);
         args.push(tmp);

@@ -20,6 +20,23 @@ export interface Field {
   isBase?: boolean;
   /** Token index of a default member initialiser (`int a = 0;` / `int a{0};`). */
   defaultInit?: number;
+  /** An anonymous struct/union member (name ''): its members are found as members of the enclosing class. */
+  anon?: boolean;
+  /** A bitfield: its width, and its first bit within the storage unit of its type at `offset`. */
+  bits?: number;
+  bitOff?: number;
+}
+
+/** The anonymous members leading to the member `name` of rec (the member itself last), or null. */
+export function anonPath(rec: RecordDecl, name: string): Field[] | null {
+  for (const f of rec.fields) {
+    if (!f.anon || f.ty.k !== 'record') continue;
+    const inner = f.ty.rec.fields.find(x => x.name === name && !x.isBase);
+    if (inner) return [f, inner];
+    const deeper = anonPath(f.ty.rec, name);
+    if (deeper) return [f, ...deeper];
+  }
+  return null;
 }
 
 export interface RecordDecl {
@@ -46,14 +63,49 @@ export interface RecordDecl {
   statics?: Map<string, VarSym>;
   /** Names of member templates (calls to them are unsupported for now). */
   memberTemplates?: Set<string>;
+  /** Member function templates we can instantiate: their tokens (from `template`) and the class's template scope. */
+  mtmpls?: MemberTmpl[];
   /** Template arguments, for a class template specialisation (mangled as <template-args>). */
   targs?: TArg[];
   /** The record whose scope encloses this one (nested classes), for lookup. */
   parent?: RecordDecl;
 }
 
+/** The type a template parameter pack's name stands for once bound: its elements (never a type of its own). */
+export const packOf = (t: CType): CType[] | undefined => (t as { packOf?: CType[] }).packOf;
+export function packType(elems: CType[]): CType { return { k: 'error', q: 0, packOf: elems } as CType; }
+/** A function parameter `P... name` of a template's declared signature: the pattern P, expanded once per element. */
+export const packExpOf = (t: CType): CType | undefined => (t as { packExp?: CType }).packExp;
+/** Does a type name a bound template parameter pack (to be expanded)? */
+export function hasPack(t: CType): boolean {
+  if (packOf(t)) return true;
+  if (t.k === 'ptr' || t.k === 'ref') return hasPack(t.to);
+  if (t.k === 'array') return hasPack(t.elem);
+  return false;
+}
+
+/**
+ * A non-type template parameter in a declared signature or pattern reads as a sentinel value far from
+ * ordinary ones (2^60 + index * 2^40), so that deduction can bind it and mangling can name it (T_).
+ */
+export const VAL_SENT = 2n ** 60n, VAL_STEP = 2n ** 40n;
+export const valParam = (i: number): bigint => VAL_SENT + BigInt(i) * VAL_STEP;
+/** The parameter index a sentinel value stands for, or undefined for an ordinary value. */
+export function valParamIndex(v: bigint): number | undefined {
+  if (v < VAL_SENT || (v - VAL_SENT) % VAL_STEP !== 0n) return undefined;
+  const i = (v - VAL_SENT) / VAL_STEP;
+  return i < 1000n ? Number(i) : undefined;
+}
+
+/** A member function template declared in a class body. */
+export interface MemberTmpl {
+  name: string; start: number; end: number; rec: RecordDecl; tscope: Map<string, unknown> | null;
+  /** The specialisation deduced from these call arguments (null: none fits); set where the unit is at hand. */
+  instantiate?: (args: unknown[]) => FuncSym | null;
+}
+
 /** A template argument: a type or an integral value (with its type). */
-export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint };
+export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint } | { k: 'pack'; args: TArg[] };
 
 export interface EnumDecl {
   name: string;
@@ -109,6 +161,9 @@ export const refTo = (t: CType, rv = false): CType => (rv ? { k: 'ref', to: t, q
 /** The `auto` placeholder inside a declared type (deduced from the initialiser). */
 export const AUTO: CType = { k: 'error', q: 0, auto: true } as CType;
 export const isAuto = (t: CType): boolean => (t as { auto?: boolean }).auto === true;
+/** `decltype(auto)` as a declared return type: deduced keeping references (mangled Dc). */
+export const DECLTYPE_AUTO: CType = { k: 'error', q: 0, auto: true, dcauto: true } as CType;
+export const isDecltypeAuto = (t: CType): boolean => (t as { dcauto?: boolean }).dcauto === true;
 export const hasAuto = (t: CType): boolean => isAuto(t) || ((t.k === 'ptr' || t.k === 'ref') && hasAuto(t.to));
 export const arrayOf = (t: CType, n: number | null): CType => ({ k: 'array', elem: t, n, q: 0 });
 
@@ -187,11 +242,23 @@ export function irType(t: CType): IRType {
 /** Lay out a record (GCC x86-64 rules without bitfields) and build its IR struct type. */
 export function layoutRecord(r: RecordDecl, minAlign = 1): void {
   let off = 0, al = Math.max(1, minAlign);
+  let bit = 0;   // bit position after the last bitfield (Itanium: a bitfield never straddles a unit of its type's alignment)
   for (const f of r.fields) {
     const a = alignOfC(f.ty), s = sizeOfC(f.ty);
     al = Math.max(al, a);
+    if (f.bits !== undefined) {
+      if (r.tag === 'union') { f.offset = 0; f.bitOff = 0; off = Math.max(off, s); continue; }
+      let b = bit;
+      const unit = a * 8;
+      if (Math.floor(b / unit) !== Math.floor((b + f.bits - 1) / unit)) b = Math.ceil(b / unit) * unit;
+      f.offset = Math.floor(b / unit) * a;
+      f.bitOff = b - f.offset * 8;
+      bit = b + f.bits;
+      off = Math.ceil(bit / 8);
+      continue;
+    }
     if (r.tag === 'union') { f.offset = 0; off = Math.max(off, s); }
-    else { off = Math.ceil(off / a) * a; f.offset = off; off += s; }
+    else { off = Math.ceil(off / a) * a; f.offset = off; off += s; bit = off * 8; }
   }
   r.size = Math.max(r.fields.length === 0 ? 1 : 0, Math.ceil(off / al) * al);
   r.align = al;
@@ -207,12 +274,14 @@ function recordIR(r: RecordDecl): IRType {
     let best: Field | undefined;
     for (const f of r.fields) if (!best || alignOfC(f.ty) > alignOfC(best.ty) || (alignOfC(f.ty) === alignOfC(best.ty) && sizeOfC(f.ty) > sizeOfC(best.ty))) best = f;
     for (const f of r.fields) f.irIndex = -1;
+    if (best && best.bits !== undefined) best = undefined;
     if (best) { parts.push(irType(best.ty)); best.irIndex = 0; }
     const used = best ? sizeOfC(best.ty) : 0;
     if (r.size > used) parts.push(arrayTy(r.size - used, T.i8));
   } else {
     let off = 0;
     for (const f of r.fields) {
+      if (f.bits !== undefined) { f.irIndex = -1; continue; }   // bitfields live in the padding bytes, reached by offset
       if (f.offset > off) { parts.push(arrayTy(f.offset - off, T.i8)); off = f.offset; }
       if (f.offset < off) { f.irIndex = -1; continue; }
       f.irIndex = parts.length;
@@ -227,7 +296,8 @@ function recordIR(r: RecordDecl): IRType {
 }
 
 export function recordQualName(r: RecordDecl): string {
-  const args = r.targs ? `<${r.targs.map(a => a.k === 'type' ? typeName(a.ty) : `${a.v}`).join(', ')}>` : '';
+  const arg = (a: TArg): string => a.k === 'type' ? typeName(a.ty) : a.k === 'pack' ? a.args.map(arg).join(', ') : `${a.v}`;
+  const args = r.targs ? `<${r.targs.map(arg).join(', ')}>` : '';
   return [...r.scope.filter(s => s !== '(anonymous)'), ...r.outer, (r.name || r.typedefName || '') + args].join('::');
 }
 

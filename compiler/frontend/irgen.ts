@@ -203,6 +203,7 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
   if (!f.targs) return undefined;
   const cast: string[] = [], plain: string[] = [];
   for (const a of f.targs) {
+    if (a.k === 'pack') throw new Unsupported('variadic kernel template');
     if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
     else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
   }

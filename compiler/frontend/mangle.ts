@@ -3,7 +3,7 @@
 
 import type { FuncSym, VarSym } from './ast';
 import type { CType, RecordDecl, TArg } from './ctype';
-import { Q } from './ctype';
+import { Q, packExpOf, isAuto, isDecltypeAuto, valParamIndex } from './ctype';
 
 const BUILTIN: Record<string, string> = {
   'char': 'c', 'signed char': 'a', 'unsigned char': 'h', 'short': 's', 'unsigned short': 't', 'int': 'i', 'unsigned int': 'j',
@@ -40,14 +40,19 @@ class Mangler {
     const tkey = prefixKey + base;
     let text = base;
     const ti = this.find(tkey);
-    if (ti >= 0 && prefixKey) text = subRef(ti); else if (ti < 0) this.subs.push(tkey);
+    if (ti >= 0) text = subRef(ti); else this.subs.push(tkey);
     const args = this.targs(r.targs);
     return { text: text + args, key: tkey + 'I' + r.targs.map(a => this.argKey(a)).join('') + 'E' };
   }
   targs(args: TArg[]): string {
-    return 'I' + args.map(a => a.k === 'type' ? this.type(a.ty) : this.literal(a.ty, a.v)).join('') + 'E';
+    return 'I' + args.map(a => this.targ(a)).join('') + 'E';
   }
-  private argKey(a: TArg): string { return a.k === 'type' ? this.key(a.ty) : 'L' + builtinCode(a.ty) + a.v + 'E'; }
+  /** One <template-arg>: a type, a literal, or an argument pack J...E. */
+  private targ(a: TArg): string {
+    if (a.k === 'val' && valParamIndex(a.v) !== undefined) return tparamRef(valParamIndex(a.v)!);   // a template's own non-type parameter
+    return a.k === 'type' ? this.type(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.targ(x)).join('') + 'E' : this.literal(a.ty, a.v);
+  }
+  private argKey(a: TArg): string { return a.k === 'val' && valParamIndex(a.v) !== undefined ? `T${valParamIndex(a.v)}` : a.k === 'type' ? this.key(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.argKey(x)).join('') + 'E' : 'L' + builtinCode(a.ty) + a.v + 'E'; }
   literal(ty: CType, v: bigint): string {
     const code = ty.k === 'bool' ? 'b' : builtinCode(ty);
     return `L${code}${v < 0n ? 'n' + (-v).toString() : v.toString()}E`;
@@ -90,6 +95,8 @@ class Mangler {
     if (q) return qualStr(q) + this.key(unq(t));
     const ti = tparamOf(t);
     if (ti !== undefined) return `T${ti}`;
+    const pe = packExpOf(t);
+    if (pe) return 'Dp' + this.key(pe);
     const dep = depOf(t);
     if (dep) return 'N' + this.key(dep.base) + dep.names.map(src).join('') + 'E';
     switch (t.k) {
@@ -105,6 +112,16 @@ class Mangler {
   type(t: CType): string {
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     const tp = tparamOf(t);
+    if (isAuto(t)) return isDecltypeAuto(t) ? 'Dc' : 'Da';
+    const pe = packExpOf(t);
+    if (pe) {
+      // a function parameter pack `P...` of a template's signature: Dp <P>
+      const key = this.key(t), i = this.find(key);
+      if (i >= 0) return subRef(i);
+      const text = 'Dp' + this.type(pe);
+      this.subs.push(key);
+      return text;
+    }
     const isBuiltin = !q && tp === undefined && !depOf(t) && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func' && t.k !== 'record' && t.k !== 'enum';
     if (isBuiltin) return builtinCode(t);
     const key = this.key(t);

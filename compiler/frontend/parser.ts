@@ -5,8 +5,8 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
-  type CType, type RecordDecl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath,
+  type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
@@ -18,6 +18,35 @@ const BYTE_COPY_RECORDS: ReadonlySet<string> = new Set(['__half2', '__nv_bfloat1
 const isByteCopy = (rec: RecordDecl): boolean => BYTE_COPY_RECORDS.has(rec.name) && rec.scope.length === 0 && rec.outer.length === 0;
 
 export class SyntaxAbort extends Error { constructor() { super('syntax'); } }
+
+type PackParams = { name: string; first: number; count: number }[];
+/** A function type made from a parameter list: it keeps where the list's parameter packs were expanded. */
+function withPacks(t: CType & { k: 'func' }, s: { packs?: PackParams } | Suffix): CType {
+  const packs = (s as { packs?: PackParams }).packs;
+  if (packs) (t as { packs?: PackParams }).packs = packs;
+  return t;
+}
+const packsOf = (t: CType): PackParams => (t as { packs?: PackParams }).packs ?? [];
+
+/** Does a type name a template parameter of a declared signature (a placeholder)? */
+function hasPlaceholder(t: CType): boolean {
+  if ((t as { tparam?: number }).tparam !== undefined) return true;
+  if (t.k === 'ptr' || t.k === 'ref') return hasPlaceholder(t.to);
+  if (t.k === 'array') return hasPlaceholder(t.elem);
+  return false;
+}
+/** A template parameter placeholder (as templates.ts makes them for declared signatures). */
+const placeholderType = (i: number): CType => ({ k: 'error', q: 0, tparam: i, tname: 'auto' } as CType);
+
+/** Function templates a name denotes: namespace-scope entries (index decls) and member function templates. */
+export type TmplRef = { ents: number[]; explicit: TArg[]; members?: MemberTmpl[] };
+/** The member function templates named `name` of a class or (first found) of its bases. */
+function memberTmplsOf(rec: RecordDecl, name: string): MemberTmpl[] {
+  const own = (rec.mtmpls ?? []).filter(m => m.name === name);
+  if (own.length) return own;
+  for (const b of rec.bases ?? []) { const r = memberTmplsOf(b.rec, name); if (r.length) return r; }
+  return [];
+}
 
 export interface Attrs {
   device?: boolean; global?: boolean; host?: boolean; deviceBuiltin?: boolean; shared?: boolean; constant?: boolean; managed?: boolean;
@@ -111,10 +140,20 @@ export class Parser {
   /** Parsing a template instantiation: functions are new entities; instRecord receives the class body. */
   instantiating = false;
   instRecord: RecordDecl | null = null;
+  /** Loading an out-of-line member definition of this class template specialisation (`C<T>::f` names it). */
+  outOfLineOf: RecordDecl | null = null;
+  /** ... and the member it defines when that is a member template specialisation (not listed among the class's members). */
+  outOfLineTarget: FuncSym | null = null;
   /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
   private halfGt = false;
   /** Parsing a lambda body: scopes below `base` belong to the enclosing function (their variables are captured). */
-  lambda: { base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser } | null = null;
+  lambda: {
+    base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser;
+    /** The enclosing member function's class (its members are named in the body), whether it has `this`, whether [this] was written, and the closure member holding it. */
+    outerCls: RecordDecl | null; outerThis: boolean; thisCap: boolean; thisField: Field | null;
+    /** A generic lambda's captures are decided when it is created: none may be added while instantiating. */
+    frozen?: boolean;
+  } | null = null;
   lookup(name: string): Sym[] {
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const s = this.scopes[i]!.get(name);
@@ -123,8 +162,27 @@ export class Parser {
       return [s];
     }
     if (this.tscope) { const s = this.tscope.get(name); if (s) return [s]; }
-    for (let i = this.recordStack.length - 1; i >= 0; i--) { const r = this.classMember(this.recordStack[i]!, name, true); if (r.length) return r; }
-    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const r = this.classMember(c, name, false); if (r.length) return r; }
+    for (let i = this.recordStack.length - 1; i >= 0; i--) {
+      const r = this.classMember(this.recordStack[i]!, name, true);
+      if (r.length) return r;
+      // a static data member declared earlier in the class body (`static const int b = a + 1;`)
+      const sv = this.recordStack[i]!.statics?.get(name);
+      if (sv) return [sv];
+    }
+    this.foundMemberTmpls = null;
+    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) {
+      const r = this.classMember(c, name, false);
+      if (r.length) return r;
+      const mts = memberTmplsOf(c, name);
+      if (mts.length) { this.foundMemberTmpls = mts; return []; }
+    }
+    // in a lambda in a member function: the members of the enclosing class
+    for (let c: RecordDecl | null | undefined = this.lambda?.outerCls; c; c = c.parent) {
+      const r = this.classMember(c, name, false);
+      if (r.length) return r;
+      const mts = memberTmplsOf(c, name);
+      if (mts.length) { this.foundMemberTmpls = mts; return []; }
+    }
     const r = this.u.lookup(name, this.ns);
     if (r.length || !this.usingNs.length) return r;
     for (let i = this.usingNs.length - 1; i >= 0; i--) { const x = this.u.lookupIn(this.usingNs[i]!.path, name); if (x.length) return x; }
@@ -139,19 +197,25 @@ export class Parser {
     if (!typesOnly) {
       const sv = rec.statics?.get(name);
       if (sv) return [sv];
-      const f = rec.fields.find(x => x.name === name && !x.isBase);
+      const f = rec.fields.find(x => x.name === name && !x.isBase) ?? anonPath(rec, name)?.at(-1);
       if (f) return [{ kind: 'field', name, ty: f.ty, rec }];
       const ms = (rec.methods ?? []).filter(m => m.name === name);
       if (ms.length) return ms;
       const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers?.get(name);
       if (bad) throw new Unsupported(`${bad} (member ${name} of ${rec.name})`);
+      if (rec.mtmpls?.some(m => m.name === name)) {
+        if (ms.length) throw new Unsupported(`member template ${rec.name}::${name} overloaded with member functions`);
+        return [];
+      }
       if (rec.memberTemplates?.has(name)) throw new Unsupported(`member template ${rec.name}::${name}`);
     }
     for (const b of rec.bases ?? []) { const r = this.classMember(b.rec, name, typesOnly); if (r.length) return r; }
     return [];
   }
+  /** Member function templates named by the last unqualified lookup that stopped at a class member (or null). */
+  foundMemberTmpls: MemberTmpl[] | null = null;
   /** Parse an optionally qualified name; returns the syms it denotes (may be empty) and the last name. */
-  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: { ents: number[]; explicit: TArg[] } } {
+  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: TmplRef } {
     const pos = this.p;
     let path: string[] | null = null;
     if (this.at('::')) { this.p++; path = []; }
@@ -181,7 +245,13 @@ export class Parser {
         if (t && t.k === 'record' && this.at('::')) { this.p++; return this.recordMemberLookup(t.rec, pos); }
         this.syntax('expected an expression', 29);
       }
+      this.foundMemberTmpls = null;
       const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
+      if (syms.length === 0 && path === null && this.foundMemberTmpls) {
+        const members = this.foundMemberTmpls;
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        return { name, syms: [], pos, tmpl: { ents: [], explicit, members } };
+      }
       if (syms.length && syms[0]!.kind !== 'func' && !(syms[0]!.kind === 'type')) return { name, syms, pos };
       const ents = this.u.templateEntries(name, path ?? this.ns, 'function', path !== null);
       if (ents.length) {
@@ -193,12 +263,18 @@ export class Parser {
     }
   }
   /** `C::name` (after the '::'): a member of class C, or a nested class/enum member. */
-  private recordMemberLookup(rec0: RecordDecl, pos: Pos): { name: string; syms: Sym[]; pos: Pos } {
+  private recordMemberLookup(rec0: RecordDecl, pos: Pos): { name: string; syms: Sym[]; pos: Pos; tmpl?: TmplRef } {
     let rec = rec0;
     for (;;) {
+      this.eat('template');   // `C::template f<N>` disambiguator
       const n2 = this.tx(); this.p++;
       if (n2 === '~') throw new Unsupported('explicit destructor call');
       const ms = this.classMember(rec, n2, false);
+      const mts = ms.length === 0 && !this.at('::') ? memberTmplsOf(rec, n2) : [];
+      if (mts.length) {
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        return { name: n2, syms: [], pos, tmpl: { ents: [], explicit, members: mts } };
+      }
       if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'record') { rec = ms[0]!.ty.rec; this.p++; continue; }
       if (this.at('::') && ms.length === 1 && ms[0]!.kind === 'type' && ms[0]!.ty.k === 'enum') {
         const en = ms[0]!.ty.en; this.p++;
@@ -351,13 +427,18 @@ export class Parser {
         case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
           if (base || named) break;
           this.p++; this.expect('(');
-          if (this.at('auto')) throw new Unsupported('decltype(auto)');
+          if (this.at('auto') && this.at(')', 1) && t === 'decltype') {
+            // decltype(auto): a return type deduced keeping references (variables stay unsupported)
+            this.p += 2; ds.auto = true; (ds as DeclSpec & { dcauto?: boolean }).dcauto = true;
+            continue;
+          }
           const e = this.parseExpr();
           this.expect(')');
           // decltype(id) is the declared type; of any other lvalue, a reference to its type
+          const paren = (e as { paren?: boolean }).paren === true;
           if (t !== 'decltype' && t !== '__decltype') named = e.ty;
-          else if (e.k === 'var') named = e.sym.ty;
-          else if (e.k === 'member') named = e.field.ty;
+          else if (e.k === 'var' && !paren) named = e.sym.ty;
+          else if (e.k === 'member' && !paren) named = e.field.ty;
           else named = e.lv ? refTo(e.ty) : e.ty;
           if (named.k === 'error') this.syntax('expected a type specifier', 79);
           continue;
@@ -395,6 +476,12 @@ export class Parser {
             const q = this.qualifiedType();
             if (q) { named = q; continue; }
             this.p = save; break;
+          }
+          if (this.at('<', 1) && this.at('::', 1 + this.angleLength(1)) && this.isClassTemplateName(t)) {
+            // `C<args>::member` naming a type
+            const q = this.qualifiedType();
+            if (q) { named = q; continue; }
+            this.p = save;
           }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
@@ -521,9 +608,20 @@ export class Parser {
         for (let j = save; j < this.p; j++) {
           if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
           if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }
-          if (this.u.text(j) === 'operator') { name = 'operator'; break; }
+          if (this.u.text(j) === 'operator') {
+            // an operator template: named like its member function (`operator()`, `operator+`); conversions stay unusable
+            const a = this.u.text(j + 1), b = this.u.text(j + 2);
+            name = a === '(' && b === ')' ? 'operator()' : a === '[' && b === ']' ? 'operator[]' : this.u.toks.kind[j + 1] === Tok.Punct && b === '(' ? 'operator' + a : 'operator';
+            break;
+          }
         }
         (rec.memberTemplates ??= new Set()).add(name);
+        // a member function template (not a constructor or operator): instantiated on use
+        if (name && name !== 'operator') {
+          const mt: MemberTmpl = { name, start: save, end: this.p, rec, tscope: this.tscope };
+          mt.instantiate = args => this.tryInstantiateMember(mt, [], args as Expr[], () => { /* not viable */ });
+          (rec.mtmpls ??= []).push(mt);
+        }
         continue;
       }
       if (this.at('typedef') || (this.at('using') && this.kind(1) === Tok.Ident && this.at('=', 2))) {
@@ -550,16 +648,31 @@ export class Parser {
       if (ds.tagOnly && this.at(';')) {
         // nested type or anonymous struct/union member
         const t = ds.ty;
-        if (t.k === 'record' && !t.rec.name) throw new Unsupported('anonymous struct/union member');
+        if (t.k === 'record' && !t.rec.name) {
+          // an anonymous struct/union: a member without a name whose members belong to this class
+          if (t.rec.hasMethods || (t.rec.methods ?? []).length) throw new Unsupported('anonymous struct/union member with member functions');
+          rec.fields.push({ name: '', ty: t, offset: 0, irIndex: -1, anon: true });
+          this.p++; continue;
+        }
         if (t.k === 'record') rec.types.set(t.rec.name, t);
         if (t.k === 'enum' && t.en.name) rec.types.set(t.en.name, t);
         this.p++; continue;
       }
       if (ds.ty.k === 'record' && ds.tagOnly && ds.ty.rec.name) rec.types.set(ds.ty.rec.name, ds.ty);
       for (;;) {
+        if (this.at(':')) throw new Unsupported('unnamed bitfield');
         const d = this.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') throw new Unsupported('member function declaration form');
-        if (this.at(':')) throw new Unsupported('bitfield');
+        if (this.eat(':')) {
+          // a bitfield of an integral (or enum) type
+          const w = Number(this.constInt(this.parseCond()));
+          const ft = unqual(d.ty);
+          if (!(isIntegral(ft) || ft.k === 'bool' || ft.k === 'enum') || w <= 0 || w > sizeOfC(ft) * 8) throw new Unsupported('bitfield of this type or width');
+          if (this.at('=') || this.at('{')) throw new Unsupported('default member initializer of a bitfield');
+          rec.fields.push({ name: d.name, ty: d.ty, offset: 0, irIndex: -1, bits: w });
+          if (!this.eat(',')) break;
+          continue;
+        }
         let defaultInit: number | undefined;
         if (this.at('=') || this.at('{')) {
           if (this.eat('=')) defaultInit = this.p; else defaultInit = this.p;
@@ -594,7 +707,10 @@ export class Parser {
     for (;;) {
       while (this.at('public') || this.at('private') || this.at('protected')) this.p++;
       if (this.at('virtual')) throw new Unsupported('virtual base class');
-      const t = this.parseTypeName();
+      // the class's own name is visible here (`struct S : Base<S>`)
+      this.recordStack.push(rec);
+      let t: CType;
+      try { t = this.parseTypeName(); } finally { this.recordStack.pop(); }
       if (t.k !== 'record' || !t.rec.complete) throw new Unsupported('base class that is not a complete class');
       if (t.rec.methods && t.rec.methods.some(m => (m as FuncSym & { virt?: boolean }).virt)) throw new Unsupported('virtual functions');
       rec.bases.push({ rec: t.rec, field: { name: '', ty: unqual(t), offset: 0, irIndex: -1, isBase: true } });
@@ -629,6 +745,16 @@ export class Parser {
       this.skipMember();
     }
   }
+  /** A member function template's declaration (after its header), instantiated: a method of rec not listed among its members. */
+  parseMemberTemplateInstance(rec: RecordDecl): FuncSym {
+    const n = rec.methods?.length ?? 0;
+    this.recordStack.push(rec);
+    try { this.parseMethodDeclInner(rec); } finally { this.recordStack.pop(); }
+    const f = rec.methods?.[n];
+    if (!f) throw new Unsupported(`member template of ${rec.name}`);
+    rec.methods!.splice(n, 1);
+    return f;
+  }
   private parseMethodDeclInner(rec: RecordDecl): void {
     const attrs: Attrs = {};
     const ds: DeclSpec = { ty: null, typedef: false, extern: false, externC: false, static: false, inline: false, constexpr: false, auto: false, attrs, tagOnly: false };
@@ -652,7 +778,7 @@ export class Parser {
         if (this.parseAttributes(attrs)) continue;
         break;
       }
-      d = { name: dtor ? '~' + rec.name : rec.name, qual: [], pos, ty: { k: 'func', ret: C.void, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
+      d = { name: dtor ? '~' + rec.name : rec.name, qual: [], pos, ty: withPacks({ k: 'func', ret: C.void, params: ps.params, variadic: ps.variadic, q: 0 }, ps), paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
       (d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean }).ctor = !dtor;
       (d as DeclaratorInfo & { ctor?: boolean; dtor?: boolean }).dtor = dtor;
     } else {
@@ -660,6 +786,7 @@ export class Parser {
       Object.assign(ds, { ...sds, attrs: { ...sds.attrs } });
       virt = !!(sds as DeclSpec & { virt?: boolean }).virt;
       if (!ds.ty && this.at('operator')) ds.ty = C.void;   // conversion function: the declarator gives the type
+      if (!ds.ty && ds.auto) ds.ty = withQ((sds as DeclSpec & { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO, (sds as DeclSpec & { q: number }).q);   // deduced (or trailing) return type
       if (!ds.ty) this.syntax('expected a type specifier', 79);
       d = this.parseDeclarator(ds.ty, false);
       if (d.ty.k !== 'func') throw new Unsupported('member declaration form');
@@ -827,6 +954,7 @@ export class Parser {
       } else if (this.at('&')) { this.p++; ptrs.push({ k: 'ref', q: 0 }); }
       else if (this.at('&&')) { this.p++; ptrs.push({ k: 'rref', q: 0 }); }
       else if (this.kind() === Tok.Ident && this.at('::', 1) && this.at('*', 2)) throw new Unsupported('pointer to member');
+      else if (this.at('...') && this.inParams) { this.p++; this.sawPackDots = true; }   // `Ts... args`: a function parameter pack
       else break;
     }
     let inner: ((t: CType) => CType) | null = null;
@@ -838,11 +966,25 @@ export class Parser {
     } else if (this.kind() === Tok.Ident && !this.u.isKeyword(this.tx()) || this.at('::') || this.at('operator')) {
       // (qualified) declarator id
       if (this.at('::')) this.p++;
-      while (this.kind() === Tok.Ident && this.at('::', 1)) {
-        info.qual.push(this.tx()); this.p += 2;
-        if (this.at('template')) this.p++;
+      for (;;) {
+        if (this.kind() === Tok.Ident && this.at('::', 1)) {
+          info.qual.push(this.tx()); this.p += 2;
+          if (this.at('template')) this.p++;
+          continue;
+        }
+        if (this.kind() === Tok.Ident && this.at('<', 1) && this.at('::', 1 + this.angleLength(1))) {
+          // `C<T>::f` in an out-of-line member definition of a class template, read with C's arguments bound
+          if (!this.outOfLineOf) throw new Unsupported('qualified name with template arguments');
+          const name = this.tx();
+          const t = this.templateIdType(name, this.ns, false);
+          if (!t || t.k !== 'record' || t.rec !== this.outOfLineOf) throw new Unsupported('qualified name with template arguments');
+          info.qual.push(name); (info as DeclaratorInfo & { qualRec?: RecordDecl }).qualRec = t.rec;
+          this.cls = t.rec;   // the parameters that follow are in the class's scope (its injected name, member types)
+          this.expect('::');
+          continue;
+        }
+        break;
       }
-      if (this.kind() === Tok.Ident && this.at('<', 1) && this.at('::', 1 + this.angleLength(1))) throw new Unsupported('qualified name with template arguments');
       info.pos = this.p;
       if (this.at('~')) {
         this.p++;
@@ -873,7 +1015,7 @@ export class Parser {
         suffixes.push({ k: 'arr', n });
       } else if (this.at('(')) {
         // `T x(args)` declares an object initialised by args unless the parentheses can only hold parameters
-        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !this.startsType(1) && !this.at('__attribute__', 1)) break;
+        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !(this.startsType(1) && !this.at('{', 2)) && !this.at('__attribute__', 1)) break;
         const s = this.parseParams();
         suffixes.push(s);
         if (suffixes.length === 1 && (direct || (!inner && abstract)) && outer) {
@@ -898,11 +1040,11 @@ export class Parser {
     const conv = (info as DeclaratorInfo & { convTy?: CType }).convTy;
     return (t: CType) => {
       if (conv && direct) t = conv;
-      for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : t.k === 'ref' ? t : refTo(t, pop.k === 'rref');
+      for (const pop of ptrs) t = pop.k === 'ptr' ? ptrTo(t, pop.q) : t.k === 'ref' ? (pop.k === 'ref' && t.rv ? refTo(t.to) : t) : refTo(t, pop.k === 'rref');
       for (let i = suffixes.length - 1; i >= 0; i--) {
         const s = suffixes[i]!;
         if (s.k === 'arr') t = arrayOf(t, s.n);
-        else t = { k: 'func', ret: (s as { trailing?: CType }).trailing && isAuto(t) ? (s as { trailing?: CType }).trailing! : t, params: s.params, variadic: s.variadic, q: 0 };
+        else t = withPacks({ k: 'func', ret: (s as { trailing?: CType }).trailing && isAuto(t) ? (s as { trailing?: CType }).trailing! : t, params: s.params, variadic: s.variadic, q: 0 }, s);
       }
       return inner ? inner(t) : t;
     };
@@ -953,6 +1095,7 @@ export class Parser {
   private capture(v: VarSym): Sym {
     const L = this.lambda!;
     let c = L.caps.find(x => x.v === v);
+    if (!c && L.frozen) throw new Unsupported(`generic lambda using ${v.name} it did not capture`);
     if (!c) {
       const explicit = L.explicit.get(v.name);
       const byRef = explicit ?? L.byRef;
@@ -968,22 +1111,29 @@ export class Parser {
   /** A lambda expression: a closure object whose class has the captures as members and the body as operator(). */
   parseLambda(): Expr {
     const pos = this.p;
-    if (this.lambda) throw new Unsupported('nested lambda');
-    if (this.fn?.cls) throw new Unsupported('lambda in a member function');
     this.expect('[');
     let byRef: boolean | null = null;
+    let thisCap = false;
     const explicit = new Map<string, boolean>();
+    const inits: { name: string; e: Expr; byRef: boolean }[] = [];
     while (!this.at(']')) {
       if (this.at('=') && (this.at(']', 1) || this.at(',', 1))) { byRef = false; this.p++; }
       else if (this.at('&') && (this.at(']', 1) || this.at(',', 1))) { byRef = true; this.p++; }
-      else if (this.at('this') || this.at('*')) throw new Unsupported('lambda capturing this');
+      else if (this.at('*')) throw new Unsupported('lambda capturing *this');
+      else if (this.eat('this')) thisCap = true;
       else {
         const r = this.eat('&');
         if (!this.isIdent()) this.syntax('expected an identifier', 40);
         const n = this.tx(); this.p++;
-        if (this.at('=') || this.at('{') || this.at('(')) throw new Unsupported('lambda init-capture');
         if (this.at('...')) throw new Unsupported('lambda pack capture');
-        explicit.set(n, r);
+        if (this.at('=') || this.at('{') || this.at('(')) {
+          // an init-capture: a member initialised from an expression of the enclosing function
+          const close = this.at('{') ? '}' : this.at('(') ? ')' : null;
+          this.p++;
+          const e = this.parseAssign();
+          if (close) this.expect(close);
+          inits.push({ name: n, e, byRef: r });
+        } else explicit.set(n, r);
       }
       if (!this.eat(',')) break;
     }
@@ -991,10 +1141,16 @@ export class Parser {
     const rec = this.u.newRecord('class', `__lambda_${this.u.lambdaCount++}`, this.ns, []);
     rec.methods = []; rec.fields = []; rec.types = new Map(); rec.statics = new Map();
     let ps: { params: CType[]; names: string[]; defaults: (number | null)[]; variadic: boolean; pos: Pos[] } = { params: [], names: [], defaults: [], variadic: false, pos: [] };
+    const paramsAt = this.at('(') ? this.p : -1;
+    let nAuto = 0;
     if (this.at('(')) {
       const save = this.p;
-      try { ps = this.parseParams(); }
-      catch (e) { if (e instanceof Unsupported && /auto parameter/.test(e.reason)) throw new Unsupported('generic lambda'); this.p = save; throw e; }
+      const savedAuto = this.autoParams;
+      this.autoParams = { n: 0, bound: null };
+      try { ps = this.parseParams(); nAuto = this.autoParams.n; }
+      catch (e) { this.p = save; throw e; }
+      finally { this.autoParams = savedAuto; }
+      if (nAuto && ps.variadic) throw new Unsupported('generic lambda with a parameter pack');
     }
     let mutable = false;
     const attrs: Attrs = {};
@@ -1011,37 +1167,176 @@ export class Parser {
     (d as DeclaratorInfo & { op?: string; fnQ?: number }).op = '()';
     (d as DeclaratorInfo & { fnQ?: number }).fnQ = mutable ? 0 : Q.Const;
     const ds: DeclSpec = { ty: ret, typedef: false, extern: false, externC: false, static: false, inline: true, constexpr: false, auto: false, attrs: {}, tagOnly: false };
-    const f = this.u.declareMethod(rec, d, ds, { device: true, host: true });
-    f.bodyStart = this.p; this.skipBalanced(); f.bodyEnd = this.p - 1;
+    const bodyStart = this.p;
+    const f = nAuto ? null : this.u.declareMethod(rec, d, ds, { device: true, host: true });
+    this.skipBalanced();
+    const bodyEnd = this.p - 1;
+    if (f) { f.bodyStart = bodyStart; f.bodyEnd = bodyEnd; }
+    // the class whose members the body names (a lambda in a member function), and whether `this` can be captured
+    const outerCls = this.lambda ? this.lambda.outerCls : this.cls ?? null;
+    const outerThis = this.lambda ? this.lambda.outerThis : !!this.fn?.thisVar;
+    // init-captures are members known before the body; they are found by name in it
+    const initScope = new Map<string, Sym>();
+    for (const ic of inits) {
+      const t = ic.byRef ? ptrTo(ic.e.ty) : unqual(rval(ic.e).ty);
+      if (ic.byRef && !ic.e.lv) this.u.error(ic.e.pos, 1767, 'initial value of reference to non-const must be an lvalue');
+      rec.fields.push({ name: ic.name, ty: t, offset: 0, irIndex: -1 });
+      initScope.set(ic.name, { kind: 'field', name: ic.name, ty: t, rec, byRef: ic.byRef } as Sym);
+    }
     // the body is parsed now, in the enclosing scopes, to find the captures
-    const child = new Parser(this.u, f.bodyStart, f.bodyEnd + 1, this.ns);
-    child.scopes = [...this.scopes];
+    const scopes = [...this.scopes, initScope];
+    const child = new Parser(this.u, bodyStart, bodyEnd + 1, this.ns);
+    child.scopes = scopes;
     child.tscope = this.tscope;
-    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this };
+    const L = { base: this.scopes.length, rec, byRef, explicit, caps: [] as { v: VarSym; byRef: boolean }[], outer: this, outerCls, outerThis, thisCap, thisField: null as Field | null, frozen: false };
+    if (thisCap && !outerThis) this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function');
     child.lambda = L;
-    for (const [n, r] of explicit) { const v = this.lookup(n).find(x => x.kind === 'var'); if (v && v.kind === 'var') { child.lambda = L; child.captureNamed(v, r); } }
-    f.body = child.parseFunctionBody(f);
-    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
-    this.u.markParsed(f);
+    for (const [n, r] of explicit) { const v = this.lookupVarForCapture(n); if (v) child.captureNamed(v, r); }
+    if (f) {
+      f.body = child.parseFunctionBody(f);
+      if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
+      this.u.markParsed(f);
+    } else {
+      // a generic lambda: its body is parsed per call signature, later; the captures are decided now from
+      // the names it uses (enclosing variables it may capture, and `this` for the enclosing class's members)
+      for (let j = bodyStart; j <= bodyEnd; j++) {
+        if (this.u.toks.kind[j] !== Tok.Ident && this.u.text(j) !== 'this') continue;
+        const prev = this.u.text(j - 1);
+        if (prev === '.' || prev === '->' || prev === '::') continue;
+        const n = this.u.text(j);
+        if (n === 'this') { if (outerThis && (thisCap || byRef !== null)) child.captureThis(j); continue; }
+        if (initScope.has(n)) continue;
+        const v = this.lookupVarForCapture(n);
+        if (v && (v.storage === 'local' || v.storage === 'param') && !v.constVal && (explicit.has(n) || byRef !== null)) { child.capture(v); continue; }
+        if (!v && outerThis && (thisCap || byRef !== null) && outerCls && this.classMember(outerCls, n, false).length && !this.scopes.some(sc => sc.has(n))) child.captureThis(j);
+      }
+      L.frozen = true;
+      const gen = { params: ps.params, nAuto, d, ds, bodyStart, bodyEnd, scopes, tscope: this.tscope, L, ns: this.ns, paramsAt, insts: new Map<string, FuncSym>() };
+      (rec as RecordDecl & { genericLambda?: typeof gen }).genericLambda = gen;
+    }
     layoutRecord(rec);
     const ty: CType = { k: 'record', rec, q: 0 };
-    const items = L.caps.map((c, i) => {
-      const ve = mk(c.v.ty.k === 'ref' ? c.v.ty.to : c.v.ty, pos, true, { k: 'var', sym: c.v });
-      const fld = rec.fields[i]!;
-      const init: Init = c.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ve }) } : this.initFromExpr(ve, fld.ty, pos);
-      if (!c.byRef) this.checkTrivialCopy(fld.ty);
+    const items = rec.fields.map((fld, i) => {
+      let init: Init;
+      const ic = inits.find(x => x.name === fld.name);
+      if (fld === L.thisField) init = { k: 'expr', e: this.thisPointer(pos) };
+      else if (ic) init = ic.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ic.e }) } : this.initFromExpr(ic.e, fld.ty, pos);
+      else {
+        const c = L.caps.find(x => x.v.name === fld.name)!;
+        const ve = this.capturedVarExpr(c.v, pos);
+        init = c.byRef ? { k: 'expr', e: mk(fld.ty, pos, false, { k: 'addr', e: ve }) } : this.initFromExpr(ve, fld.ty, pos);
+      }
+      if (fld !== L.thisField && !(ic?.byRef) && !L.caps.find(x => x.v.name === fld.name)?.byRef) this.checkTrivialCopy(fld.ty);
       return { off: fld.offset, path: [i], init };
     });
     return mk(ty, pos, false, { k: 'temp', init: { k: 'list', ty, items, pos } });
   }
+  /** The operator() of a generic lambda for these call arguments (its `auto` parameters deduced), or null when none fits. */
+  private instantiateGenericLambda(rec: RecordDecl, args: Expr[]): FuncSym | null {
+    type Gen = { params: CType[]; nAuto: number; d: DeclaratorInfo; ds: DeclSpec; bodyStart: number; bodyEnd: number; scopes: Map<string, Sym>[]; tscope: Map<string, Sym> | null; L: NonNullable<Parser['lambda']>; ns: string[]; paramsAt: number; insts: Map<string, FuncSym> };
+    const g = (rec as RecordDecl & { genericLambda?: Gen }).genericLambda!;
+    if (args.length !== g.params.length) return null;
+    const tys = this.u.templates.deduceAutoParams(g.params, g.nAuto, args);
+    if (!tys) return null;
+    const key = tys.map(t => typeName(t)).join(',');
+    const got = g.insts.get(key);
+    if (got) return got;
+    const p = new Parser(this.u, g.paramsAt, g.bodyStart, g.ns);
+    p.scopes = [...g.scopes]; p.tscope = g.tscope;
+    p.autoParams = { n: 0, bound: tys };
+    const ps = p.parseParams();
+    const d: DeclaratorInfo = { ...g.d, ty: { k: 'func', ret: g.d.ty.k === 'func' ? g.d.ty.ret : AUTO, params: ps.params, variadic: false, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos };
+    const f = this.u.declareMethod(rec, d, g.ds, { device: true, host: true });
+    rec.methods!.splice(rec.methods!.indexOf(f), 1);
+    f.bodyStart = g.bodyStart; f.bodyEnd = g.bodyEnd;
+    f.targs = tys.map(t => ({ k: 'type', ty: t }));
+    g.insts.set(key, f);
+    const child = new Parser(this.u, g.bodyStart, g.bodyEnd + 1, g.ns);
+    child.scopes = [...g.scopes]; child.tscope = g.tscope; child.lambda = g.L;
+    f.body = child.parseFunctionBody(f);
+    if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };
+    this.u.markParsed(f);
+    return f;
+  }
+  /** A variable named in a capture list: found in the enclosing function (through an enclosing lambda's scopes too). */
+  private lookupVarForCapture(n: string): VarSym | null {
+    for (let i = this.scopes.length - 1; i >= 0; i--) { const s = this.scopes[i]!.get(n); if (s) return s.kind === 'var' ? s : null; }
+    return null;
+  }
+  /** A captured variable as the closure's creator sees it: itself, or its own capture when the creator is a lambda too. */
+  private capturedVarExpr(v: VarSym, pos: Pos): Expr {
+    let idx = -1;
+    for (let i = this.scopes.length - 1; i >= 0; i--) if (this.scopes[i]!.get(v.name) === v) { idx = i; break; }
+    if (this.lambda && idx >= 0 && idx < this.lambda.base) {
+      const s = this.capture(v) as Sym & { byRef?: boolean };
+      const m = this.member(this.thisObj(pos), s.name, false, pos);
+      return s.byRef ? this.deref(m, pos) : m;
+    }
+    return mk(v.ty.k === 'ref' ? v.ty.to : v.ty, pos, true, { k: 'var', sym: v });
+  }
+  /** The value of `this` of the enclosing member function (captured when inside a lambda). */
+  thisPointer(pos: Pos): Expr {
+    const L = this.lambda;
+    if (L && L.outerThis) {
+      if (!this.captureThis(pos)) return errExpr(pos);
+      return rval(mk(L.thisField!.ty, pos, true, { k: 'member', e: this.thisObj(pos), field: L.thisField!, arrow: false }));
+    }
+    const tv = this.fn?.thisVar;
+    if (!tv) { this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function'); return errExpr(pos); }
+    return rval(mk(tv.ty, pos, true, { k: 'var', sym: tv }));
+  }
+  /** Inside a lambda: the closure member holding the enclosing `this` (made on first use); false after a diagnostic. */
+  captureThis(pos: Pos): boolean {
+    const L = this.lambda!;
+    if (L.thisField) return true;
+    if (L.frozen) throw new Unsupported('generic lambda using this it did not capture');
+    if (!L.thisCap && L.byRef === null) { this.u.error(pos, 1735, `an enclosing-function "this" cannot be referenced in a lambda body unless it is in the capture list`); return false; }
+    const outer = L.outer.thisPointer(pos);
+    L.thisField = { name: '__this', ty: outer.ty, offset: 0, irIndex: -1 };
+    L.rec.fields.push(L.thisField);
+    return true;
+  }
+  /** The object whose member `rec`'s members are: *this, or the enclosing object inside a lambda. */
+  private objectFor(rec: RecordDecl | undefined, pos: Pos): Expr {
+    if (this.lambda && rec !== this.lambda.rec) {
+      const p = this.thisPointer(pos);
+      if (p.ty.k !== 'ptr') return p;
+      return mk(p.ty.to, pos, true, { k: 'deref', e: p });
+    }
+    return this.thisObj(pos);
+  }
   private captureNamed(v: VarSym, _byRef: boolean): void { this.capture(v); }
   /** `< args >` of a template-id (at '<'). Types where a type can start, else constant expressions. */
   parseTemplateArgs(): TArg[] {
+    const savedIn = this.inParams;
+    this.inParams = false;   // a `...` in here is an expansion, not a function parameter pack
+    try { return this.parseTemplateArgsIn(); } finally { this.inParams = savedIn; }
+  }
+  private parseTemplateArgsIn(): TArg[] {
     this.expect('<');
     const out: TArg[] = [];
     while (!this.at('>') && !this.at('>>')) {
       if (this.at('...')) throw new Unsupported('pack expansion');
-      if (this.startsType()) out.push({ k: 'type', ty: this.parseTypeName() });
+      const start = this.p;
+      if (this.startsType()) {
+        const ty = this.parseTypeName();
+        if (this.at('...') && !hasPack(ty) && hasPlaceholder(ty)) {
+          // `Rest...` in a declared signature or a partial specialisation's arguments: a pattern matching the remaining arguments
+          this.p++;
+          out.push({ k: 'pack', args: [{ k: 'type', ty: { k: 'error', q: 0, packExp: ty } as CType }] });
+          if (!this.eat(',')) break;
+          continue;
+        }
+        if (this.at('...') && hasPack(ty)) {
+          // `Ts...` / `const Ts &...`: one argument per element
+          const end = this.p;
+          const tys = this.expandPack(start, end, () => this.parseTypeName());
+          out.push({ k: 'pack', args: tys.map(t => ({ k: 'type', ty: t })) });
+          if (!this.eat(',')) break;
+          continue;
+        }
+        out.push({ k: 'type', ty });
+      }
       else {
         const e = this.parseBinary(8);
         const v = this.constInt(e);
@@ -1103,20 +1398,54 @@ export class Parser {
       else if (t === ';' || t === '{' || t === '}') return 0;
     }
   }
+  /** Reading a partial specialisation's template arguments: `P...` is a pattern, not an expansion. */
+  packPatterns = false;
+  /** Parsing a generic lambda's parameters: `auto` invents template parameters (bound: their deduced types). */
+  autoParams: { n: number; bound: CType[] | null } | null = null;
+  /** Parsing a parameter list (a `...` after the type makes a function parameter pack), and whether one was seen. */
+  private inParams = false;
+  private sawPackDots = false;
   parseParams(): Suffix & { k: 'fn' } {
     this.expect('(');
     const params: CType[] = [], names: string[] = [], defaults: (number | null)[] = [], pos: Pos[] = [];
+    const packs: { name: string; first: number; count: number }[] = [];
     let variadic = false;
     if (this.at('void') && this.at(')', 1)) { this.p += 2; return { k: 'fn', params, variadic, names, defaults, pos }; }
     while (!this.at(')')) {
       if (this.eat('...')) { variadic = true; break; }
-      const ds = this.parseDeclSpecs();
-      if (!ds.ty) { if (ds.auto) throw new Unsupported('auto parameter'); this.syntax('expected a type specifier', 79); }
-      const d = this.parseDeclarator(ds.ty, true);
-      let t = d.ty;
-      if (t.k === 'array') t = ptrTo(t.elem, 0);
-      else if (t.k === 'func') t = ptrTo(t);
-      params.push(t); names.push(d.name); pos.push(d.name ? d.pos : this.p);
+      const start = this.p;
+      const one = () => {
+        const savedIn = this.inParams;
+        this.inParams = true; this.sawPackDots = false;
+        try {
+          const ds = this.parseDeclSpecs();
+          if (!ds.ty && ds.auto && this.autoParams) {
+            // a generic lambda's `auto` parameter: an invented template parameter (a placeholder, or its deduced type)
+            const k = this.autoParams.n++;
+            const t = this.autoParams.bound ? this.autoParams.bound[k] : placeholderType(k);
+            if (!t) throw new Unsupported('generic lambda parameter');
+            ds.ty = withQ(t, (ds as DeclSpec & { q: number }).q);
+          }
+          if (!ds.ty) { if (ds.auto) throw new Unsupported('auto parameter'); this.syntax('expected a type specifier', 79); }
+          const d = this.parseDeclarator(ds.ty, true);
+          let t = d.ty;
+          if (t.k === 'array') t = ptrTo(t.elem, 0);
+          else if (t.k === 'func') t = ptrTo(t);
+          return { d, t, pack: this.sawPackDots };
+        } finally { this.inParams = savedIn; }
+      };
+      const { d, t, pack } = one();
+      if (pack && hasPack(t)) {
+        // `Ts... args` of a specialisation: one parameter per element of the bound pack(s)
+        const end = this.p;
+        const elems = this.expandPack(start, end, () => { const r = one(); return r.t; }, false);
+        this.p = end;
+        packs.push({ name: d.name, first: params.length, count: elems.length });
+        for (const et of elems) { params.push(et); names.push(d.name); pos.push(d.name ? d.pos : this.p); defaults.push(null); }
+        if (!this.eat(',')) break;
+        continue;
+      }
+      params.push(pack ? { k: 'error', q: 0, packExp: t } as CType : t); names.push(d.name); pos.push(d.name ? d.pos : this.p);
       if (this.eat('=')) {
         defaults.push(this.p);
         let depth = 0;
@@ -1131,7 +1460,78 @@ export class Parser {
       if (!this.eat(',')) break;
     }
     this.expect(')');
-    return { k: 'fn', params, variadic, names, defaults, pos };
+    const r: Suffix & { k: 'fn' } = { k: 'fn', params, variadic, names, defaults, pos };
+    if (packs.length) (r as { packs?: typeof packs }).packs = packs;
+    return r;
+  }
+  /**
+   * A pack expansion whose pattern is the tokens [start, end): the pattern parsed once per element, with
+   * the template parameter packs and function parameter packs it names bound to that element. With
+   * `dots`, the token at `end` is the `...` and the cursor is left after it.
+   */
+  expandPack<T>(start: number, end: number, one: () => T, dots = true): T[] {
+    const types = new Map<string, CType[]>(), vars = new Map<string, VarSym[]>();
+    for (let j = start; j < end; j++) {
+      if (this.u.toks.kind[j] !== Tok.Ident) continue;
+      const n = this.u.text(j);
+      const v = this.packVar(n);
+      if (v) { vars.set(n, v); continue; }
+      const ts = this.tscope?.get(n);
+      const el = ts && ts.kind === 'type' ? packOf(ts.ty) : undefined;
+      if (el) types.set(n, el);
+    }
+    const lens = new Set([...[...types.values()].map(x => x.length), ...[...vars.values()].map(x => x.length)]);
+    if (lens.size !== 1) throw new Unsupported(lens.size ? 'pack expansion of packs of different lengths' : 'pack expansion without a parameter pack');
+    const n = [...lens][0]!;
+    const out: T[] = [];
+    const savedT = this.tscope;
+    for (let i = 0; i < n; i++) {
+      const ts = new Map(savedT ?? []);
+      for (const [name, el] of types) ts.set(name, { kind: 'type', name, ty: el[i]! });
+      this.tscope = ts;
+      this.push();
+      for (const [name, vs] of vars) this.scopes[this.scopes.length - 1]!.set(name, vs[i]!);
+      try {
+        this.p = start;
+        out.push(one());
+        if (this.p !== end) this.syntax('expected a "..."', 18);
+      } finally { this.pop(); this.tscope = savedT; }
+    }
+    this.p = dots ? end + 1 : end;
+    return out;
+  }
+  /** The elements of the function parameter pack named `name` in scope, if it is one. */
+  packVar(name: string): VarSym[] | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!.get(name);
+      if (s) return s.kind === 'var' ? (s as VarSym & { packVars?: VarSym[] }).packVars : undefined;
+    }
+    return undefined;
+  }
+  /** If the argument at the cursor is a pack expansion `pattern...` (ended by ',' or a closing bracket), the index of its `...`. */
+  packDotsAhead(): number {
+    let depth = 0;
+    for (let j = this.p; ; j++) {
+      const k = this.u.toks.kind[j];
+      if (k === Tok.EOF || j >= this.end) return -1;
+      const t = this.u.text(j);
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { if (depth === 0) return j > this.p && this.u.text(j - 1) === '...' ? j - 1 : -1; depth--; }
+      else if (depth === 0 && (t === ',' || t === ';')) return j > this.p && this.u.text(j - 1) === '...' ? j - 1 : -1;
+    }
+  }
+  /** Call/constructor arguments up to `close`, pack expansions expanded. */
+  parseArgs(close: string, noBrace?: string): Expr[] {
+    const args: Expr[] = [];
+    while (!this.at(close)) {
+      if (noBrace && this.at('{')) throw new Unsupported(noBrace);
+      const dots = this.packDotsAhead();
+      if (dots >= 0) args.push(...this.expandPack(this.p, dots, () => this.parseAssign()));
+      else args.push(this.parseAssign());
+      if (this.at('...')) throw new Unsupported('pack expansion');
+      if (!this.eat(',')) break;
+    }
+    return args;
   }
   parseTypeName(): CType {
     const ds = this.parseDeclSpecs();
@@ -1182,7 +1582,7 @@ export class Parser {
     if (!ds.ty) {
       if (!ds.auto) this.syntax('expected a type specifier', 79);
       // `auto f(...)`: a return type deduced from the body (or given after ->)
-      ds.ty = withQ(AUTO, (ds as DeclSpec & { q: number }).q);
+      ds.ty = withQ((ds as DeclSpec & { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO, (ds as DeclSpec & { q: number }).q);
     }
     for (;;) {
       const d = this.parseDeclarator(ds.ty, false);
@@ -1235,7 +1635,14 @@ export class Parser {
       break;
     }
     let last = '';
-    while (this.kind(i) === Tok.Ident && this.at('::', i + 1)) { last = this.tx(i); i += 2; }
+    for (;;) {
+      if (this.kind(i) === Tok.Ident && this.at('::', i + 1)) { last = this.tx(i); i += 2; continue; }
+      // `C<T>::C(` of a class template (read while loading its out-of-line members)
+      if (this.outOfLineOf && this.kind(i) === Tok.Ident && this.at('<', i + 1) && this.at('::', i + 1 + this.angleLength(i + 1))) {
+        last = this.tx(i); i += 2 + this.angleLength(i + 1); continue;
+      }
+      break;
+    }
     if (!last) return false;
     if (this.at('~', i)) return this.tx(i + 1) === last;
     // `X::operator T() const`: a conversion function has no return type either
@@ -1245,7 +1652,8 @@ export class Parser {
   /** An out-of-line member function definition `R C::f(...) {...}`: attach the body to the member declared in C. */
   private defineOutOfLine(d: DeclaratorInfo, ds: DeclSpec): Sym[] {
     let rec: RecordDecl | null = null;
-    for (const q of d.qual) {
+    const qualRec = (d as DeclaratorInfo & { qualRec?: RecordDecl }).qualRec;
+    for (const q of qualRec ? [] : d.qual) {
       const syms: Sym[] = rec ? this.classMember(rec, q, true) : this.lookup(q);
       const t: Sym | undefined = syms.find((x: Sym) => x.kind === "type" && x.ty.k === "record");
       if (!t || t.kind !== 'type' || t.ty.k !== 'record') {
@@ -1254,10 +1662,11 @@ export class Parser {
       }
       rec = t.ty.rec;
     }
+    if (qualRec) rec = qualRec;
     if (!rec) throw new Unsupported('qualified declarator');
     const fty = d.ty as CType & { k: 'func' };
     const fnQ = (d as DeclaratorInfo & { fnQ?: number }).fnQ ?? 0;
-    const m = (rec.methods ?? []).find(x => x.name === d.name && (x.thisQ ?? 0) === fnQ && x.ty.params.length === fty.params.length
+    const m = [...(rec.methods ?? []), ...(this.outOfLineTarget ? [this.outOfLineTarget] : [])].find(x => x.name === d.name && (x.thisQ ?? 0) === fnQ && x.ty.params.length === fty.params.length
       && x.ty.params.every((p, i) => typeName(unqual(p)) === typeName(unqual(fty.params[i]!))));
     if (!m) throw new Unsupported(`out-of-line definition of ${rec.name}::${d.name} not matched to a member`);
     const attrs = { ...ds.attrs, ...d.attrs };
@@ -1273,7 +1682,11 @@ export class Parser {
         if (!this.eat(',')) break;
       }
     }
-    if (this.at('{')) { m.bodyStart = this.p; this.skipBalanced(); m.bodyEnd = this.p - 1; m.paramNames = d.paramNames; }
+    if (this.at('{')) {
+      m.bodyStart = this.p; this.skipBalanced(); m.bodyEnd = this.p - 1; m.paramNames = d.paramNames;
+      if (qualRec || this.outOfLineTarget) m.tscope = this.tscope ?? undefined;   // the definition's own names for the template parameters
+      if (packsOf(fty).length) m.ty = withPacks({ ...m.ty } as CType & { k: 'func' }, { packs: packsOf(fty) }) as typeof m.ty;   // its parameter packs, by the definition's names
+    }
     return [];
   }
   private enumConsts(t: CType): Sym[] {
@@ -1311,7 +1724,7 @@ export class Parser {
       this.expect('}');
       return { k: 'list', ty, items, pos };
     }
-    if (ty.k === 'record' && ctorsOf(ty.rec).length) {
+    if (ty.k === 'record' && (ctorsOf(ty.rec).length || ctorTmplsOf(ty.rec).length)) {
       const args: Expr[] = [];
       while (!this.at('}')) { args.push(this.at('{') ? this.braceArg() : this.parseAssign()); if (!this.eat(',')) break; }
       this.expect('}');
@@ -1360,6 +1773,12 @@ export class Parser {
       if (v.name) this.declare(v);
       return v;
     });
+    for (const pk of packsOf(fty)) {
+      // a function parameter pack: its name stands for its elements (only inside expansions and sizeof...)
+      const pv = this.u.newVar(pk.name, C.int, 'param', f.pos) as VarSym & { packVars?: VarSym[] };
+      pv.packVars = f.params.slice(pk.first, pk.first + pk.count);
+      if (pk.name) this.declare(pv);
+    }
     const pre: Stmt[] = f.ctor ? this.parseMemInitializers(f) : [];
     const body = this.parseBlock();
     if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: C.void };   // no return statement with a value
@@ -1388,9 +1807,8 @@ export class Parser {
         if (this.at('<')) this.p += this.angleLength(0);
         const braced = this.at('{');
         this.p++;
-        const args: Expr[] = [];
         const close = braced ? '}' : ')';
-        while (!this.at(close)) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+        const args = this.parseArgs(close);
         this.expect(close);
         given.set(name, { args, braced, pos });
         if (!this.eat(',')) break;
@@ -1436,6 +1854,20 @@ export class Parser {
       if (args.length === 1 && args[0]!.ty.k === 'record' && args[0]!.ty.rec === rec && !ctors.some(c => c.ty.params.length >= 1 && copyArg(c.ty.params[0]))) {
         // the implicit copy constructor (an exact match; converting constructors cannot beat it)
         return { k: 'expr', e: args[0]! };
+      }
+      for (const mt of ctorTmplsOf(ty.rec)) {
+        // constructor templates: the specialisations deduced from these arguments join the candidates
+        const f = this.tryInstantiateMember(mt, [], args, () => { /* not viable */ });
+        if (!f || ctors.includes(f)) continue;
+        const p0 = f.ty.params[0];
+        const a0 = args.length === 1 ? unqual(args[0]!.ty) : null;
+        if (p0 && a0 && a0.k === 'record' && a0.rec === ty.rec) {
+          // a copy: the copy constructor wins over a template's `(const C&)` and `(C)`; a forwarding `(U&&)` would beat it
+          const pt = p0.k === 'ref' ? p0.to : p0;
+          if (p0.k === 'ref' && !(pt.q & Q.Const) && pt.k === 'record' && pt.rec === ty.rec) throw new Unsupported(`constructor template of ${ty.rec.name} taking it by non-const reference`);
+          continue;
+        }
+        ctors.push(f);
       }
       if (ctors.length) {
         const f = this.resolveOverload(ctors, args, pos, ty.rec.name);
@@ -1650,9 +2082,16 @@ export class Parser {
           }
           const epos = this.p;
           const e = this.at('{') ? null : this.parseExpr();
+          if (e && this.retTy.k === 'ref' && isAuto(this.retTy.to) && this.fn) {
+            // `auto &` / `const auto &`: a reference to the returned lvalue's type
+            this.retTy = refTo(withQ(e.ty, this.retTy.to.q), this.retTy.rv);
+            this.fn.ty = { ...this.fn.ty, ret: this.retTy };
+          }
           if (e && isAuto(this.retTy) && this.fn) {
             // a lambda without a trailing return type: the first return statement decides it
-            this.retTy = e.ty.k === 'void' ? C.void : unqual(rval(e).ty);
+            // (decltype(auto): the declared type of a name, a reference for another lvalue)
+            this.retTy = e.ty.k === 'void' ? C.void : !isDecltypeAuto(this.retTy) ? unqual(rval(e).ty)
+              : (e as { paren?: boolean }).paren !== true && e.k === 'var' ? e.sym.ty : (e as { paren?: boolean }).paren !== true && e.k === 'member' ? e.field.ty : e.lv ? refTo(e.ty) : unqual(e.ty);
             this.fn.ty = { ...this.fn.ty, ret: this.retTy };
           }
           if (!e) { const init = this.parseInitList(this.retTy); this.expect(';'); return { k: 'return', e: null, init, pos }; }
@@ -1835,6 +2274,7 @@ export class Parser {
       }
       let ty: CType = d.ty;
       let init: Init | null = null;
+      if ((ds as DeclSpec & { dcauto?: boolean }).dcauto) throw new Unsupported('decltype(auto) variable');
       if (hasAuto(ty)) {
         let e: Expr;
         if (this.eat('=')) e = this.at('{') ? this.braceExpr() : this.parseAssign();
@@ -1850,15 +2290,14 @@ export class Parser {
       } else if (this.at('(')) {
         this.p++;
         if (ty.k === 'record') {
-          const args: Expr[] = [];
-          while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+          const args = this.parseArgs(')');
           this.expect(')');
           init = this.initFromArgs(ty, args, false, d.pos);
         } else { const e = this.parseExpr(); this.expect(')'); init = this.initFromExpr(e, ty, e.pos); }
       } else if (ty.k === 'record' || ty.k === 'array') {
         init = this.defaultInit(ty, d.pos);
       }
-      this.checkDestructor(ty);
+      if (ty.k !== 'record') this.checkDestructor(ty);   // a class object's destructor runs at scope exit (codegen)
       if (ty.k === 'array' && ty.n === null && init) {
         if (init.k === 'list') ty = arrayOf(ty.elem, init.items.length);
         else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);
@@ -2139,7 +2578,16 @@ export class Parser {
       switch (t) {
         case 'sizeof': {
           this.p++;
-          if (this.at('...')) throw new Unsupported('sizeof...');
+          if (this.eat('...')) {
+            // sizeof...(pack): the number of elements of a template or function parameter pack
+            this.expect('(');
+            const n = this.tx(); this.p++;
+            this.expect(')');
+            const ts = this.tscope?.get(n);
+            const el: unknown[] | undefined = this.packVar(n) ?? (ts && ts.kind === 'type' ? packOf(ts.ty) : undefined);
+            if (!el) throw new Unsupported(`sizeof... of ${n}`);
+            return mk(C.ulong, pos, false, { k: 'int', v: BigInt(el.length) });
+          }
           let ty: CType;
           if (this.at('(') && this.startsType(1)) { this.p++; ty = this.parseTypeName(); this.expect(')'); }
           else { const e = this.parseUnary(); ty = e.ty; if (e.ty.k === 'error') return e; }
@@ -2258,6 +2706,20 @@ export class Parser {
       return null;
     }
   }
+  /** Deduce and instantiate a member function template for a call (like tryInstantiate). */
+  private tryInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[], failed: (reason: string) => void): FuncSym | null {
+    const dl = this.u.diags.length, ec = this.u.errorCount;
+    try {
+      const f = this.u.templates.deduceAndInstantiateMember(mt, explicit, args);
+      if (this.u.errorCount > ec) { this.u.diags.length = dl; this.u.errorCount = ec; failed(`member template ${mt.name}: substitution failed`); return null; }
+      return f;
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      this.u.diags.length = dl; this.u.errorCount = ec;
+      failed(e instanceof Unsupported ? e.reason : `member template ${mt.name}: substitution failed`);
+      return null;
+    }
+  }
   /** Host code being read only to find the kernel template specialisations its launches need. */
   hostLaunches: FuncSym[] | null = null;
   /** `kernel<<<config>>>(args)` in host code: deduce and instantiate a kernel template's arguments. */
@@ -2266,8 +2728,7 @@ export class Parser {
     while (!this.at('>>')) { this.parseBinary(9); if (!this.eat(',')) break; }
     this.expect('>>'); this.expect('>');
     this.expect('(');
-    const args: Expr[] = [];
-    while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+    const args = this.parseArgs(')');
     this.expect(')');
     const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
     if (tmpl && this.hostLaunches) {
@@ -2295,13 +2756,13 @@ export class Parser {
         e = this.index(e, i, pos);
       } else if (this.at('(')) {
         this.p++;
-        const args: Expr[] = [];
-        while (!this.at(')')) { args.push(this.parseAssign()); if (!this.eat(',')) break; }
+        const args = this.parseArgs(')');
         this.expect(')');
         e = this.call(e, args, pos);
       } else if (this.at('.') || this.at('->')) {
         const arrow = this.at('->'); this.p++;
-        if (this.at('template') || this.at('~')) throw new Unsupported('member template / destructor call');
+        if (this.at('~')) throw new Unsupported('member template / destructor call');
+        this.eat('template');
         const name = this.tx(); const npos = this.p;
         if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
         this.p++;
@@ -2338,9 +2799,32 @@ export class Parser {
     }
     if (rt.k !== 'record') { this.u.error(pos, 153, `expression must have class type but it has type "${typeName(rt)}"`); return errExpr(pos); }
     const f = rt.rec.fields.find(x => x.name === name && !x.isBase);
+    const anon = f ? null : anonPath(rt.rec, name);
+    if (anon) {
+      // a member of an anonymous struct/union: through the unnamed members
+      let cur: Expr = e, arrowHere = arrow;
+      let q = rt.q & (Q.Const | Q.Volatile);
+      for (const fl of anon) {
+        const fty = withQ(fl.ty, q);
+        cur = mk(fty, pos, arrowHere || cur.lv, { k: 'member', e: arrowHere ? base : cur, field: fl, arrow: arrowHere });
+        arrowHere = false; q = fty.q & (Q.Const | Q.Volatile);
+      }
+      return cur;
+    }
     if (!f) {
       const obj = arrow ? mk(rt, pos, true, { k: 'deref', e: base }) : e;
       const ms = this.classMember(rt.rec, name, false);
+      const mts = ms.length ? [] : memberTmplsOf(rt.rec, name);
+      if (mts.length) {
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        const owner = mts[0]!.rec;
+        const cal = mk(C.int, pos, false, { k: 'func', sym: { name } as FuncSym });
+        (cal as Expr & { overloads?: FuncSym[] }).overloads = [];
+        (cal as Expr & { templates?: TmplRef }).templates = { ents: [], explicit, members: mts };
+        (cal as Expr & { thisObj?: Expr }).thisObj = owner !== rt.rec ? this.baseSubobject(obj, rt.rec, owner, pos) : obj;
+        if (!this.at('(')) throw new Unsupported(`member template ${name} used other than in a call`);
+        return cal;
+      }
       if (ms.length) {
         const m = ms[0]!;
         if (m.kind === 'field') {
@@ -2371,10 +2855,14 @@ export class Parser {
       let set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
       /** A candidate template we could not read or instantiate (not a deduction/substitution failure). */
       let unreadable: string | null = null;
-      const tmpl = (callee as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates;
+      const tmpl = (callee as Expr & { templates?: TmplRef }).templates;
       if (tmpl) {
         set = [...set];
         let failed: string | null = null;
+        for (const mt of tmpl.members ?? []) {
+          const inst = this.tryInstantiateMember(mt, tmpl.explicit, args, r => { failed ??= r; });
+          if (inst && !set.includes(inst)) set.push(inst);
+        }
         for (const di of tmpl.ents) {
           const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r)) unreadable ??= r; });
           if (!inst || set.includes(inst)) continue;
@@ -2384,6 +2872,10 @@ export class Parser {
           set.push(inst);
         }
         if (set.length === 0 && failed) throw new Unsupported(failed);
+        // a template with a trailing parameter pack is less specialised than one without: same parameters, the other wins
+        const samePs = (a: FuncSym, b: FuncSym) => a.ty.params.length === b.ty.params.length && a.ty.params.every((x, i) => typeName(x) === typeName(b.ty.params[i]!));
+        const packed = (f: FuncSym) => !!f.targs?.some(a => a.k === 'pack');
+        set = set.filter(f => !packed(f) || !set.some(g => g !== f && !packed(g) && samePs(f, g)));
         if (set.length === 0) { this.u.error(pos - 1, 304, `no instance of function template "${callee.sym.name}" matches the argument list`); return errExpr(pos); }
       }
       const obj = (callee as Expr & { thisObj?: Expr }).thisObj;
@@ -2471,10 +2963,11 @@ export class Parser {
     return best.f;
   }
   private buildCall(f: FuncSym | null, callee: Expr | null, fty: CType & { k: 'func' }, args: Expr[], pos: Pos, obj?: Expr): Expr {
-    if (f && isAuto(f.ty.ret)) {
+    if (f && (isAuto(f.ty.ret) || (f.ty.ret.k === 'ref' && isAuto(f.ty.ret.to)))) {
       // a deduced return type: the body says what it is
       this.u.parseBody(f);
       if (isAuto(f.ty.ret)) f.ty = { ...f.ty, ret: f.body ? C.void : C.error };
+      if (f.ty.ret.k === 'ref' && isAuto(f.ty.ret.to)) throw new Unsupported(`deduced reference return type of ${f.name}`);
       fty = f.ty;
     }
     if (f && f.deleted) { this.u.error(pos, 1776, `function "${this.u.prettyFunction(f).replace(/^\S+ /, '')}" cannot be referenced -- it is a deleted function`); return errExpr(pos); }
@@ -2501,6 +2994,8 @@ export class Parser {
         const d = f.defaults[i];
         if (d === null || d === undefined) { this.u.error(pos, 165, 'too few arguments in function call'); return errExpr(pos); }
         const sub = new Parser(this.u, d, this.u.toks.count, f.scope);
+        sub.tscope = f.tscope ?? null;   // a default argument of a template (or a member of a class template) names its parameters
+        sub.cls = f.cls ?? null;
         const e = sub.parseAssign();
         const c = implicitConvert(e, ps[i]!);
         if (!c) return errExpr(pos);
@@ -2520,15 +3015,14 @@ export class Parser {
     if (!braced && !this.at('(')) this.syntax('expected a "("', 125);
     this.p++;
     const close = braced ? '}' : ')';
-    const args: Expr[] = [];
-    while (!this.at(close)) { if (braced && this.at('{')) throw new Unsupported('nested braced initializer in a temporary'); args.push(this.parseAssign()); if (!this.eat(',')) break; }
+    const args = this.parseArgs(close, braced ? 'nested braced initializer in a temporary' : undefined);
     this.expect(close);
     return this.makeTemp(unqual(ty) as CType & { k: 'record' }, args, braced, pos);
   }
   makeTemp(ty: CType & { k: 'record' }, args: Expr[], braced: boolean, pos: Pos): Expr {
     if (args.some(a => a.ty.k === 'error')) return errExpr(pos);
     if (!ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
-    this.checkDestructor(ty);
+    // a temporary of a class with a destructor: codegen refuses it unless it initialises an object directly
     const init = this.initFromArgs(ty, args, braced, pos);
     if (init.k === 'expr') return init.e.ty.k === 'record' && !init.e.lv ? init.e : init.e.k === 'error' ? init.e : mk(ty, pos, false, { k: 'temp', init });
     if (init.k === 'ctor') return mk(ty, pos, false, { k: 'construct', ctor: init.f, args: init.args });
@@ -2557,6 +3051,15 @@ export class Parser {
     const members: FuncSym[] = [];
     if (a0.ty.k === 'record') {
       const ms = this.classMember(a0.ty.rec, name, false).filter((m): m is FuncSym => m.kind === 'func');
+      if (op === '()' && (a0.ty.rec as RecordDecl & { genericLambda?: unknown }).genericLambda) {
+        const f = this.instantiateGenericLambda(a0.ty.rec, args.slice(1));
+        if (f) ms.push(f);
+      }
+      for (const mt of memberTmplsOf(a0.ty.rec, name)) {
+        // operator templates: the specialisations deduced from the other operands
+        const f = this.tryInstantiateMember(mt, [], args.slice(1), () => { /* not viable */ });
+        if (f && !ms.includes(f)) ms.push(f);
+      }
       for (const m of ms) if (m.ty.params.length === args.length - 1 || (m.defaults.length && m.ty.params.length > args.length - 1 && m.defaults[args.length - 1] !== null)) members.push(m);
     }
     const free: FuncSym[] = [];
@@ -2624,11 +3127,13 @@ export class Parser {
       return this.u.stringLiteral(parts);
     }
     if (this.at('(')) {
+      const fold = this.parseFold();
+      if (fold) return fold;
       this.p++;
       if (this.at('{')) throw new Unsupported('statement expression');
       const e = this.parseExpr();
       this.expect(')');
-      return { ...e, pos: e.pos };
+      return { ...e, pos: e.pos, paren: true } as unknown as Expr;   // decltype((x)) is a reference
     }
     if (k === Tok.Ident || this.at('::')) {
       const t = this.tx();
@@ -2639,9 +3144,7 @@ export class Parser {
         case '__null': this.p++; return mk(C.long, pos, false, { k: 'int', v: 0n });
         case 'this': {
           this.p++;
-          const tv = this.fn?.thisVar;
-          if (!tv) { this.u.error(pos, 258, '"this" may only be used inside a nonstatic member function'); return errExpr(pos); }
-          return rval(mk(tv.ty, pos, true, { k: 'var', sym: tv }));
+          return this.thisPointer(pos);
         }
         case 'static_cast': case 'reinterpret_cast': case 'const_cast': {
           this.p++; this.expect('<');
@@ -2676,8 +3179,10 @@ export class Parser {
         if (this.at('{')) {
           this.p++;
           if (this.eat('}')) return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), ty);
-          const e = this.parseAssign(); this.eat(','); this.expect('}');
-          return this.explicitCast(e, ty, pos);
+          const args = this.parseArgs('}'); this.eat(','); this.expect('}');   // `T{args...}` may expand to nothing
+          if (args.length === 0) return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), ty);
+          if (args.length > 1) { this.u.error(pos, 146, 'too many initializer values'); return errExpr(pos); }
+          return this.explicitCast(args[0]!, ty, pos);
         }
         if (!this.at('(')) this.syntax('expected a "("', 125);
         this.p++;
@@ -2698,7 +3203,12 @@ export class Parser {
         const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
         const e = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? ({ name } as FuncSym) });
         (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
-        (e as Expr & { templates?: { ents: number[]; explicit: TArg[] } }).templates = tmpl;
+        (e as Expr & { templates?: TmplRef }).templates = tmpl;
+        if (tmpl.members && (this.fn?.thisVar || this.lambda?.outerThis)) {
+          // a member function template named inside a member function: called on *this (unless it is static)
+          const owner = tmpl.members[0]!.rec, obj = this.objectFor(owner, pos);
+          (e as Expr & { thisObj?: Expr }).thisObj = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
+        }
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }
@@ -2713,6 +3223,7 @@ export class Parser {
             if (s.name === 'warpSize') return mk(C.int, pos, false, { k: 'bvar', name: s.name, field: null });
             return mk(s.ty, pos, true, { k: 'bvarbase', name: s.name });
           }
+          if ((s as VarSym & { packVars?: VarSym[] }).packVars) throw new Unsupported(`parameter pack ${s.name} used other than in an expansion`);
           this.u.noteVarUse(s, this.fn, pos);
           let ty = s.ty;
           if (ty.k === 'ref') ty = ty.to;
@@ -2723,9 +3234,9 @@ export class Parser {
           const e = mk(s.ty, pos, true, { k: 'func', sym: s });
           (e as Expr & { overloads?: FuncSym[] }).overloads = fs;
           // a member function named inside a member function: called on *this
-          if (fs.some(f => f.cls && !f.staticMember) && this.fn?.thisVar) {
-            const obj = this.thisObj(pos);
+          if (fs.some(f => f.cls && !f.staticMember) && (this.fn?.thisVar || (this.lambda?.outerThis && fs[0]!.cls !== this.lambda.rec))) {
             const owner = fs[0]!.cls!;
+            const obj = this.objectFor(owner, pos);
             const base = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
             (e as Expr & { thisObj?: Expr }).thisObj = base;
           }
@@ -2733,7 +3244,7 @@ export class Parser {
         }
         case 'enumconst': return mk(s.ty, pos, false, { k: 'int', v: s.value });
         case 'field': {
-          const m = this.member(this.thisObj(pos), s.name, false, pos);
+          const m = this.member(this.objectFor(s.rec, pos), s.name, false, pos);
           return (s as { byRef?: boolean }).byRef ? this.deref(m, pos) : m;
         }
         case 'type': this.syntax('type name is not allowed', 254, pos);
@@ -2745,6 +3256,50 @@ export class Parser {
     this.syntax('expected an expression', 29);
   }
 
+  /** A fold expression `(pack op ...)`, `(... op pack)`, `(pack op ... op init)` or `(init op ... op pack)` at the '(' (null if it is none). */
+  private parseFold(): Expr | null {
+    const open = this.p;
+    let depth = 0, dots = -1, close = -1;
+    for (let j = open; j < this.end; j++) {
+      const k = this.u.toks.kind[j];
+      if (k === Tok.EOF) return null;
+      const t = this.u.text(j);
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { depth--; if (depth === 0) { close = j; break; } }
+      else if (t === '...' && depth === 1 && dots < 0) dots = j;
+    }
+    if (dots < 0 || close < 0) return null;
+    const isOp = (j: number) => this.u.toks.kind[j] === Tok.Punct && (BIN_PREC[this.u.text(j)] !== undefined || this.u.text(j) === ',');
+    const pos = open;
+    let op: string, pat: [number, number], init: [number, number] | null = null, right: boolean;
+    if (dots === open + 1 && isOp(dots + 1)) { op = this.u.text(dots + 1); pat = [dots + 2, close]; right = false; }
+    else if (isOp(dots - 1) && dots + 1 === close) { op = this.u.text(dots - 1); pat = [open + 1, dots - 1]; right = true; }
+    else if (isOp(dots - 1) && isOp(dots + 1) && this.u.text(dots - 1) === this.u.text(dots + 1)) {
+      op = this.u.text(dots - 1);
+      const lhs: [number, number] = [open + 1, dots - 1], rhs: [number, number] = [dots + 2, close];
+      const names = (r: [number, number]) => { for (let j = r[0]; j < r[1]; j++) { if (this.u.toks.kind[j] !== Tok.Ident) continue; const n = this.u.text(j); const ts = this.tscope?.get(n); if (this.packVar(n) || (ts && ts.kind === 'type' && packOf(ts.ty))) return true; } return false; };
+      right = names(lhs);
+      pat = right ? lhs : rhs; init = right ? rhs : lhs;
+    } else return null;
+    const prec = op === ',' ? 0 : BIN_PREC[op]!;
+    const operand = () => op === ',' ? this.parseAssign() : this.parseBinary(prec + 1);
+    const elems = this.expandPack(pat[0], pat[1], operand, false);
+    let initE: Expr | null = null;
+    if (init) { this.p = init[0]; initE = operand(); if (this.p !== init[1]) this.syntax('expected a ")"', 18); }
+    this.p = close + 1;
+    const combine = (a: Expr, b: Expr): Expr => op === ',' ? mk(b.ty, pos, b.lv, { k: 'comma', a, b }) : this.binary(op, a, b, pos);
+    const items = right ? [...elems, ...(initE ? [initE] : [])] : [...(initE ? [initE] : []), ...elems];
+    if (items.length === 0) {
+      // an empty unary fold: && is true, || is false, the comma operator is void()
+      if (op === '&&') return mk(C.bool, pos, false, { k: 'int', v: 1n });
+      if (op === '||') return mk(C.bool, pos, false, { k: 'int', v: 0n });
+      if (op === ',') return cast(mk(C.int, pos, false, { k: 'int', v: 0n }), 'void', C.void);
+      this.u.error(pos, 2963, `a unary fold expression over this operator must have a nonempty expansion`);
+      return errExpr(pos);
+    }
+    if (right) { let e = items[items.length - 1]!; for (let i = items.length - 2; i >= 0; i--) e = combine(items[i]!, e); return e; }
+    let e = items[0]!; for (let i = 1; i < items.length; i++) e = combine(e, items[i]!); return e;
+  }
   parseAsm(): Expr {
     const pos = this.p;
     this.p++;
@@ -2800,7 +3355,14 @@ function userConversion(e: Expr, to: CType): Expr | null {
   // float among __half's many converting constructors, operator float() for a double)
   const ranks: number[] = [];
   if (t.k === 'record' && !(e.ty.k === 'record' && e.ty.rec === t.rec)) {
-    for (const c of ctorsOf(t.rec)) {
+    const viaTemplates: FuncSym[] = [];
+    for (const mt of ctorTmplsOf(t.rec)) {
+      // a converting constructor template: the specialisation for this argument
+      if (!mt.instantiate) throw new Unsupported(`implicit conversion by a constructor template of ${t.rec.name}`);
+      const c = mt.instantiate([e]);
+      if (c) viaTemplates.push(c);
+    }
+    for (const c of [...ctorsOf(t.rec), ...viaTemplates]) {
       if (c.deleted || c.ty.params.length === 0) continue;
       if (c.ty.params.length > 1 && c.defaults[1] === null) continue;
       if ((c as FuncSym & { explicit?: boolean }).explicit) continue;
@@ -2861,11 +3423,15 @@ function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? [])
 /** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */
 function sameSignature(a: FuncSym, b: FuncSym): boolean {
   if (!a.targs || !b.targs || a.name !== b.name || a.targs.length !== b.targs.length || a.ty.params.length !== b.ty.params.length) return false;
-  return a.targs.every((x, i) => { const y = b.targs![i]!; return x.k === 'type' ? y.k === 'type' && typeName(x.ty) === typeName(y.ty) : y.k === 'val' && y.v === x.v; })
+  const eq = (x: TArg, y: TArg): boolean => x.k === 'type' ? y.k === 'type' && typeName(x.ty) === typeName(y.ty)
+    : x.k === 'pack' ? y.k === 'pack' && x.args.length === y.args.length && x.args.every((z, j) => eq(z, y.args[j]!)) : y.k === 'val' && y.v === x.v;
+  return a.targs.every((x, i) => eq(x, b.targs![i]!))
     && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
 }
 /** User-declared constructors of a class. */
 export function ctorsOf(rec: RecordDecl): FuncSym[] { return (rec.methods ?? []).filter(m => m.ctor); }
+/** Constructor templates of a class (instantiated per call by initFromArgs). */
+export function ctorTmplsOf(rec: RecordDecl): MemberTmpl[] { return (rec.mtmpls ?? []).filter(m => m.name === rec.name); }
 function promotedType0(t: CType): CType {
   if (t.k === 'bool' || (t.k === 'int' && t.bits < 32)) return C.int;
   if (t.k === 'enum') return C.int;

@@ -207,7 +207,8 @@ export function explicitConvert(e: Expr, to: CType): Expr | null {
   if (t.k === 'void') return cast(rval(e), 'void', C.void);
   if (to.k === 'ref') {
     if (!e.lv) return implicitConvert(e, to);
-    return mk(to.to, e.pos, true, { k: 'deref', e: cast(cast(e, 'noop', ptrTo(e.ty)) , 'p2p', ptrTo(to.to)) });
+    // the object itself, seen through the target type (its address, not its value)
+    return mk(to.to, e.pos, true, { k: 'deref', e: cast(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), 'p2p', ptrTo(to.to)) });
   }
   const imp = implicitConvert(e, t);
   if (imp) return imp;

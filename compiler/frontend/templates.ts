@@ -4,12 +4,12 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type TArg, C, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
 import { rval, wrapInt } from './sema';
 import type { Unit } from './unit';
 
-export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number }
+export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number; pack?: boolean }
 
 /** A template parameter of a pattern (the declared signature, used for deduction and mangling). */
 export const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
@@ -24,14 +24,16 @@ export function parseTemplateHeader(p: Parser): TParam[] {
   const out: TParam[] = [];
   while (!p.at('>')) {
     if (p.at('template')) throw new Unsupported('template template parameter');
-    if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))) {
+    // `typename X<...>::type = 0` and `typename T::type N` are non-type parameters of a dependent type
+    if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))
+      && !(p.at('typename') && p.isIdent(1) && (p.at('<', 2) || p.at('::', 2)))) {
       p.p++;
-      if (p.eat('...')) throw new Unsupported('variadic template');
+      const pack = p.eat('...');
       let name = '';
       if (p.isIdent()) { name = p.tx(); p.p++; }
       let defStart = -1;
       if (p.eat('=')) { defStart = p.p; skipArg(p); }
-      out.push({ kind: 'type', name, typeStart: -1, defStart });
+      out.push({ kind: 'type', name, typeStart: -1, defStart, pack });
     } else {
       const typeStart = p.p;
       // a non-type parameter: its type is parsed at binding time (it may use earlier parameters)
@@ -42,7 +44,7 @@ export function parseTemplateHeader(p: Parser): TParam[] {
         if (p.at('(') || p.at('[')) { p.skipBalanced(); continue; }
         if (p.at('<')) depth++;
         if (p.at('>')) depth--;
-        if (p.at('...')) throw new Unsupported('variadic template');
+        if (p.at('...')) throw new Unsupported('variadic template (non-type parameter pack)');
         if (p.isIdent()) name = p.tx();
         p.p++;
       }
@@ -78,6 +80,14 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
     for (let i = 0; i < params.length; i++) {
       const tp = params[i]!;
       let a = given[i];
+      if (tp.pack) {
+        // a trailing pack nothing was deduced for is empty
+        a ??= { k: 'pack', args: [] };
+        if (a.k !== 'pack' || a.args.some(x => x.k !== 'type')) return null;
+        args.push(a);
+        if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) });
+        continue;
+      }
       let valTy: CType = C.int;
       if (tp.kind === 'val') {
         const save = p.p; p.p = tp.typeStart;
@@ -95,16 +105,16 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
       if (tp.kind === 'type' && a.k !== 'type') return null;
       if (tp.kind === 'val') {
         if (a.k !== 'val') return null;
-        a = { k: 'val', ty: valTy, v: wrapInt(a.v, valTy) };
+        a = { k: 'val', ty: valTy, v: valParamIndex(a.v) !== undefined ? a.v : wrapInt(a.v, valTy) };   // a pattern's parameter stays itself
       }
       args.push(a);
-      if (tp.name) scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
+      if (tp.name) scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: (a as { ty: CType }).ty, value: (a as { v: bigint }).v });
     }
   } finally { p.tscope = saved; }
   return { scope, args };
 }
 
-export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : `v:${a.v}`).join(',');
+export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : a.k === 'pack' ? `p(${targsKey(a.args)})` : `v:${a.v}`).join(',');
 function typeKey(t: CType): string {
   const q = `${t.q}`;
   switch (t.k) {
@@ -114,14 +124,15 @@ function typeKey(t: CType): string {
     case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
     case 'int': return `${t.name}${q}`;
     case 'func': return `fn(${typeKey(t.ret)};${t.params.map(typeKey).join(',')})`;
-    default: return tparamOf(t) !== undefined ? `T${tparamOf(t)}` : `${t.k}${q}`;
+    default: return tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
   }
 }
 const ids = new WeakMap<RecordDecl, number>();
 let nextRecId = 1;
 function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
-const dependent = (t: CType): boolean => tparamOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
-  || (t.k === 'array' && dependent(t.elem)) || (t.k === 'record' && !!t.rec.targs && t.rec.targs.some(a => a.k === 'type' && dependent(a.ty)));
+const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
+  || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
+  || (t.k === 'record' && !!t.rec.targs && flatArgs(t.rec.targs).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT));
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
 export class Templates {
@@ -149,12 +160,13 @@ export class Templates {
     const p = this.parserAt(di);
     const h = parseTemplateHeader(p);
     const scope = new Map<string, Sym>();
-    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: 0n }); });
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
     p.tscope = scope;
     let r: { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       const ds = p.parseDeclSpecs();
+      if (!ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;   // `auto f(...)`: the declared return type mangles as Da (Dc)
       if (ds.ty) {
         const d = p.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') r = { params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
@@ -162,21 +174,51 @@ export class Templates {
     } catch (e) {
       if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
     }
+    if (!r) r = this.patternWithoutReturnType(di, scope);
     this.u.diags.length = before; this.u.errorCount = errs;
     this.patterns.set(di, r);
     return r;
+  }
+  /**
+   * A declared return type we cannot express while the parameters are unknown (`typename EnableIf<C<T>::value,
+   * int>::type`): the parameters alone serve deduction; such a specialisation mangles with its actual return type.
+   */
+  private patternWithoutReturnType(di: number, scope: Map<string, Sym>): { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null {
+    const d = this.u.index.decls[di]!;
+    const p = this.parserAt(di);
+    parseTemplateHeader(p);
+    p.tscope = scope;
+    // the declarator starts at the function's name: the identifier before the parameter list's '('
+    let depth = 0, at = -1;
+    for (let j = p.p; j <= d.last; j++) {
+      const t = this.u.text(j);
+      if (t === '__attribute__' || t === '__declspec') { let k = 0; do { j++; const x = this.u.text(j); if (x === '(') k++; else if (x === ')') k--; } while (k > 0 && j < d.last); continue; }
+      if (t === '<') depth++;
+      else if (t === '>') depth--;
+      else if (t === '>>') depth -= 2;
+      else if (t === '(' && depth <= 0 && this.u.text(j - 1) === d.name) { at = j - 1; break; }
+      else if (t === '(' || t === '{' || t === ';') break;
+    }
+    if (at < 0) return null;
+    p.p = at;
+    try {
+      const decl = p.parseDeclarator(C.int, false);
+      if (decl.ty.k !== 'func') return null;
+      return { params: [...decl.ty.params], ret: NO_RET, nparams: decl.ty.params.length, variadic: decl.ty.variadic, defaults: decl.defaults.filter(x => x !== null).length };
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      return null;
+    }
   }
 
   /** Candidates from the function template `di` for a call with these arguments (explicit args first), or null. */
   deduceAndInstantiate(di: number, explicit: TArg[], args: Expr[]): FuncSym | null {
     const h = this.header(di);
-    if (explicit.length > h.length) return null;
+    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
     const pat = this.pattern(di);
     if (!pat) throw new Unsupported(`function template ${this.u.index.decls[di]!.name} with a signature we cannot read`);
-    if (args.length > pat.nparams && !pat.variadic) return null;
-    if (args.length < pat.nparams - pat.defaults) return null;
-    const given: (TArg | undefined)[] = h.map((_, i) => explicit[i]);
-    for (let i = 0; i < args.length && i < pat.params.length; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+    const given = deduceAll(h, pat, explicit, args);
+    if (!given) return null;
     const p = this.parserAt(di);
     parseTemplateHeader(p);
     const b = bindArgs(p, h, given);
@@ -187,10 +229,10 @@ export class Templates {
   /** A specialisation named with explicit arguments (defaults fill the rest), e.g. a kernel launched as k<float,4>. */
   instantiateExplicit(di: number, explicit: TArg[]): FuncSym | null {
     const h = this.header(di);
-    if (explicit.length > h.length) return null;
+    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
     const p = this.parserAt(di);
     parseTemplateHeader(p);
-    const b = bindArgs(p, h, h.map((_, i) => explicit[i]));
+    const b = bindArgs(p, h, explicitFor(h, explicit));
     return b ? this.instantiateFunction(di, b.args) : null;
   }
   instantiateFunction(di: number, args: TArg[]): FuncSym {
@@ -212,10 +254,115 @@ export class Templates {
     const pat = this.pattern(di);
     if (pat) {
       (f as FuncSym & { tsig?: CType[]; tret?: CType; tparamTys?: CType[] }).tsig = pat.params;
-      (f as FuncSym & { tret?: CType }).tret = pat.ret;
+      if (pat.ret !== NO_RET) (f as FuncSym & { tret?: CType }).tret = pat.ret;
     }
     this.funcs.set(key, f);
     return f;
+  }
+
+  private memberPatterns = new Map<MemberTmpl, { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number }>();
+  /** A member function template's header and declared signature (its own parameters as placeholders, the class's bound). */
+  private memberPattern(mt: MemberTmpl): { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } {
+    const got = this.memberPatterns.get(mt);
+    if (got) return got;
+    const p = new Parser(this.u, mt.start, mt.end, mt.rec.scope);
+    p.cls = mt.rec;
+    const outer = (mt.tscope ?? new Map()) as Map<string, Sym>;
+    p.tscope = outer;
+    const h = parseTemplateHeader(p);
+    const scope = new Map<string, Sym>(outer);
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
+    p.tscope = scope;
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    let r: { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
+    try {
+      p.recordStack.push(mt.rec);
+      if (mt.name === mt.rec.name) {
+        // a constructor template: specifiers, the class name, the parameters
+        while (p.kind() !== 0 && !(p.at(mt.name) && p.at('(', 1))) { if (p.at('(')) p.skipBalanced(); else p.p++; }
+        p.p++;
+        const ps = p.parseParams();
+        r = { h, params: [...ps.params], ret: C.void, nparams: ps.params.length, variadic: ps.variadic, defaults: ps.defaults.filter(x => x !== null).length };
+      }
+      const ds = r ? null : p.parseDeclSpecs();
+      if (ds && !ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;
+      if (ds && ds.ty) {
+        const d = p.parseDeclarator(ds.ty, false);
+        if (d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
+      }
+    } finally { this.u.diags.length = before; this.u.errorCount = errs; }
+    if (!r) throw new Unsupported(`member template ${mt.rec.name}::${mt.name} with a signature we cannot read`);
+    this.memberPatterns.set(mt, r);
+    return r;
+  }
+  private memberFuncs = new Map<string, FuncSym>();
+  /** Deduce the arguments of a member function template for a call and instantiate it (null: not viable). */
+  deduceAndInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[]): FuncSym | null {
+    const pat = this.memberPattern(mt);
+    const h = pat.h;
+    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
+    const given = deduceAll(h, pat, explicit, args);
+    if (!given) return null;
+    const outer = (mt.tscope ?? new Map()) as Map<string, Sym>;
+    const p = new Parser(this.u, mt.start, mt.end, mt.rec.scope);
+    p.cls = mt.rec;
+    p.tscope = outer;
+    parseTemplateHeader(p);
+    const b = bindArgs(p, h, given);
+    if (!b) return null;
+    const key = `${mt.start}|${recId(mt.rec)}|${targsKey(b.args)}`;
+    const got = this.memberFuncs.get(key);
+    if (got) return got;
+    const scope = new Map<string, Sym>(outer);
+    for (const [k, v] of b.scope) scope.set(k, v);
+    p.tscope = scope;
+    p.instantiating = true;
+    const f = p.parseMemberTemplateInstance(mt.rec);
+    f.targs = b.args;
+    f.tscope = scope;
+    (f as FuncSym & { tsig?: CType[] }).tsig = pat.params;
+    (f as FuncSym & { tret?: CType }).tret = pat.ret;
+    this.memberFuncs.set(key, f);
+    return f;
+  }
+
+  /** `template <...> R C<params>::f(...) {...}`: attach the body to f of the specialisation rec of C (its arguments bound by position). */
+  loadOutOfLineMember(di: number, rec: RecordDecl, f: FuncSym): void {
+    const p = this.parserAt(di);
+    const scope = new Map<string, Sym>();
+    const bindTo = (hh: TParam[], as: TArg[]) => hh.forEach((tp, i) => {
+      const a = as[i]!;
+      if (!tp.name) return;
+      if (a.k === 'pack') { scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) }); return; }
+      scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
+    });
+    if (rec.targs) {
+      const h = parseTemplateHeader(p);
+      if (h.length !== rec.targs.length) return;   // a partial specialisation's member, or another class template
+      bindTo(h, rec.targs);
+    }
+    if (p.at('template')) {
+      // `[template <class T>] template <class U> R C[<T>]::f(...)`: a member template, defined for the specialisation f
+      if (!f.targs) return;
+      const h2 = parseTemplateHeader(p);
+      if (h2.length !== f.targs.length) return;
+      bindTo(h2, f.targs);
+      p.outOfLineTarget = f;
+    } else if (!rec.targs) return;
+    p.tscope = scope;
+    p.instantiating = true;
+    p.outOfLineOf = rec;
+    const d = this.u.index.decls[di]!;
+    try { p.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0 || d.scope.includes('(anonymous)')); }
+    catch (e) { if (e instanceof SyntaxAbort) throw new Unsupported(`out-of-line definition of ${rec.name}::${f.name} we cannot read`); throw e; }
+  }
+
+  /** The invented template parameters of a generic lambda's `auto` parameters (placeholders 0..n-1 in params), deduced from a call. */
+  deduceAutoParams(params: CType[], n: number, args: Expr[]): CType[] | null {
+    const h: TParam[] = Array.from({ length: n }, () => ({ kind: 'type', name: '', typeStart: -1, defStart: -1 }));
+    const given = deduceAll(h, { params, nparams: params.length, variadic: false, defaults: 0 }, [], args);
+    if (!given || given.some(a => !a || a.k !== 'type')) return null;
+    return given.map(a => (a as { ty: CType }).ty);
   }
 
   /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
@@ -225,7 +372,7 @@ export class Templates {
     const p = this.parserAt(di);
     parseTemplateHeader(p);
     p.tscope = p0.tscope;
-    const b = bindArgs(p, h, h.map((_, i) => given[i]));
+    const b = bindArgs(p, h, explicitFor(h, given));
     if (!b) throw new Unsupported(`template arguments of ${d.name}`);
     const key = `${di}|${targsKey(b.args)}`;
     const got = this.classes.get(key);
@@ -234,13 +381,13 @@ export class Templates {
     rec.targs = b.args;
     (rec as RecordDecl & { tmpl?: number }).tmpl = di;
     this.classes.set(key, rec);
-    if (b.args.some(a => a.k === 'type' && dependent(a.ty))) return rec;   // only a pattern: never laid out
+    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern: never laid out
     // an explicit specialisation for exactly these arguments replaces the primary template
-    const spec = this.explicitSpecFor(di, b.args);
-    const src = spec ?? di;
+    const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
+    const src = spec?.di ?? di;
     const q = this.parserAt(src);
     parseTemplateHeader(q);
-    q.tscope = spec === undefined ? b.scope : new Map();
+    q.tscope = spec === undefined ? b.scope : spec.scope;
     q.instRecord = rec;
     q.instantiating = true;
     q.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0);
@@ -253,25 +400,161 @@ export class Templates {
     for (let j = d.first; j <= d.last; j++) { const t = this.u.text(j); if (t === 'struct' || t === 'class' || t === 'union') return j; }
     return d.first;
   }
-  /** A `template<> struct N<args>` for exactly these arguments (partial specialisations are unsupported). */
-  private explicitSpecFor(di: number, args: TArg[]): number | undefined {
+  /** Entries of the same class template that specialise it (`template<...> struct N<args>` with a body). */
+  private specEntries(di: number): number[] {
+    const d = this.u.index.decls[di]!;
+    return (this.u.index.byName.get(d.name) ?? []).filter(ei => {
+      if (ei === di) return false;
+      const e = this.u.index.decls[ei]!;
+      return e.kind === 'record' && (e.flags & DeclFlag.Template) !== 0 && e.scope === d.scope && e.bodyStart >= 0;
+    });
+  }
+  /**
+   * The partial specialisation whose argument patterns match these arguments, with its parameters bound
+   * (the parameters of a matching pattern are deduced like a function template's from its arguments).
+   */
+  private partialSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
+    const d = this.u.index.decls[di]!;
+    const found: { di: number; scope: Map<string, Sym>; pats: TArg[]; nparams: number }[] = [];
+    for (const ei of this.specEntries(di)) {
+      const h = this.header(ei);
+      if (h.length === 0) continue;
+      const p = this.parserAt(ei);
+      parseTemplateHeader(p);
+      // the parameters as placeholders; a value parameter reads as a sentinel value far from ordinary ones
+      const scope = new Map<string, Sym>();
+      h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
+      p.tscope = scope;
+      while (!p.at('<') && p.kind() !== 0) p.p++;
+      const before = this.u.diags.length, errs = this.u.errorCount;
+      let pats: TArg[];
+      p.packPatterns = true;
+      try { pats = p.parseTemplateArgs(); }
+      finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
+      const expands = pats.some(x => x.k === 'pack');
+      if (!expands && flatArgs(pats).length !== flatArgs(args).length) continue;
+      const out = matchSpec(pats, args, h.length);
+      if (!out || out.some(a => !a)) continue;
+      const bp = this.parserAt(ei);
+      parseTemplateHeader(bp);
+      const b = bindArgs(bp, h, out);
+      if (b) found.push({ di: ei, scope: b.scope, pats, nparams: h.length });
+    }
+    if (found.length <= 1) return found[0];
+    // partial ordering: the one whose patterns every other one's patterns match (and not the reverse)
+    const best = found.filter(f => found.every(g => g === f || (matchSpec(g.pats, f.pats, g.nparams) !== null && matchSpec(f.pats, g.pats, f.nparams) === null)));
+    if (best.length !== 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
+    return best[0];
+  }
+  /** A `template<> struct N<args>` for exactly these arguments. */
+  private explicitSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
     const d = this.u.index.decls[di]!;
     for (const ei of this.u.index.byName.get(d.name) ?? []) {
       if (ei === di) continue;
       const e = this.u.index.decls[ei]!;
       if (e.kind !== 'record' || !(e.flags & DeclFlag.Template) || e.scope !== d.scope || e.bodyStart < 0) continue;
       const h = this.header(ei);
-      if (h.length > 0) throw new Unsupported(`partial specialization of ${d.name}`);
+      if (h.length > 0) continue;
       const p = this.parserAt(ei);
       parseTemplateHeader(p);
       while (!p.at('<') && p.kind() !== 0) p.p++;
       const sargs = p.parseTemplateArgs();
-      if (targsKey(sargs) === targsKey(args)) return ei;
+      if (targsKey(flatArgs(sargs)) === targsKey(flatArgs(args))) return { di: ei, scope: new Map() };
     }
     return undefined;
   }
 }
 
+/** The declared return type of a pattern we could not read (the specialisation's own return type mangles instead). */
+const NO_RET: CType = { k: 'error', q: 0, noRet: true } as CType;
+
+/** valParam's sentinel as a number (array bounds in patterns). */
+const PARTIAL_SENT = Number(VAL_SENT), PARTIAL_STEP = Number(VAL_STEP);
+
+/**
+ * Match template argument patterns (placeholders, a trailing `P...` taking the remaining arguments) against
+ * actual arguments, binding the placeholders in out.
+ */
+function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: boolean): boolean {
+  const xs = flatArgs(xs0), ys = flatArgs(ys0);
+  for (let k = 0; k < xs.length; k++) {
+    const x = xs[k]!;
+    const pe = x.k === 'type' ? packExpOf(x.ty) : undefined;
+    if (pe) {
+      if (k !== xs.length - 1) throw new Unsupported('pack expansion not at the end of a template argument list');
+      const pi = placeholderIn(pe);
+      if (pi === undefined) return false;
+      const elems: TArg[] = [];
+      for (const y of ys.slice(k)) {
+        const one = out.slice(); one[pi] = undefined;
+        if (y.k !== 'type' || !match(pe, y.ty, one, strict) || !one[pi]) return false;
+        elems.push(one[pi]!);
+      }
+      const cur = out[pi];
+      if (cur) return targsKey([cur]) === targsKey([{ k: 'pack', args: elems }]);
+      out[pi] = { k: 'pack', args: elems };
+      return true;
+    }
+    const y = ys[k];
+    if (!y) return false;
+    if (x.k === 'type') { if (y.k !== 'type' || !match(x.ty, y.ty, out, strict)) return false; continue; }
+    if (x.k !== 'val' || y.k !== 'val') return false;
+    const i = valParamIndex(x.v);
+    if (i !== undefined) {
+      const cur = out[i];
+      if (cur) { if (cur.k !== 'val' || cur.v !== y.v) return false; } else out[i] = y;
+    } else if (strict && x.v !== y.v) return false;
+  }
+  return xs.length === ys.length;
+}
+/** A partial specialisation's argument patterns against arguments: its n parameters bound, or null. */
+function matchSpec(pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] | null {
+  const out: (TArg | undefined)[] = new Array(n).fill(undefined);
+  return matchArgs(pats, args, out, true) ? out : null;
+}
+/** Template arguments with packs expanded in place. */
+const flatArgs = (args: TArg[]): TArg[] => args.flatMap(a => a.k === 'pack' ? a.args : [a]);
+/** Explicit template arguments by parameter: expansions flattened, a parameter pack takes the rest. */
+function explicitFor(h: TParam[], explicit: TArg[]): (TArg | undefined)[] {
+  const flat = explicit.flatMap(a => a.k === 'pack' ? a.args : [a]);
+  return h.map((tp, i) => tp.pack ? (i < flat.length ? { k: 'pack', args: flat.slice(i) } : undefined) : flat[i]);
+}
+/** Which template parameter a pattern's placeholders name (the pack a `P...` parameter expands). */
+function placeholderIn(t: CType): number | undefined {
+  const i = tparamOf(t);
+  if (i !== undefined) return i;
+  if (t.k === 'ptr' || t.k === 'ref') return placeholderIn(t.to);
+  if (t.k === 'array') return placeholderIn(t.elem);
+  return undefined;
+}
+/**
+ * Template arguments of a call: explicit ones, then deduced from each argument; a trailing function
+ * parameter pack `P... args` deduces one element of its template parameter pack per remaining argument.
+ */
+function deduceAll(h: TParam[], pat: { params: CType[]; nparams: number; variadic: boolean; defaults: number }, explicit: TArg[], args: Expr[]): (TArg | undefined)[] | null {
+  const last = pat.params[pat.params.length - 1];
+  const packP = last ? packExpOf(last) : undefined;
+  const fixed = packP ? pat.nparams - 1 : pat.nparams;
+  if (args.length > fixed && !pat.variadic && !packP) return null;
+  if (args.length < fixed - pat.defaults) return null;
+  if (pat.params.slice(0, fixed).some(p => packExpOf(p))) throw new Unsupported('function parameter pack not at the end');
+  const given = explicitFor(h, explicit);
+  for (let i = 0; i < args.length && i < fixed; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+  if (packP) {
+    const k = placeholderIn(packP);
+    if (k === undefined || !h[k]?.pack) throw new Unsupported('function parameter pack of a pattern we cannot read');
+    if (given[k]) return given;   // given explicitly
+    const elems: TArg[] = [];
+    for (let i = fixed; i < args.length; i++) {
+      const one = given.slice();
+      one[k] = undefined;
+      if (!deduce(packP, args[i]!, one, true) || !one[k]) return null;
+      elems.push(one[k]!);
+    }
+    given[k] = { k: 'pack', args: elems };
+  }
+  return given;
+}
 /** Deduce template arguments from one call argument (C++ [temp.deduct.call], the common cases). */
 function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): boolean {
   let A: CType;
@@ -285,32 +568,57 @@ function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): b
   void top;
   return match(P, A, out);
 }
-function match(P: CType, A: CType, out: (TArg | undefined)[]): boolean {
+function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): boolean {
   const i = tparamOf(P);
   if (i !== undefined) {
+    // a partial specialisation's `const T` matches only a const type
+    if (strict && (P.q & ~A.q & (Q.Const | Q.Volatile))) return false;
     // cv on the parameter is removed from the deduced type
     const t = withQ(unqual(A), A.q & ~P.q);
     return bind(i, A.k === 'int' || A.q === 0 ? t : t, out);
   }
-  if (!dependent(P)) return true;
-  if (P.k === 'ptr' && A.k === 'ptr') return match(P.to, A.to, out);
-  if (P.k === 'ref' && A.k === 'ref') return match(P.to, A.to, out);
-  if (P.k === 'array' && A.k === 'array') return match(P.elem, A.elem, out);
+  if (!dependent(P)) return strict ? sameType(P, A) : true;
+  if (strict && ((P.q ^ A.q) & (Q.Const | Q.Volatile))) return false;
+  if (P.k === 'array' && A.k === 'array' && P.n !== null && P.n >= PARTIAL_SENT && A.n !== null) {
+    // `T[N]` in a partial specialisation: N is deduced from the bound
+    const i = (P.n - PARTIAL_SENT) / PARTIAL_STEP, cur = out[i];
+    if (cur) { if (cur.k !== 'val' || cur.v !== BigInt(A.n)) return false; } else out[i] = { k: 'val', ty: C.int, v: BigInt(A.n) };
+    return match(P.elem, A.elem, out, strict);
+  }
+  if (strict && P.k === 'array' && A.k === 'array' && P.n !== A.n) return false;
+  if (strict && P.k === 'ref' && A.k === 'ref' && !!P.rv !== !!A.rv) return false;
+  if (P.k === 'ptr' && A.k === 'ptr') return match(P.to, A.to, out, strict);
+  if (P.k === 'ref' && A.k === 'ref') return match(P.to, A.to, out, strict);
+  if (P.k === 'array' && A.k === 'array') return match(P.elem, A.elem, out, strict);
   if (P.k === 'record' && A.k === 'record') {
     const pt = (P.rec as RecordDecl & { tmpl?: number }).tmpl, at = (A.rec as RecordDecl & { tmpl?: number }).tmpl;
+    if (!strict && pt !== undefined && pt !== at) {
+      // deduction from a base class of the argument (`f(const Shape<D> &)` called with a class derived from Shape<X>)
+      for (const b of A.rec.bases ?? []) { const o = out.slice(); if (match(P, { k: 'record', rec: b.rec, q: A.q }, o, false)) { o.forEach((x, i) => { out[i] = x; }); return true; } }
+      return false;
+    }
     if (pt === undefined || pt !== at || !P.rec.targs || !A.rec.targs) return false;
+    if (P.rec.targs.some(a => a.k === 'pack') || A.rec.targs.some(a => a.k === 'pack')) return matchArgs(P.rec.targs, A.rec.targs, out, strict);
     return P.rec.targs.every((x, k) => {
       const y = A.rec.targs![k];
       if (!y) return false;
-      if (x.k === 'type' && y.k === 'type') return match(x.ty, y.ty, out);
-      return x.k === y.k;
+      if (x.k === 'type' && y.k === 'type') return match(x.ty, y.ty, out, strict);
+      if (x.k === 'val' && y.k === 'val' && valParamIndex(x.v) !== undefined) {
+        // a non-type parameter deduced from a class template argument (`Array<T, N>`)
+        const i = valParamIndex(x.v)!, cur = out[i];
+        if (cur) return cur.k === 'val' && cur.v === y.v;
+        out[i] = y;
+        return true;
+      }
+      return x.k === y.k && (!strict || (x.k === 'val' && y.k === 'val' && x.v === y.v));
     });
   }
   return false;
 }
 function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   const cur = out[i];
-  if (cur) return cur.k === 'type' && sameType(cur.ty, t);
+  // (placeholders of another pattern, as in partial ordering, are the same only with the same index)
+  if (cur) return cur.k === 'type' && sameType(cur.ty, t) && (tparamOf(cur.ty) === undefined && tparamOf(t) === undefined ? true : typeKey(cur.ty) === typeKey(t));
   out[i] = { k: 'type', ty: t };
   return true;
 }

@@ -155,11 +155,13 @@ export class Unit {
     this.trace?.add(skimName ?? '#conversions');
     for (let di = 0; di < this.index.decls.length; di++) {
       const d = this.index.decls[di]!;
-      if (d.kind !== 'function' || !(d.flags & DeclFlag.HasBody) || (d.flags & DeclFlag.Template) || !d.qualifier) continue;
+      if (d.kind !== 'function' || !(d.flags & DeclFlag.HasBody) || !d.qualifier) continue;
+      if ((d.flags & DeclFlag.Template) && !rec.targs && !f.targs) continue;
       if (skimName !== null ? d.name !== skimName : !d.name.startsWith('operator ')) continue;
       const q = d.qualifier.split('::');
       if (q[q.length - 1] !== rec.name) continue;
-      this.load(di);
+      if (d.flags & DeclFlag.Template) this.templates.loadOutOfLineMember(di, rec, f);
+      else this.load(di);
       if (f.bodyStart >= 0) return;
     }
   }

@@ -7,6 +7,7 @@ import {
   zero, iota, rand, bits, values, fill, gen, struct, bytesInit,
 } from './spec';
 import { CUDA_SPECS } from './specs-cuda';
+import { SPECS_CXX2 } from './specs-cxx2';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -536,6 +537,7 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'reduce', grid: 4, block: 320, args: [buf('d'), i32(20000), buf('sum'), buf('mx')] }],
   },
   ...CUDA_SPECS,
+  ...SPECS_CXX2,
 ];
 
 void zero; void f64;

@@ -323,7 +323,15 @@ export class Parser {
       const save = this.p, dl = this.u.diags.length, ec = this.u.errorCount;
       this.p += i;
       try { return this.qualifiedType() !== null; }
-      catch (e) { if (e instanceof SyntaxAbort) return false; throw e; }
+      catch (e) {
+        if (!(e instanceof SyntaxAbort)) throw e;
+        // user code naming a header's template whose instantiation we could not read: our limit, not the
+        // user's error (reading on as an expression would report a false one)
+        const at = save + i;
+        const inHeader = this.u.isUserFile(at) ? this.u.diags.slice(dl).find(d => d.severity === 'error' && d.file !== this.u.fileOf(at)) : undefined;
+        if (inHeader) throw new Unsupported(`${inHeader.file}:${inHeader.line}: ${inHeader.message}`);
+        return false;
+      }
       finally { this.p = save; this.u.diags.length = dl; this.u.errorCount = ec; this.halfGt = false; }
     }
     if (this.u.isKeyword(t)) return false;
@@ -456,6 +464,11 @@ export class Parser {
             while (this.eat('::')) { if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40); names.push(this.tx()); this.p++; }
             named = { k: 'error', q: 0, dep: { base: ts.ty, names } } as CType;
             continue;
+          }
+          // a template parameter substituted by a type that is no class (`typename T::tag` with T = int): a
+          // substitution failure (SFINAE drops the candidate), not a construct we cannot read
+          if (ts && ts.kind === 'type' && this.at('::', 1) && (ts.ty as CType).k !== 'record') {
+            this.syntax('name followed by "::" must be a class or namespace name', 276);
           }
           throw new Unsupported('dependent type name');
         }
@@ -2958,7 +2971,12 @@ export class Parser {
       if (plain.length === 1 && ties.length > 1 && viable.every(v => ties.includes(v) || compareRanks(best.ranks, v.ranks) < 0)) return plain[0]!.f;
       // re-check: best must beat every other
       const strictly = viable.every(v => v === best || compareRanks(best.ranks, v.ranks) < 0);
-      if (!strictly) { this.u.error(pos - 1, 308, `more than one instance of overloaded function "${name}" matches the argument list`); return null; }
+      if (!strictly) {
+        // a tie among the headers' own overloads is our misreading of them (cicc compiles such units), not
+        // the user's error: fall back naming it
+        if (ties.every(v => !this.u.isUserFile(v.f.pos))) throw new Unsupported(`overload resolution among header declarations of ${name}`);
+        this.u.error(pos - 1, 308, `more than one instance of overloaded function "${name}" matches the argument list`); return null;
+      }
     }
     return best.f;
   }
@@ -3049,6 +3067,9 @@ export class Parser {
     if (postfix) args = [...args, mk(C.int, pos, false, { k: 'int', v: 0n })];   // the dummy int of postfix ++/--
     const a0 = args[0]!;
     const members: FuncSym[] = [];
+    /** An operator template we could not read (not a deduction/substitution failure): it might have matched. */
+    let unreadable: string | null = null;
+    const notViable = (r: string): void => { if (!/substitution failed$/.test(r)) unreadable ??= r; };
     if (a0.ty.k === 'record') {
       const ms = this.classMember(a0.ty.rec, name, false).filter((m): m is FuncSym => m.kind === 'func');
       if (op === '()' && (a0.ty.rec as RecordDecl & { genericLambda?: unknown }).genericLambda) {
@@ -3057,7 +3078,7 @@ export class Parser {
       }
       for (const mt of memberTmplsOf(a0.ty.rec, name)) {
         // operator templates: the specialisations deduced from the other operands
-        const f = this.tryInstantiateMember(mt, [], args.slice(1), () => { /* not viable */ });
+        const f = this.tryInstantiateMember(mt, [], args.slice(1), notViable);
         if (f && !ms.includes(f)) ms.push(f);
       }
       for (const m of ms) if (m.ty.params.length === args.length - 1 || (m.defaults.length && m.ty.params.length > args.length - 1 && m.defaults[args.length - 1] !== null)) members.push(m);
@@ -3073,7 +3094,7 @@ export class Parser {
       const ents = new Set<number>(this.u.templateEntries(name, this.ns, 'function'));
       for (const a of args) if (a.ty.k === 'record') for (const di of this.u.templateEntries(name, a.ty.rec.scope.filter(c => c !== '(anonymous)'), 'function', true)) ents.add(di);
       for (const di of ents) {
-        const f = this.tryInstantiate(di, [], args, () => { /* not viable */ });
+        const f = this.tryInstantiate(di, [], args, notViable);
         if (f && !f.cls && f.ty.params.length === args.length && !free.some(o => sameSignature(o, f))) free.push(f);
       }
     }
@@ -3092,6 +3113,7 @@ export class Parser {
       for (let i = 0; i < args.length; i++) { const r = convRank(args[i]!, f.ty.params[i]!); if (r < 0) { ok = false; break; } rs.push(r); }
       if (ok) cands.push({ f, ranks: rs });
     }
+    if (unreadable && cands.length === 0) throw new Unsupported(unreadable);
     if (members.length + free.length === 0) return null;
     if (cands.length === 0) {
       this.u.error(pos, 349, `no operator "${op}" matches these operands`);

@@ -350,7 +350,7 @@ export class Unit {
   readonly templates = new Templates(this);
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
   templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false): number[] {
-    const parts = norm(ns.join('::'));
+    const parts = this.visibleScope(ns.join('::'));
     const arr = parts ? parts.split('::') : [];
     for (let d = arr.length; d >= 0; d--) {
       const here = arr.slice(0, d).join('::');

@@ -97,10 +97,7 @@ export const SPECS_CXX2: KernelSpec[] = [
 
   {
     name: 'cxx2_fixed_matrix',
-    // not a front-end matter: ptxd's middle/back end miscompiles loops over 2-D local arrays (a kernel with
-    // just `float A[2][3], B[3][2]` filled and multiplied in loops differs from cicc the same way); the
-    // front end's IR runs correctly on the host (cxx-run.test.ts)
-    miscompile: 'loops over 2-D local arrays (middle/back end)',
+    // caught a miscompile: SROA kept only the first row of a 2-D local array in memory for a dynamic row index
     buffers: { din: { type: 'f32', n: 64, init: gen(j => ((j * 13) % 9) * 0.25 - 1) }, df: { type: 'f32', n: 32 * 4 }, di: { type: 'i32', n: 32 * 3 } },
     launches: [{ kernel: 'fixedMatrix', grid: 1, block: 32, args: [buf('din'), buf('df'), buf('di')] }],
   },

@@ -64,15 +64,15 @@ type Use =
 interface Region { start: number; size: number; alloca?: Inst }
 
 /**
- * The innermost array member of `t` containing byte `off`: a pointer into it (array decay) may be indexed
- * only within it. Null when no array member contains off.
+ * The outermost array member of `t` containing byte `off`, or null. A pointer derived from it may step
+ * anywhere inside it: `p[i]` on a decayed row of `float A[2][3]` strides over rows (the gep's element is
+ * the row), and code that flattens `&A[0][0]` indexes past the row. So a dynamic index keeps the whole
+ * array in memory, never just the row it starts in.
  */
 function arrayAt(t: Type, off: number, base = 0): { start: number; size: number } | null {
   if (t.k === 'array') {
-    const es = sizeOf(t.elem);
-    const k = Math.floor((off - base) / es);
-    if (k < 0 || k >= t.n) return null;
-    return arrayAt(t.elem, off, base + k * es) ?? { start: base, size: sizeOf(t) };
+    const k = Math.floor((off - base) / sizeOf(t.elem));
+    return k >= 0 && k < t.n ? { start: base, size: sizeOf(t) } : null;
   }
   if (t.k === 'struct') {
     for (let k = 0; k < t.fields.length; k++) {
@@ -87,7 +87,7 @@ function arrayAt(t: Type, off: number, base = 0): { start: number; size: number 
 function dynRegion(g: Inst, off: number, allocTy: Type): { start: number; size: number } | null {
   let cur: Type = g.srcTy!;
   const idx = g.ops.slice(1);
-  // p[i] on a pointer into the alloca (a decayed array member): the member containing p
+  // p[i] on a pointer into the alloca (a decayed array member): the array member containing p
   if (idx[0]?.kind !== 'int') return idx.length === 1 ? arrayAt(allocTy, off) : null;
   let pos = off + Number(idx[0].value) * sizeOf(cur);
   for (let k = 1; k < idx.length; k++) {
@@ -97,7 +97,7 @@ function dynRegion(g: Inst, off: number, allocTy: Type): { start: number; size: 
       pos += fieldOffset(cur as Type & { k: 'struct' }, Number(x.value));
       cur = cur.fields[Number(x.value)]!;
     } else if (cur.k === 'array') {
-      if (x.kind !== 'int') return { start: pos, size: sizeOf(cur) };
+      if (x.kind !== 'int') return arrayAt(allocTy, pos);
       pos += Number(x.value) * sizeOf(cur.elem);
       cur = cur.elem;
     } else return null;

@@ -110,8 +110,14 @@ export function wrapInt(v: bigint, t: CType): bigint {
 }
 
 /**
+ * An exact match that adds const/volatile (`int` lvalue to `const int &`, `int *` to `const int *`) is still
+ * exact, but loses to the binding that adds none ([over.ics.rank] 3.2.5, 3.2.6): f(int&) beats f(const int&).
+ */
+const addsCv = (from: number, to: number): number => ((to & ~from) & (Q.Const | Q.Volatile)) !== 0 ? 0.125 : 0;
+
+/**
  * Rank of the implicit conversion of `e` to `to` (0 exact, 1 promotion, 2 conversion, 3 user-defined/ellipsis;
- * 0.25: a class rvalue bound to a const lvalue reference),
+ * 0.125: exact but adding cv-qualification; 0.25: a class rvalue bound to a const lvalue reference),
  * or -1 when there is none.
  */
 export function convRank(e: Expr, to: CType): number {
@@ -125,7 +131,7 @@ export function convRank(e: Expr, to: CType): number {
       const r = convRank(e, unqual(target));
       return r < 0 ? -1 : r;
     }
-    if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return 0;
+    if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return addsCv(from.q, target.q);
     if (e.lv && sameArrayBinding(from, target)) return 0;
     // a class rvalue binds a const lvalue reference exactly, but an rvalue reference better ([over.ics.rank]: T&& beats const T&)
     if (!e.lv && from.k === 'record' && (target.q & Q.Const) && sameType(unqual(from), unqual(target))) return 0.25;
@@ -143,7 +149,7 @@ export function convRank(e: Expr, to: CType): number {
   const t = unqual(to);
   if (sameType(f, t)) return 0;
   if (f.k === 'ptr' && t.k === 'ptr') {
-    if (sameType(unqual(f.to), unqual(t.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 0;
+    if (sameType(unqual(f.to), unqual(t.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return addsCv(f.to.q, t.to.q);
     if (isBaseOf(unqual(t.to), unqual(f.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 2;
     if (t.to.k === 'void' && f.to.k !== 'func' && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 2;
     return -1;

@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_cv_overloads',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 11) - 5) }, di: { type: 'i32', n: 32 * 4 } },
+    launches: [{ kernel: 'cvOverloads', grid: 1, block: 32, args: [buf('din'), buf('di')] }],
+  },
+  {
     name: 'cxx2_bitfields',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 19) - 9) }, di: { type: 'i32', n: 32 * 8 } },
     launches: [{ kernel: 'bitfields', grid: 1, block: 32, args: [buf('din'), buf('di')] }],

@@ -1,4 +1,9 @@
-// What every benchmark shares: its command line (--runs N, --arch NN, --only a,b) and the median.
+// What every benchmark shares: its command line (--runs N, --arch NN, --only a,b), the median, and how results are written.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../test/helpers/tools';
 
 export interface BenchArgs { runs: number; arch: number; only: string[] | null }
 
@@ -16,4 +21,20 @@ export function parseBenchArgs(argv: string[], defaultRuns: number): BenchArgs {
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+/** The machine a result was measured on (the figures mean little without it). */
+export function hostInfo(): { cpus: number; model: string | null; node: string; load: number[] } {
+  return { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version, load: os.loadavg() };
+}
+
+/** Writes bench/results/<name>.json atomically (temp file + rename), stamped with name, date and host. */
+export function writeResults(name: string, data: object): void {
+  const dir = path.join(REPO_ROOT, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  const doc = { benchmark: name, date: new Date().toISOString(), host: hostInfo(), ...data };
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(doc, null, 2) + '\n');
+  fs.renameSync(`${file}.tmp`, file);
+  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
 }

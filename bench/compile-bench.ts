@@ -15,9 +15,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, tools, type PreparedUnit,
+  KERNELS_DIR, PTXD_CICC, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, tools, type PreparedUnit,
 } from '../test/helpers/tools';
-import { median, parseBenchArgs } from './common';
+import { median, parseBenchArgs, writeResults } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
 
@@ -122,19 +122,7 @@ function main(): number {
   if (failures.length) lines.push('', 'Failures:', ...failures);
   console.log(lines.join('\n'));
 
-  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const json = {
-    benchmark: 'compile-bench',
-    date: new Date().toISOString(),
-    host: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version },
-    runs, arch, ptxdFallback: 'never', rssNote: 'ptxd RSS is the client process only',
-    rows,
-  };
-  const file = path.join(resultsDir, 'compile-bench.json');
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(json, null, 2) + '\n');
-  fs.renameSync(`${file}.tmp`, file);
-  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
+  writeResults('compile-bench', { runs, arch, ptxdFallback: 'never', rssNote: 'ptxd RSS is the client process only', rows });
   return 0;
 }
 

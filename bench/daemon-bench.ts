@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import {
   KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, kernelPrograms, mkTempDir, prepareUnit, prepareUnits, skipReason, type PreparedUnit,
 } from '../test/helpers/tools';
-import { median, parseBenchArgs } from './common';
+import { median, parseBenchArgs, writeResults } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
 const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
@@ -136,17 +136,7 @@ function main(): number {
   if (failures.length) lines.push('', 'Failures:', ...failures);
   console.log(lines.join('\n'));
 
-  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, 'daemon-bench.json');
-  const json = {
-    benchmark: 'daemon-bench', date: new Date().toISOString(),
-    host: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version },
-    runs, arch, ptxdFallback: 'never', rows, daemonMemory: mem,
-  };
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(json, null, 2) + '\n');
-  fs.renameSync(`${file}.tmp`, file);
-  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
+  writeResults('daemon-bench', { runs, arch, ptxdFallback: 'never', rows, daemonMemory: mem });
   return 0;
 }
 

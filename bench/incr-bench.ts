@@ -17,8 +17,8 @@ import * as path from 'node:path';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
-import { REPO_ROOT, ciccArgv, ciccOutputs, libdeviceBytes, mkTempDir, prepareUnit, skipReason, unitOptions } from '../test/helpers/tools';
-import { median, parseBenchArgs } from './common';
+import { ciccArgv, ciccOutputs, libdeviceBytes, mkTempDir, prepareUnit, skipReason, unitOptions } from '../test/helpers/tools';
+import { median, parseBenchArgs, writeResults } from './common';
 
 const KERNELS = 20;
 
@@ -116,17 +116,10 @@ function main(): number {
     `edit phases (median ms): ${JSON.stringify(phaseMedian)}`,
   ].join('\n'));
 
-  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, 'incr-bench.json');
-  const json = {
-    benchmark: 'incr-bench', date: new Date().toISOString(), host: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version, load: os.loadavg() },
+  writeResults('incr-bench', {
     runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc }, ratios: { editOverFull: me / mf, editOverCicc: me / mc, fullOverCicc: mf / mc },
     samplesMs: { full, edit, cicc }, editPhasesMedianMs: phaseMedian,
-  };
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(json, null, 2) + '\n');
-  fs.renameSync(`${file}.tmp`, file);
-  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
+  });
   return 0;
 }
 

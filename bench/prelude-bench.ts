@@ -21,9 +21,9 @@ import { PreludeCache } from '../compiler/frontend/prelude';
 import { parseCiccArgs } from '../client/cicc-args';
 import type { CompileOptions } from '../compiler/options';
 import {
-  KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit,
+  KERNELS_DIR, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit,
 } from '../test/helpers/tools';
-import { median, parseBenchArgs } from './common';
+import { median, parseBenchArgs, writeResults } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu', 'printf.cu', 'reduce_shared.cu'];
 const WARMER = 'prelude_empty.cu';
@@ -121,15 +121,7 @@ function main(): number {
   lines.push('', `geometric mean: cold/cicc ${r2(geo(r => r.coldMs / r.ciccMs))}, warm/cicc ${r2(geo(r => r.warmOtherMs / r.ciccMs))} (target <= 0.25), same/cicc ${r2(geo(r => r.warmSameMs / r.ciccMs))}`);
   console.log(lines.join('\n'));
 
-  const dir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'prelude-bench.json');
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify({
-    benchmark: 'prelude-bench', date: new Date().toISOString(),
-    host: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version }, runs, arch, rows,
-  }, null, 2) + '\n');
-  fs.renameSync(`${file}.tmp`, file);
-  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
+  writeResults('prelude-bench', { runs, arch, rows });
   return 0;
 }
 

@@ -21,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from '../test/helpers/tools';
 import { freePort, redisSkip, startRedis, startServe, type ObjectServer, type RedisServer } from '../test/remote-helpers';
-import { median, parseBenchArgs } from './common';
+import { median, parseBenchArgs, writeResults } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
 const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
@@ -206,17 +206,7 @@ async function main(): Promise<number> {
     '"waited": the daemon\'s own remoteMs counter, i.e. what the remote added to those compiles.');
   console.log(lines.join('\n'));
 
-  const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, 'remote-bench.json');
-  const json = {
-    benchmark: 'remote-bench', date: new Date().toISOString(),
-    host: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? null, node: process.version },
-    runs, arch, ptxdFallback: 'never', rows, remoteDown: down,
-  };
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(json, null, 2) + '\n');
-  fs.renameSync(`${file}.tmp`, file);
-  console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
+  writeResults('remote-bench', { runs, arch, ptxdFallback: 'never', rows, remoteDown: down });
   return 0;
 }
 

@@ -208,12 +208,12 @@ function applyFlag(r: CiccArgs, flag: string): void {
     case '-O2': o.optLevel = 2; return;
     case '-O3': o.optLevel = 3; return;
     case '-generate-line-info': o.lineInfo = true; return;
+    case '-no-lineinfo-inlined-at': o.noLineInfoInlinedAt = true; return;
     case '--gen_module_id_file': r.genModuleIdFile = true; return;
     case '--emit-optix-ir': r.rejected.push(flag); return;          // R: no OptiX IR yet
     case '-lto': r.rejected.push(flag); return;                     // R: no LTO IR yet
     // A: --allow_managed (always on), --debug_mode (goes with -g), -m64 (the only mode), -tused,
-    // --no-version-ident, -kernel-params-are-restrict, -extra-device-vectorization, -show-src,
-    // -no-lineinfo-inlined-at.
+    // --no-version-ident, -kernel-params-are-restrict, -extra-device-vectorization, -show-src.
     default: return;
   }
 }

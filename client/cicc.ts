@@ -227,6 +227,8 @@ function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackI
     commandLineError(ctx, e.message);
   }
   const o = args.options;
+  // Line info names source files by absolute path: cicc resolves the .ii's relative names against its cwd.
+  if (o.lineInfo) o.compDir = process.cwd();
   const unitName = o.origSrcFileName;
   info.v = { argv, unitName, arch: archName(o) };
 

@@ -16,6 +16,10 @@ export interface CompileOptions {
   /** -g: debug info, `.target sm_XX, debug`. */
   debug: boolean;
   lineInfo: boolean;
+  /** -lineinfo: the directory relative file names in line markers resolve against (the compiler's cwd, as cicc does). */
+  compDir?: string;
+  /** -no-lineinfo-inlined-at: inlined code says only its own position (no function_name/inlined_at). */
+  noLineInfoInlinedAt?: boolean;
   /** --device-c (relocatable device code). */
   rdc: boolean;
   /** Module id read from --module_id_file_name (or generated). */

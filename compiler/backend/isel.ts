@@ -12,6 +12,7 @@ import { regClassOf, leavesOf, leafRange, bitsOf, memSuffix, movSuffix, fpImm, i
 import { ptxName, kernelParamDecl, funcHeader, paramKind, callPrototype, type ParamKind } from './callconv';
 import { emitIntrinsic } from './intrinsics';
 import { emitInlineAsm } from './inlineasm';
+import { LocTracker } from './lineinfo';
 
 /** Placeholder for the function's ordinal in labels (`$L__BB<fn>_<n>`) and the depot name. */
 export const FN_MARK = '@@FN@@';
@@ -84,6 +85,9 @@ export class FnEmitter {
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
   private callSeq = 0;
+  /** -lineinfo: the position of the instruction being selected, and where the text says it is. */
+  private loc: Inst['loc'];
+  private locs: LocTracker | null;
   needSP = false;
   readonly fname: string;
 
@@ -91,6 +95,7 @@ export class FnEmitter {
     this.fname = ptxName(f.name);
     f.blocks.forEach((b, i) => this.blockIdx.set(b, i));
     this.nextLabel = f.blocks.length;
+    this.locs = opts.lineInfo ? new LocTracker(!opts.noLineInfoInlinedAt) : null;
     this.analyse();
   }
 
@@ -98,9 +103,15 @@ export class FnEmitter {
 
   ins(opc: string, ...operands: string[]): void {
     if (this.opts.testMutation) { const m = mutateIns(this.opts.testMutation, opc, operands); if (!m) return; opc = m.opc; operands = m.operands; }
+    if (this.locs && !this.inEdgeCopies) for (const l of this.locs.move(this.loc)) this.lines.push(l);
     this.lines.push(operands.length ? `\t${opc} \t${operands.join(', ')};` : `\t${opc};`);
   }
-  raw(line: string): void { if (this.opts.testMutation && mutateRaw(this.opts.testMutation, line) === null) return; this.lines.push(line); }
+  raw(line: string): void {
+    if (this.opts.testMutation && mutateRaw(this.opts.testMutation, line) === null) return;
+    // an instruction or call sequence (not a label, directive or comment) sits at the current position
+    if (this.locs && !this.inEdgeCopies && line.length > 1 && line[0] === '\t' && line[1] !== '.' && line[1] !== '/') for (const l of this.locs.move(this.loc)) this.lines.push(l);
+    this.lines.push(line);
+  }
   fresh(c: RegClass): string { return this.regs.fresh(c); }
   label(b: Block): string { return `$L__BB${FN_MARK}_${this.blockIdx.get(b)!}`; }
   newLabel(): string { return `$L__BB${FN_MARK}_${this.nextLabel++}`; }
@@ -490,6 +501,8 @@ export class FnEmitter {
     const f = this.f;
     if (f.blocks.length === 0) throw new Error('emitFunction on a declaration');
     // parameters
+    this.loc = f.loc;
+    const entryLoc = this.locs ? this.locs.move(f.loc) : [];
     f.params.forEach((a, i) => this.emitParam(a, i));
     f.blocks.forEach((b, i) => this.emitBlock(b, i));
     for (const d of this.deferred) { this.raw(''); for (const l of d) this.raw(l); }
@@ -515,7 +528,7 @@ export class FnEmitter {
       decls.push(`\t.local .align ${Math.max(this.depotAlign, 1)} .b8 \t__local_depot${FN_MARK}[${this.depotSize}];`);
       decls.push('\t.reg .b64 \t%SP;', '\t.reg .b64 \t%SPL;');
     }
-    decls.push(...this.regs.decls());
+    decls.push(...this.regs.decls(), ...entryLoc);
     const pro: string[] = [];
     if (this.depotSize > 0) {
       pro.push(`\tmov.u64 \t%SPL, __local_depot${FN_MARK};`);
@@ -565,6 +578,7 @@ export class FnEmitter {
     }
     b.insts.forEach((inst, k) => {
       if (k < b.insts.length - 1 && isTerminator(inst)) throw new Error(`instruction after the terminator in block ${b.name}`);
+      if (inst.loc) this.loc = inst.loc;
       this.emitInst(inst, b, i);
     });
     const last = b.insts[b.insts.length - 1];

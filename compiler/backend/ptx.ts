@@ -7,6 +7,7 @@ import { ptxHeader, checkTarget } from './targets';
 import { emitFunction, FN_MARK, type FnPiece } from './isel';
 import { funcHeader } from './callconv';
 import { globalDecl } from './globals';
+import { resolveLineInfo } from './lineinfo';
 
 export type { FnPiece } from './isel';
 export { emitFunction } from './isel';
@@ -82,7 +83,7 @@ export function assembleParts(opts: CompileOptions, funcs: readonly AsmFunc[], g
   if (top.length) out += top.join('\n') + '\n';
   out += '\n';
   ps.forEach((p, i) => { out += p.text.split(FN_MARK).join(String(i)); });
-  return out + '\n';
+  return opts.lineInfo ? resolveLineInfo(out, opts.compDir ?? '') : out + '\n';
 }
 
 /** The PTX text of a whole module (deterministic: same module and options → same bytes). */

@@ -276,6 +276,7 @@ class FnGen {
   run(body: Stmt): void {
     const entry = this.b.newBlock('entry');
     this.b.setBlock(entry);
+    if (this.g.opts.lineInfo) { this.fn.loc = { ...this.g.u.locOf(this.f.pos), col: 0 }; this.b.loc = this.fn.loc; }
     const ps = this.f.params ?? [];
     let ai = 0;
     const tv = this.f.thisVar;
@@ -299,6 +300,7 @@ class FnGen {
     if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), ra, 'retval');
     this.retBlock = this.b.detachedBlock('return');
     this.stmt(body);
+    this.at(this.f.bodyEnd);
     this.enter(this.retBlock);
     if (this.retSlot) {
       this.b.ret(this.b.load(irType(rt), this.retSlot, ra));
@@ -306,8 +308,12 @@ class FnGen {
   }
 
   // ------------------------------------------------------------------ statements
+  /** -lineinfo: the instructions generated from here on come from the token at `pos`. */
+  private at(pos: number): void { if (this.g.opts.lineInfo && pos >= 0) this.b.loc = this.g.u.locOf(pos); }
+
   stmt(s: Stmt): void {
     if (s.k !== 'label' && s.k !== 'case' && s.k !== 'block' && s.k !== 'null') this.ensureOpen();
+    if ('pos' in s) this.at(s.pos);
     switch (s.k) {
       case 'null': return;
       case 'expr': this.expr(s.e); return;
@@ -343,6 +349,7 @@ class FnGen {
         this.loops.push({ brk: end, cont: c, depth: this.cleanups.length });
         this.stmt(s.body);
         this.loops.pop();
+        this.at(s.c.pos);
         this.enter(c);
         this.b.condbr(this.cond(s.c), body, end);
         this.enter(end);
@@ -353,13 +360,14 @@ class FnGen {
         if (s.init) this.stmt(s.init);
         this.ensureOpen();
         const c = this.blk('for.cond'), body = this.blk('for.body'), inc = this.blk('for.inc'), end = this.blk('for.end');
+        this.at(s.pos);
         this.enter(c);
         if (s.c) this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll; else this.b.br(body);
         this.loops.push({ brk: end, cont: inc, depth: this.cleanups.length });
         this.enter(body); this.stmt(s.body);
         this.loops.pop();
         this.enter(inc);
-        if (s.inc) this.expr(s.inc);
+        if (s.inc) { this.at(s.inc.pos); this.expr(s.inc); this.at(s.pos); }
         this.jump(c);
         this.enter(end);
         this.endScope(mark);

@@ -4,6 +4,7 @@
 import { Tok, type Tokens } from './tokens';
 import { type Index, type DeclEntry, DeclFlag } from './index-types';
 import type { CompileOptions } from '../options';
+import type { Loc } from '../middle/ir';
 import { type Diagnostic, Unsupported } from '../diagnostics';
 import type { Expr, Sym, VarSym, FuncSym, Pos, Stmt } from './ast';
 import { type CType, type RecordDecl, type EnumDecl, C, Q, arrayOf, withQ, typeName, unqual, isArith, intT } from './ctype';
@@ -110,6 +111,14 @@ export class Unit {
   isKeyword(s: string): boolean { return KEYWORDS.has(s); }
   fileOf(pos: Pos): string { return this.toks.files[this.toks.file[Math.min(pos, this.toks.count)]!] ?? ''; }
   lineOf(pos: Pos): number { return this.toks.line[Math.min(pos, this.toks.count)]!; }
+  /** -lineinfo position of a token: the file its line markers name, its line and 1-based column. */
+  locOf(pos: Pos): Loc {
+    const t = this.toks;
+    const p = Math.min(pos, t.count);
+    const s = t.start[p] ?? t.src.length;
+    const nl = t.src.lastIndexOf('\n', s - 1);
+    return { file: this.fileOf(p), line: this.lineOf(p), col: s - nl };
+  }
   error(pos: Pos, num: number, message: string): void {
     this.diag('error', pos, num, message);
   }

@@ -152,7 +152,15 @@ export interface Func {
   isKernel: boolean;
   attrs: { noinline?: boolean; alwaysinline?: boolean; readnone?: boolean; convergent?: boolean; maxntid?: number; minctasm?: number; maxclusterrank?: number };
   /** Return-value attributes etc. are not modelled; param attrs live on Arg.attrs. */
+  /** -lineinfo: where the function is declared (its entry's `.loc`). */
+  loc?: Loc;
 }
+
+/**
+ * A source position for -lineinfo. Code inlined from another function keeps its own position and says
+ * which function it came from (`fn`, mangled) and where that call was (`at`, itself possibly inlined).
+ */
+export interface Loc { file: string; line: number; col: number; fn?: string; at?: Loc }
 
 export interface InlineAsm { readonly kind: 'asm'; readonly ty: Type; readonly fnTy: Type & { k: 'func' }; text: string; constraints: string; sideEffects: boolean }
 
@@ -210,8 +218,8 @@ export interface Inst {
   tail?: boolean;
   /** `#pragma unroll` on the loop whose exit test this branch is: 0 = full, 1 = never, N = by N. */
   unroll?: number;
-  /** Source position for -lineinfo/diagnostics: file index and line. */
-  loc?: { file: string; line: number; col?: number };
+  /** Source position for -lineinfo. */
+  loc?: Loc;
 }
 
 export interface Block { name: string; insts: Inst[]; parent: Func | null }
@@ -270,6 +278,8 @@ export function successors(b: Block): Block[] {
 /** Appends instructions at the end of the current block. */
 export class Builder {
   block: Block | null = null;
+  /** -lineinfo: the position given to every instruction inserted from now on. */
+  loc: Loc | undefined;
   constructor(public fn: Func) {}
 
   newBlock(name: string): Block { const b: Block = { name, insts: [], parent: this.fn }; this.fn.blocks.push(b); return b; }
@@ -282,6 +292,7 @@ export class Builder {
 
   insert(i: Partial<Inst> & { op: Opcode; ty: Type; ops: Value[] }): Inst {
     const inst: Inst = { kind: 'inst', targets: [], parent: this.block, name: '', ...i };
+    if (this.loc && !inst.loc) inst.loc = this.loc;
     if (!this.block) throw new Error('Builder: no current block');
     this.block.insts.push(inst);
     return inst;

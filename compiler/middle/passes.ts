@@ -2,7 +2,7 @@
 // Every transformation keeps the IR valid (see verify.ts) and the semantics exact (IEEE folding only,
 // no folding of UB/poison-producing operations, nothing moved across memory side effects).
 import type { CompileOptions } from '../options';
-import type { Block, Const, Func, Inst, Module, Type, Value } from './ir';
+import type { Block, Const, Func, Inst, Loc, Module, Type, Value } from './ir';
 import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf } from './ir';
 import { constStr } from './llprint';
 import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
@@ -974,9 +974,21 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
   return changed;
 }
 
+/**
+ * -lineinfo: the position of callee code inlined at a call site. The code keeps its own position; the
+ * outermost end of its chain of call sites (a position in the callee) gains the callee's name and the site.
+ */
+function inlinedLoc(l: Loc | undefined, callee: string, site: Loc | undefined, memo: Map<Loc, Loc>): Loc | undefined {
+  if (!l || !site) return l;
+  let r = memo.get(l);
+  if (!r) { r = l.at ? { ...l, at: inlinedLoc(l.at, callee, site, memo) } : { ...l, fn: callee, at: site }; memo.set(l, r); }
+  return r;
+}
+
 /** Inlines the call at b.insts[at]; returns the number of callee blocks placed after b. */
 function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func): number {
   const call = b.insts[at]!;
+  const locs = new Map<Loc, Loc>();
   const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
   // split b after the call
   const post: Block = { name: `${b.name || 'bb'}.split`, insts: b.insts.slice(at + 1), parent: f };
@@ -1005,7 +1017,7 @@ function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func): num
     const nb = bmap.get(cb)!;
     for (const i of cb.insts) {
       const c: Inst = { ...i, ops: i.ops.slice(), targets: i.targets.map(t => bmap.get(t)!), parent: nb,
-        idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined };
+        idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined, loc: inlinedLoc(i.loc, callee.name, call.loc, locs) };
       vmap.set(i, c);
       if (i.op === 'alloca' && cbi === 0 && (i.ops.length === 0 || i.ops[0]!.kind === 'int')) { c.parent = entry; hoisted.push(c); clones.push(c); continue; }
       if (i.op === 'ret') {

@@ -1,0 +1,87 @@
+// -lineinfo: `.loc` directives in function pieces, and the module's `.file` table and `.debug_str` names.
+//
+// A piece must not depend on the rest of the module (pieces are cached and reassembled), so it names files
+// and inlined functions by placeholders; assembly numbers them in order of first appearance in the module
+// text, as one pass over the final text: `.file N "path"` and `$L__info_stringN`.
+
+import type { Loc } from '../middle/ir';
+
+const FILE_MARK = '\x01';
+const NAME_MARK = '\x02';
+
+function locKey(l: Loc): string {
+  return `${l.file}\0${l.line}\0${l.col}\0${l.fn ?? ''}`;
+}
+
+/** The inlining chain of a position, outermost call site first. */
+function chainOf(l: Loc): Loc[] {
+  const out: Loc[] = [];
+  for (let x: Loc | undefined = l; x; x = x.at) out.push(x);
+  return out.reverse();
+}
+
+function locText(l: Loc): string {
+  const pos = `${FILE_MARK}${l.file}${FILE_MARK} ${l.line} ${l.col}`;
+  if (!l.fn || !l.at) return `\t.loc\t${pos}`;
+  return `\t.loc\t${pos}, function_name ${NAME_MARK}${l.fn}${NAME_MARK}, inlined_at ${FILE_MARK}${l.at.file}${FILE_MARK} ${l.at.line} ${l.at.col}`;
+}
+
+/**
+ * Tracks the position the emitted text is at. `move` returns the `.loc` lines that bring it to `l`: the
+ * call sites of an inlined position that differ from the current chain, outermost first, then `l` itself.
+ * Without `inlinedAt` (-no-lineinfo-inlined-at) only the innermost position is said, as a plain `.loc`.
+ */
+export class LocTracker {
+  private chain: string[] = [];
+  constructor(private readonly inlinedAt: boolean) {}
+
+  move(l: Loc | undefined): string[] {
+    if (!l) return [];
+    if (!this.inlinedAt) {
+      const k = `${l.file}\0${l.line}\0${l.col}`;
+      if (this.chain[0] === k) return [];
+      this.chain = [k];
+      return [locText({ file: l.file, line: l.line, col: l.col })];
+    }
+    const ls = chainOf(l);
+    const keys = ls.map(locKey);
+    let same = 0;
+    while (same < keys.length && same < this.chain.length && keys[same] === this.chain[same]) same++;
+    if (same === keys.length && same === this.chain.length) return [];
+    if (same === keys.length) same--;   // back to an outer position: say it again
+    this.chain = keys;
+    return ls.slice(same).map(locText);
+  }
+}
+
+/**
+ * Replace the placeholders of a module's text with file numbers and name labels, and add the `.file`
+ * table and `.debug_str` section at the end, as cicc lays them out. `compDir` resolves relative file names
+ * (the compiler's working directory; cicc joins them without normalising). `text` ends with the last function's closing brace and a newline.
+ */
+export function resolveLineInfo(text: string, compDir: string): string {
+  if (!text.includes(FILE_MARK)) return text + '\n';
+  const files = new Map<string, number>();
+  const names = new Map<string, number>();
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const f = text.indexOf(FILE_MARK, at), n = text.indexOf(NAME_MARK, at);
+    if (f < 0 && n < 0) break;
+    const isFile = f >= 0 && (n < 0 || f < n);
+    const start = isFile ? f : n;
+    const end = text.indexOf(isFile ? FILE_MARK : NAME_MARK, start + 1);
+    const key = text.slice(start + 1, end);
+    out += text.slice(at, start);
+    const table = isFile ? files : names;
+    let k = table.get(key);
+    if (k === undefined) { k = table.size; table.set(key, k); }
+    out += isFile ? String(k + 1) : `$L__info_string${k}`;
+    at = end + 1;
+  }
+  out += text.slice(at);
+  const fileLines = [...files.keys()].map((p, i) => `\t.file\t${i + 1} "${p.startsWith('/') ? p : `${compDir}/${p}`}"`);
+  if (names.size === 0) return `${out}\n${fileLines.join('\n')}\n`;
+  const strs = [...names.keys()].map((s, i) => `$L__info_string${i}:\n.b8 ${[...Buffer.from(s, 'latin1'), 0].join(',')}`);
+  return `${out}${fileLines.join('\n')}\n\t.section\t.debug_str\n\t{\n${strs.join('\n')}\n\n\t}\n`;
+}

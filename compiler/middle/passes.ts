@@ -11,6 +11,7 @@ import { licm } from './passes/licm';
 import { unrollLoops } from './passes/unroll';
 import { formSelects } from './passes/select';
 import { promoteArgs } from './passes/argpromote';
+import { reassembled } from './passes/reassemble';
 
 // ================================================================ CFG and dominators
 
@@ -401,7 +402,13 @@ const dv = new DataView(new ArrayBuffer(8));
 
 function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
   const to = i.ty;
-  if (x.kind === 'undef' || x.kind === 'poison') return null;
+  if (x.kind === 'undef') {
+    // as LLVM's instsimplify: the extended bits are known, so one choice (0) of the undef bits is a refinement
+    if (i.op === 'zext' || i.op === 'sext') return cInt(to, 0);
+    if (i.op === 'trunc') return cUndef(to);
+    return null;
+  }
+  if (x.kind === 'poison') return null;
   if (i.op === 'bitcast' && x.ty === to) return x;
   if (isIntConst(x)) {
     const from = bitsOf(x.ty);
@@ -485,7 +492,13 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
           case 'mul': if (bv === 1n) return a; if (bv === 0n) return zero; break;
           case 'udiv': case 'sdiv': if (bv === 1n) return a; break;
           case 'urem': case 'srem': if (bv === 1n) return zero; break;
-          case 'and': if (bv === 0n) return zero; if (bv === ones) return a; break;
+          case 'and': {
+            if (bv === 0n) return zero; if (bv === ones) return a;
+            // zext x & m where m keeps every bit x can have
+            const w = a.kind === 'inst' && a.op === 'zext' && a.ops[0]!.ty.k === 'int' ? bitsOf(a.ops[0]!.ty) : 0;
+            if (w > 0 && (bv & ((1n << BigInt(w)) - 1n)) === (1n << BigInt(w)) - 1n) return a;
+            break;
+          }
         }
         if (i.op === 'or' && bv === ones) return b;
       }
@@ -495,6 +508,7 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
         const pa = baseAndOffset(a.ops[0]!), pb = baseAndOffset(b.ops[0]!);
         if (pa && pb && pa.base === pb.base) return cInt(i.ty, BigInt(pa.off - pb.off));
       }
+      if (i.op === 'or') { const r = reassembled(i); if (r && r.shift === 0 && r.x.ty === i.ty) return r.x; }
       if (same) {
         if (i.op === 'sub' || i.op === 'xor') return zero;
         if (i.op === 'and' || i.op === 'or') return a;
@@ -573,14 +587,35 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       const a = o[0]!;
       const idx = i.idx ?? [];
       if (a.kind === 'inst' && a.op === 'insertvalue' && sameIdx(a.idx ?? [], idx)) return a.ops[1]!;
-      if (a.kind === 'agg' && idx.length === 1) { const e = a.elems[idx[0]!]; if (e && e.ty === i.ty) return e; }
-      return null;
+      const e = constElement(a, idx);
+      return e && e.ty === i.ty ? e : null;
     }
     default:
       if (isCast(i.op)) return foldCast(i, o[0]!, opts);
       return null;
   }
 }
+/** The member of a constant aggregate at `idx` (extractvalue of zeroinitializer, undef, {..} or c"..."), or null. */
+function constElement(c: Value, idx: readonly number[]): Const | null {
+  let cur: Value = c;
+  for (const k of idx) {
+    const t = cur.ty;
+    const elTy = t.k === 'struct' ? t.fields[k] : t.k === 'array' || t.k === 'vector' ? t.elem : undefined;
+    if (!elTy) return null;
+    switch (cur.kind) {
+      case 'agg': { const e = cur.elems[k]; if (!e) return null; cur = e; break; }
+      case 'bytes': if (elTy !== T.i8 || k >= cur.bytes.length) return null; cur = cInt(T.i8, cur.bytes[k]!); break;
+      case 'undef': cur = cUndef(elTy); break;
+      case 'zero':
+        cur = elTy.k === 'int' ? cInt(elTy, 0) : elTy.k === 'float' || elTy.k === 'double' ? cFP(elTy, 0)
+          : elTy.k === 'ptr' ? { kind: 'null', ty: elTy } : { kind: 'zero', ty: elTy };
+        break;
+      default: return null;
+    }
+  }
+  return cur.kind === 'inst' ? null : cur as Const;
+}
+
 /** A pointer as (base, constant byte offset) through constant-index geps. */
 function baseAndOffset(p: Value): { base: Value; off: number } | null {
   let off = 0;
@@ -600,7 +635,23 @@ function baseAndOffset(p: Value): { base: Value; off: number } | null {
  */
 export function instCombine(f: Func): boolean {
   let changed = false;
+  const extracts: { b: Block; i: Inst; x: Value; shift: number }[] = [];
   for (const b of f.blocks) for (const i of b.insts) {
+    // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2), (y | c1) & c2 → y & c2 when c1 & c2 = 0
+    if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {
+      const x = i.ops[0] as Inst, c2 = (i.ops[1] as Const & { kind: 'int' }).value;
+      const c1 = x.ops[1] && isIntConst(x.ops[1]) ? x.ops[1].value : null;
+      if (c1 !== null && x.ty === i.ty && x !== i) {
+        if (x.op === i.op) { i.ops = [x.ops[0]!, cInt(i.ty, i.op === 'and' ? c1 & c2 : c1 | c2)]; changed = true; continue; }
+        if (i.op === 'and' && x.op === 'or' && (c1 & c2) === 0n) { i.ops = [x.ops[0]!, i.ops[1]!]; changed = true; continue; }
+      }
+    }
+    // an `or` that reassembles bits [shift, shift + N) of a wider value: trunc(x >> shift)
+    if (i.op === 'or') {
+      const r = reassembled(i);
+      if (r && (r.shift > 0 || r.x.ty !== i.ty)) extracts.push({ b, i, ...r });
+      continue;
+    }
     // i1 selects from short-circuit && / || (after select formation): plain predicate logic
     if (i.op === 'select' && i.ty === T.i1) {
       const [c, x, y] = i.ops as [Value, Value, Value];
@@ -633,6 +684,16 @@ export function instCombine(f: Func): boolean {
       i.nsw = i.nuw = undefined;
       changed = true;
     }
+  }
+  for (const { b, i, x, shift } of extracts) {
+    let y = x;
+    if (shift > 0) {
+      const sh: Inst = { kind: 'inst', op: 'lshr', ty: x.ty, ops: [x, cInt(x.ty, shift)], targets: [], parent: b, name: '', loc: i.loc };
+      b.insts.splice(b.insts.indexOf(i), 0, sh);
+      y = sh;
+    }
+    i.op = 'trunc'; i.ops = [y];
+    changed = true;
   }
   return changed;
 }

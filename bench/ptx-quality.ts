@@ -43,14 +43,17 @@ export function countPtx(ptx: string): Map<string, FnCounts> {
       }
       continue;
     }
-    if (line.startsWith('{')) { depth++; continue; }
-    if (line.startsWith('}')) { if (--depth === 0) cur = null; continue; }
-    for (const stmt of line.split(';').map(s => s.trim()).filter(Boolean)) {
+    // scopes: call sequences (`{` alone) and inline asm (`{ .reg ...;` … `...;}`), statements inside count
+    const depthAfter = depth + (line.match(/\{/g) ?? []).length - (line.match(/\}/g) ?? []).length;
+    const text = line.replace(/^\{/, '').replace(/\}$/, '');
+    for (const stmt of text.split(';').map(s => s.trim()).filter(Boolean)) {
       const body = stmt.replace(/^[\w$]+:\s*/, ''); // a label before the statement
       if (!body || body.startsWith('.')) continue;
       cur.insts++;
       if (/^(?:@!?%\w+\s+)?(?:ld|st)(?:\.volatile|\.relaxed\.\w+)?\.local\b/.test(body)) cur.local++;
     }
+    depth = depthAfter;
+    if (depth === 0) cur = null;
   }
   return out;
 }

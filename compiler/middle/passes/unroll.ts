@@ -115,6 +115,12 @@ function tripCount(loop: Loop, pre: Block, stay: number, opts: CompileOptions, m
   return null;
 }
 
+function funcSize(f: Func): number {
+  let n = 0;
+  for (const b of f.blocks) n += b.insts.length;
+  return n;
+}
+
 function loopSize(loop: Loop): number {
   let n = 0;
   for (const b of loop.blocks) n += b.insts.length;
@@ -133,9 +139,13 @@ function indexesLocalArray(f: Func, loop: Loop): boolean {
   return false;
 }
 
+/** Unrolling stops when the function has grown past this many instructions (loops are unrolled innermost first). */
+const FUNC_SIZE_LIMIT = 40000;
+
 export function unrollLoops(f: Func, opts: CompileOptions): boolean {
   let changed = false;
-  for (let round = 0; round < 16; round++) {
+  for (let round = 0; round < 1000; round++) {
+    if (funcSize(f) > FUNC_SIZE_LIMIT) break;
     const cfg = buildCFG(f);
     let did = false;
     for (const loop of loopsOf(cfg)) {

@@ -127,16 +127,26 @@ function loopSize(loop: Loop): number {
   return n;
 }
 
-/** Does the loop index an alloca with a value that changes per iteration (a per-thread array)? */
+/**
+ * Does unrolling the loop take a per-thread array out of local memory? It indexes an alloca with a value
+ * that changes per iteration, and every other access to that alloca uses constant indices (after
+ * unrolling, all of them are constant and SROA can split the array).
+ */
 function indexesLocalArray(f: Func, loop: Loop): boolean {
   const entry = f.blocks[0]!;
+  const rootOf = (v: Value): Value => { while (v.kind === 'inst' && v.op === 'gep') v = v.ops[0]!; return v; };
+  const dynamic = (i: Inst): boolean => i.ops.slice(1).some(x => x.kind === 'inst' || x.kind === 'arg');
+  const arrays = new Set<Inst>();
   for (const b of loop.blocks) for (const i of b.insts) {
-    if (i.op !== 'gep') continue;
-    let base = i.ops[0]!;
-    while (base.kind === 'inst' && base.op === 'gep') base = base.ops[0]!;
-    if (base.kind === 'inst' && base.op === 'alloca' && base.parent === entry && i.ops.slice(1).some(x => x.kind === 'inst')) return true;
+    if (i.op !== 'gep' || !dynamic(i)) continue;
+    const base = rootOf(i.ops[0]!);
+    if (base.kind === 'inst' && base.op === 'alloca' && base.parent === entry) arrays.add(base);
   }
-  return false;
+  for (const b of f.blocks) {
+    if (loop.blocks.has(b)) continue;
+    for (const i of b.insts) if (i.op === 'gep' && dynamic(i)) { const r = rootOf(i.ops[0]!); if (r.kind === 'inst') arrays.delete(r); }
+  }
+  return arrays.size > 0;
 }
 
 /** Unrolling stops when the function has grown past this many instructions (loops are unrolled innermost first). */
@@ -172,18 +182,22 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   // the latch must end in an unconditional branch back to the header
   const lt = loop.latch.insts[loop.latch.insts.length - 1]!;
   if (lt.op !== 'br') return false;
-  // convergent operations (barriers, warp votes/shuffles) are not duplicated: keep such loops intact
+  // Loops with barriers, warp votes and shuffles, or inline asm with side effects stay rolled (as cicc
+  // leaves them). Inline asm without side effects (the fp16 conversions of cuda_fp16.hpp) is unrolled only
+  // when that takes an array out of local memory: cicc counts asm as costly and keeps such loops otherwise.
+  const frees = indexesLocalArray(f, loop);
   for (const b of loop.blocks) for (const i of b.insts) {
     if (i.op !== 'call') continue;
     const c = i.ops[0]!;
-    if (c.kind === 'asm' || (c.kind === 'func' && (c.attrs.convergent || /barrier|bar\.|shfl|vote|syncwarp|match/.test(c.name)))) return false;
+    if (c.kind === 'asm' && (c.sideEffects || !frees)) return false;
+    if (c.kind === 'func' && (c.attrs.convergent || /barrier|bar\.|shfl|vote|syncwarp|match/.test(c.name))) return false;
   }
   // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits
   const pragma = term.unroll;
   if (pragma === 1) return false;
   const n = tripCount(loop, pre, stay, opts, pragma === undefined ? MAX_TRIPS : pragma === 0 ? PRAGMA_MAX_TRIPS : Math.min(pragma, PRAGMA_MAX_TRIPS));
   if (n === null) return false;
-  const limit = pragma !== undefined ? PRAGMA_SIZE_LIMIT : indexesLocalArray(f, loop) ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
+  const limit = pragma !== undefined ? PRAGMA_SIZE_LIMIT : frees ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
   if (n * loopSize(loop) > limit) return false;
 
   const body = f.blocks.filter(b => loop.blocks.has(b));

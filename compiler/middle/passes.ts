@@ -12,6 +12,7 @@ import { unrollLoops } from './passes/unroll';
 import { formSelects } from './passes/select';
 import { promoteArgs } from './passes/argpromote';
 import { reassembled } from './passes/reassemble';
+import { maybeOnes } from './passes/knownbits';
 
 // ================================================================ CFG and dominators
 
@@ -494,9 +495,10 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
           case 'urem': case 'srem': if (bv === 1n) return zero; break;
           case 'and': {
             if (bv === 0n) return zero; if (bv === ones) return a;
-            // zext x & m where m keeps every bit x can have
-            const w = a.kind === 'inst' && a.op === 'zext' && a.ops[0]!.ty.k === 'int' ? bitsOf(a.ops[0]!.ty) : 0;
-            if (w > 0 && (bv & ((1n << BigInt(w)) - 1n)) === (1n << BigInt(w)) - 1n) return a;
+            // a mask that keeps every bit x can have, or none of them
+            const may = maybeOnes(a);
+            if ((may & ~bv & ones) === 0n) return a;
+            if ((may & bv) === 0n) return zero;
             break;
           }
         }
@@ -637,13 +639,42 @@ export function instCombine(f: Func): boolean {
   let changed = false;
   const extracts: { b: Block; i: Inst; x: Value; shift: number }[] = [];
   for (const b of f.blocks) for (const i of b.insts) {
-    // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2), (y | c1) & c2 → y & c2 when c1 & c2 = 0
+    // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2)
     if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {
       const x = i.ops[0] as Inst, c2 = (i.ops[1] as Const & { kind: 'int' }).value;
       const c1 = x.ops[1] && isIntConst(x.ops[1]) ? x.ops[1].value : null;
-      if (c1 !== null && x.ty === i.ty && x !== i) {
-        if (x.op === i.op) { i.ops = [x.ops[0]!, cInt(i.ty, i.op === 'and' ? c1 & c2 : c1 | c2)]; changed = true; continue; }
-        if (i.op === 'and' && x.op === 'or' && (c1 & c2) === 0n) { i.ops = [x.ops[0]!, i.ops[1]!]; changed = true; continue; }
+      if (c1 !== null && x.op === i.op && x.ty === i.ty && x !== i) { i.ops = [x.ops[0]!, cInt(i.ty, i.op === 'and' ? c1 & c2 : c1 | c2)]; changed = true; continue; }
+    }
+    // bitfield reads after writes: bits a mask drops need not be computed
+    if (i.op === 'and' && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {
+      const bits = i.ty.bits, m = U((i.ops[1] as Const & { kind: 'int' }).value, bits);
+      const x = i.ops[0] as Inst;
+      // (a | b) & m → b & m when a has no bit in m
+      if (x.op === 'or' && x !== i) {
+        const keep = (maybeOnes(x.ops[0]!) & m) === 0n ? x.ops[1]! : (maybeOnes(x.ops[1]!) & m) === 0n ? x.ops[0]! : null;
+        if (keep) { i.ops = [keep, i.ops[1]!]; changed = true; continue; }
+      }
+      if (x.op === 'lshr' && isIntConst(x.ops[1]!) && x !== i) {
+        const sh = Number(U((x.ops[1] as Const & { kind: 'int' }).value, bits));
+        const hi = m << BigInt(sh);
+        let y = x.ops[0]!;
+        // ((z & k) >> s) & m → (z >> s) & m when k keeps the bits m takes
+        while (y.kind === 'inst' && y.op === 'and' && isIntConst(y.ops[1]!) && (hi & ~U(y.ops[1].value, bits)) === 0n) y = y.ops[0]!;
+        // ((v << s) >> s) & m → v & m when m fits below the bits the shift dropped
+        if (y.kind === 'inst' && y.op === 'shl' && isIntConst(y.ops[1]!) && U(y.ops[1].value, bits) === BigInt(sh) && hi >> BigInt(bits) === 0n) {
+          i.ops = [y.ops[0]!, i.ops[1]!]; changed = true; continue;
+        }
+        // ((a | b) >> s) & m → (b >> s) & m when a has no bit in m << s
+        if (y.kind === 'inst' && y.op === 'or') {
+          const keep = (maybeOnes(y.ops[0]!) & hi) === 0n ? y.ops[1]! : (maybeOnes(y.ops[1]!) & hi) === 0n ? y.ops[0]! : null;
+          if (keep) {
+            const nx: Inst = { kind: 'inst', op: 'lshr', ty: x.ty, ops: [keep, x.ops[1]!], targets: [], parent: b, name: '', loc: x.loc };
+            b.insts.splice(b.insts.indexOf(i), 0, nx);
+            i.ops = [nx, i.ops[1]!];
+            changed = true;
+            continue;
+          }
+        }
       }
     }
     // an `or` that reassembles bits [shift, shift + N) of a wider value: trunc(x >> shift)

@@ -481,7 +481,18 @@ export class FnEmitter {
       return;
     }
     let val = v;
-    if (!val.startsWith('%')) { const r = this.fresh(regClassOf(ty)); this.ins(`mov.${ty.k === 'half' || ty.k === 'bfloat' ? 'b16' : movSuffix(regClassOf(ty))}`, r, val); val = r; }
+    if (!val.startsWith('%')) {
+      // an immediate stored: one register per constant and block, as scalar() materialises them
+      const c = regClassOf(ty), memo = this.inEdgeCopies ? null : `${c}|${val}|`;
+      const known = memo === null ? undefined : this.constRegs.get(memo);
+      if (known) val = known;
+      else {
+        const r = this.fresh(c);
+        this.ins(`mov.${ty.k === 'half' || ty.k === 'bfloat' ? 'b16' : movSuffix(c)}`, r, val);
+        if (memo !== null) this.constRegs.set(memo, r);
+        val = r;
+      }
+    }
     this.ins(`st${qual}${sp}.${memSuffix(ty)}`, at, val);
   }
 

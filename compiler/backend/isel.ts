@@ -13,6 +13,7 @@ import { ptxName, kernelParamDecl, funcHeader, paramKind, callPrototype, type Pa
 import { emitIntrinsic } from './intrinsics';
 import { emitInlineAsm } from './inlineasm';
 import { LocTracker } from './lineinfo';
+import { onlyReadsThrough } from './readonly';
 
 /** Placeholder for the function's ordinal in labels (`$L__BB<fn>_<n>`) and the depot name. */
 export const FN_MARK = '@@FN@@';
@@ -27,6 +28,10 @@ export interface FnPiece {
 
 /** Memory address: state space ('' generic) and `[base+off]`. */
 export interface Addr { space: string; base: string; off: number }
+
+/** memQual's mark for a load through the non-coherent (read-only) cache: `ld.global.nc`, not a qualifier before the space. */
+const NC = '.nc';
+const ldOp = (qual: string, sp: string): string => (qual === NC ? `ld${sp}.nc` : `ld${qual}${sp}`);
 
 export function spaceOf(as: number): string {
   switch (as) {
@@ -461,14 +466,14 @@ export class FnEmitter {
     const sp = dot(a.space);
     if (ty === T.i1) {
       const t = this.fresh('rs'), t2 = this.fresh('rs');
-      this.ins(`ld${qual}${sp}.u8`, t, at);
+      this.ins(`${ldOp(qual, sp)}.u8`, t, at);
       this.ins('and.b16', t2, t, '1');
       const d = dst ?? this.fresh('p');
       this.ins('setp.eq.b16', d, t2, '1');
       return d;
     }
     const d = dst ?? this.fresh(regClassOf(ty));
-    this.ins(`ld${qual}${sp}.${memSuffix(ty)}`, d, at);
+    this.ins(`${ldOp(qual, sp)}.${memSuffix(ty)}`, d, at);
     return d;
   }
   storeScalar(ty: Type, a: Addr, v: string, qual = ''): void {
@@ -807,7 +812,40 @@ export class FnEmitter {
     }
     // ptxas refuses .volatile on .local: a thread's local memory is private, so plain accesses suffice.
     if (i.volatile && a.space !== 'param' && a.space !== 'const' && a.space !== 'local') return '.volatile';
+    if (load && a.space === 'global' && !i.volatile && this.readOnlyMemory(i.ops[0]!)) return NC;
     return '';
+  }
+
+  /**
+   * Memory no one writes while the kernel runs (as NVPTX's canLowerToLDG): every object the address may
+   * point into is a constant global or a `__restrict__` (noalias) kernel parameter that the kernel only
+   * reads through.
+   */
+  private readOnlyMemory(p: Value): boolean {
+    if (!this.f.isKernel) return false;
+    const seen = new Set<Value>();
+    const work: Value[] = [p];
+    while (work.length) {
+      const v = work.pop()!;
+      if (seen.has(v)) continue;
+      seen.add(v);
+      if (v.kind === 'arg') { if (!this.readOnlyArg(v)) return false; continue; }
+      if (v.kind === 'global') { if (!v.isConstant) return false; continue; }
+      if (v.kind === 'cexpr') { work.push(v.base as Value); continue; }
+      if (v.kind !== 'inst') return false;
+      if (v.op === 'gep' || v.op === 'addrspacecast' || v.op === 'bitcast') work.push(v.ops[0]!);
+      else if (v.op === 'phi') work.push(...v.ops);
+      else if (v.op === 'select') work.push(v.ops[1]!, v.ops[2]!);
+      else return false;
+    }
+    return true;
+  }
+  private roArgs = new Map<Arg, boolean>();
+  /** A noalias pointer parameter the kernel (and every function it hands the pointer to) only reads through. */
+  private readOnlyArg(a: Arg): boolean {
+    let r = this.roArgs.get(a);
+    if (r === undefined) { r = a.ty.k === 'ptr' && a.attrs.includes('noalias') && onlyReadsThrough(this.f, a); this.roArgs.set(a, r); }
+    return r;
   }
 
   /**
@@ -1094,7 +1132,7 @@ export class FnEmitter {
     if (l) {
       const a = this.addrOf(l.ops[0]!);
       const q = this.memQual(l, a, true);
-      this.ins(`ld${q}${dot(a.space)}.${i.op === 'sext' ? 's' : 'u'}${l.ty === T.i8 ? 8 : 16}`, this.reg(i), addrText(a));
+      this.ins(`${ldOp(q, dot(a.space))}.${i.op === 'sext' ? 's' : 'u'}${l.ty === T.i8 ? 8 : 16}`, this.reg(i), addrText(a));
       return;
     }
     const x = i.ops[0]!;

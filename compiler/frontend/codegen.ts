@@ -68,6 +68,12 @@ export class ModuleGen {
   emitBody(f: FuncSym): void {
     const fn = this.func(f);
     if (!f.body) return;
+    // __restrict__ pointer parameters are noalias (a kernel's read-only ones are loaded with ld.global.nc)
+    const ps = f.params ?? [], off = fn.params.length - ps.length;
+    ps.forEach((v, k) => {
+      const a = fn.params[off + k];
+      if (a && v.ty.k === 'ptr' && (v.ty.q & Q.Restrict) && !a.attrs.includes('noalias')) a.attrs.push('noalias');
+    });
     new FnGen(this, f, fn).run(f.body);
   }
 
@@ -98,6 +104,8 @@ export class ModuleGen {
       const internal = v.isStatic || v.storage === 'static-local';
       g = newGlobal(name, vt, as, init, { linkage: internal ? 'internal' : 'external', align, externallyInitialized: !internal && (v.space === 'device' || v.space === 'constant' || v.space === 'managed') });
       if (v.space === 'none') { g.isConstant = true; g.linkage = 'internal'; g.addrSpace = AS.const; (g as { ty: IRType }).ty = ptrTy(AS.const); }
+      // a const __device__ object is never written by device code (as cicc: its loads may use the read-only cache)
+      else if (v.space === 'device' && constObject(v.ty)) g.isConstant = true;
     }
     if (v.space === 'managed') g.managed = true;
     this.globals.set(v, g);
@@ -214,6 +222,9 @@ export class ModuleGen {
 }
 
 interface Loop { brk: Block; cont: Block | null; depth: number }
+
+/** A const-qualified object type (an array of const elements too). */
+const constObject = (t: CType): boolean => (t.k === 'array' ? constObject(t.elem) : (t.q & Q.Const) !== 0);
 
 const isBitfield = (e: Expr): boolean => e.k === 'member' && (e.field as Field).bits !== undefined;
 

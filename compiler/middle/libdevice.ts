@@ -202,4 +202,34 @@ export function linkLibdevice(m: Module, bytes: Uint8Array, cfg: ReflectConfig):
     d.attrs = { ...p.attrs };
     d.linkage = 'internal';
   }
+  // The library's tables (__cudart_i2opi_f, ...) are plain globals that nothing writes: constant, as
+  // LLVM's global optimiser finds them (loads then fold, or go through the read-only cache).
+  for (const c of globals.values()) if (!c.isConstant && c.linkage === 'internal' && neverWritten(m, c)) c.isConstant = true;
+}
+
+/** No instruction of m stores into g, passes its address on, or lets it escape (only loads through geps/casts). */
+function neverWritten(m: Module, g: Global): boolean {
+  for (const f of m.funcs) {
+    const derived = new Set<Value>([g]);
+    const isDerived = (v: Value): boolean => derived.has(v) || (v.kind === 'cexpr' && isDerived(v.base as Value));
+    const isAddrStep = (i: Inst): boolean => (i.op === 'gep' || i.op === 'bitcast' || i.op === 'addrspacecast') && isDerived(i.ops[0]!) && !i.ops.slice(1).some(isDerived);
+    // addresses computed from g, whatever the block order
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const b of f.blocks) for (const i of b.insts) if (!derived.has(i) && isAddrStep(i)) { derived.add(i); grew = true; }
+    }
+    for (const b of f.blocks) for (const i of b.insts) {
+      if (!i.ops.some(isDerived) || derived.has(i)) continue;
+      if (i.op === 'load' && i.ops.length === 1) continue;
+      return false;
+    }
+  }
+  for (const o of m.globals) if (o.init && o !== g && constRefers(o.init, g)) return false;
+  return true;
+}
+function constRefers(c: Value, g: Global): boolean {
+  if (c === g) return true;
+  if (c.kind === 'cexpr') return constRefers(c.base as Value, g);
+  if (c.kind === 'agg') return c.elems.some(e => constRefers(e, g));
+  return false;
 }

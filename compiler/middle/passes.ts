@@ -3,7 +3,7 @@
 // no folding of UB/poison-producing operations, nothing moved across memory side effects).
 import type { CompileOptions } from '../options';
 import type { Block, Const, Func, Inst, Loc, Module, Type, Value } from './ir';
-import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf } from './ir';
+import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf, fieldOffset } from './ir';
 import { constStr } from './llprint';
 import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
@@ -577,13 +577,13 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       return null;
     }
     case 'load': {
-      const p = o[0]!;
-      if (i.volatile || p.kind !== 'global') return null;
-      if (!p.isConstant || !p.init || p.externallyInitialized || p.linkage === 'weak' || p.linkage === 'linkonce_odr' || p.linkage === 'common') return null;
-      if (p.valueTy !== i.ty) return null;
-      const c = p.init;
-      if (c.kind === 'int' || c.kind === 'fp') return c;
-      return null;
+      if (i.volatile || i.ordering) return null;
+      const at = baseAndOffset(o[0]!);
+      const p = at?.base;
+      if (!at || !p || p.kind !== 'global') return null;
+      if (at.off === 0 && p.valueTy === i.ty && p.isConstant && !p.externallyInitialized && (p.init?.kind === 'int' || p.init?.kind === 'fp')
+        && p.linkage !== 'weak' && p.linkage !== 'linkonce_odr' && p.linkage !== 'common') return p.init;
+      return loadFromConstant(p, at.off, i.ty);
     }
     case 'extractvalue': {
       const a = o[0]!;
@@ -597,6 +597,47 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       return null;
   }
 }
+/** The bytes of a constant initialiser (little-endian), or null when it holds addresses or undefined bytes. */
+function constBytes(c: Const, out: Uint8Array, at: number): boolean {
+  switch (c.kind) {
+    case 'zero': case 'null': return true;   // out starts zeroed
+    case 'bytes': out.set(c.bytes.subarray(0, Math.min(c.bytes.length, out.length - at)), at); return true;
+    case 'int': {
+      const n = sizeOf(c.ty);
+      let v = BigInt.asUintN(n * 8, c.value);
+      for (let k = 0; k < n && at + k < out.length; k++) { out[at + k] = Number(v & 0xffn); v >>= 8n; }
+      return true;
+    }
+    case 'fp': {
+      if (c.ty.k === 'float') { dv.setFloat32(0, c.value, true); out.set(new Uint8Array(dv.buffer, 0, 4).slice(), at); return true; }
+      if (c.ty.k === 'double') { dv.setFloat64(0, c.value, true); out.set(new Uint8Array(dv.buffer, 0, 8).slice(), at); return true; }
+      return false;
+    }
+    case 'agg': {
+      const t = c.ty;
+      return c.elems.every((e, k) => constBytes(e, out, at + (t.k === 'struct' ? fieldOffset(t, k) : k * sizeOf(e.ty))));
+    }
+    default: return false;
+  }
+}
+/** A scalar read `off` bytes into a constant global (a string literal, a lookup table), or null. */
+export function loadFromConstant(g: Value, off: number, ty: Type): Const | null {
+  if (g.kind !== 'global' || !g.isConstant || !g.init || g.externallyInitialized || g.linkage === 'weak' || g.linkage === 'linkonce_odr' || g.linkage === 'common') return null;
+  return loadConst(g.init, off, ty);
+}
+/** A scalar integer or float read from a constant initialiser at a byte offset, or null. */
+function loadConst(init: Const, off: number, ty: Type): Const | null {
+  const n = ty.k === 'int' ? ty.bits / 8 : ty.k === 'float' ? 4 : ty.k === 'double' ? 8 : 0;
+  if (!Number.isInteger(n) || n === 0 || off < 0 || off + n > sizeOf(init.ty)) return null;
+  const bytes = new Uint8Array(sizeOf(init.ty));
+  if (!constBytes(init, bytes, 0)) return null;
+  let v = 0n;
+  for (let k = n - 1; k >= 0; k--) v = (v << 8n) | BigInt(bytes[off + k]!);
+  if (ty.k === 'int') return cInt(ty, BigInt.asIntN(ty.bits, v));
+  if (ty.k === 'float') { dv.setUint32(0, Number(v)); return cFP(ty, dv.getFloat32(0)); }
+  dv.setBigUint64(0, v); return cFP(ty, dv.getFloat64(0));
+}
+
 /** The member of a constant aggregate at `idx` (extractvalue of zeroinitializer, undef, {..} or c"..."), or null. */
 function constElement(c: Value, idx: readonly number[]): Const | null {
   let cur: Value = c;

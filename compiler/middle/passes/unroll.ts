@@ -7,7 +7,7 @@
 import type { Block, Const, Func, Inst, Value } from '../ir';
 import { T, cTrue, cFalse } from '../ir';
 import type { CompileOptions } from '../../options';
-import { buildCFG, dominates, succsOf, simplifyInst, type CFG } from '../passes';
+import { buildCFG, dominates, succsOf, simplifyInst, loadFromConstant, type CFG } from '../passes';
 import { constGepOffset } from './sroa';
 
 const MAX_TRIPS = 64;
@@ -76,13 +76,22 @@ function tripCount(loop: Loop, pre: Block, stay: number, opts: CompileOptions, m
     else if (v.ty.k === 'ptr' && outsideLoop(v)) env.set(phi, symbolic(v));
   }
   const evalIn = (v: Value, e: Map<Inst, SimVal>, memo: Map<Inst, SimVal | null>): SimVal | null => {
+    // a global seen through an address-space cast (string literals before address spaces are inferred)
+    if (v.kind === 'cexpr' && (v.op === 'addrspacecast' || v.op === 'bitcast') && v.base.kind === 'global') return symbolic(v.base);
     if (isConst(v)) return v;
     if (outsideLoop(v)) return v.ty.k === 'ptr' && (v.kind === 'inst' || v.kind === 'arg' || v.kind === 'global') ? symbolic(v) : null;
     if (v.kind !== 'inst') return null;
     if (v.op === 'phi' && v.parent === h) return e.get(v) ?? null;
     if (memo.has(v)) return memo.get(v)!;
     memo.set(v, null);
-    if (v.op === 'phi' || v.op === 'load' || v.op === 'call') return null;
+    if (v.op === 'load') {
+      // a load from a constant global at a known offset (a loop over a string literal or a table)
+      const a = v.volatile || v.ordering ? null : evalIn(v.ops[0]!, e, memo);
+      const r = a && a.kind === 'symptr' && a.off >= 0n && a.off < 1n << 31n ? loadFromConstant(a.base, Number(a.off), v.ty) : null;
+      memo.set(v, r);
+      return r;
+    }
+    if (v.op === 'phi' || v.op === 'call') return null;
     const ops: SimVal[] = [];
     for (const o of v.ops) { const c = evalIn(o, e, memo); if (!c) return null; ops.push(c); }
     let r: SimVal | null = null;

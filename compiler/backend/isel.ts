@@ -688,6 +688,8 @@ export class FnEmitter {
       case 'extractvalue': {
         const r = leafRange(i.ops[0]!.ty, i.idx ?? []);
         const src = this.leaves(i.ops[0]!).slice(r.first, r.first + r.count);
+        // a part of a call's result (texture fetch, inline asm outputs): its registers are written once, use them
+        if (i.ops[0]!.kind === 'inst' && (i.ops[0] as Inst).op === 'call' && !this.vals.has(i)) { this.vals.set(i, src); return; }
         const ds = this.regsOf(i);
         ds.forEach((d, k) => this.mov(d, src[k]!));
         return;

@@ -87,4 +87,22 @@ export const TEX_SPECS: KernelSpec[] = [
       { kernel: 'tex_1d_norm', grid: 1, block: 48, args: [tex('t1'), buf('d1'), i32(32)] },
     ],
   },
+  {
+    name: 'cuda_tex_layered',
+    buffers: {
+      al: { type: 'f32', n: 12 * 10 * 3 },
+      ag: { type: 'i32', n: 2 * 12 * 10, init: gen(i => { const t = i >> 1, x = t % 12, y = Math.floor(t / 12); return i & 1 ? -(x * 7 + y) | 0 : y * 100 + x; }) },
+      dl: { type: 'f32', n: 12 * 10 * 3 }, dg: { type: 'i32', n: 4 * 13 * 11 },
+    },
+    surfaces: { s: { buf: 'al', elemSize: 4, width: 12, height: 10, layers: 3 } },
+    textures: {
+      tl: { buf: 'al', kind: 'array', format: 'f32', channels: 1, width: 12, height: 10, layers: 3, address: 'clamp' },
+      tg: { buf: 'ag', kind: 'array', format: 'i32', channels: 2, width: 12, height: 10, address: 'clamp' },
+    },
+    launches: [
+      { kernel: 'surf_fill_layers', grid: 3, block: [16, 16, 1], args: [surf('s'), i32(12), i32(10), i32(3)] },
+      { kernel: 'tex_layered_read', grid: 3, block: [16, 16, 1], args: [tex('tl'), buf('dl'), i32(12), i32(10), i32(3)] },
+      { kernel: 'tex_gather', grid: 1, block: [16, 16, 1], args: [tex('tg'), buf('dg'), i32(12), i32(10)] },
+    ],
+  },
 ];

@@ -200,6 +200,22 @@ describe.skipIf(skip !== undefined)(`the emulator running the real cicc's PTX me
     }
   });
 
+  it('cuda_tex_layered', () => {
+    const r = runRef('cuda_tex_layered');
+    const W = 12, H = 10, L = 3;
+    const v = (l: number, x: number, y: number) => Math.fround(l * 1000 + y * 10 + x);
+    const dl = floats(r, 'dl');
+    for (let l = 0; l < L; l++) for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const a = v(l, x, y), b = v((l + 1) % L, x, y);
+      expect(dl[(l * H + y) * W + x]).toBe(Math.fround(Math.fround(Math.fround(a * 4) + b) + Math.fround(a * 0.5)));
+    }
+    const dg = ints(r, 'dg');
+    for (let y = 0; y <= H; y++) for (let x = 0; x <= W; x++) {
+      const at = (i: number, j: number) => { i = clampTo(i, W); j = clampTo(j, H); return (x + y) % 2 ? -(i * 7 + j) | 0 : j * 100 + i; };
+      expect(dg.slice((y * (W + 1) + x) * 4, (y * (W + 1) + x) * 4 + 4)).toEqual([at(x - 1, y), at(x, y), at(x, y - 1), at(x - 1, y - 1)]);
+    }
+  });
+
   it('cuda_tex_normalized', () => {
     const r = runRef('cuda_tex_normalized');
     const d2 = floats(r, 'd2');

@@ -51,6 +51,7 @@ export const TEX_SPECS: KernelSpec[] = [
     buffers: {
       a2: { type: 'f32', n: 20 * 6 }, a1: { type: 'i16', n: 2 * 40 },
       dc: { type: 'f32', n: 23 * 8 }, dz: { type: 'f32', n: 23 * 8 }, d1: { type: 'i32', n: 40 },
+      dm: { type: 'f32', n: 3 }, dm3: { type: 'f32', n: 3, init: gen(() => 7) },
     },
     surfaces: {
       s2: { buf: 'a2', elemSize: 4, width: 20, height: 6 },
@@ -60,6 +61,8 @@ export const TEX_SPECS: KernelSpec[] = [
       { kernel: 'surf_write2d', grid: [3, 2, 1], block: [8, 4, 1], args: [surf('s2'), i32(20), i32(6)] },
       { kernel: 'surf_read2d', grid: [3, 2, 1], block: [8, 4, 1], args: [surf('s2'), buf('dc'), buf('dz'), i32(20), i32(6)] },
       { kernel: 'surf_1d', grid: 1, block: 64, args: [surf('s1'), buf('d1'), i32(40)] },
+      { kernel: 'surf_mode', grid: 1, block: 3, args: [surf('s2'), buf('dm'), i32(20), i32(1)] },
+      { kernel: 'surf_mode', grid: 1, block: 3, args: [surf('s2'), buf('dm3'), i32(20), i32(0)] },
     ],
   },
   {
@@ -93,6 +96,7 @@ export const TEX_SPECS: KernelSpec[] = [
       al: { type: 'f32', n: 12 * 10 * 3 },
       ag: { type: 'i32', n: 2 * 12 * 10, init: gen(i => { const t = i >> 1, x = t % 12, y = Math.floor(t / 12); return i & 1 ? -(x * 7 + y) | 0 : y * 100 + x; }) },
       dl: { type: 'f32', n: 12 * 10 * 3 }, dg: { type: 'i32', n: 4 * 13 * 11 },
+      dc: { type: 'i32', n: 8 }, dc2: { type: 'i32', n: 8 },
     },
     surfaces: { s: { buf: 'al', elemSize: 4, width: 12, height: 10, layers: 3 } },
     textures: {
@@ -103,6 +107,8 @@ export const TEX_SPECS: KernelSpec[] = [
       { kernel: 'surf_fill_layers', grid: 3, block: [16, 16, 1], args: [surf('s'), i32(12), i32(10), i32(3)] },
       { kernel: 'tex_layered_read', grid: 3, block: [16, 16, 1], args: [tex('tl'), buf('dl'), i32(12), i32(10), i32(3)] },
       { kernel: 'tex_gather', grid: 1, block: [16, 16, 1], args: [tex('tg'), buf('dg'), i32(12), i32(10)] },
+      { kernel: 'tex_gather_comp', grid: 1, block: 2, args: [tex('tg'), buf('dc'), i32(1)] },
+      { kernel: 'tex_gather_comp', grid: 1, block: 2, args: [tex('tg'), buf('dc2'), i32(0)] },
     ],
   },
 ];

@@ -184,6 +184,7 @@ describe.skipIf(skip !== undefined)(`the emulator running the real cicc's PTX me
         expect(z[y * OW + x]).toBe(Math.fround((x < W && y < H ? val(x, y) : 0) + 1));
       }
     }
+    expect([...floats(r, 'dm'), ...floats(r, 'dm3')]).toEqual([val(W - 2, 1), val(W - 1, 1), val(W - 1, 1), val(W - 2, 1), val(W - 1, 1), 0]);
     expect(ints(r, 'd1')).toEqual(Array.from({ length: 40 }, (_, i) => { const j = (i + 1) % 40; return (j * 3 - 50) * 100 - j; }));
   });
 
@@ -214,6 +215,14 @@ describe.skipIf(skip !== undefined)(`the emulator running the real cicc's PTX me
       const at = (i: number, j: number) => { i = clampTo(i, W); j = clampTo(j, H); return (x + y) % 2 ? -(i * 7 + j) | 0 : j * 100 + i; };
       expect(dg.slice((y * (W + 1) + x) * 4, (y * (W + 1) + x) * 4 + 4)).toEqual([at(x - 1, y), at(x, y), at(x, y - 1), at(x - 1, y - 1)]);
     }
+  });
+
+  it('cuda_tex_layered: gather with a run-time component', () => {
+    const r = runRef('cuda_tex_layered');
+    const tex = (i: number, j: number, c: number) => (c ? -(i * 7 + j) | 0 : j * 100 + i);
+    const want = (x: number, c: number) => [tex(x - 1, 2, c), tex(x, 2, c), tex(x, 1, c), tex(x - 1, 1, c)];
+    expect(ints(r, 'dc')).toEqual([...want(3, 1), ...want(4, 1)]);
+    expect(ints(r, 'dc2')).toEqual([...want(3, 0), ...want(4, 0)]);
   });
 
   it('cuda_tex_normalized', () => {

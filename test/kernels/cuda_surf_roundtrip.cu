@@ -1,7 +1,8 @@
 // Surface objects: one kernel writes a 2-D float surface with surf2Dwrite (byte x-coordinates), including
 // writes past the right and bottom edges that cudaBoundaryModeZero drops; a second kernel reads it back with
 // surf2Dread, clamping reads past the edges (cudaBoundaryModeClamp) and zeroing them (cudaBoundaryModeZero).
-// A 1-D short2 surface does the same round trip with surf1Dwrite / surf1Dread.
+// A 1-D short2 surface does the same round trip with surf1Dwrite / surf1Dread, and a kernel takes the
+// boundary mode as a run-time argument.
 #include <cstdio>
 
 #define W 20
@@ -31,6 +32,11 @@ __global__ void surf_1d(cudaSurfaceObject_t s, int *out, int n) {
   }
 }
 
+// the boundary mode as a run-time value: reads one element past the right edge of row 1
+__global__ void surf_mode(cudaSurfaceObject_t s, float *out, int w, cudaSurfaceBoundaryMode m) {
+  out[threadIdx.x] = surf2Dread<float>(s, (w - 2 + (int)threadIdx.x) * 4, 1, m);
+}
+
 static cudaSurfaceObject_t surfaceOf(cudaArray_t a) {
   cudaResourceDesc r = {};
   r.resType = cudaResourceTypeArray;
@@ -53,7 +59,13 @@ int main() {
   surf_write2d<<<grid, block>>>(s2, W, H);
   surf_read2d<<<grid, block>>>(s2, dc, dz, W, H);
   surf_1d<<<1, 64>>>(s1, d1, L);
-  static float rc[OW * OH], rz[OW * OH], img[H][W]; static int r1[L];
+  float *dm;
+  cudaMalloc(&dm, 6 * sizeof(float));
+  surf_mode<<<1, 3>>>(s2, dm, W, cudaBoundaryModeClamp);
+  surf_mode<<<1, 3>>>(s2, dm + 3, W, cudaBoundaryModeZero);
+  static float rc[OW * OH], rz[OW * OH], img[H][W], rm[6]; static int r1[L];
+  cudaMemcpy(rm, dm, sizeof(rm), cudaMemcpyDeviceToHost);
+  const float em[6] = {1000.0f + (W - 2) * 0.5f, 1000.0f + (W - 1) * 0.5f, 1000.0f + (W - 1) * 0.5f, 1000.0f + (W - 2) * 0.5f, 1000.0f + (W - 1) * 0.5f, 0.0f};
   cudaMemcpy(rc, dc, sizeof(rc), cudaMemcpyDeviceToHost);
   cudaMemcpy(rz, dz, sizeof(rz), cudaMemcpyDeviceToHost);
   cudaMemcpy(r1, d1, sizeof(r1), cudaMemcpyDeviceToHost);
@@ -69,6 +81,8 @@ int main() {
       if (rc[y * OW + x] != ec) { if (bad++ < 5) printf("FAIL cuda_surf_roundtrip: clamp (%d,%d) = %g, expected %g\n", x, y, rc[y * OW + x], ec); }
       if (rz[y * OW + x] != ez) { if (bad++ < 5) printf("FAIL cuda_surf_roundtrip: zero (%d,%d) = %g, expected %g\n", x, y, rz[y * OW + x], ez); }
     }
+  for (int i = 0; i < 6; i++)
+    if (rm[i] != em[i]) { if (bad++ < 5) printf("FAIL cuda_surf_roundtrip: mode read %d = %g, expected %g\n", i, rm[i], em[i]); }
   for (int i = 0; i < L; i++) {
     int j = (i + 1) % L, e = (j * 3 - 50) * 100 - j;
     if (r1[i] != e) { if (bad++ < 5) printf("FAIL cuda_surf_roundtrip: 1d[%d] = %d, expected %d\n", i, r1[i], e); }

@@ -2,7 +2,7 @@
 // 2-D layered float surface (surf2DLayeredwrite), a second reads it back through a layered texture over the
 // same array with tex2DLayered, tex2DLayeredLod (level 0) and tex2DLayeredGrad (no mipmaps: level 0 too),
 // and tex2Dgather on a 2-D gather-enabled array returns the 2x2 footprint (counter-clockwise from the
-// lower left) of one component of an int2 texture.
+// lower left) of one component of an int2 texture (also with the component as a run-time value).
 #include <cstdio>
 
 #define W 12
@@ -31,6 +31,11 @@ __global__ void tex_gather(cudaTextureObject_t t, int4 *out, int w, int h) {
   out[y * (w + 1) + x] = v;
 }
 
+// the gather component as a run-time value
+__global__ void tex_gather_comp(cudaTextureObject_t t, int4 *out, int comp) {
+  out[threadIdx.x] = tex2Dgather<int4>(t, 3.0f + threadIdx.x, 2.0f, comp);
+}
+
 int main() {
   cudaChannelFormatDesc df = cudaCreateChannelDesc<float>(), di = cudaCreateChannelDesc<int2>();
   cudaArray_t al, ag;
@@ -57,6 +62,12 @@ int main() {
   surf_fill_layers<<<L, dim3(16, 16)>>>(s, W, H, L);
   tex_layered_read<<<L, dim3(16, 16)>>>(tl, dl, W, H, L);
   tex_gather<<<1, dim3(16, 16)>>>(tg, dg, W, H);
+  int4 *dc;
+  cudaMalloc(&dc, 4 * sizeof(int4));
+  tex_gather_comp<<<1, 2>>>(tg, dc, 1);
+  tex_gather_comp<<<1, 2>>>(tg, dc + 2, 0);
+  int4 rcomp[4];
+  cudaMemcpy(rcomp, dc, sizeof(rcomp), cudaMemcpyDeviceToHost);
   static float rl[L * H * W]; static int4 rg[(H + 1) * (W + 1)];
   cudaMemcpy(rl, dl, sizeof(rl), cudaMemcpyDeviceToHost);
   cudaMemcpy(rg, dg, sizeof(rg), cudaMemcpyDeviceToHost);
@@ -78,6 +89,14 @@ int main() {
         if (bad++ < 5) printf("FAIL cuda_tex_layered: gather (%d,%d) = %d %d %d %d, expected %d %d %d %d\n", x, y, g.x, g.y, g.z, g.w, e[0], e[1], e[2], e[3]);
       }
     }
+  for (int k = 0; k < 4; k++) {
+    int x = 3 + k % 2, c = k < 2;   // footprint of (x, 2): texels x-1..x, rows 1..2
+    auto at = [&](int i, int j) { return c ? hg[j][i].y : hg[j][i].x; };
+    int4 g = rcomp[k];
+    if (g.x != at(x - 1, 2) || g.y != at(x, 2) || g.z != at(x, 1) || g.w != at(x - 1, 1)) {
+      if (bad++ < 5) printf("FAIL cuda_tex_layered: gather comp %d at x=%d = %d %d %d %d\n", c, x, g.x, g.y, g.z, g.w);
+    }
+  }
   cudaDestroyTextureObject(tl); cudaDestroyTextureObject(tg); cudaDestroySurfaceObject(s);
   if (bad) return 1;
   printf("PASS cuda_tex_layered\n");

@@ -293,7 +293,8 @@ export class Machine {
   /** A texture object over user memory (alloc()); returns its handle. */
   createTexture(d: TexDesc): bigint {
     const texel = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4 }[d.format] * d.channels;
-    this.checkResource(d.addr, texel * d.width * (d.height ?? 1) * (d.depth ?? 1) * Math.max(d.layers ?? 1, 1), 'texture');
+    const rows = (d.height ?? 1) * (d.depth ?? 1) * Math.max(d.layers ?? 1, 1);
+    this.checkResource(d.addr, (d.pitch ?? texel * d.width) * (rows - 1) + texel * d.width, 'texture');
     const h = 0x7e570000 + 16 * (this.texObjs.size + this.surfObjs.size + 1);
     this.texObjs.set(h, { ...d });
     return BigInt(h);

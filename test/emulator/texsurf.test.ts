@@ -80,6 +80,12 @@ describe('emulator: texture objects', () => {
     expect(() => run(tex2d(0.5, 0.5, 0), GRID, { tex: grid({ address: 'wrap' }) })).toThrow(/normalised coordinates/);
   });
 
+  it('a pitched 2-D texture steps rows by the pitch', () => {
+    // width 2, pitch 12 bytes (3 floats): texel (1, 2) is float 2 * 3 + 1 = 7; (5, 1) clamps to (1, 1) = float 4
+    const o = run(tex2d(1.5, 2.5, 0) + tex2d(5, 1.5, 1), f32s([0, 1, 2, 3, 4, 5, 6, 7]), { tex: { kind: 'array', format: 'f32', channels: 1, width: 2, height: 3, pitch: 12 } });
+    expect([0, 1].map(o.f32)).toEqual([7, 4]);
+  });
+
   it('tld4 returns the 2x2 footprint counter-clockwise from the lower left', () => {
     // at (2.0, 1.0): x - 0.5 = 1.5 -> i0 = 1, y - 0.5 = 0.5 -> j0 = 0: (1,1) (2,1) (2,0) (1,0) = 11 12 2 1
     const o = run(`  mov.f32 %f1, 0f40000000;\n  mov.f32 %f2, 0f3F800000;\n  tld4.r.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd5, {%f1, %f2}];\n  st.global.v4.f32 [%rd2], {%f3, %f4, %f5, %f6};\n`,

@@ -2,8 +2,8 @@
 // `cudaSurfaceObject_t` kernel parameter holds) describes, the decoding of tex / tld4 / suld / sust, and
 // the texel and surface-element addressing of the PTX ISA.
 //
-// Modelled: textures over linear memory (tex1Dfetch: integer index, 0 outside) and over arrays (1-D, 2-D,
-// 3-D, layered) with point filtering, unnormalised or normalised coordinates and the clamp / border / wrap /
+// Modelled: textures over linear memory (tex1Dfetch: integer index, 0 outside), over pitched 2-D memory and
+// over arrays (1-D, 2-D, 3-D, layered) with point filtering, unnormalised or normalised coordinates and the clamp / border / wrap /
 // mirror address modes; element or normalised-float read mode for 8/16-bit integer formats; tld4 (gather);
 // tex.level / tex.grad on arrays without mipmaps (the LOD does not matter then). Surfaces with byte
 // x-coordinates and the trap / clamp / zero out-of-bounds modes of suld.b / sust.b.
@@ -18,7 +18,7 @@ export type TexFormat = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'f32';
 /** A texture object: texels at `addr` (a device address), row-major, `channels` components of `format` each. */
 export interface TexDesc {
   addr: number;
-  /** 'linear': cudaResourceTypeLinear (tex1Dfetch only); 'array': a CUDA array (1-D/2-D/3-D, optionally layered). */
+  /** 'linear': cudaResourceTypeLinear (tex1Dfetch only); 'array': a CUDA array (1-D/2-D/3-D, optionally layered) or, with pitch, cudaResourceTypePitch2D. */
   kind: 'linear' | 'array';
   format: TexFormat;
   channels: 1 | 2 | 4;
@@ -27,6 +27,8 @@ export interface TexDesc {
   depth?: number;
   /** Number of layers of a layered array (absent: not layered). */
   layers?: number;
+  /** Bytes from one row to the next (cudaResourceTypePitch2D); default width * texel size. */
+  pitch?: number;
   /** Address mode per dimension (one value: all dimensions). Default clamp. */
   address?: AddrMode | AddrMode[];
   normalizedCoords?: boolean;
@@ -161,7 +163,7 @@ function texelCoord(d: TexDesc, x: number, n: number): number {
 }
 
 const extents = (d: TexDesc): number[] => [d.width, d.height ?? 1, d.depth ?? 1];
-const rowBytes = (d: TexDesc): number => d.width * d.channels * FMT_BYTES[d.format];
+const rowBytes = (d: TexDesc): number => d.pitch ?? d.width * d.channels * FMT_BYTES[d.format];
 
 /** Byte offset of texel (i, j, k) of layer `layer`, or null for a border texel. */
 function texelOffset(d: TexDesc, idx: number[], layer: number): number | null {

@@ -584,6 +584,8 @@ export class FnEmitter {
       if (k < 0) throw new Error(`phi in ${to.name} lacks an entry for ${from.name}`);
       const v = p.ops[k]!;
       const ds = this.regsOf(p);
+      // an undefined incoming value (a variable never set on this path) needs no copy: any register contents do
+      if (v.kind === 'undef' || v.kind === 'poison') continue;
       let ss: string[];
       if (v.kind === 'inst' || v.kind === 'arg') ss = this.regsOf(v);
       else if (isScalar(v.ty)) ss = [v.ty === T.i1 ? this.scalar(v) : this.src(v)];

@@ -62,8 +62,10 @@ const NCOORD: Record<string, number> = { '1D': 1, '2D': 2, '3D': 3, Cubemap: 3 }
 function lowerTex(ctx: BuiltinCtx, op: string, argTys: CType[], args: Value[]): void {
   const m = TEX_RE.exec(op);
   if (!m) throw new Unsupported(`texture operation ${op}`);
-  const [, dim, layered, kind, , sparse] = m as unknown as [string, '1D' | '2D' | '3D' | 'Cubemap', string | undefined, string | undefined, string | undefined, string | undefined];
+  const [, dim, layered, kind, v2, sparse] = m as unknown as [string, '1D' | '2D' | '3D' | 'Cubemap', string | undefined, string | undefined, string | undefined, string | undefined];
   if (sparse) throw new Unsupported('sparse texture fetch');
+  // gradients of 2-D/3-D fetches come by address (the headers' _v2 forms); by-value vector gradients are not handled
+  if (kind === 'Grad' && dim !== '1D' && !v2) throw new Unsupported(`texture operation ${op}`);
   if (kind === 'fetch' && (dim !== '1D' || layered)) throw new Unsupported(`texture operation ${op}`);
   if (kind === 'gather' && (dim !== '2D' || layered)) throw new Unsupported(`texture operation ${op}`);
   const b = ctx.b;

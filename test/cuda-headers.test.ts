@@ -67,8 +67,16 @@ __global__ void k(int *o) { cg::thread_block b = cg::this_thread_block(); b.sync
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 __global__ void k(int *o) { auto t = cg::tiled_partition<32>(cg::this_thread_block()); o[threadIdx.x] = cg::reduce(t, (int)threadIdx.x, cg::plus<int>()); }`, /bitfield/],
-  ['texture_object', `__global__ void k(cudaTextureObject_t t, float *o) { o[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x); }`, /tex1Dfetch/],
-  ['surface_object', `__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, threadIdx.x * 4, 0); }`, /surf2Dwrite/],
+  ['texture_object', `__global__ void k(cudaTextureObject_t t, float *o) { o[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x); }`, null],
+  ['surface_object', `__global__ void k(cudaSurfaceObject_t s) { surf2Dwrite(1.0f, s, threadIdx.x * 4, 0); }`, null],
+  ['texture_object_geometries', `__global__ void k(cudaTextureObject_t t, float4 *o, float x, float y, float z, int l, float2 g, float4 h) {
+  o[0] = tex3D<float4>(t, x, y, z); o[1] = tex2DLayered<float4>(t, x, y, l); o[2] = texCubemap<float4>(t, x, y, z);
+  o[3] = texCubemapLayered<float4>(t, x, y, z, l); o[4] = tex2DGrad<float4>(t, x, y, g, g); o[5] = tex3DGrad<float4>(t, x, y, z, h, h);
+  o[6] = tex1DLayeredLod<float4>(t, x, l, y); o[7] = tex2Dgather<float4>(t, x, y, 2); }`, null],
+  ['surface_object_geometries', `__global__ void k(cudaSurfaceObject_t s, int x, int y, int z, cudaSurfaceBoundaryMode m) {
+  surf3Dwrite(surf3Dread<int2>(s, x, y, z), s, x, y, z + 1); surf2DLayeredwrite(surf2DLayeredread<uchar4>(s, x, y, z, m), s, x, y, z, m);
+  surfCubemapwrite(surfCubemapread<short>(s, x, y, z), s, x, y, 5); surf1DLayeredwrite(surf1DLayeredread<unsigned long long>(s, x, z), s, x, z); }`, null],
+  ['texture_object_sparse', `__global__ void k(cudaTextureObject_t t, float *o) { bool r; o[0] = tex2D<float>(t, 0.5f, 0.5f, &r); o[1] = r; }`, /sparse texture fetch/],
   // long double declarations are fine where device code does not use them (cuda_long_double_decl.cu); used, they fall back
   ['long_double_in_device_code', `__device__ long double f(long double x) { return x * 3; }
 __global__ void k(double *d) { d[threadIdx.x] = f(d[threadIdx.x]); }`, /long double/],

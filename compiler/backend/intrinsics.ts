@@ -5,6 +5,7 @@ import { Unsupported } from '../diagnostics';
 import type { FnEmitter, Addr } from './isel';
 import { spaceOf, addrText, constGepOffset } from './isel';
 import { bitsOf } from './types';
+import { emitTexSurf } from './texsurf';
 
 /** Documentation: the intrinsic families handled here (type suffixes .i16/.i32/.i64/.f32/.f64 as applicable). */
 export const SUPPORTED_INTRINSICS = [
@@ -20,6 +21,8 @@ export const SUPPORTED_INTRINSICS = [
   'llvm.nvvm.brev{32,64}', 'llvm.nvvm.clz.{i,ll}', 'llvm.nvvm.popc.{i,ll}', 'llvm.nvvm.prmt',
   'llvm.nvvm.{round,floor,ceil,trunc}[.ftz].{f,d}', 'llvm.nvvm.{abs,min,max}.{i,ui,ll,ull}', 'llvm.nvvm.sad.{i,ui}', 'llvm.nvvm.h2f',
   'llvm.nvvm.f2h.rn[.ftz]', 'llvm.nvvm.d2f.{rn,rz,rm,rp}[.ftz]', 'llvm.nvvm.tanh.approx.f32',
+  'llvm.nvvm.tex.unified.{1d,2d,3d,cube}[.array][.level|.grad].v4{f32,s32,u32}.{s32,f32}', 'llvm.nvvm.tld4.unified.{r,g,b,a}.2d.v4{f32,s32,u32}.f32',
+  'llvm.nvvm.suld.{1d,2d,3d}[.array].[v2|v4]i{8,16,32,64}.{trap,clamp,zero}', 'llvm.nvvm.sust.b.{1d,2d,3d}[.array].[v2|v4]i{8,16,32,64}.{trap,clamp,zero}',
 ] as const;
 
 const SREG: Record<string, string> = {
@@ -35,6 +38,7 @@ export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]
   const r = (k: number): string => e.scalar(args[k]!);
   let m: RegExpExecArray | null;
 
+  if (name.startsWith('llvm.nvvm.t') || name.startsWith('llvm.nvvm.su')) { if (emitTexSurf(e, i, name, args)) return; }
   // ---- special registers
   if ((m = /^llvm\.nvvm\.read\.ptx\.sreg\.(tid|ntid|ctaid|nctaid)\.([xyz])$/.exec(name))) { e.ins('mov.u32', d(), `%${m[1]}.${m[2]}`); return; }
   if ((m = /^llvm\.nvvm\.read\.ptx\.sreg\.(.+)$/.exec(name))) {

@@ -614,6 +614,8 @@ export class FnEmitter {
       if (k < 0) throw new Error(`phi in ${to.name} lacks an entry for ${from.name}`);
       const v = p.ops[k]!;
       const ds = this.regsOf(p);
+      // an undefined incoming value (a variable never set on this path) needs no copy: any register contents do
+      if (v.kind === 'undef' || v.kind === 'poison') continue;
       let ss: string[];
       if (v.kind === 'inst' || v.kind === 'arg') ss = this.regsOf(v);
       else if (isScalar(v.ty)) ss = [v.ty === T.i1 ? this.scalar(v) : this.src(v)];
@@ -718,6 +720,8 @@ export class FnEmitter {
       case 'extractvalue': {
         const r = leafRange(i.ops[0]!.ty, i.idx ?? []);
         const src = this.leaves(i.ops[0]!).slice(r.first, r.first + r.count);
+        // a part of a call's result (texture fetch, inline asm outputs): its registers are written once, use them
+        if (i.ops[0]!.kind === 'inst' && (i.ops[0] as Inst).op === 'call' && !this.vals.has(i)) { this.vals.set(i, src); return; }
         const ds = this.regsOf(i);
         ds.forEach((d, k) => this.mov(d, src[k]!));
         return;

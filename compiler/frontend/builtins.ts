@@ -489,7 +489,6 @@ export const UNSUPPORTED_BUILTINS: ReadonlyMap<string, string> = new Map<string,
   // deprecated non-sync warp votes (only valid below compute_70; the parse of this entry is a header artifact)
   ['__any', 'deprecated pre-sm_70 vote'], ['__all', 'deprecated pre-sm_70 vote'], ['__ballot', 'deprecated pre-sm_70 vote'],
   // implicit (bodiless) helpers cicc knows but we do not yet lower
-  ['__nv_tex_surf_handler', 'textures/surfaces'],
   ['__nv_aligned_device_malloc_impl', 'device malloc'],
   ['__nv_associate_access_property_impl', 'access property'],
   ['__nv_memcpy_async_shared_global_4_impl', 'memcpy_async'], ['__nv_memcpy_async_shared_global_8_impl', 'memcpy_async'],

@@ -14,6 +14,7 @@ import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
+import { lowerTexSurf } from './builtins-tex';
 import type { Unit } from './unit';
 
 const AS_OF: Record<VarSym['space'], number> = { device: AS.global, constant: AS.const, shared: AS.shared, managed: AS.global, none: AS.global };
@@ -891,6 +892,8 @@ class FnGen {
   // ------------------------------------------------------------------ calls
   private call(e: Expr & { k: 'call' }, sretSlot?: Value): Value | undefined {
     const f = e.f;
+    const texOp = (e as { texOp?: string }).texOp;
+    if (texOp !== undefined) { lowerTexSurf(this.ctx, texOp, e.args.map(a => a.ty), e.args.map(a => this.rv(a))); return undefined; }
     if (f && f.deviceBuiltin) return this.builtinCall(f, e.args, e.ty);
     if (f && (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin && !(f.bodyStart >= 0 && (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice) && !e.thisPtr && f.ty.params.every(p => p.k !== 'record' && p.k !== 'ref') && f.ty.ret.k !== 'record') {
       // a cudart_builtin (e.g. std::abs(long long) redeclared __host__ __device__ by the CUDA headers): the

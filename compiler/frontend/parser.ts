@@ -3190,6 +3190,14 @@ export class Parser {
           return convertArith(rval(a), C.long);
         }
         case '__builtin_va_arg': case '__builtin_va_start': throw new Unsupported('varargs');
+        case '__nv_tex_surf_handler': {
+          // cicc's builtin behind the texture/surface object functions: ("__itex2D", T *ptr, obj, coords...)
+          this.p++; this.expect('(');
+          const args = this.parseArgs(')').map(rval); this.expect(')');
+          const op = args[0]?.k === 'cast' && args[0].e.k === 'str' ? new TextDecoder('latin1').decode(args[0].e.bytes).replace(/\0+$/, '') : null;
+          if (op === null) throw new Unsupported('__nv_tex_surf_handler without an operation string');
+          return mk(C.void, pos, false, { k: 'call', f: null, callee: null, args: args.slice(1), texOp: op });
+        }
         case '[': return this.parseLambda();
         default: break;
       }

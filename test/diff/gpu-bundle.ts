@@ -79,6 +79,7 @@ export function buildBundle(out: string, o: BundleOptions = {}): BundleSummary {
     const skip = (why: string) => { summary.skipped.push([spec.name, why]); log(`${spec.name}: skipped (${why})`); };
     if (spec.gap) { skip(`gap: ${spec.gap}`); continue; }
     if (spec.compileOnly) { skip(`compile only: ${spec.compileOnly}`); continue; }
+    if (spec.textures || spec.surfaces) { skip('texture/surface objects: the GPU runner does not create them'); continue; }
     const compiled = compileWithPtxd(spec.name);
     if (!compiled.ok || compiled.unsupported) { skip(`ptxd did not compile it: ${compiled.unsupported ?? compiled.diagnostics.map(d => d.message).join('; ')}`); continue; }
     const ptx: Record<Version, string> = { ptxd: compiled.ptx, cicc: referencePtx(spec.name) };

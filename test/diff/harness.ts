@@ -103,7 +103,7 @@ export function findKernel(m: Machine, name: string): Func {
   return found[0]!;
 }
 
-export function packParams(f: Func, args: Arg[], addrs: Map<string, number>): Uint8Array {
+export function packParams(f: Func, args: Arg[], addrs: Map<string, number>, handles: Map<string, bigint> = new Map()): Uint8Array {
   const offs = kernelParamOffsets(f);
   if (args.length !== f.params.length) throw new Error(`kernel ${f.name} takes ${f.params.length} parameters, spec gives ${args.length}`);
   const out = new Uint8Array(Math.max(kernelParamSize(f), 1));
@@ -116,6 +116,12 @@ export function packParams(f: Func, args: Arg[], addrs: Map<string, number>): Ui
       if (addr === undefined) throw new Error(`no buffer ${a.buf}`);
       if (p.size !== 8) throw new Error(`parameter ${k} of ${f.name} is ${p.size} bytes, not a pointer`);
       dv.setBigUint64(off, BigInt(addr), true);
+    } else if ('tex' in a || 'surf' in a) {
+      const name = 'tex' in a ? `tex ${a.tex}` : `surf ${a.surf}`;
+      const h = handles.get(name);
+      if (h === undefined) throw new Error(`no ${'tex' in a ? 'texture' : 'surface'} ${'tex' in a ? a.tex : a.surf} in the spec`);
+      if (p.size !== 8) throw new Error(`parameter ${k} of ${f.name} is ${p.size} bytes, not an object handle`);
+      dv.setBigUint64(off, h, true);
     } else if ('bytes' in a) {
       if (a.bytes.length !== p.size) throw new Error(`parameter ${k} of ${f.name} is ${p.size} bytes, spec gives ${a.bytes.length}`);
       out.set(a.bytes, off);
@@ -149,6 +155,10 @@ export function runSpec(spec: KernelSpec, ptx: string): RunOutput {
     addrs.set(n, a);
   }
   for (const [n, b] of Object.entries(spec.symbols ?? {})) if (b.init) m.writeSymbol(n, bufferBytes(b));
+  const handles = new Map<string, bigint>();
+  const bufAddr = (b: string): number => { const a = addrs.get(b); if (a === undefined) throw new Error(`no buffer ${b}`); return a; };
+  for (const [n, t] of Object.entries(spec.textures ?? {})) handles.set(`tex ${n}`, m.createTexture({ ...t, addr: bufAddr(t.buf) }));
+  for (const [n, s] of Object.entries(spec.surfaces ?? {})) handles.set(`surf ${n}`, m.createSurface({ ...s, addr: bufAddr(s.buf) }));
   let printf = '';
   let trap: string | null = null;
   let steps = 0;
@@ -156,7 +166,7 @@ export function runSpec(spec: KernelSpec, ptx: string): RunOutput {
   for (const l of spec.launches) {
     const f = findKernel(m, l.kernel);
     abi.push(`${l.kernel}(${f.params.map(p => `${p.size}@${p.align}`).join(',')})`);
-    const r = m.launch(f.name, { grid: dim(l.grid), block: dim(l.block), dynShared: l.dynShared ?? 0, params: packParams(f, l.args, addrs) });
+    const r = m.launch(f.name, { grid: dim(l.grid), block: dim(l.block), dynShared: l.dynShared ?? 0, params: packParams(f, l.args, addrs, handles) });
     printf += r.printf;
     steps += r.steps;
     if (r.trap) { trap = r.trap; break; }

@@ -1,6 +1,8 @@
 // What a differential spec says about one test program: its buffers (with seeded inputs), the launches
 // its host main() makes (sizes may be smaller), and how to compare outputs.
 
+import type { TexDesc, SurfDesc } from '../emulator/texsurf';
+
 export type Scalar = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64';
 
 export type Init =
@@ -26,9 +28,20 @@ export interface BufSpec {
 
 export type Arg =
   | { buf: string }
+  /** The handle of a texture / surface object the spec declares (a cudaTextureObject_t / cudaSurfaceObject_t). */
+  | { tex: string }
+  | { surf: string }
   | { t: Scalar; v: number | bigint }
   /** Raw bytes of an aggregate passed by value. */
   | { bytes: number[] };
+
+/**
+ * A texture object over a buffer's bytes (test/emulator/texsurf.ts TexDesc without the address): 'linear' for
+ * tex1Dfetch on linear memory, 'array' for a CUDA array (texels row-major, layers after each other).
+ */
+export type TexSpec = Omit<TexDesc, 'addr'> & { buf: string };
+/** A surface object over a buffer's bytes (elements of elemSize bytes, row-major). */
+export type SurfSpec = Omit<SurfDesc, 'addr'> & { buf: string };
 
 export interface LaunchSpec {
   /** Kernel base name (`saxpy` matches `_Z5saxpyifPKfPf`) or the exact mangled name. */
@@ -44,6 +57,9 @@ export interface KernelSpec {
   name: string;
   buffers: Record<string, BufSpec>;
   launches: LaunchSpec[];
+  /** Texture and surface objects over buffers, passed to kernels as `tex(name)` / `surf(name)` arguments. */
+  textures?: Record<string, TexSpec>;
+  surfaces?: Record<string, SurfSpec>;
   /** Module variables (`__device__`/`__constant__`) written before the launches (when init is given) and compared after. */
   symbols?: Record<string, BufSpec>;
   /** The program is expected to trap / fail an assert (both compilations must agree on the message). */
@@ -59,6 +75,8 @@ export interface KernelSpec {
 }
 
 export const buf = (name: string): Arg => ({ buf: name });
+export const tex = (name: string): Arg => ({ tex: name });
+export const surf = (name: string): Arg => ({ surf: name });
 export const i32 = (v: number): Arg => ({ t: 'i32', v });
 export const u32 = (v: number): Arg => ({ t: 'u32', v });
 export const i64 = (v: number | bigint): Arg => ({ t: 'i64', v });

@@ -19,6 +19,7 @@ import { T, Space, isSigned, is64, isHalf, typeSize, GLOBAL_BASE, CONST_WIN, SHA
 import * as fp from './fp';
 import * as half from './half';
 import * as printfMod from './printf';
+import { texFetch, surfAccess, TexError, type TexDesc, type SurfDesc } from './texsurf';
 
 export class EmuError extends Error {}
 
@@ -241,6 +242,9 @@ export class Machine {
   private ctaid: Dim3 = { x: 0, y: 0, z: 0 };
   private dynShared = 0;
   private sharedVars: GlobalVar[] = [];
+  /** Texture and surface objects by handle (the value of a cudaTextureObject_t / cudaSurfaceObject_t). */
+  private texObjs = new Map<number, TexDesc>();
+  private surfObjs = new Map<number, SurfDesc>();
 
   constructor(ptx: string) {
     this.module = parseModule(ptx);
@@ -285,6 +289,25 @@ export class Machine {
   read(addr: number, bytes: number): Uint8Array {
     const o = addr - HEAP_BASE;
     return this.heap.buf.slice(o, o + bytes);
+  }
+  /** A texture object over user memory (alloc()); returns its handle. */
+  createTexture(d: TexDesc): bigint {
+    const texel = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4 }[d.format] * d.channels;
+    const rows = (d.height ?? 1) * (d.depth ?? 1) * Math.max(d.layers ?? 1, 1);
+    this.checkResource(d.addr, (d.pitch ?? texel * d.width) * (rows - 1) + texel * d.width, 'texture');
+    const h = 0x7e570000 + 16 * (this.texObjs.size + this.surfObjs.size + 1);
+    this.texObjs.set(h, { ...d });
+    return BigInt(h);
+  }
+  /** A surface object over user memory (alloc()); returns its handle. */
+  createSurface(d: SurfDesc): bigint {
+    this.checkResource(d.addr, d.elemSize * d.width * (d.height ?? 1) * (d.depth ?? 1) * Math.max(d.layers ?? 1, 1), 'surface');
+    const h = 0x7e570000 + 16 * (this.texObjs.size + this.surfObjs.size + 1);
+    this.surfObjs.set(h, { ...d });
+    return BigInt(h);
+  }
+  private checkResource(addr: number, bytes: number, what: string): void {
+    if (addr < HEAP_BASE || addr + bytes > HEAP_BASE + this.heap.top) throw new EmuError(`${what} of ${bytes} bytes at ${addr} is not inside allocated memory`);
   }
   /** Write the bytes of a module variable (global or const space). */
   writeSymbol(name: string, data: Uint8Array): void {
@@ -746,6 +769,7 @@ export class Machine {
       }
       case Op.CVT: this.cvt(inst, th); break;
       case Op.ATOM: case Op.RED: this.atom(inst, th); break;
+      case Op.TEX: case Op.TLD4: case Op.SULD: case Op.SUST: this.texSurf(inst, th); break;
       default:
         if (isHalf(t)) this.hop(inst, th);
         else if (t === T.F32 || t === T.F64) this.fop(inst, th);
@@ -754,6 +778,39 @@ export class Machine {
         else this.iop32(inst, th);
     }
     th.pc++;
+  }
+
+  /** tex / tld4 / suld / sust through a texture or surface object handle (texsurf.ts). */
+  private texSurf(inst: Inst, th: Thread): void {
+    const ts = inst.ts!;
+    const h = this.addr(ts.handle, th);
+    const coord = (k: number): number => this.rd(ts.coords[k]!, th);
+    try {
+      if (inst.op === Op.TEX || inst.op === Op.TLD4) {
+        const d = this.texObjs.get(h);
+        if (!d) throw new EmuError(`${inst.text}: 0x${h.toString(16)} is not a texture object`);
+        const r = texFetch(d, ts, coord, this.heap.dv, HEAP_BASE, inst.op === Op.TLD4 ? 'rgba'.indexOf(ts.mode) : -1);
+        inst.o[0]!.regs!.forEach((o, k) => this.wr(o, th, r[k]!, 0));
+        return;
+      }
+      const d = this.surfObjs.get(h);
+      if (!d) throw new EmuError(`${inst.text}: 0x${h.toString(16)} is not a surface object`);
+      const vals = inst.o[0]!.regs!;
+      if (vals.length !== ts.vec) throw new EmuError(`${inst.text}: ${vals.length} registers for .v${ts.vec}`);
+      const es = ts.bits / 8;
+      const a = surfAccess(d, ts, coord, es * ts.vec, HEAP_BASE);
+      if (a.kind === 'trap') throw new Trap(`${a.why} in ${th.fn.name} (block ${this.ctaid.x},${this.ctaid.y},${this.ctaid.z} thread ${th.tx},${th.ty},${th.tz})`);
+      const t = ts.bits === 8 ? T.U8 : ts.bits === 16 ? T.U16 : ts.bits === 32 ? T.U32 : T.U64;
+      mDv = this.heap.dv;
+      if (inst.op === Op.SULD) {
+        vals.forEach((o, k) => { if (a.kind === 'ok') this.loadAt(t, a.off + k * es); else { rLo = 0; rHi = 0; } this.wr(o, th, rLo, rHi); });
+      } else if (a.kind === 'ok') {
+        vals.forEach((o, k) => this.storeAt(t, a.off + k * es, this.rd(o, th), this.rdh(o, th)));
+      }
+    } catch (e) {
+      if (e instanceof TexError) throw new EmuError(`${inst.text}: ${e.message}`);
+      throw e;
+    }
   }
 
   private movVec(inst: Inst, th: Thread): void {

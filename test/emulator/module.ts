@@ -3,12 +3,14 @@
 
 import { statements, type Stmt } from './lex';
 import { T, Space, parseType, parseSpace, typeSize, is64 } from './types';
+import { parseTexSurfModifiers, coordCount, type TexSurfInfo } from './texsurf';
 
 export const enum Op {
   MOV, ADD, SUB, MUL, MAD, MUL24, MAD24, DIV, REM, ABS, NEG, MIN, MAX, AND, OR, XOR, NOT, CNOT, SHL, SHR,
   SETP, SELP, CVT, CVTA, LD, ST, ATOM, RED, BRA, CALL, RET, EXIT, BAR, BARRED, BARWARP, NOP, SHFL, VOTE,
   MATCH, ACTIVEMASK, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, SHF, SAD, FMA, RCP, SQRT, RSQRT, EX2, LG2,
   SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET,
+  TEX, TLD4, SULD, SUST,
 }
 
 const OPS: Record<string, Op> = {
@@ -23,6 +25,7 @@ const OPS: Record<string, Op> = {
   lg2: Op.LG2, sin: Op.SIN, cos: Op.COS, tanh: Op.TANH, copysign: Op.COPYSIGN, testp: Op.TESTP, trap: Op.TRAP,
   addc: Op.ADDC, subc: Op.SUBC, madc: Op.MADC, lop3: Op.LOP3, dp4a: Op.DP4A, dp2a: Op.DP2A,
   pmevent: Op.NOP, nanosleep: Op.NOP,
+  tex: Op.TEX, tld4: Op.TLD4, suld: Op.SULD, sust: Op.SUST,
 };
 
 /** Operand kinds. */
@@ -84,6 +87,8 @@ export interface Inst {
   /** Conditional branch: pc where diverged lanes reconverge (its immediate post-dominator), -1 for function exit. */
   rpc: number;
   line: number;
+  /** tex / tld4 / suld / sust: geometry, mode, types, handle and coordinates (texsurf.ts). */
+  ts?: TexSurfInfo;
 }
 
 export interface ParamDecl { name: string; size: number; align: number; t: T }
@@ -471,6 +476,9 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
   const op = OPS[base];
   if (op === undefined) throw new PtxError(`line ${line}: unsupported PTX instruction '${text}'`);
   const inst: Inst = { op, text, t: T.NONE, t2: T.NONE, f: 0, cmp: Cmp.EQ, m: M.NONE, sp: Space.GENERIC, vec: 1, g, gneg, o: [], target: -1, rpc: -1, line };
+  if (op === Op.TEX || op === Op.TLD4 || op === Op.SULD || op === Op.SUST) {
+    return decodeTexSurf(inst, base, parts.slice(1), toks.slice(i), w => decodeOperand(w, T.B32, line, f, module, sc, depots, inst));
+  }
   const types: T[] = [];
   for (; pi < parts.length; pi++) {
     const p = parts[pi]!;
@@ -556,6 +564,40 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
   }
   // setp with a `p|q` destination
   if (inst.op === Op.SETP && inst.o[0]?.k === K.VEC) { /* handled in decodeOperand */ }
+  return inst;
+}
+
+/** Top-level comma-separated operand token lists. */
+function splitOperands(rest: string[]): string[][] {
+  const ops: string[][] = [];
+  let cur: string[] = [];
+  let depth = 0;
+  for (const w of rest) {
+    if (w === '{' || w === '[' || w === '(') depth++;
+    if (w === '}' || w === ']' || w === ')') depth--;
+    if (w === ',' && depth === 0) { ops.push(cur); cur = []; continue; }
+    cur.push(w);
+  }
+  if (cur.length) ops.push(cur);
+  return ops;
+}
+
+/** tex / tld4 / suld `d, [h, {coords}]{, extra}` and sust `[h, {coords}], {values}`: inst.o holds the data operands. */
+function decodeTexSurf(inst: Inst, base: string, mods: string[], rest: string[], dec: (w: string[]) => Opnd): Inst {
+  let info: Omit<TexSurfInfo, 'handle' | 'coords'>;
+  try { info = parseTexSurfModifiers(base, mods); } catch (e) { throw new PtxError(`line ${inst.line}: ${(e as Error).message}`); }
+  const ops = splitOperands(rest);
+  const vecOf = (w: string[]): Opnd => { const o = dec(w); if (o.k === K.VEC) return o; const v = opnd(K.VEC); v.regs = [o]; return v; };
+  const addrAt = inst.op === Op.SUST ? 0 : 1;
+  const a = ops[addrAt];
+  if (!a || a[0] !== '[' || a[a.length - 1] !== ']') throw new PtxError(`line ${inst.line}: ${inst.text} needs a [handle, {coordinates}] operand`);
+  const inner = splitOperands(a.slice(1, -1));
+  if (inner.length !== 2) throw new PtxError(`line ${inst.line}: ${inst.text}: only the unified [handle, {coordinates}] form is emulated`);
+  const handle = dec(inner[0]!);
+  const coords = vecOf(inner[1]!).regs!;
+  if (coords.length < coordCount(info.geom)) throw new PtxError(`line ${inst.line}: ${inst.text} needs ${coordCount(info.geom)} coordinates`);
+  inst.ts = { ...info, handle, coords };
+  inst.o = ops.filter((_, k) => k !== addrAt).map(vecOf);
   return inst;
 }
 

@@ -6,6 +6,8 @@
 // - 6 multi-kernel units and one broken unit under `make -j4`: the daemon never runs more than 4 compile
 //   jobs at once (measured in its pool), every PTX equals the whole compile, every token is back.
 // - A client killed by SIGTERM or SIGINT while it holds extra tokens gives them back (its signal handler).
+// - Under make with ordinary recipes (the pipe fds are closed on exec: no tokens to take) no unit is split;
+//   not under make, a unit is split across the idle pool workers.
 // Tokens are checked at the end of each make run by a last `+` recipe that takes exactly the 3 free
 // tokens of -j4 and finds no 4th; make 4.3 itself complains "INTERNAL: Exiting with N jobserver tokens
 // available" when tokens were lost.
@@ -94,6 +96,7 @@ child.on('exit', (code, signal) => {
 const MAKEFILE = `NVCC ?= nvcc
 NODE ?= node
 BUILD ?= build
+PLUS ?= +
 SRCS = $(sort $(wildcard u*.cu))
 PTX = $(SRCS:%.cu=$(BUILD)/%.ptx)
 
@@ -101,7 +104,7 @@ all: $(PTX)
 \t+$(NODE) check-tokens.js 3
 
 $(BUILD)/%.ptx: %.cu | $(BUILD)
-\t-+$(NVCC) -arch=sm_90 -O3 -ptx $(NVCCFLAGS_EXTRA) $< -o $@
+\t-$(PLUS)$(NVCC) -arch=sm_90 -O3 -ptx $(NVCCFLAGS_EXTRA) $< -o $@
 
 $(BUILD):
 \tmkdir -p $@
@@ -183,6 +186,26 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     fs.rmSync(path.join(src, 'u6.cu'));
     await wholePtx(sb, src);
     samePtx(src, units.map((_, i) => `u${i}`));
+  }, 600_000);
+
+  it('ordinary recipes under make: no split; not under make: split across idle workers; same PTX', async () => {
+    const { sb, src } = project('jsplitplain', [{ kernels: 8 }]);
+    const r = await make(sb, src, ['PLUS=', `NVCCFLAGS_EXTRA=--cicc-prefix=${PTXD_CICC_BIN}`, 'build/u0.ptx']);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.err).not.toMatch(LOST);
+    expect(scheduler(sb)).toMatchObject({ splitJobs: 0, extraTokensAcquired: 0, busyPeak: 1 });
+    await wholePtx(sb, src);
+    samePtx(src, ['u0']);
+    // the same unit edited (every kernel changes), built by nvcc alone: both free workers
+    fs.writeFileSync(path.join(src, 'u0.cu'), unit(0, 8).replace(/\.5f/g, '.75f'));
+    const env = { ...sb.env };
+    for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL']) delete env[k];
+    const out = path.join(src, 'build', 'u0.ptx');
+    const n = await runAsync(requireTool('nvcc'), ['-arch=sm_90', '-O3', '-ptx', `--cicc-prefix=${PTXD_CICC_BIN}`, 'u0.cu', '-o', out], { env, cwd: src });
+    expect(n.code, n.out + n.err).toBe(0);
+    expect(scheduler(sb)).toMatchObject({ splitJobs: 1, extraTokensAcquired: 0, peakSlotsPerJob: 8 });
+    await wholePtx(sb, src);
+    samePtx(src, ['u0']);
   }, 600_000);
 
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {

@@ -32,7 +32,7 @@ export interface SplitContext {
  * many workers ran at once for it (1: not split). Never changes the output, only where kernels compile.
  */
 export async function compileSplit(cx: SplitContext, text: string, options: CompileOptions, rest: unknown[]): Promise<number> {
-  if (!hasPieceStore(rest) || cx.scheduler.free(cx.group) < 1) return 1;
+  if (!hasPieceStore(rest) || cx.scheduler.free(cx.group) < 1 || !maySplit(text)) return 1;
   const plan = await cx.pool.run(text, options, rest, 'plan');
   const roots = plan.roots;
   if (!roots || roots.length < 2) return 1;
@@ -63,3 +63,18 @@ function hasPieceStore(rest: unknown[]): boolean {
   const env = rest[0] as { pieceStore?: unknown } | undefined;
   return env?.pieceStore !== undefined;
 }
+
+/**
+ * False when the unit certainly has fewer than two kernels, so the plan need not run: in the .ii nvcc
+ * gives cicc, `__global__` is spelled `__attribute__((global))` and the toolkit headers declare no
+ * kernel. One such attribute after `template` may still give several specialisations.
+ */
+export function maySplit(text: string): boolean {
+  const first = text.indexOf(GLOBAL_ATTR);
+  if (first < 0) return false;
+  if (text.indexOf(GLOBAL_ATTR, first + GLOBAL_ATTR.length) >= 0) return true;
+  const t = text.lastIndexOf('template', first);
+  return t >= 0 && first - t <= 400;
+}
+
+const GLOBAL_ATTR = '__attribute__((global';

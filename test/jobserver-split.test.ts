@@ -63,7 +63,8 @@ const CHECK_TOKENS = `const { parseMakeflags, TokenPool } = require(${JSON.strin
 `;
 
 // A cicc prefix that runs ptxd-cicc (passing on make's pipe fds), waits until the daemon reports that a
-// client took extra tokens, then sends ptxd-cicc the signal argv[2] and fails like a killed cicc.
+// client took extra tokens, then sends ptxd-cicc the signal $KILL_WITH and fails like a killed cicc; or,
+// with KILL_WITH=daemon, kills the daemon (SIGKILL) and lets ptxd-cicc go on (it retries with a new one).
 const KILLER = `#!${process.execPath}
 const { spawn } = require('node:child_process');
 const { parseMakeflags } = require(${JSON.stringify(JOBSERVER_JS)});
@@ -77,7 +78,7 @@ let done = false;
 child.on('exit', (code, signal) => {
   done = true;
   console.log('killer: ptxd-cicc ended by ' + (signal ?? 'exit ' + code));
-  process.exit(1);
+  process.exit(sig === 'daemon' ? code : 1);
 });
 (async () => {
   for (let i = 0; i < 6000 && !done; i++) {
@@ -86,7 +87,11 @@ child.on('exit', (code, signal) => {
       const s = await conn.status().catch(() => undefined);
       conn.close();
       const got = s && s.scheduler ? s.scheduler.extraTokensAcquired : 0;
-      if (got > 0) { console.log('killer: client holds ' + got + ' extra tokens; ' + sig); child.kill(sig); return; }
+      if (got > 0) {
+        console.log('killer: client holds ' + got + ' extra tokens; ' + sig);
+        if (sig === 'daemon') process.kill(s.pid, 'SIGKILL'); else child.kill(sig);
+        return;
+      }
     }
     await new Promise(r => setTimeout(r, 10));
   }
@@ -224,4 +229,16 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
       expect(p.extraTokensReturned).toBe(0);
     }, 600_000);
   }
+
+  it('a daemon killed while a client holds extra tokens for it: the client gives them back and compiles anyway', async () => {
+    const { sb, src } = project('jsplitdaemon', [{ kernels: 12 }]);
+    const r = await make(sb, src, [`NVCCFLAGS_EXTRA=--cicc-prefix=${path.join(src, 'killer')}`], { KILL_WITH: 'daemon' });
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.out).toMatch(/killer: client holds [1-3] extra tokens; daemon/);
+    expect(r.out).toContain('killer: ptxd-cicc ended by exit 0');
+    expect(r.out).toContain('tokens ok 3');
+    expect(r.err).not.toMatch(LOST);
+    await wholePtx(sb, src);
+    samePtx(src, ['u0']);
+  }, 600_000);
 });

@@ -219,8 +219,15 @@ export class Daemon {
       if ((c.destroyed && waiters.every(w => w.conn.destroyed)) || this.stopping) return undefined;
       return this.service.compileWith(lookup, async (text, o, rest) => {
         // Under make without a reachable jobserver, make's -j fills the machine already: no extra workers.
-        if (!make || make.tokens) this.scheduler.noteSlots(await compileSplit(this.splitContext(job, group), text, o, rest));
+        const split = !make || make.tokens ? await compileSplit(this.splitContext(job, group), text, o, rest) : undefined;
+        if (split) this.scheduler.noteSlots(split.slots);
         const r = await this.pool!.run(text, o, rest);
+        // kernels the shares compiled were found in the store by the unit's compile: they count as compiled
+        const f = r.result.functions;
+        if (split?.compiled.length && f) {
+          const byShares = new Set(split.compiled);
+          r.result.functions = { compiled: [...split.compiled, ...f.compiled.filter(k => !byShares.has(k))], reused: f.reused.filter(k => !byShares.has(k)) };
+        }
         functions = r.result.functions;
         this.compiled++;
         for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] = (this.phaseMs[k] ?? 0) + (r.result.times[k] ?? 0);

@@ -209,6 +209,10 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     const n = await runAsync(requireTool('nvcc'), ['-arch=sm_90', '-O3', '-ptx', `--cicc-prefix=${PTXD_CICC_BIN}`, 'u0.cu', '-o', out], { env, cwd: src });
     expect(n.code, n.out + n.err).toBe(0);
     expect(scheduler(sb)).toMatchObject({ splitJobs: 1, extraTokensAcquired: 0, peakSlotsPerJob: 8 });
+    // every kernel counts as compiled, though the unit's own compile found them in the store
+    const last = (scheduler(sb) as unknown as { last: { compiled: string[]; reused: string[] } }).last;
+    expect(last.compiled.length).toBe(8);
+    expect(last.reused).toEqual([]);
     await wholePtx(sb, src);
     samePtx(src, ['u0']);
   }, 600_000);

@@ -49,8 +49,8 @@ describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}
         const what = `${s.name}, ${size} workers`;
         // the request's own slot, as the daemon's scheduler admits it
         const r = await scheduler.submit(undefined, async () => {
-          const slots = await compileSplit({ pool, scheduler }, s.src, s.opts, rest);
-          return { slots, main: (await pool.run(s.src, s.opts, rest)).result };
+          const split = await compileSplit({ pool, scheduler }, s.src, s.opts, rest);
+          return { slots: split.slots, byShares: split.compiled, main: (await pool.run(s.src, s.opts, rest)).result };
         });
         expect(outputs(r.main), what).toEqual(clean[i]);
         const want = s.need >= 2 ? Math.min(size, s.need) : 1;
@@ -61,6 +61,7 @@ describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}
           // the shares compiled every missing kernel: the unit's own compile only assembled
           expect(r.main.functions, what).toBeDefined();
           expect(r.main.functions!.compiled, what).toEqual([]);
+          expect(r.byShares.length, `${what}: kernels the shares compiled`).toBe(s.need);
         } else if (i > 0) {
           // on one worker the store starts filling at the second compile (the first was whole)
           expect(r.main.functions!.compiled.length, what).toBe(size === 1 && i === 1 ? ALL.length : s.need);
@@ -93,7 +94,7 @@ describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}
     const scheduler = new Scheduler(2);
     const busy = scheduler.reserve(undefined, 2);
     expect(busy.count).toBe(2);
-    expect(await compileSplit({ pool, scheduler }, src, opts, rest)).toBe(1);
+    expect(await compileSplit({ pool, scheduler }, src, opts, rest)).toEqual({ slots: 1, compiled: [] });
     busy.give();
     expect(scheduler.stats().running).toBe(0);
     fs.rmSync(dir, { recursive: true, force: true });

@@ -27,31 +27,41 @@ export interface SplitContext {
   giveBack?: () => void;
 }
 
+export interface SplitResult {
+  /** Workers that ran at once for the unit (1: not split). */
+  slots: number;
+  /** Kernels the shares compiled, in the unit's order. */
+  compiled: string[];
+}
+
+const NOT_SPLIT: SplitResult = { slots: 1, compiled: [] };
+
 /**
- * Compiles the unit's missing kernels into the piece store on extra workers, if that pays; returns how
- * many workers ran at once for it (1: not split). Never changes the output, only where kernels compile.
+ * Compiles the unit's missing kernels into the piece store on extra workers, if that pays. Never changes
+ * the output, only where kernels compile.
  */
-export async function compileSplit(cx: SplitContext, text: string, options: CompileOptions, rest: unknown[]): Promise<number> {
-  if (!hasPieceStore(rest) || cx.scheduler.free(cx.group) < 1 || !maySplit(text)) return 1;
+export async function compileSplit(cx: SplitContext, text: string, options: CompileOptions, rest: unknown[]): Promise<SplitResult> {
+  if (!hasPieceStore(rest) || cx.scheduler.free(cx.group) < 1 || !maySplit(text)) return NOT_SPLIT;
   const plan = await cx.pool.run(text, options, rest, 'plan');
   const roots = plan.roots;
-  if (!roots || roots.length < 2) return 1;
+  if (!roots || roots.length < 2) return NOT_SPLIT;
   const extra = cx.scheduler.reserve(cx.group, roots.length - 1);
   let asked = false;
   try {
-    if (extra.count === 0) return 1;
+    if (extra.count === 0) return NOT_SPLIT;
     let n = extra.count;
     if (cx.tokens) {
       asked = true;
       n = Math.max(0, Math.min(n, await cx.tokens(n)));
       extra.give(extra.count - n);
     }
-    if (n === 0) return 1;
+    if (n === 0) return NOT_SPLIT;
     // Round robin over the unit's order: neighbouring kernels (often alike in cost) go to different workers.
     const shares: string[][] = Array.from({ length: n + 1 }, () => []);
     roots.forEach((r, i) => shares[i % (n + 1)]!.push(r));
-    await Promise.all(shares.map(s => cx.pool.run(text, options, rest, s)));
-    return n + 1;
+    const done = await Promise.all(shares.map(s => cx.pool.run(text, options, rest, s)));
+    const compiled = new Set(done.flatMap(d => d.roots ?? []));
+    return { slots: n + 1, compiled: roots.filter(r => compiled.has(r)) };
   } finally {
     extra.give();
     if (asked) cx.giveBack?.();

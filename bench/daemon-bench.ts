@@ -4,9 +4,10 @@
 //     included, answered from the cache by a warm daemon;
 //   warm-daemon compile: the same, with the cache off (PTXD_CACHE=0), so the warm daemon compiles;
 //   daemon memory: resident set of a daemon after it has compiled every program in test/kernels;
-//   split compile: a cold 20-kernel unit (a file the daemon has not seen: empty piece store for it)
-//     through a warm daemon with 1 vs 2 pool workers, not under make (idle workers are used); the PTX of
-//     both must be byte-identical. No real-cicc ratio: it compares ptxd with itself.
+//   split compile: a 20-kernel unit through a warm daemon with 1 vs 2 pool workers, not under make (idle
+//     workers are used), cold (a file the daemon has not seen; split only on 3 workers or more, see
+//     daemon/scheduler/split.ts) and after an edit of every kernel (compiled kernel by kernel: split
+//     on 2 workers); the PTX of both must be byte-identical. No real-cicc ratio: ptxd against itself.
 // Each ptxd configuration has its own cache directory and socket; daemons are stopped at the end.
 // PTXD_FALLBACK=never: a unit ptxd cannot compile is reported as failed, never timed.
 //
@@ -98,7 +99,7 @@ function memoryAfterAllKernels(arch: number): { units: number; failed: string[];
 }
 
 // The 20-kernel unit of bench/incr-bench.ts: kernels of similar cost, each with its own inlined helper.
-function source20(): string {
+function source20(edit = ''): string {
   const parts: string[] = [];
   for (let i = 0; i < 20; i++) {
     parts.push(`__device__ float helper${i}(float x, int n) { float s = 0; for (int j = 0; j < n; ++j) s += x * j + ${i}.0f; return s; }
@@ -109,42 +110,47 @@ __global__ void k${i}(const float* __restrict__ a, float* b, int n) {
   sh[t] = helper${i}(v, ${i + 2});
   __syncthreads();
   for (int s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
-  if (t == 0) b[blockIdx.x] = sh[0] * ${i}.5f + sqrtf(fabsf(sh[1]));
+  if (t == 0) b[blockIdx.x] = sh[0] * ${i}.5f + sqrtf(fabsf(sh[1]))${edit};
 }
 `);
   }
   return parts.join('\n');
 }
 
-interface SplitRow { one: Series; two: Series; ratio: number | null; splitUnits: number; peakWorkersPerUnit: number; identical: boolean }
+interface SplitCase { one: Series; two: Series; ratio: number | null }
+interface SplitRow { cold: SplitCase; edit: SplitCase; splitUnits: number; peakWorkersPerUnit: number; identical: boolean }
 
 /**
  * Each run compiles a copy of the unit at a path of its own (a new module id: a file the daemon has not
- * seen), once through a daemon with 1 worker and once through one with 2, alternating; a warm-up file first.
+ * seen), then the copy with every kernel edited, once through a daemon with 1 worker and once through one
+ * with 2, alternating; a warm-up file first.
  */
 function splitCompile(arch: number, runs: number): SplitRow {
   const dir = mkTempDir('dbench-split');
-  const units: PreparedUnit[] = [];
+  const units: [PreparedUnit, PreparedUnit][] = [];
   for (let i = 0; i <= runs; i++) {
     const cu = path.join(dir, `r${i}`, 'u20.cu');
     fs.mkdirSync(path.dirname(cu), { recursive: true });
     fs.writeFileSync(cu, source20());
-    units.push(prepareUnit(cu, arch));
+    const cold = prepareUnit(cu, arch);
+    fs.writeFileSync(cu, source20(' + 1.0f'));
+    units.push([cold, prepareUnit(cu, arch)]);
   }
   const boxes = [sandbox('split1', { PTXD_WORKERS: '1' }), sandbox('split2', { PTXD_WORKERS: '2' })] as const;
-  const ms: [number[], number[]] = [[], []];
+  // ms[case][workers - 1]
+  const ms: [number[], number[]][] = [[[], []], [[], []]];
   let identical = true, error: string | undefined;
   try {
-    units.forEach((u, i) => {
-      const ptx: string[] = [];
-      boxes.forEach((b, w) => {
+    units.forEach((pair, i) => {
+      const ptx: string[][] = [[], []];
+      boxes.forEach((b, w) => pair.forEach((u, c) => {
         const out = mkTempDir('dbench-split-out');
         const r = once(process.execPath, [PTXD_CICC, u.realCicc, ...ciccArgv(u, out)], b.env, ciccOutputs(out).ptx);
         if ('error' in r) error ??= r.error;
-        else { if (i > 0) ms[w]!.push(Math.round(r.ms * 10) / 10); ptx.push(fs.readFileSync(ciccOutputs(out).ptx, 'utf8')); }
+        else { if (i > 0) ms[c]![w]!.push(Math.round(r.ms * 10) / 10); ptx[c]!.push(fs.readFileSync(ciccOutputs(out).ptx, 'utf8')); }
         fs.rmSync(out, { recursive: true, force: true });
-      });
-      if (ptx.length === 2 && ptx[0] !== ptx[1]) identical = false;
+      }));
+      for (const p of ptx) if (p.length === 2 && p[0] !== p[1]) identical = false;
     });
     const st = spawnSync(process.execPath, [PTXD, 'stats', '--json'], { env: boxes[1].env, encoding: 'utf8' });
     const sched = (JSON.parse(st.stdout) as { daemon?: { scheduler?: { splitJobs: number; peakSlotsPerJob: number } } }).daemon?.scheduler;
@@ -153,11 +159,11 @@ function splitCompile(arch: number, runs: number): SplitRow {
       return error || !s.length ? { ok: false, medianMs: null, minMs: null, maxMs: null, samplesMs: x, error: error ?? 'no samples' }
         : { ok: true, medianMs: median(s), minMs: s[0]!, maxMs: s[s.length - 1]!, samplesMs: x };
     };
-    const one = ser(ms[0]), two = ser(ms[1]);
-    return {
-      one, two, ratio: one.medianMs && two.medianMs ? two.medianMs / one.medianMs : null,
-      splitUnits: sched?.splitJobs ?? 0, peakWorkersPerUnit: sched?.peakSlotsPerJob ?? 0, identical,
+    const both = ([a, b]: [number[], number[]]): SplitCase => {
+      const one = ser(a), two = ser(b);
+      return { one, two, ratio: one.medianMs && two.medianMs ? two.medianMs / one.medianMs : null };
     };
+    return { cold: both(ms[0]!), edit: both(ms[1]!), splitUnits: sched?.splitJobs ?? 0, peakWorkersPerUnit: sched?.peakSlotsPerJob ?? 0, identical };
   } finally {
     for (const b of boxes) stopDaemon(b);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -209,16 +215,18 @@ function main(): number {
     ...rows.map(r => `| ${r.input} | ${cell(r.cicc)} | ${cell(r.hit)} | ${f2(r.hitRatio)} | ${cell(r.warm)} | ${f2(r.warmRatio)} |`),
   ];
   if (split) {
-    lines.push('', '| cold 20-kernel unit, warm daemon, not under make | 1 worker | 2 workers | 2/1 | units split | workers per unit | same PTX |',
-      '|---|---:|---:|---:|---:|---:|---|',
-      `| ptxd-cicc, client process incl. | ${cell(split.one)} | ${cell(split.two)} | ${f2(split.ratio)} | ${split.splitUnits} | ${split.peakWorkersPerUnit} | ${split.identical ? 'yes' : 'NO'} |`);
+    lines.push('', '| 20-kernel unit, warm daemon, not under make (ptxd-cicc, client process incl.) | 1 worker | 2 workers | 2/1 |',
+      '|---|---:|---:|---:|',
+      `| cold: a file the daemon has not seen | ${cell(split.cold.one)} | ${cell(split.cold.two)} | ${f2(split.cold.ratio)} |`,
+      `| every kernel edited | ${cell(split.edit.one)} | ${cell(split.edit.two)} | ${f2(split.edit.ratio)} |`,
+      '', `2-worker daemon: ${split.splitUnits} units split, at most ${split.peakWorkersPerUnit} workers for one unit; PTX of 1 and 2 workers identical: ${split.identical ? 'yes' : 'NO'}`);
   }
   if (mem) {
     lines.push('', `Daemon after compiling ${mem.units} test kernel programs (compute_${arch}): RSS ${f0(mem.rssMb)} MB, JS heap ${f0(mem.heapMb)} MB` +
       (mem.failed.length ? `; not compiled (PTXD_FALLBACK=never): ${mem.failed.join(', ')}` : ''));
   }
   const failures = rows.flatMap(r => (['cicc', 'hit', 'warm'] as const).filter(k => !r[k].ok).map(k => `- ${r.input} (${k}): ${r[k].error}`));
-  if (split && !split.one.ok) failures.push(`- split compile: ${split.one.error}`);
+  if (split && !split.cold.one.ok) failures.push(`- split compile: ${split.cold.one.error}`);
   if (split && !split.identical) failures.push('- split compile: the PTX of 1 and 2 workers differs');
   if (failures.length) lines.push('', 'Failures:', ...failures);
   console.log(lines.join('\n'));

@@ -2,8 +2,8 @@
 // worker plans, each worker compiles a share of the missing kernels into one shared LMDB piece store,
 // then the unit's ordinary compile only assembles. With pools of 1, 2 and 4 workers, from an empty store
 // and along edits of test/incremental-fixture.ts (15 kernels), the output is byte-identical to a clean
-// whole compile; the split uses exactly the workers that are free; on one worker the first compile of a
-// file stays whole. The pool runs the built compiler (dist/), like the daemon.
+// whole compile; the split uses exactly the workers that are free; the first compile of a file is split
+// only on 3 workers or more (else it stays whole). The pool runs the built compiler (dist/), like the daemon.
 
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -12,7 +12,7 @@ import { REPO_ROOT, libdeviceBytes, mkTempDir, skipReason } from './helpers/tool
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
 import { Scheduler } from '../daemon/scheduler/scheduler';
-import { compileSplit } from '../daemon/scheduler/split';
+import { FIRST_COMPILE_MIN_WORKERS, compileSplit } from '../daemon/scheduler/split';
 import { ALL, prepareVariant, shortName, type Variant } from './incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
@@ -34,7 +34,7 @@ const STEPS: [string, Variant, number][] = [
 ];
 
 describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}`, () => {
-  it('1, 2 and 4 workers: byte-identical to a clean compile, using every free worker, whole on one worker', async () => {
+  it('1, 2 and 4 workers: byte-identical to a clean compile, using every free worker; a first compile whole below 3 workers', async () => {
     const libdevice = libdeviceBytes();
     const steps = STEPS.map(([name, v, need]) => ({ name, need, ...prepareVariant(v, 'split') }));
     const clean = steps.map(s => outputs(compileUnit(s.src, s.opts, { libdevice })));
@@ -53,18 +53,20 @@ describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}
           return { slots: split.slots, byShares: split.compiled, main: (await pool.run(s.src, s.opts, rest)).result };
         });
         expect(outputs(r.main), what).toEqual(clean[i]);
-        const want = s.need >= 2 ? Math.min(size, s.need) : 1;
+        // a first compile is split only on 3 workers or more; otherwise it is whole and leaves no kernels in the store
+        const firstWhole = size < FIRST_COMPILE_MIN_WORKERS;
+        const need = i === 0 || (i === 1 && firstWhole) ? ALL.length : s.need;
+        const want = i === 0 ? (firstWhole ? 1 : Math.min(size, need)) : need >= 2 ? Math.min(size, need) : 1;
         expect(r.slots, `${what}: workers used`).toBe(want);
-        if (i === 0 && size === 1) {
-          expect(r.main.functions, `${what}: a first compile on one worker is whole`).toBeUndefined();
-        } else if (r.slots > 1) {
+        if (r.slots > 1) {
           // the shares compiled every missing kernel: the unit's own compile only assembled
           expect(r.main.functions, what).toBeDefined();
           expect(r.main.functions!.compiled, what).toEqual([]);
-          expect(r.byShares.length, `${what}: kernels the shares compiled`).toBe(s.need);
-        } else if (i > 0) {
-          // on one worker the store starts filling at the second compile (the first was whole)
-          expect(r.main.functions!.compiled.length, what).toBe(size === 1 && i === 1 ? ALL.length : s.need);
+          expect(r.byShares.length, `${what}: kernels the shares compiled`).toBe(need);
+        } else if (i === 0) {
+          expect(r.main.functions, `${what}: a first compile on fewer than 3 workers is whole`).toBeUndefined();
+        } else {
+          expect(r.main.functions!.compiled.length, what).toBe(need);
         }
         // every extra slot was given back (the request's own slot is freed just after it resolves)
         await new Promise(r => setImmediate(r));
@@ -85,10 +87,12 @@ describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}
     const rest = [{ libdevice, pieceStore: { dir, limit: 1 << 30 } }];
     const plan = await pool.run(src, opts, rest, 'plan');
     expect(plan.roots!.map(shortName).sort()).toEqual([...ALL].sort());
+    expect(plan.first, 'the file\'s first compile').toBe(true);
     // a share compiles only what it is given (and what is still missing)
     const share = await pool.run(src, opts, rest, ['_Z5kBodyPfi', '_Z4kInlPfPKfi']);
     expect(share.roots!.map(shortName).sort()).toEqual(['kBody', 'kInl']);
     const again = await pool.run(src, opts, rest, 'plan');
+    expect(again.first, 'a share marks the file').toBeUndefined();
     expect(again.roots!.map(shortName).sort()).toEqual(ALL.filter(k => k !== "kBody" && k !== "kInl").sort());
     // both slots taken by other jobs: nothing free, no plan, no split
     const scheduler = new Scheduler(2);

@@ -61,11 +61,12 @@ function optionsKey(o: CompileOptions): string {
 
 /**
  * One share of a compile split across workers (daemon/scheduler/split.ts). Without `only`: a plan, which
- * lists in `names` the roots the store lacks. With `only`: compiles and stores those of the named roots the
- * store lacks, lists them in `names`, and marks the file (the unit's own compile then only assembles).
- * Neither assembles; a unit that would compile whole calls `whole` as usual.
+ * lists in `names` the roots the store lacks and says whether this is the file's first compile (which
+ * would compile whole). With `only`: compiles and stores those of the named roots the store lacks, lists
+ * them in `names`, and marks the file (the unit's own compile then only assembles). Neither assembles;
+ * a unit that would compile whole calls `whole` as usual.
  */
-export interface RootsPart { only?: ReadonlySet<string>; names: string[] }
+export interface RootsPart { only?: ReadonlySet<string>; names: string[]; first?: boolean }
 
 export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult, part?: RootsPart): CompileResult {
   if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
@@ -74,7 +75,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
   // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
   // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
   const seen = sha1([FORMAT, 'seen', optionsKey(opts), libdeviceKey(env.libdevice)].join('\n'));
-  if (part?.only && !env.pieces!.get(seen)) env.pieces!.put(seen, { traces: [] });
+  if (part && !env.pieces!.get(seen)) { if (part.only) env.pieces!.put(seen, { traces: [] }); else part.first = true; }
   if (!part && !env.pieces!.get(seen)) {
     env.pieces!.put(seen, { traces: [] });
     lastFallback = 'first compile of this file';
@@ -246,12 +247,15 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   return { trace, digest, ...rec, nvRefs, funcs, globals };
 }
 
-/** The roots a compile of this unit would compile (the others are in env.pieces); undefined when it would compile whole. */
-export function rootsToCompile(src: string, opts: CompileOptions, env: CompileEnv): string[] | undefined {
+/**
+ * The roots a compile of this unit would compile kernel by kernel (the others are in env.pieces), and
+ * whether it is the file's first compile (then it would compile whole); undefined when it cannot go kernel by kernel.
+ */
+export function rootsToCompile(src: string, opts: CompileOptions, env: CompileEnv): { roots: string[]; first: boolean } | undefined {
   const part: RootsPart = { names: [] };
   let whole = false;
   compileIncremental(src, opts, env, () => { whole = true; return PART_FAILED; }, part);
-  return whole ? undefined : part.names;
+  return whole ? undefined : { roots: part.names, first: part.first === true };
 }
 
 /** Compiles those of `roots` that env.pieces lacks and stores them; returns them, or undefined when the unit compiles whole. */

@@ -15,10 +15,10 @@ import { REPO_ROOT } from '../version';
 
 /** roots: a share of a split compile (split.ts): 'plan' lists the roots to compile, a list compiles those into the store. */
 export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[]; roots?: 'plan' | string[] }
-/** roots: the answer to a share (null: the unit compiles whole). */
-export interface WorkerReply { id: number; result: CompileResult; ms: number; roots?: string[] | null }
+/** roots: the answer to a share (null: the unit compiles whole); first: a plan found the file's first compile. */
+export interface WorkerReply { id: number; result: CompileResult; ms: number; roots?: string[] | null; first?: boolean }
 
-export interface PoolResult { result: CompileResult; /** Wall time in the worker. */ ms: number; roots?: string[] | null }
+export interface PoolResult { result: CompileResult; /** Wall time in the worker. */ ms: number; roots?: string[] | null; first?: boolean }
 
 export interface PoolOptions {
   size: number;
@@ -87,7 +87,7 @@ export class Pool {
       if (!cur || cur.job.id !== m.id) return;
       slot.job = undefined;
       this.running--;
-      cur.resolve({ result: m.result, ms: m.ms, ...(m.roots !== undefined ? { roots: m.roots } : {}) });
+      cur.resolve({ result: m.result, ms: m.ms, ...(m.roots !== undefined ? { roots: m.roots } : {}), ...(m.first ? { first: true } : {}) });
       this.pump();
     });
     let died = false;

@@ -5,9 +5,11 @@
 // slots back when the shares are done. The unit's ordinary compile follows and finds every kernel in
 // the store: it only assembles, so the output is the one compile would give alone, whatever the split.
 //
-// Compiling kernels one by one costs more than a whole compile (about 1.4x on one core), so a unit is
-// split only when at least one extra worker is actually free: on one worker, a file's first compile
-// stays whole (compiler/incremental/incremental.ts).
+// Compiling kernels one by one costs more than compiling the unit whole: 1.4x to 1.9x on one core for
+// the 20-kernel unit of bench/daemon-bench.ts, measured in a warm pool worker (whole 211 ms, its 20
+// kernels one by one 400 ms, median of 8). A file's first compile, which would otherwise be whole, is
+// therefore split only when at least 3 workers can run it (2 would not win back the overhead); later
+// compiles go kernel by kernel anyway, and are split as soon as 2 workers can run them.
 
 import type { CompileOptions } from '../../compiler/options';
 import type { Pool } from './pool';
@@ -35,6 +37,8 @@ export interface SplitResult {
 }
 
 const NOT_SPLIT: SplitResult = { slots: 1, compiled: [] };
+/** Workers a file's first compile needs at least to be split (see above). */
+export const FIRST_COMPILE_MIN_WORKERS = 3;
 
 /**
  * Compiles the unit's missing kernels into the piece store on extra workers, if that pays. Never changes
@@ -44,18 +48,20 @@ export async function compileSplit(cx: SplitContext, text: string, options: Comp
   if (!hasPieceStore(rest) || cx.scheduler.free(cx.group) < 1 || !maySplit(text)) return NOT_SPLIT;
   const plan = await cx.pool.run(text, options, rest, 'plan');
   const roots = plan.roots;
-  if (!roots || roots.length < 2) return NOT_SPLIT;
+  // the fewest extra workers that make the split pay (see above)
+  const least = plan.first ? FIRST_COMPILE_MIN_WORKERS - 1 : 1;
+  if (!roots || roots.length < least + 1) return NOT_SPLIT;
   const extra = cx.scheduler.reserve(cx.group, roots.length - 1);
   let asked = false;
   try {
-    if (extra.count === 0) return NOT_SPLIT;
+    if (extra.count < least) return NOT_SPLIT;
     let n = extra.count;
     if (cx.tokens) {
       asked = true;
       n = Math.max(0, Math.min(n, await cx.tokens(n)));
       extra.give(extra.count - n);
     }
-    if (n === 0) return NOT_SPLIT;
+    if (n < least) return NOT_SPLIT;
     // Round robin over the unit's order: neighbouring kernels (often alike in cost) go to different workers.
     const shares: string[][] = Array.from({ length: n + 1 }, () => []);
     roots.forEach((r, i) => shares[i % (n + 1)]!.push(r));

@@ -36,9 +36,9 @@ parentPort!.on('message', (job: WorkerJob) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const inc = require(data.incrementalModule) as IncrementalModule;
     const cenv = withPrelude as import('../../compiler/compile').CompileEnv;
-    const roots = !pieces ? undefined : job.roots === 'plan'
-      ? inc.rootsToCompile(job.text, job.options, cenv) : inc.compileRoots(job.text, job.options, cenv, job.roots);
-    const reply: WorkerReply = { id: job.id, result: PART_RESULT, roots: roots ?? null, ms: performance.now() - t0 };
+    const plan = job.roots === 'plan' && pieces ? inc.rootsToCompile(job.text, job.options, cenv) : undefined;
+    const roots = !pieces ? undefined : job.roots === 'plan' ? plan?.roots : inc.compileRoots(job.text, job.options, cenv, job.roots);
+    const reply: WorkerReply = { id: job.id, result: PART_RESULT, roots: roots ?? null, ...(plan?.first ? { first: true } : {}), ms: performance.now() - t0 };
     parentPort!.postMessage(reply);
     return;
   }

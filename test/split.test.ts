@@ -8,7 +8,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT, libdeviceBytes, mkTempDir, skipReason } from './helpers/tools';
+import { KERNELS_DIR, REPO_ROOT, libdeviceBytes, mkTempDir, prepareUnit, skipReason, unitOptions } from './helpers/tools';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
 import { Scheduler } from '../daemon/scheduler/scheduler';
@@ -76,6 +76,36 @@ describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}
       await pool.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  }, 900_000);
+
+  it('every multi-kernel test program compiled kernel by kernel on 4 workers: identical to a clean compile', async () => {
+    const libdevice = libdeviceBytes();
+    const files = fs.readdirSync(KERNELS_DIR).filter(f => f.endsWith('.cu'))
+      .filter(f => (fs.readFileSync(path.join(KERNELS_DIR, f), 'utf8').match(/__global__/g) ?? []).length >= 2).sort();
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    const dir = mkTempDir('split-kernels');
+    const pool = new Pool({ size: 4, keepPrelude: true });
+    pools.push(pool);
+    const scheduler = new Scheduler(4);
+    const rest = [{ libdevice, pieceStore: { dir, limit: 1 << 30 } }];
+    let split = 0;
+    for (const f of files) {
+      const u = prepareUnit(path.join(KERNELS_DIR, f), 90);
+      const src = fs.readFileSync(u.ii, 'utf8'), opts = unitOptions(u);
+      const clean = outputs(compileUnit(src, opts, { libdevice }));
+      // a first compile (whole, it marks the file), so that the next goes kernel by kernel even for 2 kernels
+      expect(outputs((await pool.run(src, opts, rest)).result), `${f}, first compile`).toEqual(clean);
+      const r = await scheduler.submit(undefined, async () => {
+        const sp = await compileSplit({ pool, scheduler }, src, opts, rest);
+        return { slots: sp.slots, main: (await pool.run(src, opts, rest)).result };
+      });
+      expect(outputs(r.main), f).toEqual(clean);
+      if (r.slots > 1) split++;
+    }
+    // most of them go kernel by kernel (the others compile whole: lambdas, diagnostics, unsupported, ...)
+    console.log(`multi-kernel test programs: ${split} of ${files.length} split across workers`);
+    expect(split).toBeGreaterThanOrEqual(files.length / 2);
+    fs.rmSync(dir, { recursive: true, force: true });
   }, 900_000);
 
   it('a plan lists exactly the kernels the store lacks; a busy pool is not split', async () => {

@@ -117,7 +117,8 @@ __global__ void k${i}(const float* __restrict__ a, float* b, int n) {
   return parts.join('\n');
 }
 
-interface SplitCase { one: Series; two: Series; ratio: number | null }
+/** cpuOne/cpuTwo: median CPU ms the daemon process (all its threads) spent per compile. */
+interface SplitCase { one: Series; two: Series; ratio: number | null; cpuOne: number | null; cpuTwo: number | null }
 interface SplitRow { cold: SplitCase; edit: SplitCase; splitUnits: number; peakWorkersPerUnit: number; identical: boolean }
 
 /**
@@ -125,6 +126,16 @@ interface SplitRow { cold: SplitCase; edit: SplitCase; splitUnits: number; peakW
  * seen), then the copy with every kernel edited, once through a daemon with 1 worker and once through one
  * with 2, alternating; a warm-up file first.
  */
+/** CPU time the sandbox's daemon has used so far (all threads; Linux /proc), or null. */
+function daemonCpuMs(sb: Sandbox): number | null {
+  try {
+    const pid = Number(fs.readFileSync(`${sb.env.PTXD_SOCKET}.pid`, 'utf8'));
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;   // utime + stime, in clock ticks of 10 ms
+  } catch { return null; }
+}
+
 function splitCompile(arch: number, runs: number): SplitRow {
   const dir = mkTempDir('dbench-split');
   const units: [PreparedUnit, PreparedUnit][] = [];
@@ -137,17 +148,24 @@ function splitCompile(arch: number, runs: number): SplitRow {
     units.push([cold, prepareUnit(cu, arch)]);
   }
   const boxes = [sandbox('split1', { PTXD_WORKERS: '1' }), sandbox('split2', { PTXD_WORKERS: '2' })] as const;
-  // ms[case][workers - 1]
+  // ms[case][workers - 1], and the daemon's CPU time for the same compiles
   const ms: [number[], number[]][] = [[[], []], [[], []]];
+  const cpu: [number[], number[]][] = [[[], []], [[], []]];
   let identical = true, error: string | undefined;
   try {
     units.forEach((pair, i) => {
       const ptx: string[][] = [[], []];
       boxes.forEach((b, w) => pair.forEach((u, c) => {
         const out = mkTempDir('dbench-split-out');
+        const c0 = daemonCpuMs(b);
         const r = once(process.execPath, [PTXD_CICC, u.realCicc, ...ciccArgv(u, out)], b.env, ciccOutputs(out).ptx);
+        const c1 = daemonCpuMs(b);
         if ('error' in r) error ??= r.error;
-        else { if (i > 0) ms[c]![w]!.push(Math.round(r.ms * 10) / 10); ptx[c]!.push(fs.readFileSync(ciccOutputs(out).ptx, 'utf8')); }
+        else {
+          if (i > 0) ms[c]![w]!.push(Math.round(r.ms * 10) / 10);
+          if (i > 0 && c0 !== null && c1 !== null) cpu[c]![w]!.push(c1 - c0);
+          ptx[c]!.push(fs.readFileSync(ciccOutputs(out).ptx, 'utf8'));
+        }
         fs.rmSync(out, { recursive: true, force: true });
       }));
       for (const p of ptx) if (p.length === 2 && p[0] !== p[1]) identical = false;
@@ -159,11 +177,14 @@ function splitCompile(arch: number, runs: number): SplitRow {
       return error || !s.length ? { ok: false, medianMs: null, minMs: null, maxMs: null, samplesMs: x, error: error ?? 'no samples' }
         : { ok: true, medianMs: median(s), minMs: s[0]!, maxMs: s[s.length - 1]!, samplesMs: x };
     };
-    const both = ([a, b]: [number[], number[]]): SplitCase => {
+    const both = ([a, b]: [number[], number[]], [ca, cb]: [number[], number[]]): SplitCase => {
       const one = ser(a), two = ser(b);
-      return { one, two, ratio: one.medianMs && two.medianMs ? two.medianMs / one.medianMs : null };
+      return {
+        one, two, ratio: one.medianMs && two.medianMs ? two.medianMs / one.medianMs : null,
+        cpuOne: ca.length ? median(ca) : null, cpuTwo: cb.length ? median(cb) : null,
+      };
     };
-    return { cold: both(ms[0]!), edit: both(ms[1]!), splitUnits: sched?.splitJobs ?? 0, peakWorkersPerUnit: sched?.peakSlotsPerJob ?? 0, identical };
+    return { cold: both(ms[0]!, cpu[0]!), edit: both(ms[1]!, cpu[1]!), splitUnits: sched?.splitJobs ?? 0, peakWorkersPerUnit: sched?.peakSlotsPerJob ?? 0, identical };
   } finally {
     for (const b of boxes) stopDaemon(b);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -215,10 +236,11 @@ function main(): number {
     ...rows.map(r => `| ${r.input} | ${cell(r.cicc)} | ${cell(r.hit)} | ${f2(r.hitRatio)} | ${cell(r.warm)} | ${f2(r.warmRatio)} |`),
   ];
   if (split) {
-    lines.push('', '| 20-kernel unit, warm daemon, not under make (ptxd-cicc, client process incl.) | 1 worker | 2 workers | 2/1 |',
-      '|---|---:|---:|---:|',
-      `| cold: a file the daemon has not seen | ${cell(split.cold.one)} | ${cell(split.cold.two)} | ${f2(split.cold.ratio)} |`,
-      `| every kernel edited | ${cell(split.edit.one)} | ${cell(split.edit.two)} | ${f2(split.edit.ratio)} |`,
+    const cpuCell = (x: SplitCase) => `${f0(x.cpuOne)} / ${f0(x.cpuTwo)}`;
+    lines.push('', '| 20-kernel unit, warm daemon, not under make (ptxd-cicc, client process incl.) | 1 worker | 2 workers | 2/1 | daemon CPU ms, 1 / 2 workers |',
+      '|---|---:|---:|---:|---:|',
+      `| cold: a file the daemon has not seen | ${cell(split.cold.one)} | ${cell(split.cold.two)} | ${f2(split.cold.ratio)} | ${cpuCell(split.cold)} |`,
+      `| every kernel edited | ${cell(split.edit.one)} | ${cell(split.edit.two)} | ${f2(split.edit.ratio)} | ${cpuCell(split.edit)} |`,
       '', `2-worker daemon: ${split.splitUnits} units split, at most ${split.peakWorkersPerUnit} workers for one unit; PTX of 1 and 2 workers identical: ${split.identical ? 'yes' : 'NO'}`);
   }
   if (mem) {

@@ -15,7 +15,7 @@ import { recordRequest } from './watch/records';
 import { UnitService, type Lookup } from './unit';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler, type JobGroup } from './scheduler/scheduler';
-import { compileSplit, type SplitContext } from './scheduler/split';
+import { compileSplit, splitEnabled, type SplitContext } from './scheduler/split';
 import type { PoolStatus } from './scheduler/status';
 import type { PhaseTimes } from '../compiler/compile';
 import { DaemonConnection } from './client';
@@ -56,6 +56,8 @@ export class Daemon {
   private readonly cacheDir: string;
   private readonly idleMs: number;
   private readonly log: string;
+  /** Units may be split across workers (scheduler/split.ts). */
+  private readonly split: boolean;
 
   constructor(private readonly o: DaemonOptions) {
     this.cacheDir = cacheDir(o.env);
@@ -65,6 +67,7 @@ export class Daemon {
       cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, remote: true, log: s => this.logLine(s),
     });
     this.scheduler = new Scheduler(poolSize(o.env));
+    this.split = splitEnabled(o.env);
   }
 
   private logLines = 0;
@@ -219,7 +222,7 @@ export class Daemon {
       if ((c.destroyed && waiters.every(w => w.conn.destroyed)) || this.stopping) return undefined;
       return this.service.compileWith(lookup, async (text, o, rest) => {
         // Under make without a reachable jobserver, make's -j fills the machine already: no extra workers.
-        const split = !make || make.tokens ? await compileSplit(this.splitContext(job, group), text, o, rest) : undefined;
+        const split = this.split && (!make || make.tokens) ? await compileSplit(this.splitContext(job, group), text, o, rest) : undefined;
         if (split) this.scheduler.noteSlots(split.slots);
         const r = await this.pool!.run(text, o, rest);
         // kernels the shares compiled were found in the store by the unit's compile: they count as compiled

@@ -120,8 +120,8 @@ $(BUILD):
 const sandboxes: DaemonSandbox[] = [];
 afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
 
-function project(name: string, units: { kernels: number; broken?: boolean }[]): { sb: DaemonSandbox; src: string } {
-  const sb = sandbox(name, { PTXD_WORKERS: '8' });
+function project(name: string, units: { kernels: number; broken?: boolean }[], env: NodeJS.ProcessEnv = {}): { sb: DaemonSandbox; src: string } {
+  const sb = sandbox(name, { PTXD_WORKERS: '8', ...env });
   sandboxes.push(sb);
   const src = path.join(sb.dir, 'src');
   fs.mkdirSync(src, { recursive: true });
@@ -215,6 +215,19 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     expect(last.reused).toEqual([]);
     await wholePtx(sb, src);
     samePtx(src, ['u0']);
+  }, 600_000);
+
+  it('PTXD_SPLIT=0: never split', async () => {
+    const { sb, src } = project('jsplitoff', [{ kernels: 8 }], { PTXD_SPLIT: '0' });
+    const env = { ...sb.env };
+    for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL']) delete env[k];
+    const out = path.join(src, 'u0.ptx');
+    for (const text of [unit(0, 8), unit(0, 8).replace(/\.5f/g, '.75f')]) {
+      fs.writeFileSync(path.join(src, 'u0.cu'), text);
+      const n = await runAsync(requireTool('nvcc'), ['-arch=sm_90', '-O3', '-ptx', `--cicc-prefix=${PTXD_CICC_BIN}`, 'u0.cu', '-o', out], { env, cwd: src });
+      expect(n.code, n.out + n.err).toBe(0);
+    }
+    expect(scheduler(sb)).toMatchObject({ splitJobs: 0, busyPeak: 1, compiled: 2 });
   }, 600_000);
 
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {

@@ -10,6 +10,8 @@
 // kernels one by one 400 ms, median of 8). A file's first compile, which would otherwise be whole, is
 // therefore split only when at least 3 workers can run it (2 would not win back the overhead); later
 // compiles go kernel by kernel anyway, and are split as soon as 2 workers can run them.
+// PTXD_SPLIT=0 turns splitting off (the daemon then runs each unit on one worker, as before): on a
+// machine whose cores are busy with other work, idle pool workers do not mean idle cores.
 
 import type { CompileOptions } from '../../compiler/options';
 import type { Pool } from './pool';
@@ -34,6 +36,11 @@ export interface SplitResult {
   slots: number;
   /** Kernels the shares compiled, in the unit's order. */
   compiled: string[];
+}
+
+/** Whether the daemon may split units across workers (PTXD_SPLIT=0: never). */
+export function splitEnabled(env: NodeJS.ProcessEnv): boolean {
+  return env.PTXD_SPLIT !== '0';
 }
 
 const NOT_SPLIT: SplitResult = { slots: 1, compiled: [] };

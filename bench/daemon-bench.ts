@@ -3,7 +3,11 @@
 //   unit cache hit (end to end): `node bin/ptxd-cicc <real cicc> <argv>` as nvcc runs it, client process
 //     included, answered from the cache by a warm daemon;
 //   warm-daemon compile: the same, with the cache off (PTXD_CACHE=0), so the warm daemon compiles;
-//   daemon memory: resident set of a daemon after it has compiled every program in test/kernels.
+//   daemon memory: resident set of a daemon after it has compiled every program in test/kernels;
+//   split compile: a 20-kernel unit through a warm daemon with 1 vs 2 pool workers, not under make (idle
+//     workers are used), cold (a file the daemon has not seen; split only on 3 workers or more, see
+//     daemon/scheduler/split.ts) and after an edit of every kernel (compiled kernel by kernel: split
+//     on 2 workers); the PTX of both must be byte-identical. No real-cicc ratio: ptxd against itself.
 // Each ptxd configuration has its own cache directory and socket; daemons are stopped at the end.
 // PTXD_FALLBACK=never: a unit ptxd cannot compile is reported as failed, never timed.
 //
@@ -94,6 +98,99 @@ function memoryAfterAllKernels(arch: number): { units: number; failed: string[];
   }
 }
 
+// The 20-kernel unit of bench/incr-bench.ts: kernels of similar cost, each with its own inlined helper.
+function source20(edit = ''): string {
+  const parts: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    parts.push(`__device__ float helper${i}(float x, int n) { float s = 0; for (int j = 0; j < n; ++j) s += x * j + ${i}.0f; return s; }
+__global__ void k${i}(const float* __restrict__ a, float* b, int n) {
+  __shared__ float sh[256];
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  float v = g < n ? a[g] : 0.f;
+  sh[t] = helper${i}(v, ${i + 2});
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
+  if (t == 0) b[blockIdx.x] = sh[0] * ${i}.5f + sqrtf(fabsf(sh[1]))${edit};
+}
+`);
+  }
+  return parts.join('\n');
+}
+
+/** cpuOne/cpuTwo: median CPU ms the daemon process (all its threads) spent per compile. */
+interface SplitCase { one: Series; two: Series; ratio: number | null; cpuOne: number | null; cpuTwo: number | null }
+interface SplitRow { cold: SplitCase; edit: SplitCase; splitUnits: number; peakWorkersPerUnit: number; identical: boolean }
+
+/**
+ * Each run compiles a copy of the unit at a path of its own (a new module id: a file the daemon has not
+ * seen), then the copy with every kernel edited, once through a daemon with 1 worker and once through one
+ * with 2, alternating; a warm-up file first.
+ */
+/** CPU time the sandbox's daemon has used so far (all threads; Linux /proc), or null. */
+function daemonCpuMs(sb: Sandbox): number | null {
+  try {
+    const pid = Number(fs.readFileSync(`${sb.env.PTXD_SOCKET}.pid`, 'utf8'));
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;   // utime + stime, in clock ticks of 10 ms
+  } catch { return null; }
+}
+
+function splitCompile(arch: number, runs: number): SplitRow {
+  const dir = mkTempDir('dbench-split');
+  const units: [PreparedUnit, PreparedUnit][] = [];
+  for (let i = 0; i <= runs; i++) {
+    const cu = path.join(dir, `r${i}`, 'u20.cu');
+    fs.mkdirSync(path.dirname(cu), { recursive: true });
+    fs.writeFileSync(cu, source20());
+    const cold = prepareUnit(cu, arch);
+    fs.writeFileSync(cu, source20(' + 1.0f'));
+    units.push([cold, prepareUnit(cu, arch)]);
+  }
+  const boxes = [sandbox('split1', { PTXD_WORKERS: '1' }), sandbox('split2', { PTXD_WORKERS: '2' })] as const;
+  // ms[case][workers - 1], and the daemon's CPU time for the same compiles
+  const ms: [number[], number[]][] = [[[], []], [[], []]];
+  const cpu: [number[], number[]][] = [[[], []], [[], []]];
+  let identical = true, error: string | undefined;
+  try {
+    units.forEach((pair, i) => {
+      const ptx: string[][] = [[], []];
+      boxes.forEach((b, w) => pair.forEach((u, c) => {
+        const out = mkTempDir('dbench-split-out');
+        const c0 = daemonCpuMs(b);
+        const r = once(process.execPath, [PTXD_CICC, u.realCicc, ...ciccArgv(u, out)], b.env, ciccOutputs(out).ptx);
+        const c1 = daemonCpuMs(b);
+        if ('error' in r) error ??= r.error;
+        else {
+          if (i > 0) ms[c]![w]!.push(Math.round(r.ms * 10) / 10);
+          if (i > 0 && c0 !== null && c1 !== null) cpu[c]![w]!.push(c1 - c0);
+          ptx[c]!.push(fs.readFileSync(ciccOutputs(out).ptx, 'utf8'));
+        }
+        fs.rmSync(out, { recursive: true, force: true });
+      }));
+      for (const p of ptx) if (p.length === 2 && p[0] !== p[1]) identical = false;
+    });
+    const st = spawnSync(process.execPath, [PTXD, 'stats', '--json'], { env: boxes[1].env, encoding: 'utf8' });
+    const sched = (JSON.parse(st.stdout) as { daemon?: { scheduler?: { splitJobs: number; peakSlotsPerJob: number } } }).daemon?.scheduler;
+    const ser = (x: number[]): Series => {
+      const s = [...x].sort((a, b) => a - b);
+      return error || !s.length ? { ok: false, medianMs: null, minMs: null, maxMs: null, samplesMs: x, error: error ?? 'no samples' }
+        : { ok: true, medianMs: median(s), minMs: s[0]!, maxMs: s[s.length - 1]!, samplesMs: x };
+    };
+    const both = ([a, b]: [number[], number[]], [ca, cb]: [number[], number[]]): SplitCase => {
+      const one = ser(a), two = ser(b);
+      return {
+        one, two, ratio: one.medianMs && two.medianMs ? two.medianMs / one.medianMs : null,
+        cpuOne: ca.length ? median(ca) : null, cpuTwo: cb.length ? median(cb) : null,
+      };
+    };
+    return { cold: both(ms[0]!, cpu[0]!), edit: both(ms[1]!, cpu[1]!), splitUnits: sched?.splitJobs ?? 0, peakWorkersPerUnit: sched?.peakSlotsPerJob ?? 0, identical };
+  } finally {
+    for (const b of boxes) stopDaemon(b);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const f0 = (x: number | null) => (x === null ? '–' : x.toFixed(0));
 const f2 = (x: number | null) => (x === null ? '–' : x.toFixed(2));
 const cell = (s: Series) => (s.ok ? `${f0(s.medianMs)} (${f0(s.minMs)}–${f0(s.maxMs)})` : 'FAILED');
@@ -102,6 +199,7 @@ function main(): number {
   const { runs, arch, only } = parseBenchArgs(process.argv.slice(2), 7);
   const skip = skipReason('nvcc', 'cicc');
   if (skip) { console.error(`daemon-bench: ${skip}`); return 2; }
+  const wants = (what: string) => !only || only.includes(what);
   const hitBox = sandbox('hit');
   const warmBox = sandbox('warm', { PTXD_CACHE: '0' });
   const rows: Row[] = [];
@@ -119,8 +217,16 @@ function main(): number {
     stopDaemon(hitBox);
     stopDaemon(warmBox);
   }
-  process.stderr.write('daemon-bench: compiling all test kernels for the memory figure\n');
-  const mem = memoryAfterAllKernels(arch);
+  let split: SplitRow | undefined;
+  if (wants('split')) {
+    process.stderr.write('daemon-bench: cold 20-kernel unit, 1 vs 2 workers\n');
+    split = splitCompile(arch, runs);
+  }
+  let mem: ReturnType<typeof memoryAfterAllKernels> | undefined;
+  if (wants('memory')) {
+    process.stderr.write('daemon-bench: compiling all test kernels for the memory figure\n');
+    mem = memoryAfterAllKernels(arch);
+  }
 
   const lines = [
     `daemon-bench: ${runs} runs each (after 1 warm-up), compute_${arch}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wall ms, median (min–max)`,
@@ -128,16 +234,27 @@ function main(): number {
     '| input | real cicc | ptxd unit cache hit (client process incl.) | hit/cicc | ptxd warm-daemon compile | warm/cicc |',
     '|---|---:|---:|---:|---:|---:|',
     ...rows.map(r => `| ${r.input} | ${cell(r.cicc)} | ${cell(r.hit)} | ${f2(r.hitRatio)} | ${cell(r.warm)} | ${f2(r.warmRatio)} |`),
-    '',
-    `Daemon after compiling ${mem.units} test kernel programs (compute_${arch}): RSS ${f0(mem.rssMb)} MB, JS heap ${f0(mem.heapMb)} MB` +
-      (mem.failed.length ? `; not compiled (PTXD_FALLBACK=never): ${mem.failed.join(', ')}` : ''),
   ];
+  if (split) {
+    const cpuCell = (x: SplitCase) => `${f0(x.cpuOne)} / ${f0(x.cpuTwo)}`;
+    lines.push('', '| 20-kernel unit, warm daemon, not under make (ptxd-cicc, client process incl.) | 1 worker | 2 workers | 2/1 | daemon CPU ms, 1 / 2 workers |',
+      '|---|---:|---:|---:|---:|',
+      `| cold: a file the daemon has not seen | ${cell(split.cold.one)} | ${cell(split.cold.two)} | ${f2(split.cold.ratio)} | ${cpuCell(split.cold)} |`,
+      `| every kernel edited | ${cell(split.edit.one)} | ${cell(split.edit.two)} | ${f2(split.edit.ratio)} | ${cpuCell(split.edit)} |`,
+      '', `2-worker daemon: ${split.splitUnits} units split, at most ${split.peakWorkersPerUnit} workers for one unit; PTX of 1 and 2 workers identical: ${split.identical ? 'yes' : 'NO'}`);
+  }
+  if (mem) {
+    lines.push('', `Daemon after compiling ${mem.units} test kernel programs (compute_${arch}): RSS ${f0(mem.rssMb)} MB, JS heap ${f0(mem.heapMb)} MB` +
+      (mem.failed.length ? `; not compiled (PTXD_FALLBACK=never): ${mem.failed.join(', ')}` : ''));
+  }
   const failures = rows.flatMap(r => (['cicc', 'hit', 'warm'] as const).filter(k => !r[k].ok).map(k => `- ${r.input} (${k}): ${r[k].error}`));
+  if (split && !split.cold.one.ok) failures.push(`- split compile: ${split.cold.one.error}`);
+  if (split && !split.identical) failures.push('- split compile: the PTX of 1 and 2 workers differs');
   if (failures.length) lines.push('', 'Failures:', ...failures);
   console.log(lines.join('\n'));
 
-  writeResults('daemon-bench', { runs, arch, ptxdFallback: 'never', rows, daemonMemory: mem });
-  return 0;
+  writeResults('daemon-bench', { runs, arch, ptxdFallback: 'never', rows, ...(mem ? { daemonMemory: mem } : {}), ...(split ? { splitCompile: split } : {}) });
+  return split && !split.identical ? 1 : 0;
 }
 
 process.exitCode = main();

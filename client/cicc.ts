@@ -22,7 +22,7 @@ import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import { cacheDir } from '../daemon/paths';
 import { outputEnv } from '../daemon/store/key';
-import { buildIdentity, parseMakeflags } from './jobserver';
+import { buildIdentity, parseMakeflags, TokenPool } from './jobserver';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
 import { originOf, type UnitOrigin } from '../daemon/watch/records';
 
@@ -211,6 +211,8 @@ interface Prepared {
   args: CiccArgs;
   info: FallbackInfo;
   request: UnitRequest;
+  /** make's jobserver, when this process can reach it: extra tokens for the daemon are taken from it. */
+  tokens?: TokenPool;
 }
 
 /** Everything before the compile: argv, rejected flags, module id. A number is the exit code. */
@@ -249,8 +251,9 @@ function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackI
   // Under make -jN the daemon runs this compile on our make job's token and admits at most N of the
   // build's compiles at once (client/jobserver.ts).
   const mj = parseMakeflags(ctx.env.MAKEFLAGS);
-  if (mj) request.make = { build: buildIdentity(mj), jobs: mj.jobs };
-  return { args, info: info.v, request };
+  const tokens = mj && daemonEnabled(ctx.env) ? TokenPool.open(mj) : undefined;
+  if (mj) request.make = { build: buildIdentity(mj), jobs: mj.jobs, ...(tokens ? { tokens: true } : {}) };
+  return { args, info: info.v, request, ...(tokens ? { tokens } : {}) };
 }
 
 /** Everything after the compile: diagnostics, outputs, the exit code. */
@@ -342,7 +345,7 @@ export function daemonEnabled(env: NodeJS.ProcessEnv): boolean {
  * The daemon's answer, or undefined when it cannot be had: the connection fails or drops mid-request
  * twice (a killed daemon is restarted by the retry), or the daemon runs a newer ptxd.
  */
-async function compileViaDaemon(req: UnitRequest, ctx: CiccContext, origin?: UnitOrigin): Promise<UnitResponse | undefined> {
+async function compileViaDaemon(req: UnitRequest, ctx: CiccContext, origin?: UnitOrigin, tokens?: TokenPool): Promise<UnitResponse | undefined> {
   // msgpackr's native add-on costs more to load (~10 ms) than it saves on a few small frames.
   process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -353,11 +356,26 @@ async function compileViaDaemon(req: UnitRequest, ctx: CiccContext, origin?: Uni
     try {
       conn = await connectDaemon(ctx.env, { autostart: true, verbose });
       if (!conn) return undefined;
-      const m = await conn.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req, ...(origin ? { origin } : {}) });
+      const c = conn;
+      // The daemon may ask for make tokens to compile this unit on more workers (daemon/scheduler/split.ts):
+      // take only what is free now, and give them back when it says so or the request ends, whatever the end.
+      const note = (m: import('../daemon/protocol').Message): void => {
+        if (m.t === 'tokens') {
+          let n = 0;
+          while (tokens && n < m.want && tokens.tryAcquire()) n++;
+          c.send({ t: 'tokens-got', id: m.id, n });
+        } else if (m.t === 'tokens-back') {
+          const n = tokens?.count ?? 0;
+          tokens?.releaseAll();
+          c.send({ t: 'tokens-returned', id: m.id, n });
+        }
+      };
+      const m = await conn.request<{ t: 'result'; id: number; res: UnitResponse }>({ t: 'compile', id: 0, req, ...(origin ? { origin } : {}) }, note);
       return m.res;
     } catch (e) {
       verbose(`ptxd: daemon request failed (attempt ${attempt}): ${e instanceof Error ? e.message : String(e)}\n`);
     } finally {
+      tokens?.releaseAll();
       conn?.close();
     }
   }
@@ -374,7 +392,12 @@ export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): P
     const start = ctx.now();
     // Where this call came from (nvcc's command line), for `ptxd watch` without a compile database.
     const origin = originOf(ctx.realCicc ? [ctx.realCicc, ...argv] : argv, ctx.env, process.cwd(), process.ppid);
-    let res = await compileViaDaemon(p.request, ctx, origin);
+    let res: UnitResponse | undefined;
+    try {
+      res = await compileViaDaemon(p.request, ctx, origin, p.tokens);
+    } finally {
+      p.tokens?.close();
+    }
     if (!res) {
       if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr('ptxd: daemon unavailable; compiling in-process\n');
       res = compileHere(p.request, ctx.env);

@@ -210,7 +210,10 @@ export async function statsCommand(json: boolean): Promise<number> {
     const ph = p.phaseMs;
     out(`compile pool      ${p.workers} workers (${p.started} started), ${p.jobs} jobs, at most ${p.peakRunning} at once (${p.peakPerBuild} of one make build), ` +
       `${p.crashes} worker crashes\n` +
-      `make jobserver    ${p.tokensUsed} jobs ran on make tokens, at most ${p.peakTokens} tokens at once\n` +
+      `make jobserver    ${p.tokensUsed} jobs ran on make tokens, at most ${p.peakTokens} tokens at once; ` +
+      `${p.extraTokensAcquired ?? 0} extra tokens acquired, ${p.extraTokensReturned ?? 0} returned\n` +
+      `split compiles    ${p.splitJobs ?? 0} units on several workers (${p.extraSlots ?? 0} extra workers), at most ${p.peakSlotsPerJob ?? 1} workers for one unit; ` +
+      `at most ${p.busyPeak ?? 0} compile jobs running at once\n` +
       `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)}, ` +
       `assemble ${s1(ph.assemble ?? 0)} (${p.compiled} units)\n`);
     if (p.roots) out(`kernels           ${p.roots.compiled} compiled, ${p.roots.reused} reused from the piece cache\n`);

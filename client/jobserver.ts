@@ -8,7 +8,10 @@
 //
 // Make 4.3 closes the pipe fds on exec for ordinary recipes (only `+` recipes and sub-makes keep them),
 // so under nvcc the fds are usually NOT open in this process. TokenPool acquires extra tokens when they
-// are, and gives every one back on every way out (end of request, error, signal, process exit).
+// are (the daemon asks for one per extra worker it would give this client's unit: client/cicc.ts,
+// daemon/scheduler/split.ts), and gives every one back on every way out (the daemon says so, end of
+// request, error, daemon gone, SIGINT/SIGTERM/SIGHUP, process exit). SIGKILL cannot be caught: a client
+// killed so loses its tokens, as any make job killed so does.
 
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 

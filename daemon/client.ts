@@ -23,7 +23,7 @@ const START_TIMEOUT_MS = 15_000;
 /** A start lock older than this belongs to a starter that died. */
 const STALE_LOCK_MS = 20_000;
 
-type Pending = { resolve: (m: Message) => void; reject: (e: Error) => void };
+type Pending = { resolve: (m: Message) => void; reject: (e: Error) => void; note?: (m: Message) => void };
 
 /** One connection; requests carry ids so several may be in flight. */
 export class DaemonConnection {
@@ -48,6 +48,8 @@ export class DaemonConnection {
     const id = (m as { id?: number }).id;
     const p = id === undefined ? undefined : this.pending.get(id);
     if (!p) return;
+    // notes about a request in flight (make tokens) do not answer it
+    if (m.t === 'tokens' || m.t === 'tokens-back') { p.note?.(m); return; }
     this.pending.delete(id!);
     if (m.t === 'error') p.reject(new Error(`daemon: ${m.message}`));
     else p.resolve(m);
@@ -84,12 +86,12 @@ export class DaemonConnection {
     });
   }
 
-  /** Sends a request (its id is filled in) and resolves with the daemon's answer. */
-  request<T extends Message>(m: Message): Promise<T> {
+  /** Sends a request (its id is filled in) and resolves with the daemon's answer; `note` gets the daemon's notes about it meanwhile. */
+  request<T extends Message>(m: Message, note?: (m: Message) => void): Promise<T> {
     return new Promise((resolve, reject) => {
       if (this.closedError) { reject(this.closedError); return; }
       const id = this.nextId++;
-      this.pending.set(id, { resolve: x => resolve(x as T), reject });
+      this.pending.set(id, { resolve: x => resolve(x as T), reject, note });
       this.sock.write(encodeFrame({ ...m, id } as Message));
     });
   }
@@ -104,6 +106,11 @@ export class DaemonConnection {
       if (this.closedError || this.sock.destroyed) { resolve(); return; }
       this.sock.once('close', () => resolve());
     });
+  }
+
+  /** Sends a message that expects no answer. */
+  send(m: Message): void {
+    if (!this.closedError) this.sock.write(encodeFrame(m));
   }
 
   close(): void {

@@ -44,6 +44,16 @@ export type Message =
   | { t: 'compile'; id: number; req: UnitRequest; origin?: UnitOrigin }
   /** functions: which of the unit's functions were compiled and which reused, when it was compiled. */
   | { t: 'result'; id: number; res: UnitResponse; functions?: FunctionLists }
+  /**
+   * Extra make tokens for a compile split across workers (daemon/scheduler/split.ts): the daemon asks the
+   * client of request `id` for up to `want`; the client takes what make's jobserver has free now and says
+   * how many (`tokens-got`); `tokens-back` asks it to give them back (it also does when the request ends,
+   * fails, or the connection drops), and it confirms with `tokens-returned`.
+   */
+  | { t: 'tokens'; id: number; want: number }
+  | { t: 'tokens-got'; id: number; n: number }
+  | { t: 'tokens-back'; id: number }
+  | { t: 'tokens-returned'; id: number; n: number }
   | { t: 'status'; id: number }
   | { t: 'status-reply'; id: number; status: DaemonStatus }
   | { t: 'flush'; id: number }

@@ -14,7 +14,8 @@ import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLis
 import { recordRequest } from './watch/records';
 import { UnitService, type Lookup } from './unit';
 import { Pool, poolSize } from './scheduler/pool';
-import { Scheduler } from './scheduler/scheduler';
+import { Scheduler, type JobGroup } from './scheduler/scheduler';
+import { compileSplit, splitEnabled, type SplitContext } from './scheduler/split';
 import type { PoolStatus } from './scheduler/status';
 import type { PhaseTimes } from '../compiler/compile';
 import { DaemonConnection } from './client';
@@ -23,7 +24,12 @@ import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from './pat
 
 export interface DaemonOptions { socket: string; env: NodeJS.ProcessEnv }
 
-interface Job { conn: Socket; id: number }
+interface Job {
+  conn: Socket;
+  id: number;
+  /** Set while the daemon waits for the client's answer to a `tokens` message. */
+  tokenReply?: (n: number) => void;
+}
 interface Waiter extends Job { lookup: Lookup }
 
 export class Daemon {
@@ -50,6 +56,8 @@ export class Daemon {
   private readonly cacheDir: string;
   private readonly idleMs: number;
   private readonly log: string;
+  /** Units may be split across workers (scheduler/split.ts). */
+  private readonly split: boolean;
 
   constructor(private readonly o: DaemonOptions) {
     this.cacheDir = cacheDir(o.env);
@@ -59,6 +67,7 @@ export class Daemon {
       cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, remote: true, log: s => this.logLine(s),
     });
     this.scheduler = new Scheduler(poolSize(o.env));
+    this.split = splitEnabled(o.env);
   }
 
   private logLines = 0;
@@ -174,6 +183,14 @@ export class Daemon {
         this.compileMiss(c, m.id, lookup);
         return;
       }
+      case 'tokens-got': {
+        this.scheduler.extraTokensAcquired += m.n;
+        for (const j of this.inFlight) if (j.conn === c && j.id === m.id) j.tokenReply?.(m.n);
+        return;
+      }
+      case 'tokens-returned':
+        this.scheduler.extraTokensReturned += m.n;
+        return;
       case 'status':
         this.send(c, { t: 'status-reply', id: m.id, status: this.status() });
         return;
@@ -204,7 +221,16 @@ export class Daemon {
       const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
       if ((c.destroyed && waiters.every(w => w.conn.destroyed)) || this.stopping) return undefined;
       return this.service.compileWith(lookup, async (text, o, rest) => {
+        // Under make without a reachable jobserver, make's -j fills the machine already: no extra workers.
+        const split = this.split && (!make || make.tokens) ? await compileSplit(this.splitContext(job, group), text, o, rest) : undefined;
+        if (split) this.scheduler.noteSlots(split.slots);
         const r = await this.pool!.run(text, o, rest);
+        // kernels the shares compiled were found in the store by the unit's compile: they count as compiled
+        const f = r.result.functions;
+        if (split?.compiled.length && f) {
+          const byShares = new Set(split.compiled);
+          r.result.functions = { compiled: [...split.compiled, ...f.compiled.filter(k => !byShares.has(k))], reused: f.reused.filter(k => !byShares.has(k)) };
+        }
         functions = r.result.functions;
         this.compiled++;
         for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] = (this.phaseMs[k] ?? 0) + (r.result.times[k] ?? 0);
@@ -232,6 +258,37 @@ export class Daemon {
       this.logLine(`compile failed: ${(e as Error).stack ?? String(e)}`);
       for (const w of [job, ...waiters]) this.send(w.conn, { t: 'error', id: w.id, message: (e as Error).message });
     });
+  }
+
+  /**
+   * How a request's compile may take extra workers: idle pool slots, or under make, slots backed by
+   * tokens its client takes from make's jobserver. The client holds the tokens and gives them back (on
+   * `tokens-back`, at the end of its request, on its signals and exit); if it is killed by SIGKILL its
+   * tokens are lost to make, as any killed make job's are. The daemon's slots are freed when the
+   * shares finish, also when the client has gone.
+   */
+  private splitContext(job: Job, group: JobGroup | undefined): SplitContext {
+    const { conn: c, id } = job;
+    if (!group) return { pool: this.pool!, scheduler: this.scheduler };
+    return {
+      pool: this.pool!, scheduler: this.scheduler, group,
+      tokens: want => new Promise<number>(resolve => {
+        if (c.destroyed) { resolve(0); return; }
+        const done = (n: number): void => {
+          clearTimeout(timer);
+          c.removeListener('close', gone);
+          job.tokenReply = undefined;
+          resolve(n);
+        };
+        const gone = (): void => done(0);
+        // The client answers at once (it never waits for a token); a late answer only leaves its tokens unused until its request ends.
+        const timer = setTimeout(gone, 5000);
+        c.once('close', gone);
+        job.tokenReply = done;
+        this.send(c, { t: 'tokens', id, want });
+      }),
+      giveBack: () => this.send(c, { t: 'tokens-back', id }),
+    };
   }
 
   /** A waiter whose compile could not be shared compiles on its own (again the first of its key). */
@@ -264,7 +321,7 @@ export class Daemon {
     const round = (x: number) => Math.round(x * 10) / 10;
     const p = this.phaseMs;
     return {
-      ...this.scheduler.stats(), workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0, compiled: this.compiled,
+      ...this.scheduler.stats(), busyPeak: this.pool?.peak ?? 0, workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0, compiled: this.compiled,
       phaseMs: { lex: round(p.lex), skim: round(p.skim), irgen: round(p.irgen), optimize: round(p.optimize), emit: round(p.emit), assemble: round(p.assemble ?? 0) },
       roots: { ...this.roots }, ...(this.last ? { last: this.last } : {}),
     };

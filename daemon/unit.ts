@@ -86,8 +86,11 @@ export interface UnitRequest {
   realCicc?: string;
   /** Output-relevant environment variables of the client (store/key.ts OUTPUT_ENV_VARS). */
   env: Record<string, string>;
-  /** Set when the client runs under a GNU make jobserver: its build's identity and make's -jN (0: no limit). Scheduling only, never part of the key. */
-  make?: { build: string; jobs: number };
+  /**
+   * Set when the client runs under a GNU make jobserver: its build's identity and make's -jN (0: no limit);
+   * tokens: the client can reach the jobserver and take extra tokens for this request. Scheduling only, never part of the key.
+   */
+  make?: { build: string; jobs: number; tokens?: boolean };
 }
 
 export interface UnitResponse {

@@ -15,6 +15,7 @@ import { defaultOptions, type CompileOptions } from '../compiler/options';
 import { compileUnit } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
 import { Scheduler } from '../daemon/scheduler/scheduler';
+import { maySplit } from '../daemon/scheduler/split';
 import { parseMakeflags } from '../client/jobserver';
 
 const DIST_COMPILER = path.join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
@@ -151,6 +152,54 @@ describe('scheduler admission', () => {
     expect(x.started()).toBe(3);
     expect(s.stats()).toMatchObject({ running: 3, queued: 2, tokensUsed: 0 });
     x.finishers.forEach(f => f());
+  });
+});
+
+describe('extra slots for split compiles', () => {
+  it('takes only free slots, within the build\'s -j limit, never ahead of a queued job, and gives them back', async () => {
+    const s = new Scheduler(6);
+    const build = { key: 'make:1', limit: 4 };
+    let finish!: () => void;
+    const own = s.submit(build, () => new Promise<void>(r => { finish = r; }));
+    // the running job's build has 3 of its 4 left; the pool has 5 free
+    expect(s.free(build)).toBe(3);
+    expect(s.free(undefined)).toBe(5);
+    const extra = s.reserve(build, 10);
+    expect(extra.count).toBe(3);
+    expect(s.stats()).toMatchObject({ running: 4, peakRunning: 4, peakPerBuild: 4, peakTokens: 4 });
+    // another job of that build must wait for the slots; a job of no build takes a free one
+    let second = false;
+    const other = s.submit(build, async () => { second = true; });
+    expect(second).toBe(false);
+    const loose = s.submit(undefined, async () => {});
+    await loose;
+    // a queued job: nothing may be taken past it
+    expect(s.free(undefined)).toBe(0);
+    expect(s.reserve(undefined, 1).count).toBe(0);
+    extra.give(2);                // the build now holds 2 of its 4: the queued job of that build starts
+    expect(extra.count).toBe(1);
+    await other;
+    expect(second).toBe(true);
+    await new Promise(r => setImmediate(r));
+    expect(s.stats().running).toBe(2);
+    extra.give();
+    extra.give();                 // giving back twice gives nothing
+    expect(s.stats().running).toBe(1);
+    finish();
+    await own;
+    await new Promise(r => setImmediate(r));
+    expect(s.stats()).toMatchObject({ running: 0, queued: 0, peakPerBuild: 4 });
+    s.noteSlots(1);
+    s.noteSlots(4);
+    expect(s.stats()).toMatchObject({ splitJobs: 1, extraSlots: 3, peakSlotsPerJob: 4 });
+  });
+
+  it('plans only units that may have two kernels (nvcc spells __global__ as __attribute__((global)))', () => {
+    const k = (n: string) => `extern "C" __attribute__((global)) void ${n}(int *p) { *p = 1; }\n`;
+    expect(maySplit('int f();\n')).toBe(false);
+    expect(maySplit(k('a'))).toBe(false);
+    expect(maySplit(k('a') + k('b'))).toBe(true);
+    expect(maySplit(`template <typename T>\n__attribute__((global)) void t(T *p) { *p = 1; }\n`)).toBe(true);
   });
 });
 

@@ -59,14 +59,24 @@ function optionsKey(o: CompileOptions): string {
   return JSON.stringify(rest, Object.keys(rest).sort());
 }
 
-export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult): CompileResult {
+/**
+ * One share of a compile split across workers (daemon/scheduler/split.ts). Without `only`: a plan, which
+ * lists in `names` the roots the store lacks and says whether this is the file's first compile (which
+ * would compile whole). With `only`: compiles and stores those of the named roots the store lacks, lists
+ * them in `names`, and marks the file (the unit's own compile then only assembles). Neither assembles;
+ * a unit that would compile whole calls `whole` as usual.
+ */
+export interface RootsPart { only?: ReadonlySet<string>; names: string[]; first?: boolean }
+
+export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult, part?: RootsPart): CompileResult {
   if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
   lastFallback = '';
   // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
   // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
   // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
   const seen = sha1([FORMAT, 'seen', optionsKey(opts), libdeviceKey(env.libdevice)].join('\n'));
-  if (!env.pieces!.get(seen)) {
+  if (part && !env.pieces!.get(seen)) { if (part.only) env.pieces!.put(seen, { traces: [] }); else part.first = true; }
+  if (!part && !env.pieces!.get(seen)) {
     env.pieces!.put(seen, { traces: [] });
     lastFallback = 'first compile of this file';
     return whole(env);
@@ -118,6 +128,9 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
       const hit = findEntry(env.pieces!, slot, hashes);
       lap('assemble');
       if (hit) { entries.push(hit); reused.push(name); return; }
+      if (part && !part.only) { part.names.push(name); return; }
+      if (part && !part.only!.has(name)) return;
+      if (part) part.names.push(name);
       const e = compileRoot(toks, index, opts, env, di !== undefined ? di : templates, varDecls, name, hashes, times);
       t = performance.now();   // compileRoot counted its own phases
       fresh.push([slot, e]);
@@ -127,6 +140,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const store = env.pieces!;
     const save = (): void => { for (const [slot, e] of fresh) storeEntry(store, slot, e); };
     if (fresh.length > 0) { if (store.batch) store.batch(save); else save(); }
+    if (part) return { ok: true, ptx: '', stub: '', diagnostics: [], times };
     const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
     lap('assemble');
     if (typeof ptx !== 'string') throw new Whole(ptx.why);
@@ -232,3 +246,24 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   lap('emit');
   return { trace, digest, ...rec, nvRefs, funcs, globals };
 }
+
+/**
+ * The roots a compile of this unit would compile kernel by kernel (the others are in env.pieces), and
+ * whether it is the file's first compile (then it would compile whole); undefined when it cannot go kernel by kernel.
+ */
+export function rootsToCompile(src: string, opts: CompileOptions, env: CompileEnv): { roots: string[]; first: boolean } | undefined {
+  const part: RootsPart = { names: [] };
+  let whole = false;
+  compileIncremental(src, opts, env, () => { whole = true; return PART_FAILED; }, part);
+  return whole ? undefined : { roots: part.names, first: part.first === true };
+}
+
+/** Compiles those of `roots` that env.pieces lacks and stores them; returns them, or undefined when the unit compiles whole. */
+export function compileRoots(src: string, opts: CompileOptions, env: CompileEnv, roots: readonly string[]): string[] | undefined {
+  const part: RootsPart = { only: new Set(roots), names: [] };
+  let whole = false;
+  compileIncremental(src, opts, env, () => { whole = true; return PART_FAILED; }, part);
+  return whole ? undefined : part.names;
+}
+
+const PART_FAILED: CompileResult = { ok: false, ptx: '', stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };

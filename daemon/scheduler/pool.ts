@@ -13,10 +13,12 @@ import type { CompileOptions } from '../../compiler/options';
 import type { CompileResult } from '../../compiler/compile';
 import { REPO_ROOT } from '../version';
 
-export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[] }
-export interface WorkerReply { id: number; result: CompileResult; ms: number }
+/** roots: a share of a split compile (split.ts): 'plan' lists the roots to compile, a list compiles those into the store. */
+export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[]; roots?: 'plan' | string[] }
+/** roots: the answer to a share (null: the unit compiles whole); first: a plan found the file's first compile. */
+export interface WorkerReply { id: number; result: CompileResult; ms: number; roots?: string[] | null; first?: boolean }
 
-export interface PoolResult { result: CompileResult; /** Wall time in the worker. */ ms: number }
+export interface PoolResult { result: CompileResult; /** Wall time in the worker. */ ms: number; roots?: string[] | null; first?: boolean }
 
 export interface PoolOptions {
   size: number;
@@ -39,6 +41,7 @@ export function poolSize(env: NodeJS.ProcessEnv): number {
 const WORKER_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
 const DEFAULT_COMPILER = join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
 const PRELUDE_MODULE = join(REPO_ROOT, 'dist', 'compiler', 'frontend', 'prelude.js');
+const INCREMENTAL_MODULE = join(REPO_ROOT, 'dist', 'compiler', 'incremental', 'incremental.js');
 /** Workers in a row that died before they were ready: then the pool is broken and stops replacing them. */
 const MAX_START_FAILURES = 3;
 
@@ -75,7 +78,7 @@ export class Pool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_MAIN, {
-      workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER, preludeModule: this.o.keepPrelude ? PRELUDE_MODULE : undefined },
+      workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER, preludeModule: this.o.keepPrelude ? PRELUDE_MODULE : undefined, incrementalModule: INCREMENTAL_MODULE },
     });
     const slot: Slot = { worker, ready: false };
     worker.on('message', (m: WorkerReply | { ready: true }) => {
@@ -84,7 +87,7 @@ export class Pool {
       if (!cur || cur.job.id !== m.id) return;
       slot.job = undefined;
       this.running--;
-      cur.resolve({ result: m.result, ms: m.ms });
+      cur.resolve({ result: m.result, ms: m.ms, ...(m.roots !== undefined ? { roots: m.roots } : {}), ...(m.first ? { first: true } : {}) });
       this.pump();
     });
     let died = false;
@@ -115,10 +118,10 @@ export class Pool {
   }
 
   /** Compiles one unit; always resolves (a dead worker gives an "unsupported" result). */
-  run(text: string, options: CompileOptions, rest: unknown[] = []): Promise<PoolResult> {
+  run(text: string, options: CompileOptions, rest: unknown[] = [], roots?: 'plan' | string[]): Promise<PoolResult> {
     if (this.closed || this.broken) return Promise.resolve({ result: crashResult(this.broken ?? 'pool closed'), ms: 0 });
     return new Promise(resolve => {
-      this.waiting.push({ job: { id: this.nextId++, text, options, rest }, resolve });
+      this.waiting.push({ job: { id: this.nextId++, text, options, rest, ...(roots !== undefined ? { roots } : {}) }, resolve });
       this.pump();
     });
   }

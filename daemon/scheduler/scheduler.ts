@@ -5,6 +5,10 @@
 // never has more than 4 compiles running even when the pool has more workers. Jobs without a
 // jobserver just share the pool.
 //
+// A running job may take extra slots for its own helpers (a compile split across workers, split.ts):
+// only slots free now, never ahead of a queued job, and within its build's -j limit; under make, each
+// such slot is backed by a token the client took from make's jobserver for it (else given back at once).
+//
 // Admission is first come, first served, except that a job whose build is at its limit lets later
 // jobs of other builds pass. Only timing depends on this: results never do.
 
@@ -27,7 +31,17 @@ export interface SchedulerStats {
   tokensUsed: number;
   peakTokens: number;
   jobs: number;
+  /** Extra slots taken by running jobs for their helpers: all, and those backed by make tokens (acquired by clients; returned as clients report). */
+  extraSlots: number;
+  extraTokensAcquired: number;
+  extraTokensReturned: number;
+  /** Most slots one job held at once (its own and its helpers'), and the jobs that used more than one. */
+  peakSlotsPerJob: number;
+  splitJobs: number;
 }
+
+/** Extra slots held by a running job; give() returns some or all of them. */
+export interface Extra { readonly count: number; give(n?: number): void }
 
 interface Waiting { group?: JobGroup; start: () => void }
 
@@ -41,6 +55,12 @@ export class Scheduler {
   private peakTokens = 0;
   private tokensUsed = 0;
   private jobs = 0;
+  private extraSlots = 0;
+  private peakSlotsPerJob = 1;
+  private splitJobs = 0;
+  /** Counted by the daemon from its clients' reports. */
+  extraTokensAcquired = 0;
+  extraTokensReturned = 0;
 
   constructor(readonly capacity: number) {}
 
@@ -81,20 +101,64 @@ export class Scheduler {
     }
   }
 
-  private finish(group: JobGroup | undefined): void {
-    this.running--;
+  private finish(group: JobGroup | undefined, n = 1): void {
+    this.running -= n;
     if (group) {
-      this.tokens--;
-      const n = (this.perGroup.get(group.key) ?? 1) - 1;
-      if (n === 0) this.perGroup.delete(group.key); else this.perGroup.set(group.key, n);
+      this.tokens -= n;
+      const left = (this.perGroup.get(group.key) ?? n) - n;
+      if (left <= 0) this.perGroup.delete(group.key); else this.perGroup.set(group.key, left);
     }
     this.pump();
+  }
+
+  /** How many extra slots a running job of `group` could take now (free, none queued, under the build's limit). */
+  free(group: JobGroup | undefined): number {
+    if (this.queue.length > 0) return 0;
+    let n = this.capacity - this.running;
+    if (group && group.limit > 0) n = Math.min(n, group.limit - (this.perGroup.get(group.key) ?? 0));
+    return Math.max(0, n);
+  }
+
+  /** Takes up to `want` extra slots for a running job of `group` (see free()); the job must give them all back. */
+  reserve(group: JobGroup | undefined, want: number): Extra {
+    const n = Math.min(want, this.free(group));
+    let held = n;
+    if (n > 0) {
+      this.running += n;
+      this.peakRunning = Math.max(this.peakRunning, this.running);
+      if (group) {
+        const g = (this.perGroup.get(group.key) ?? 0) + n;
+        this.perGroup.set(group.key, g);
+        this.peakPerBuild = Math.max(this.peakPerBuild, g);
+        this.tokens += n;
+        this.peakTokens = Math.max(this.peakTokens, this.tokens);
+      }
+    }
+    return {
+      get count() { return held; },
+      give: (k = held) => {
+        const m = Math.min(k, held);
+        if (m <= 0) return;
+        held -= m;
+        this.finish(group, m);
+      },
+    };
+  }
+
+  /** Records that a job ran on `slots` slots at most (its own and extra ones it used). */
+  noteSlots(slots: number): void {
+    if (slots <= 1) return;
+    this.splitJobs++;
+    this.extraSlots += slots - 1;
+    this.peakSlotsPerJob = Math.max(this.peakSlotsPerJob, slots);
   }
 
   stats(): SchedulerStats {
     return {
       capacity: this.capacity, running: this.running, queued: this.queue.length, peakRunning: this.peakRunning,
       peakPerBuild: this.peakPerBuild, tokensUsed: this.tokensUsed, peakTokens: this.peakTokens, jobs: this.jobs,
+      extraSlots: this.extraSlots, extraTokensAcquired: this.extraTokensAcquired, extraTokensReturned: this.extraTokensReturned,
+      peakSlotsPerJob: this.peakSlotsPerJob, splitJobs: this.splitJobs,
     };
   }
 

@@ -4,6 +4,8 @@ import type { PhaseTimes } from '../../compiler/compile';
 import type { SchedulerStats } from './scheduler';
 
 export interface PoolStatus extends SchedulerStats {
+  /** Most compile jobs (whole units, plans and shares of split units) running in workers at once: measured, not admitted. */
+  busyPeak: number;
   /** Worker threads in the pool. */
   workers: number;
   /** Workers started so far (they start when work needs them). */

@@ -11,7 +11,8 @@ import type { CompileOptions } from '../options';
 import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
 import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
 import { evalConst } from './consteval';
-import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
+import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
+import { vinfoOf, isDynamic, isVirtual, isPure, slotOf, finalOverrider } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
 import type { Unit } from './unit';
@@ -69,6 +70,74 @@ export class ModuleGen {
     const fn = this.func(f);
     if (!f.body) return;
     new FnGen(this, f, fn).run(f.body);
+  }
+
+  // ------------------------------------------------------------------ virtual functions
+  private vtables = new Map<RecordDecl, Global>();
+  private dtorFns = new Map<RecordDecl, [Func, Func | null]>();
+  /**
+   * The vtable of a dynamic class, as cicc emits it: `{0, 0, slots...}` in .global (device code has no RTTI,
+   * so the typeinfo word is 0; a pure virtual function's slot is 0 too).
+   */
+  vtable(rec: RecordDecl): Global {
+    let g = this.vtables.get(rec);
+    if (g) return g;
+    const vi = vinfoOf(rec)!;
+    const ty = arrayTy(vi.slots.length + 2, T.ptr);
+    const name = '_ZTV' + mangleTypeName({ k: 'record', rec, q: 0 }, this.opts.moduleId).slice(2);
+    g = newGlobal(name, ty, AS.global, null, { linkage: 'linkonce_odr', isConstant: true, align: 8 });
+    this.vtables.set(rec, g);
+    this.m.globals.push(g);
+    const elems: Const[] = [cNull(), cNull()];
+    for (const s of vi.slots) {
+      if (s.k === 'dtor') { elems.push(this.genericAddr(this.dtorFunc(rec, s.deleting))); continue; }
+      if (isPure(s.f)) { elems.push(cNull()); continue; }
+      if (!s.f.isDevice) throw new Unsupported(`host virtual function ${s.f.name} in the vtable of ${rec.name}`);
+      elems.push(this.genericAddr(this.func(s.f)));
+    }
+    g.init = { kind: 'agg', ty, elems };
+    return g;
+  }
+  /**
+   * The complete-object destructor (D1) of a dynamic class: sets the vptr, runs the body, destroys members
+   * and bases. Its deleting destructor (D0, in the vtable) is D1 then free() (device operator delete).
+   */
+  dtorFunc(rec: RecordDecl, deleting: boolean): Func {
+    let pair = this.dtorFns.get(rec);
+    if (!pair) {
+      let sym = (rec.methods ?? []).find(m => m.dtor);
+      let fn = sym ? this.func(sym) : null;
+      if (!sym || (sym.bodyStart < 0 && !sym.body)) {
+        // implicit or defaulted: we write the body
+        sym ??= {
+          kind: 'func', name: '~' + rec.name, ty: { k: 'func', ret: C.void, params: [], variadic: false, q: 0 } as CType & { k: 'func' },
+          scope: [...rec.scope], paramNames: [], defaults: [], isGlobal: false, isDevice: true, isHost: true, deviceBuiltin: false,
+          isStatic: false, inAnon: rec.scope.includes('(anonymous)'), externC: false, isInline: true, forceinline: false, noinline: false,
+          bodyStart: -1, bodyEnd: -1, pos: 0, file: '', id: -1, cls: rec, thisQ: 0, dtor: true,
+        };
+        fn ??= this.func(sym);
+        pair = [fn, null];
+        this.dtorFns.set(rec, pair);
+        new FnGen(this, sym, fn).implicitDtor(rec);
+      } else {
+        pair = [fn!, null];
+        this.dtorFns.set(rec, pair);
+      }
+    }
+    if (!deleting) return pair[0];
+    if (pair[1]) return pair[1];
+    const d1 = pair[0];
+    const d0 = newFunc(d1.name.replace(/D1Ev$/, 'D0Ev'), funcTy(T.void, [T.ptr]) as IRType & { k: 'func' }, d1.linkage);
+    pair[1] = d0;
+    this.m.funcs.push(d0);
+    const b = new Builder(d0);
+    b.setBlock(b.newBlock('entry'));
+    d0.params[0]!.name = 'this';
+    b.call(d1, d1.fnTy, [d0.params[0]!]);
+    const free = declareFunc(this.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
+    b.call(free, free.fnTy, [d0.params[0]!]);
+    b.ret();
+    return d0;
   }
 
   // ------------------------------------------------------------------ globals
@@ -298,11 +367,45 @@ class FnGen {
     const ra = rt.k === 'ref' ? 8 : alignOfC(rt);
     if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), ra, 'retval');
     this.retBlock = this.b.detachedBlock('return');
-    this.stmt(body);
+    const dyn = this.f.cls && !this.f.staticMember && isDynamic(this.f.cls) ? this.f.cls : null;
+    if (dyn && this.f.ctor) this.ctorBody(body, dyn);
+    else if (dyn && this.f.dtor) { this.storeVptr(this.fn.params[0]!, dyn); this.stmt(body); }
+    else this.stmt(body);
     this.enter(this.retBlock);
+    // a dynamic class's destructor is its complete-object destructor (the vtable's D1): members and bases too
+    if (dyn && this.f.dtor) this.destroyParts(this.fn.params[0]!, dyn);
     if (this.retSlot) {
       this.b.ret(this.b.load(irType(rt), this.retSlot, ra));
     } else this.b.ret();
+  }
+
+  /** A dynamic class's constructor: the vptr is set once the bases are constructed, before the members. */
+  private ctorBody(body: Stmt, rec: RecordDecl): void {
+    const isBaseInit = (x: Stmt): boolean => x.k === 'init' && (x.target.k === 'deref' || (x.target.k === 'member' && !!(x.target.field as Field).isBase));
+    if (body.k !== 'block') { this.storeVptr(this.fn.params[0]!, rec); this.stmt(body); return; }
+    const mark = this.cleanups.length;
+    let set = false;
+    for (const x of body.body) {
+      if (!set && !isBaseInit(x)) { this.ensureOpen(); this.storeVptr(this.fn.params[0]!, rec); set = true; }
+      this.stmt(x);
+    }
+    if (!set) { this.ensureOpen(); this.storeVptr(this.fn.params[0]!, rec); }
+    this.endScope(mark);
+  }
+  /** The body of an implicit (or defaulted) destructor of a dynamic class. */
+  implicitDtor(rec: RecordDecl): void {
+    const entry = this.b.newBlock('entry');
+    this.b.setBlock(entry);
+    const self = this.fn.params[0]!;
+    self.name = 'this';
+    this.storeVptr(self, rec);
+    this.destroyParts(self, rec);
+    this.b.ret();
+  }
+  /** *addr's vptr = the address point of rec's vtable (past its offset-to-top and typeinfo words). */
+  private storeVptr(addr: Value, rec: RecordDecl): void {
+    const vt = this.b.gep(T.i8, this.g.genericAddr(this.g.vtable(rec)), [cInt(T.i64, 16)]);
+    this.b.store(vt, this.generic(addr), 8);
   }
 
   // ------------------------------------------------------------------ statements
@@ -462,8 +565,13 @@ class FnGen {
   }
   /** The destructor of the object at addr: the class's own, then its members' and bases' (reverse order). */
   private destroy(addr: Value, rec: RecordDecl): void {
+    if (isDynamic(rec)) { const d1 = this.g.dtorFunc(rec, false); this.b.call(d1, d1.fnTy, [this.generic(addr)]); return; }
     const d = userDtor(rec);
     if (d) this.construct(addr, d, []);
+    this.destroyParts(addr, rec);
+  }
+  /** Destroy the members and bases of the object at addr (after its own destructor's body). */
+  private destroyParts(addr: Value, rec: RecordDecl): void {
     const fields = rec.fields.filter(f => needsDtor(f.ty));
     for (let i = fields.length - 1; i >= 0; i--) {
       const f = fields[i]!;
@@ -506,7 +614,7 @@ class FnGen {
     this.call(call);
   }
   private initInto(addr: Value, init: Init, ty: CType): void {
-    if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); return; }
+    if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); if (ty.k === 'record' && isDynamic(ty.rec)) this.storeVptr(addr, ty.rec); return; }
     if (init.k === 'ctor') { this.construct(addr, init.f, init.args); return; }
     if (init.k === 'expr') {
       const e = init.e;
@@ -539,13 +647,22 @@ class FnGen {
       const p = item.off === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, item.off)]);
       this.initInto(p, item.init, ety);
     }
+    // the implicit default constructor of a dynamic class: bases first (they set their vptrs), then its own
+    if (ty.k === 'record' && isDynamic(ty.rec)) this.storeVptr(addr, ty.rec);
   }
-  copyRecord(dst: Value, src: Value, ty: CType): void {
+  /**
+   * Copy a class object. A dynamic class's implicit copy constructor gives the new object its own class's
+   * vptr (a copy from a derived object slices); its copy assignment leaves the target's vptr alone.
+   */
+  copyRecord(dst: Value, src: Value, ty: CType, assign = false): void {
     const memcpy = declareFunc(this.g.m, 'llvm.memcpy.p0.p0.i64', funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as IRType & { k: 'func' });
-    const d = dst.ty.k === 'ptr' && dst.ty.as !== 0 ? this.b.cast('addrspacecast', dst, T.ptr) : dst;
-    const s = src.ty.k === 'ptr' && src.ty.as !== 0 ? this.b.cast('addrspacecast', src, T.ptr) : src;
-    const call = this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, sizeOfC(ty)), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]);
-    void call;
+    let d = dst.ty.k === 'ptr' && dst.ty.as !== 0 ? this.b.cast('addrspacecast', dst, T.ptr) : dst;
+    let s = src.ty.k === 'ptr' && src.ty.as !== 0 ? this.b.cast('addrspacecast', src, T.ptr) : src;
+    const dyn = ty.k === 'record' && isDynamic(ty.rec) ? ty.rec : null;
+    let size = sizeOfC(ty);
+    if (dyn && assign) { d = this.b.gep(T.i8, d, [cInt(T.i64, 8)]); s = this.b.gep(T.i8, s, [cInt(T.i64, 8)]); size -= 8; }
+    if (size > 0) this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, size), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]);
+    if (dyn && !assign) this.storeVptr(d, dyn);
   }
 
   // ------------------------------------------------------------------ expressions
@@ -817,7 +934,7 @@ class FnGen {
       }
       case 'assign': {
         const p = this.addr(e.a);
-        if (e.ty.k === 'record') this.copyRecord(p, this.addr(e.b), e.ty);
+        if (e.ty.k === 'record') this.copyRecord(p, this.addr(e.b), e.ty, true);
         else this.b.store(this.rv(e.b), p, alignOfC(e.a.ty), (e.a.ty.q & Q.Volatile) !== 0);
         return p;
       }
@@ -908,10 +1025,33 @@ class FnGen {
       } else if (pt.k === 'ref') args.push(this.generic(this.addr(a)));
       else args.push(this.rv(a));
     });
-    const callee: Value = f ? this.g.func(f) : this.rv(e.callee!);
+    const callee: Value = f && hasThis && isVirtual(f) ? this.virtualCallee(e, f, args[0]!) : f ? this.g.func(f) : this.rv(e.callee!);
     const r = this.b.call(callee, sig.fnTy, args);
     if (sig.sret) return slot;
     return fty.ret.k === 'void' ? undefined : r;
+  }
+  /**
+   * The function a call of virtual f runs: bound statically when the object's dynamic type is known (a named
+   * object or member, a final class, a qualified name), else loaded from the object's vtable.
+   */
+  private virtualCallee(e: Expr & { k: 'call' }, f: FuncSym, self: Value): Value {
+    if ((e as { direct?: boolean }).direct) return this.g.func(f);
+    const tp = e.thisPtr;
+    const obj = tp && tp.k === 'addr' ? tp.e : null;
+    let known: RecordDecl | null = null;
+    if (obj && obj.ty.k === 'record') {
+      if (obj.k === 'var' && obj.sym.ty.k === 'record') known = obj.sym.ty.rec;
+      else if (obj.k === 'member' && !(obj.field as Field).isBase && unqual(obj.field.ty).k === 'record') known = obj.ty.rec;
+      else if (vinfoOf(obj.ty.rec)?.final) known = obj.ty.rec;
+    }
+    if (known) {
+      const t = finalOverrider(f, known);
+      if (isPure(t)) throw new Unsupported(`call of pure virtual function ${f.name}`);
+      return this.g.func(t);
+    }
+    const vptr = this.b.load(T.ptr, self, 8);
+    const k = slotOf(f);
+    return this.b.load(T.ptr, k === 0 ? vptr : this.b.gep(T.i8, vptr, [cInt(T.i64, 8 * k)]), 8);
   }
   private builtinCall(f: FuncSym, argsE: Expr[], retC: CType): Value | undefined {
     const args = argsE.map((a, i) => {

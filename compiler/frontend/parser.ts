@@ -11,6 +11,7 @@ import {
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
+import { setupVirtuals, markVirtual, markFinalClass, isDynamic } from './virtuals';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -552,16 +553,20 @@ export class Parser {
     if (inst) { this.instRecord = null; if (this.at('<')) this.p += this.angleLength(0); }
     if (this.at('<')) throw new Unsupported('template specialisation');
     this.parseAttributes(attrs);
+    const isFinal = this.at('final') && (this.at('{', 1) || this.at(':', 1));
+    if (isFinal) this.p++;
     const hasBody = this.at('{') || this.at(':');
     let rec: RecordDecl;
     if (inst) {
       rec = inst; rec.tag = tag;
       if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
+      if (isFinal) markFinalClass(rec);
       this.parseRecordBody(rec, attrs.aligned ?? 1);
       ds.tagOnly = true;
     } else if (hasBody) {
       rec = name ? this.declareRecordHere(tag, name, true) : this.u.newRecord(tag, '', this.ns, this.outerRecords());
       if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
+      if (isFinal) markFinalClass(rec);
       this.parseRecordBody(rec, attrs.aligned ?? 1);
       ds.tagOnly = true;
     } else {
@@ -702,6 +707,7 @@ export class Parser {
     }
     this.expect('}');
     this.recordStack.pop();
+    setupVirtuals(rec);
     layoutRecord(rec, minAlign);
     const after: Attrs = {};
     this.parseAttributes(after);
@@ -725,7 +731,6 @@ export class Parser {
       let t: CType;
       try { t = this.parseTypeName(); } finally { this.recordStack.pop(); }
       if (t.k !== 'record' || !t.rec.complete) throw new Unsupported('base class that is not a complete class');
-      if (t.rec.methods && t.rec.methods.some(m => (m as FuncSym & { virt?: boolean }).virt)) throw new Unsupported('virtual functions');
       rec.bases.push({ rec: t.rec, field: { name: '', ty: unqual(t), offset: 0, irIndex: -1, isBase: true } });
       if (!this.eat(',')) break;
     }
@@ -804,9 +809,9 @@ export class Parser {
       d = this.parseDeclarator(ds.ty, false);
       if (d.ty.k !== 'func') throw new Unsupported('member declaration form');
     }
-    if (virt) throw new Unsupported('virtual functions');
     let initStart = -1;
     const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
+    if (virt) markVirtual(f, this.at('=') && this.tx(1) === '0' && this.at(';', 2));
     if (this.at(':')) {
       initStart = this.p; this.p++;
       for (;;) {
@@ -826,7 +831,8 @@ export class Parser {
     if (this.eat('=')) {
       if (this.eat('default')) f.defaulted = true;
       else if (this.eat('delete')) f.deleted = true;
-      else throw new Unsupported('virtual functions');
+      else if (virt && this.tx() === '0') this.p++;   // pure virtual
+      else throw new Unsupported('member function declaration with an initialiser');
     }
     this.expect(';');
   }
@@ -1932,7 +1938,7 @@ export class Parser {
       const init = fl.defaultInit !== undefined ? this.memberDefault(fl) : this.defaultInit(fl.ty, pos);
       if (init) items.push({ off: fl.offset, path: [i], init });
     });
-    if (!items.length) return null;
+    if (!items.length && !isDynamic(ty.rec)) return null;   // a dynamic class's constructor at least sets the vptr
     return { k: 'list', ty, items, pos, partial: true } as Init;
   }
   private convertArgs(f: FuncSym, args: Expr[], pos: Pos): Expr[] {
@@ -2902,7 +2908,9 @@ export class Parser {
       }
       if (f.cls && !f.staticMember) {
         if (!obj) { this.u.error(pos, 245, 'a nonstatic member reference must be relative to a specific object'); return errExpr(pos); }
-        return this.buildCall(f, null, f.ty, args, pos, obj);
+        const c = this.buildCall(f, null, f.ty, args, pos, obj);
+        if ((callee as Expr & { qualified?: boolean }).qualified) (c as Expr & { direct?: boolean }).direct = true;
+        return c;
       }
       return this.buildCall(f, null, f.ty, args, pos);
     }
@@ -3214,6 +3222,7 @@ export class Parser {
         return this.explicitCast(e, ty, pos);
       }
       if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
+      const qstart = this.p;
       const { name, syms: found, tmpl } = this.qualifiedLookup();
       let syms = found;
       if (syms.length === 0 && name.startsWith('__builtin_') && this.at('(')) {
@@ -3261,6 +3270,8 @@ export class Parser {
             const obj = this.objectFor(owner, pos);
             const base = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
             (e as Expr & { thisObj?: Expr }).thisObj = base;
+            // `Base::f()` names the function itself: no virtual dispatch
+            for (let j = qstart; j < this.p; j++) if (this.u.text(j) === '::') { (e as Expr & { qualified?: boolean }).qualified = true; break; }
           }
           return e;
         }

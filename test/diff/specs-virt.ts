@@ -1,0 +1,11 @@
+// Differential specs of the virtual-function and class-temporary programs test/kernels/cxx2_virtual_*.cu and
+// cxx2_temporaries_*.cu (issue 8, virt): one per program, launched as each program's main() does.
+import { type KernelSpec, buf, gen } from './spec';
+
+export const SPECS_VIRT: KernelSpec[] = [
+  {
+    name: 'cxx2_virtual_shapes',
+    buffers: { din: { type: 'f32', n: 32, init: gen(j => (j % 9) * 0.5 - 1) }, df: { type: 'f32', n: 32 * 4 }, di: { type: 'i32', n: 32 * 2 } },
+    launches: [{ kernel: '_Z13virtualShapesPKfPfPi', grid: 1, block: 32, args: [buf('din'), buf('df'), buf('di')] }],
+  },
+];

@@ -11,7 +11,7 @@ import {
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
-import { setupVirtuals, markVirtual, markFinalClass, isDynamic } from './virtuals';
+import { setupVirtuals, markVirtual, markFinalClass, isDynamic, noteUnreadableVirtual } from './virtuals';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -760,7 +760,10 @@ export class Parser {
       for (let i = 0; this.kind(i) !== Tok.EOF && !this.at('{', i) && !this.at(';', i); i++) if (this.at('(', i)) { name = i > 0 ? this.tx(i - 1) : ''; break; }
       (rec.memberTemplates ??= new Set()).add(name);
       ((rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member declaration we cannot parse');
+      const from = this.p;
       this.skipMember();
+      // a virtual function or destructor we cannot read would leave a wrong vtable or destruction: see setupVirtuals
+      for (let j = from; j < this.p; j++) if (this.u.text(j) === 'virtual' || this.u.text(j) === '~') { noteUnreadableVirtual(rec, e instanceof Unsupported ? e.reason : 'a declaration we cannot parse', this.u.text(j) === 'virtual'); break; }
     }
   }
   /** A member function template's declaration (after its header), instantiated: a method of rec not listed among its members. */
@@ -793,6 +796,7 @@ export class Parser {
       for (;;) {
         if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
         if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+        if (this.at('override') || this.at('final')) { this.p++; continue; }   // a virtual destructor's virt-specifiers
         if (this.parseAttributes(attrs)) continue;
         break;
       }

@@ -25,6 +25,11 @@ export const isDynamic = (r: RecordDecl): boolean => vinfoOf(r) !== undefined;
 export const isVirtual = (f: FuncSym): boolean => !!(f as VFunc).virt;
 export const isPure = (f: FuncSym): boolean => !!(f as VFunc).pure;
 export function markVirtual(f: FuncSym, pure: boolean): void { (f as VFunc).virt = true; if (pure) (f as VFunc).pure = true; }
+/** A member declaration naming `virtual` or `~` that the parser had to skip. */
+export function noteUnreadableVirtual(r: RecordDecl, reason: string, virt: boolean): void {
+  const x = r as RecordDecl & { badVirtual?: { reason: string; virt: boolean } };
+  if (!x.badVirtual || (virt && !x.badVirtual.virt)) x.badVirtual = { reason, virt };
+}
 export function markFinalClass(r: RecordDecl): void { (r as RecordDecl & { finalClass?: boolean }).finalClass = true; }
 
 /** The slot index of virtual function f in its class's vtable (the same index in every derived class's). */
@@ -52,7 +57,10 @@ export function setupVirtuals(rec: RecordDecl): void {
   const bases = rec.bases ?? [];
   const dynBases = bases.filter(b => isDynamic(b.rec));
   const methods = (rec.methods ?? []) as VFunc[];
+  const bad = (rec as RecordDecl & { badVirtual?: { reason: string; virt: boolean } }).badVirtual;
+  if (bad?.virt) throw new Unsupported(`virtual function we cannot read (${bad.reason})`);
   if (dynBases.length === 0 && !methods.some(m => m.virt)) return;
+  if (bad) throw new Unsupported(`destructor of a dynamic class we cannot read (${bad.reason})`);
   if (rec.tag === 'union') throw new Unsupported('virtual functions in a union');
   if (dynBases.length > 1) throw new Unsupported('virtual functions with more than one dynamic base class');
   const primary = dynBases[0]?.rec;

@@ -224,6 +224,7 @@ function scalarCleanup(f: Func, opts: CompileOptions): void {
     changed = instSimplify(f, opts) || changed;
     changed = cse(f) || changed;
     changed = dce(f) || changed;
+    changed = overwrittenStores(f) || changed;
     changed = simplifyCFG(f) || changed;
     if (opts.optLevel >= 2) changed = formSelects(f) || changed;
     if (!changed) break;
@@ -814,6 +815,31 @@ export function cse(f: Func): boolean {
 }
 
 // ================================================================ DCE
+
+/**
+ * Block-local dead stores: a store that a later store to the same address overwrites, with nothing in
+ * between that may read memory (a base class's vptr store in an inlined constructor chain).
+ */
+export function overwrittenStores(f: Func): boolean {
+  const dead = new Set<Inst>();
+  for (const b of f.blocks) {
+    const last = new Map<Value, Inst>();
+    for (const i of b.insts) {
+      if (i.op === 'store') {
+        if (i.volatile || i.ordering) { last.clear(); continue; }
+        const p = i.ops[1]!;
+        const prev = last.get(p);
+        if (prev && sizeOf(prev.ops[0]!.ty) <= sizeOf(i.ops[0]!.ty)) dead.add(prev);
+        last.set(p, i);
+        continue;
+      }
+      if (PURE_OPS.has(i.op) || i.op === 'alloca' || i.op === 'phi') continue;
+      last.clear();
+    }
+  }
+  removeInsts(f, dead);
+  return dead.size > 0;
+}
 
 function hasSideEffects(i: Inst): boolean {
   if (isTerminator(i)) return true;

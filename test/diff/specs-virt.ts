@@ -8,4 +8,9 @@ export const SPECS_VIRT: KernelSpec[] = [
     buffers: { din: { type: 'f32', n: 32, init: gen(j => (j % 9) * 0.5 - 1) }, df: { type: 'f32', n: 32 * 4 }, di: { type: 'i32', n: 32 * 2 } },
     launches: [{ kernel: '_Z13virtualShapesPKfPfPi', grid: 1, block: 32, args: [buf('din'), buf('df'), buf('di')] }],
   },
+  {
+    name: 'cxx2_virtual_loop',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 13) - 6) }, dout: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: '_Z11virtualLoopPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

@@ -12,7 +12,7 @@ import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
 import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
-import { vinfoOf, isDynamic, isVirtual, isPure, slotOf, finalOverrider } from './virtuals';
+import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, finalOverrider } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
 import type { Unit } from './unit';
@@ -1035,7 +1035,7 @@ class FnGen {
    * object or member, a final class, a qualified name), else loaded from the object's vtable.
    */
   private virtualCallee(e: Expr & { k: 'call' }, f: FuncSym, self: Value): Value {
-    if ((e as { direct?: boolean }).direct) return this.g.func(f);
+    if ((e as { direct?: boolean }).direct || isFinalFunction(f)) return this.g.func(f);
     const tp = e.thisPtr;
     const obj = tp && tp.k === 'addr' ? tp.e : null;
     let known: RecordDecl | null = null;

@@ -11,7 +11,7 @@ import {
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
-import { setupVirtuals, markVirtual, markFinalClass, isDynamic, noteUnreadableVirtual } from './virtuals';
+import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -816,6 +816,7 @@ export class Parser {
     let initStart = -1;
     const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
     if (virt) markVirtual(f, this.at('=') && this.tx(1) === '0' && this.at(';', 2));
+    if ((d as DeclaratorInfo & { finalFn?: boolean }).finalFn) markFinalFunction(f);
     if (this.at(':')) {
       initStart = this.p; this.p++;
       for (;;) {
@@ -1050,6 +1051,7 @@ export class Parser {
             const x = info as DeclaratorInfo & { fnQ?: number };
             if (this.at('const')) x.fnQ = (x.fnQ ?? 0) | Q.Const;
             if (this.at('volatile')) x.fnQ = (x.fnQ ?? 0) | Q.Volatile;
+            if (this.at('final')) (info as DeclaratorInfo & { finalFn?: boolean }).finalFn = true;
           }
           if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
           if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }

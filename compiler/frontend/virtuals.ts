@@ -30,6 +30,9 @@ export function noteUnreadableVirtual(r: RecordDecl, reason: string, virt: boole
   const x = r as RecordDecl & { badVirtual?: { reason: string; virt: boolean } };
   if (!x.badVirtual || (virt && !x.badVirtual.virt)) x.badVirtual = { reason, virt };
 }
+export function markFinalFunction(f: FuncSym): void { (f as VFunc & { finalFn?: boolean }).finalFn = true; }
+/** `virtual f() final`: no class derived from f's overrides it. */
+export const isFinalFunction = (f: FuncSym): boolean => !!(f as VFunc & { finalFn?: boolean }).finalFn;
 export function markFinalClass(r: RecordDecl): void { (r as RecordDecl & { finalClass?: boolean }).finalClass = true; }
 
 /** The slot index of virtual function f in its class's vtable (the same index in every derived class's). */

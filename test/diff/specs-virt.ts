@@ -13,4 +13,9 @@ export const SPECS_VIRT: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 13) - 6) }, dout: { type: 'i32', n: 32 * 6 } },
     launches: [{ kernel: '_Z11virtualLoopPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_virtual_final',
+    buffers: { din: { type: 'f32', n: 32, init: gen(j => (j % 7) * 0.25 - 0.5) }, dout: { type: 'f32', n: 32 * 5 } },
+    launches: [{ kernel: '_Z12virtualFinalPKfPf', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

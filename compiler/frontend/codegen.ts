@@ -12,7 +12,7 @@ import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
 import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
-import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, finalOverrider } from './virtuals';
+import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
 import type { Unit } from './unit';
@@ -717,6 +717,11 @@ class FnGen {
       case 'int': return e.ty.k === 'nullptr' ? cNull() : cInt(irType(e.ty), e.v);
       case 'fp': return cFP(irType(e.ty), e.v);
       case 'cast': return this.castExpr(e);
+      case 'pnew': {
+        const p = this.rv(e.place);
+        if (e.init && e.ty.k === 'ptr') this.initInto(p, e.init, e.ty.to);
+        return p;
+      }
       case 'unary': {
         if (e.op === '!') return this.boolVal(this.cond(e));
         const v = this.rv(e.e);
@@ -988,6 +993,8 @@ class FnGen {
 
   // ------------------------------------------------------------------ calls
   private call(e: Expr & { k: 'call' }, sretSlot?: Value): Value | undefined {
+    const dtorOf = (e as { dtorOf?: RecordDecl }).dtorOf;
+    if (dtorOf) { this.explicitDtor(e, dtorOf); return undefined; }
     const f = e.f;
     if (f && f.deviceBuiltin) return this.builtinCall(f, e.args, e.ty);
     if (f && (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin && !(f.bodyStart >= 0 && (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice) && !e.thisPtr && f.ty.params.every(p => p.k !== 'record' && p.k !== 'ref') && f.ty.ret.k !== 'record') {
@@ -1052,6 +1059,18 @@ class FnGen {
     const vptr = this.b.load(T.ptr, self, 8);
     const k = slotOf(f);
     return this.b.load(T.ptr, k === 0 ? vptr : this.b.gep(T.i8, vptr, [cInt(T.i64, 8 * k)]), 8);
+  }
+  /** `p->~T()`: through the vtable's D1 slot when T's destructor is virtual and the object's type is not known. */
+  private explicitDtor(e: Expr & { k: 'call' }, rec: RecordDecl): void {
+    const self = this.generic(this.rv(e.thisPtr!));
+    const slot = dtorSlot(rec);
+    const tp = e.thisPtr!;
+    const obj = tp.k === 'addr' ? tp.e : null;
+    const known = !!obj && ((obj.k === 'var' && obj.sym.ty.k === 'record') || !!vinfoOf(rec)?.final);
+    if (slot < 0 || known) { if (needsDtor({ k: 'record', rec, q: 0 }) || isDynamic(rec)) this.destroy(self, rec); return; }
+    const vptr = this.b.load(T.ptr, self, 8);
+    const fp = this.b.load(T.ptr, slot === 0 ? vptr : this.b.gep(T.i8, vptr, [cInt(T.i64, 8 * slot)]), 8);
+    this.b.call(fp, funcTy(T.void, [T.ptr]) as IRType & { k: 'func' }, [self]);
   }
   private builtinCall(f: FuncSym, argsE: Expr[], retC: CType): Value | undefined {
     const args = argsE.map((a, i) => {

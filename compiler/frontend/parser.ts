@@ -2629,7 +2629,8 @@ export class Parser {
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(alignOfC(ty.k === 'ref' ? ty.to : ty)) });
         }
         case '__extension__': this.p++; return this.parseCastExpr();
-        case 'new': case 'delete': throw new Unsupported(`operator ${t}`);
+        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); throw new Unsupported(`operator ${t}`);
+        case 'delete': throw new Unsupported(`operator ${t}`);
         case '__builtin_offsetof': {
           this.p++; this.expect('(');
           const ty = this.parseTypeName(); this.expect(',');
@@ -2786,7 +2787,7 @@ export class Parser {
         e = this.call(e, args, pos);
       } else if (this.at('.') || this.at('->')) {
         const arrow = this.at('->'); this.p++;
-        if (this.at('~')) throw new Unsupported('member template / destructor call');
+        if (this.at('~')) { e = this.explicitDtorCall(e, arrow, pos); continue; }
         this.eat('template');
         const name = this.tx(); const npos = this.p;
         if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
@@ -2798,6 +2799,44 @@ export class Parser {
         else e = this.incdec(op, false, e, pos);
       } else return e;
     }
+  }
+  /** `new (place) T(args)` / `new (place) T{args}` / `new (place) T`: construct a T in given storage. */
+  private parsePlacementNew(): Expr {
+    const pos = this.p;
+    this.p += 2;
+    const place = rval(this.parseAssign());
+    if (!this.at(')')) throw new Unsupported('operator new with several placement arguments');
+    this.p++;
+    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    let ty = ds.ty!;
+    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    if (this.at('[')) throw new Unsupported('array placement new');
+    if (place.ty.k !== 'ptr') { this.u.error(pos, 167, `argument of type "${typeName(place.ty)}" is incompatible with parameter of type "void *"`); return errExpr(pos); }
+    let init: Init | null;
+    if (this.at('(') || this.at('{')) {
+      const braced = this.at('{');
+      this.p++;
+      const args = this.parseArgs(braced ? '}' : ')');
+      this.expect(braced ? '}' : ')');
+      init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
+    } else init = this.defaultInit(ty, pos);
+    return mk(ptrTo(ty), pos, false, { k: 'pnew', place: cast(place, 'p2p', ptrTo(ty)), init });
+  }
+  /** `obj.~T()` / `p->~T()`: the destructor (virtual when the class's is), or nothing for a scalar type. */
+  private explicitDtorCall(e: Expr, arrow: boolean, pos: Pos): Expr {
+    this.p++;
+    const obj = arrow ? this.deref(rval(e), pos) : e;
+    if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
+    this.p++;
+    if (this.at('<')) throw new Unsupported('explicit destructor call naming a template');
+    this.expect('('); this.expect(')');
+    const t = obj.ty;
+    if (t.k !== 'record') return mk(C.void, pos, false, { k: 'cast', ck: 'void', e: obj });   // a pseudo-destructor
+    const c = mk(C.void, pos, false, { k: 'call', f: null, callee: null, args: [], thisPtr: mk(ptrTo(t), pos, false, { k: 'addr', e: obj }) });
+    (c as Expr & { dtorOf?: unknown }).dtorOf = t.rec;
+    return c;
   }
   index(a: Expr, i: Expr, pos: Pos): Expr {
     if (a.ty.k === 'error' || i.ty.k === 'error') return errExpr(pos);

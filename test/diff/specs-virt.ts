@@ -18,4 +18,9 @@ export const SPECS_VIRT: KernelSpec[] = [
     buffers: { din: { type: 'f32', n: 32, init: gen(j => (j % 7) * 0.25 - 0.5) }, dout: { type: 'f32', n: 32 * 5 } },
     launches: [{ kernel: '_Z12virtualFinalPKfPf', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_virtual_dtor',
+    buffers: { dout: { type: 'i32', n: 32 * 4 } },
+    launches: [{ kernel: '_Z11virtualDtorPi', grid: 1, block: 32, args: [buf('dout')] }],
+  },
 ];

@@ -303,10 +303,6 @@ export function needsDtor(t: CType): boolean {
   }
   return r;
 }
-/** Temporaries of classes with destructors (destroyed at the end of the full expression) are not supported yet. */
-function noTempWithDtor(t: CType): void {
-  if (needsDtor(t)) throw new Unsupported(`temporary of class ${t.k === 'record' ? t.rec.name : ''} with a non-trivial destructor`);
-}
 
 class FnGen {
   b: Builder;
@@ -320,6 +316,14 @@ class FnGen {
   private names = new Map<string, number>();
   /** Local objects whose destructors run at scope exit, innermost last. */
   private cleanups: { addr: Value; rec: RecordDecl }[] = [];
+  /** Temporaries with destructors of the full-expressions being evaluated, in order of construction. */
+  private temps: { addr: Value; rec: RecordDecl; flag?: Value }[] = [];
+  private fullDepth = 0;
+  /** Where each full-expression being evaluated starts (a conditional temporary's flag is cleared there). */
+  private fullStarts: { block: Block; after: Inst | null }[] = [];
+  private fullStart(): { block: Block; after: Inst | null } { const bl = this.b.block!; return { block: bl, after: bl.insts[bl.insts.length - 1] ?? null }; }
+  /** Inside a branch of ?:, && or ||: a temporary there might not be constructed. */
+  private condDepth = 0;
   ctx: BuiltinCtx;
 
   constructor(private g: ModuleGen, private f: FuncSym, private fn: Func) {
@@ -379,6 +383,47 @@ class FnGen {
     } else this.b.ret();
   }
 
+  /** Evaluate a full-expression: its temporaries are destroyed at its end, last constructed first. */
+  private full<R>(fn: () => R): R {
+    const mark = this.temps.length;
+    this.fullDepth++;
+    this.fullStarts.push(this.fullStart());
+    let r: R;
+    try { r = fn(); } finally { this.fullDepth--; this.fullStarts.pop(); }
+    this.endTemps(mark);
+    return r;
+  }
+  private endTemps(mark: number): void {
+    if (!this.b.terminated()) {
+      for (let i = this.temps.length - 1; i >= mark; i--) {
+        const t = this.temps[i]!;
+        if (!t.flag) { this.destroy(t.addr, t.rec); continue; }
+        // made in a branch of ?:, && or ||: destroyed only if that branch ran
+        const d = this.blk('cleanup.tmp'), go = this.blk('cleanup.cont');
+        this.b.condbr(this.b.icmp('ne', this.b.load(T.i8, t.flag, 1), cInt(T.i8, 0)), d, go);
+        this.enter(d); this.destroy(t.addr, t.rec); this.enter(go);
+      }
+    }
+    this.temps.length = mark;
+  }
+  /** A temporary of class type just constructed at slot: destroyed at the end of its full-expression. */
+  private tempMade(slot: Value, ty: CType): void {
+    if (!needsDtor(ty)) return;
+    const name = ty.k === 'record' ? ty.rec.name : '';
+    if (ty.k !== 'record') throw new Unsupported(`temporary array of class ${name} with a destructor`);
+    if (this.fullDepth === 0) throw new Unsupported(`temporary of class ${name} with a destructor outside a statement`);
+    let flag: Value | undefined;
+    if (this.condDepth > 0) {
+      // cleared where the full-expression starts, set once the temporary exists
+      flag = this.b.alloca(T.i8, 1, 'cleanup.cond');
+      const st = this.fullStarts[this.fullStarts.length - 1]!;
+      let at = st.after ? st.block.insts.indexOf(st.after) + 1 : 0;
+      while (at < st.block.insts.length && st.block.insts[at]!.op === 'alloca') at++;
+      st.block.insts.splice(at, 0, { kind: 'inst', op: 'store', ty: T.void, ops: [cInt(T.i8, 0), flag], targets: [], parent: st.block, name: '', align: 1 });
+      this.b.store(cInt(T.i8, 1), flag, 1);
+    }
+    this.temps.push({ addr: slot, rec: ty.rec, flag });
+  }
   /** A dynamic class's constructor: the vptr is set once the bases are constructed, before the members. */
   private ctorBody(body: Stmt, rec: RecordDecl): void {
     const isBaseInit = (x: Stmt): boolean => x.k === 'init' && (x.target.k === 'deref' || (x.target.k === 'member' && !!(x.target.field as Field).isBase));
@@ -413,7 +458,7 @@ class FnGen {
     if (s.k !== 'label' && s.k !== 'case' && s.k !== 'block' && s.k !== 'null') this.ensureOpen();
     switch (s.k) {
       case 'null': return;
-      case 'expr': this.expr(s.e); return;
+      case 'expr': this.full(() => this.expr(s.e)); return;
       case 'block': {
         const mark = this.cleanups.length;
         for (const x of s.body) this.stmt(x);
@@ -424,7 +469,7 @@ class FnGen {
       case 'if': {
         const th = this.blk('if.then'), en = this.blk('if.end');
         const el = s.e ? this.blk('if.else') : en;
-        this.b.condbr(this.cond(s.c), th, el);
+        this.b.condbr(this.full(() => this.cond(s.c)), th, el);
         this.enter(th); this.stmt(s.t);
         if (s.e) { this.jump(en); this.enter(el); this.stmt(s.e); }
         this.enter(en);
@@ -433,7 +478,7 @@ class FnGen {
       case 'while': {
         const c = this.blk('while.cond'), body = this.blk('while.body'), end = this.blk('while.end');
         this.enter(c);
-        this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll;
+        this.b.condbr(this.full(() => this.cond(s.c)), body, end).unroll = s.unroll;
         this.loops.push({ brk: end, cont: c, depth: this.cleanups.length });
         this.enter(body); this.stmt(s.body); this.jump(c);
         this.loops.pop();
@@ -447,7 +492,7 @@ class FnGen {
         this.stmt(s.body);
         this.loops.pop();
         this.enter(c);
-        this.b.condbr(this.cond(s.c), body, end);
+        this.b.condbr(this.full(() => this.cond(s.c)), body, end);
         this.enter(end);
         return;
       }
@@ -457,19 +502,19 @@ class FnGen {
         this.ensureOpen();
         const c = this.blk('for.cond'), body = this.blk('for.body'), inc = this.blk('for.inc'), end = this.blk('for.end');
         this.enter(c);
-        if (s.c) this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll; else this.b.br(body);
+        if (s.c) this.b.condbr(this.full(() => this.cond(s.c!)), body, end).unroll = s.unroll; else this.b.br(body);
         this.loops.push({ brk: end, cont: inc, depth: this.cleanups.length });
         this.enter(body); this.stmt(s.body);
         this.loops.pop();
         this.enter(inc);
-        if (s.inc) this.expr(s.inc);
+        if (s.inc) this.full(() => this.expr(s.inc!));
         this.jump(c);
         this.enter(end);
         this.endScope(mark);
         return;
       }
       case 'switch': {
-        const v = this.rv(s.c);
+        const v = this.full(() => this.rv(s.c));
         const end = this.blk('sw.epilog');
         let def = end;
         const cases: [Const, Block][] = [];
@@ -496,14 +541,16 @@ class FnGen {
         return;
       }
       case 'return': {
-        if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
-        else if (s.e && this.sret && !s.e.lv && needsDtor(this.f.ty.ret)) this.initInto(this.sret, { k: 'expr', e: s.e }, this.f.ty.ret);
-        else if (s.e) {
-          if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
-          else if (this.retSlot && this.f.ty.ret.k === 'ref') this.b.store(this.generic(this.addr(s.e)), this.retSlot, 8);   // a reference returns the address
-          else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
-          else this.expr(s.e);
-        }
+        this.full(() => {
+          if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
+          else if (s.e && this.sret && !s.e.lv && needsDtor(this.f.ty.ret)) this.initInto(this.sret, { k: 'expr', e: s.e }, this.f.ty.ret);
+          else if (s.e) {
+            if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
+            else if (this.retSlot && this.f.ty.ret.k === 'ref') this.b.store(this.generic(this.addr(s.e)), this.retSlot, 8);   // a reference returns the address
+            else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
+            else this.expr(s.e);
+          }
+        });
         this.runCleanups(0);
         this.jump(this.retBlock!);
         return;
@@ -512,7 +559,7 @@ class FnGen {
         if (this.cleanups.length) throw new Unsupported('goto in a scope with destructors to run');
         this.jump(this.label(s.label)); return;
       case 'label': this.enter(this.label(s.label)); return;
-      case 'init': this.initInto(this.addr(s.target), s.init, s.target.ty); return;
+      case 'init': this.full(() => this.initInto(this.addr(s.target), s.init, s.target.ty)); return;
     }
   }
   private jump(bl: Block): void { if (!this.b.terminated()) this.b.br(bl); }
@@ -588,8 +635,21 @@ class FnGen {
     return bl;
   }
   private decl(v: VarSym, init: Init | null): void {
+    const mark = this.temps.length;
+    this.fullDepth++;
+    this.fullStarts.push(this.fullStart());
+    try { this.declInner(v, init, mark); } finally { this.fullDepth--; this.fullStarts.pop(); }
+    this.endTemps(mark);
+  }
+  private declInner(v: VarSym, init: Init | null, mark: number): void {
     if (v.ty.k === 'ref') {
-      if (init && init.k === 'expr') this.locals.set(v, this.addr(init.e));
+      if (init && init.k === 'expr') {
+        const a = this.addr(init.e);
+        this.locals.set(v, a);
+        // a temporary bound to the reference lives as long as the reference
+        const k = this.temps.findIndex((t, i) => i >= mark && t.addr === a);
+        if (k >= 0) { this.cleanups.push(this.temps[k]!); this.temps.splice(k, 1); }
+      }
       return;
     }
     const slot = this.b.alloca(irType(v.ty), alignOfC(v.ty), v.name);
@@ -693,7 +753,9 @@ class FnGen {
     const from = this.b.block!;
     if (op === '&&') this.b.condbr(ca, rhs, end); else this.b.condbr(ca, end, rhs);
     this.enter(rhs);
+    this.condDepth++;
     const cb = this.cond(b);
+    this.condDepth--;
     const rhsEnd = this.b.block!;
     this.enter(end);
     return this.b.phi(T.i1, [[cInt(T.i1, op === '&&' ? 0 : 1), from], [cb, rhsEnd]]);
@@ -752,14 +814,18 @@ class FnGen {
         if (e.ty.k === 'void') {
           const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
           this.b.condbr(this.cond(e.c), t, f);
+          this.condDepth++;
           this.enter(t); this.expr(e.a); this.jump(end);
           this.enter(f); this.expr(e.b); this.enter(end);
+          this.condDepth--;
           return undefined;
         }
         const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
         this.b.condbr(this.cond(e.c), t, f);
+        this.condDepth++;
         this.enter(t); const a = this.rv(e.a); const ab = this.b.block!; this.jump(end);
         this.enter(f); const b = this.rv(e.b); const bb = this.b.block!;
+        this.condDepth--;
         this.enter(end);
         return this.b.phi(a.ty, [[a, ab], [b, bb]]);
       }
@@ -949,8 +1015,10 @@ class FnGen {
       case 'cond': {
         const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
         this.b.condbr(this.cond(e.c), t, f);
+        this.condDepth++;
         this.enter(t); const a = this.addrOrTemp(e.a); const ab = this.b.block!; this.jump(end);
         this.enter(f); const b = this.addrOrTemp(e.b); const bb = this.b.block!;
+        this.condDepth--;
         this.enter(end);
         return this.b.phi(T.ptr, [[a, ab], [b, bb]]);
       }
@@ -960,24 +1028,24 @@ class FnGen {
       case 'call': {
         if (e.lv) return this.call(e)!;   // a call returning a reference (of class type too: `a.add(1).add(2)`)
         if (e.ty.k === 'record') {
-          noTempWithDtor(e.ty);
           const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
           this.call(e, slot);
+          this.tempMade(slot, e.ty);
           return slot;
         }
         if (e.lv) return this.call(e)!;
         return this.temp(e);
       }
       case 'temp': {
-        noTempWithDtor(e.ty);
         const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'ref.tmp');
         this.initInto(slot, e.init, e.ty);
+        this.tempMade(slot, e.ty);
         return slot;
       }
       case 'construct': {
-        noTempWithDtor(e.ty);
         const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
         this.construct(slot, e.ctor, e.args);
+        this.tempMade(slot, e.ty);
         return slot;
       }
       default: return this.temp(e);

@@ -2673,7 +2673,8 @@ export class Parser {
     if (this.at('(') && this.startsType(1)) {
       const pos = this.p;
       // `(T(3) - x)` starts like a cast but is a parenthesised expression: not a type-id followed by ')'
-      if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('&', 3) && !this.at('^', 3)) {
+      // (`(T(&x, 1).f())` too: only a speculative parse tells `(T(&)[3])` from it)
+      if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('^', 3)) {
         const before = this.u.diags.length, errs = this.u.errorCount;
         let isCast = false;
         try { this.p++; this.parseTypeName(); isCast = this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }

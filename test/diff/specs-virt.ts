@@ -23,4 +23,9 @@ export const SPECS_VIRT: KernelSpec[] = [
     buffers: { dout: { type: 'i32', n: 32 * 4 } },
     launches: [{ kernel: '_Z11virtualDtorPi', grid: 1, block: 32, args: [buf('dout')] }],
   },
+  {
+    name: 'cxx2_temporaries_raii',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => (j * 5) % 11) }, dout: { type: 'i32', n: 32 * 8 } },
+    launches: [{ kernel: '_Z15temporariesRaiiPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

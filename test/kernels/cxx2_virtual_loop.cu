@@ -94,7 +94,7 @@ int main() {
     int si = x + (x + t) + (x + 2 * t);
     float a = 0.5f * x;
     int sf = (int)((a + (a + 0.25f) + (a + 0.5f)) * 4.0f);
-    int e[6] = {acc, drv, si, sf, 12222, 1111};
+    int e[6] = {acc, drv, si, sf, 12221, 111};
     for (int k = 0; k < 6; k++) if (h[t * 6 + k] != e[k]) { if (bad++ < 5) printf("FAIL cxx2_virtual_loop: [%d][%d] = %d, expected %d\n", t, k, h[t * 6 + k], e[k]); }
   }
   if (bad) return 1;

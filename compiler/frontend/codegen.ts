@@ -12,6 +12,7 @@ import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
 import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
+import { ownCopyCtor } from './parser';
 import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
@@ -31,13 +32,16 @@ export class ModuleGen {
 
   // ------------------------------------------------------------------ functions
   /** IR signature: [this], [sret], params. */
-  lowerSig(f: CType & { k: 'func' }, hasThis = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
+  lowerSig(f: CType & { k: 'func' }, hasThis = false, kernel = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
     const sret = f.ret.k === 'record';
     const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
     if (hasThis) params.push({ ty: T.ptr });
     if (sret) params.push({ ty: T.ptr });
     for (const p of f.params) {
-      if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
+      // Itanium: an object of a class that is not trivially copyable or destructible is passed by invisible
+      // reference to a caller-made copy, which the caller destroys
+      if (p.k === 'record' && !kernel && byInvisibleRef(p.rec)) params.push({ ty: T.ptr });
+      else if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
       else params.push({ ty: irType(p) });
     }
     const ret = sret ? T.void : irType(f.ret);
@@ -48,7 +52,7 @@ export class ModuleGen {
     if (fn) return fn;
     if (f.cls && f.bodyStart < 0) this.u.findOutOfLine(f);
     const hasThis = !!f.cls && !f.staticMember;
-    const sig = this.lowerSig(f.ty, hasThis);
+    const sig = this.lowerSig(f.ty, hasThis, f.isGlobal);
     const name = mangleFunction(f, this.opts.moduleId);
     const internal = f.isGlobal ? (f.isStatic || f.inAnon) : (f.isStatic || f.inAnon || !this.opts.rdc);
     fn = newFunc(name, sig.fnTy, f.bodyStart >= 0 && internal ? 'internal' : 'external');
@@ -291,6 +295,10 @@ function userDtor(rec: RecordDecl): FuncSym | undefined {
   return (rec.methods ?? []).find(m => m.dtor && !m.defaulted && !(m.bodyStart >= 0 && m.bodyEnd === m.bodyStart + 1));
 }
 const dtorMemo = new WeakMap<RecordDecl, boolean>();
+/** Passed by invisible reference (not byval): a user copy constructor, a destructor to run, or a vptr. */
+function byInvisibleRef(rec: RecordDecl): boolean {
+  return ownCopyCtor(rec) || needsDtor({ k: 'record', rec, q: 0 }) || isDynamic(rec);
+}
 /** Do objects of this type need destructor calls (a non-trivial destructor of the class, its members or bases)? */
 export function needsDtor(t: CType): boolean {
   if (t.k === 'array') return needsDtor(t.elem);
@@ -1092,8 +1100,15 @@ class FnGen {
     if (sig.sret) { slot = sretSlot ?? this.b.alloca(irType(fty.ret), alignOfC(fty.ret), 'agg.tmp'); args.push(slot); }
     e.args.forEach((a, i) => {
       const pt = i < fty.params.length ? fty.params[i]! : a.ty;
-      if (pt.k === 'record') {
-        if (needsDtor(pt)) throw new Unsupported(`argument of class ${pt.rec.name} with a destructor passed by value`);
+      if (pt.k === 'record' && byInvisibleRef(pt.rec)) {
+        // the caller makes the parameter object (a prvalue directly, else by its copy constructor) and
+        // destroys it at the end of the full-expression
+        const tmp = this.b.alloca(irType(pt), alignOfC(pt), 'agg.tmp');
+        const ai = (e as { argInits?: (Init | undefined)[] }).argInits?.[i];
+        this.initInto(tmp, ai ?? { k: 'expr', e: a }, unqual(pt));
+        this.tempMade(tmp, pt);
+        args.push(this.generic(tmp));
+      } else if (pt.k === 'record') {
         const tmp = this.b.alloca(irType(pt), alignOfC(pt), 'agg.tmp');
         this.copyRecord(tmp, this.addr(a), pt);
         args.push(tmp);

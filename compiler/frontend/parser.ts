@@ -2127,7 +2127,14 @@ export class Parser {
           }
           const c = implicitConvert(e, this.retTy);
           if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
-          if (this.retTy.k === 'record' && c.lv) this.checkTrivialCopy(this.retTy);
+          if (this.retTy.k === 'record' && c.lv) {
+            if (ownCopyCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec)) {
+              // the copy constructor makes the returned object (a local returned by name would be moved)
+              if (ownMoveCtor(this.retTy.rec)) throw new Unsupported(`return by value of class ${this.retTy.rec.name} with a move constructor`);
+              return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [e], false, epos), pos };
+            }
+            this.checkTrivialCopy(this.retTy);
+          }
           return { k: 'return', e: c, pos };
         }
         case 'goto': {
@@ -3077,9 +3084,22 @@ export class Parser {
     let rt = fty.ret;
     let lv = false;
     if (rt.k === 'ref') { rt = rt.to; lv = true; }
-    for (let i = 0; i < conv.length && i < ps.length; i++) if (ps[i]!.k === 'record') this.checkTrivialCopy(ps[i]!);
+    // a by-value parameter of a class with its own copy constructor is made by that constructor (a prvalue
+    // argument initialises it directly)
+    let argInits: (Init | undefined)[] | undefined;
+    for (let i = 0; i < conv.length && i < ps.length; i++) {
+      const pt = ps[i]!;
+      if (pt.k !== 'record') continue;
+      const a = args[i]!;
+      if (!ownCopyCtor(pt.rec)) { this.checkTrivialCopy(pt); continue; }
+      if (!a.lv && a.ty.k === 'record' && a.ty.rec === pt.rec) continue;
+      if (ownMoveCtor(pt.rec)) throw new Unsupported(`by-value argument of class ${pt.rec.name} with a move constructor`);
+      (argInits ??= [])[i] = this.initFromArgs(unqual(pt), [a], false, a.pos);
+    }
     const thisPtr = obj ? mk(ptrTo(obj.ty), pos, false, { k: 'addr', e: obj }) : undefined;
-    return mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+    const call = mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+    if (argInits) (call as Expr & { argInits?: (Init | undefined)[] }).argInits = argInits;
+    return call;
   }
   /** `T(args)` / `T{args}` for a class type T: a temporary made by a constructor or aggregate/value initialisation. */
   constructTemp(ty: CType & { k: 'record' }, pos: Pos): Expr {
@@ -3506,6 +3526,18 @@ function sameSignature(a: FuncSym, b: FuncSym): boolean {
     : x.k === 'pack' ? y.k === 'pack' && x.args.length === y.args.length && x.args.every((z, j) => eq(z, y.args[j]!)) : y.k === 'val' && y.v === x.v;
   return a.targs.every((x, i) => eq(x, b.targs![i]!))
     && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
+}
+/** A class's own user-provided copy constructor (callable with one argument: `C(const C &)`). */
+export function ownCopyCtor(rec: RecordDecl): boolean {
+  if (isByteCopy(rec)) return false;
+  return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !(m.ty.params[0] as { rv?: boolean }).rv
+    && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec
+    && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
+}
+/** A user-provided move constructor `C(C &&)`. */
+export function ownMoveCtor(rec: RecordDecl): boolean {
+  return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !!(m.ty.params[0] as { rv?: boolean }).rv
+    && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec);
 }
 /** User-declared constructors of a class. */
 export function ctorsOf(rec: RecordDecl): FuncSym[] { return (rec.methods ?? []).filter(m => m.ctor); }

@@ -28,4 +28,9 @@ export const SPECS_VIRT: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(j => (j * 5) % 11) }, dout: { type: 'i32', n: 32 * 8 } },
     launches: [{ kernel: '_Z15temporariesRaiiPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_temporaries_byvalue',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 17) - 8) }, dout: { type: 'i32', n: 32 * 8 } },
+    launches: [{ kernel: '_Z18temporariesByValuePKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

@@ -295,6 +295,13 @@ function userDtor(rec: RecordDecl): FuncSym | undefined {
   return (rec.methods ?? []).find(m => m.dtor && !m.defaulted && !(m.bodyStart >= 0 && m.bodyEnd === m.bodyStart + 1));
 }
 const dtorMemo = new WeakMap<RecordDecl, boolean>();
+/** An array of class objects (any depth): its class and total element count. */
+function arrayElems(t: CType): { rec: RecordDecl; n: number } | null {
+  if (t.k !== 'array') return null;
+  let n = 1, e: CType = t;
+  while (e.k === 'array') { if (e.n === null) throw new Unsupported('array of unknown size of objects with destructors'); n *= e.n; e = e.elem; }
+  return e.k === 'record' ? { rec: e.rec, n } : null;
+}
 /** Passed by invisible reference (not byval): a user copy constructor, a destructor to run, or a vptr. */
 function byInvisibleRef(rec: RecordDecl): boolean {
   return ownCopyCtor(rec) || needsDtor({ k: 'record', rec, q: 0 }) || isDynamic(rec);
@@ -323,7 +330,7 @@ class FnGen {
   private retBlock: Block | null = null;
   private names = new Map<string, number>();
   /** Local objects whose destructors run at scope exit, innermost last. */
-  private cleanups: { addr: Value; rec: RecordDecl }[] = [];
+  private cleanups: { addr: Value; rec: RecordDecl; n?: number }[] = [];
   /** Temporaries with destructors of the full-expressions being evaluated, in order of construction. */
   private temps: { addr: Value; rec: RecordDecl; flag?: Value }[] = [];
   private fullDepth = 0;
@@ -616,7 +623,11 @@ class FnGen {
   }
   /** Destructor calls for the live objects above `depth` (a jump out of their scopes). */
   private runCleanups(depth: number): void {
-    for (let i = this.cleanups.length - 1; i >= depth; i--) { if (this.b.terminated()) return; this.destroy(this.cleanups[i]!.addr, this.cleanups[i]!.rec); }
+    for (let i = this.cleanups.length - 1; i >= depth; i--) {
+      if (this.b.terminated()) return;
+      const c = this.cleanups[i]!;
+      if (c.n !== undefined) this.destroyArray(c.addr, c.rec, c.n); else this.destroy(c.addr, c.rec);
+    }
   }
   /** The destructor of the object at addr: the class's own, then its members' and bases' (reverse order). */
   private destroy(addr: Value, rec: RecordDecl): void {
@@ -625,13 +636,34 @@ class FnGen {
     if (d) this.construct(addr, d, []);
     this.destroyParts(addr, rec);
   }
+  /** Destroy n objects of class rec stored one after another at addr, last first. */
+  private destroyArray(addr: Value, rec: RecordDecl, n: number): void {
+    this.loopElems(n, true, i => this.destroy(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC({ k: 'record', rec, q: 0 })))]), rec));
+  }
+  /** A counted loop over element indices 0..n-1 (i64), forwards or backwards. */
+  private loopElems(n: number, backwards: boolean, body: (i: Value) => void): void {
+    if (n === 0) return;
+    const ctr = this.b.alloca(T.i64, 8, 'arr.idx');
+    this.b.store(cInt(T.i64, backwards ? n : 0), ctr, 8);
+    const head = this.blk('arr.loop'), done = this.blk('arr.done');
+    this.enter(head);
+    let i: Value = this.b.load(T.i64, ctr, 8);
+    if (backwards) i = this.b.bin('add', i, cInt(T.i64, -1));
+    body(i);
+    const next = backwards ? i : this.b.bin('add', i, cInt(T.i64, 1));
+    this.b.store(next, ctr, 8);
+    this.b.condbr(this.b.icmp('ne', next, cInt(T.i64, backwards ? 0 : n)), head, done);
+    this.enter(done);
+  }
   /** Destroy the members and bases of the object at addr (after its own destructor's body). */
   private destroyParts(addr: Value, rec: RecordDecl): void {
     const fields = rec.fields.filter(f => needsDtor(f.ty));
     for (let i = fields.length - 1; i >= 0; i--) {
       const f = fields[i]!;
-      if (f.ty.k !== 'record') throw new Unsupported(`array member with destructors in ${rec.name}`);
-      this.destroy(f.offset === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, f.offset)]), f.ty.rec);
+      const fa = f.offset === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, f.offset)]);
+      const a = arrayElems(f.ty);
+      if (a) this.destroyArray(fa, a.rec, a.n);
+      else this.destroy(fa, (f.ty as CType & { k: 'record' }).rec);
     }
     // empty bases take no field but may still have a destructor
     const empty = (rec.bases ?? []).filter(b => b.rec.fields.length === 0 && needsDtor({ k: 'record', rec: b.rec, q: 0 }));
@@ -663,9 +695,9 @@ class FnGen {
     const slot = this.b.alloca(irType(v.ty), alignOfC(v.ty), v.name);
     this.locals.set(v, slot);
     if (needsDtor(v.ty)) {
-      if (v.ty.k !== 'record') throw new Unsupported('array of objects with destructors');
       if (init) this.initInto(slot, init, v.ty);
-      this.cleanups.push({ addr: slot, rec: v.ty.rec });
+      const a = arrayElems(v.ty);
+      this.cleanups.push(a ? { addr: slot, rec: a.rec, n: a.n } : { addr: slot, rec: (v.ty as CType & { k: 'record' }).rec });
       return;
     }
     if (v.constVal !== undefined && (isIntegral(v.ty) || isFloating(v.ty))) {
@@ -682,6 +714,13 @@ class FnGen {
     this.call(call);
   }
   private initInto(addr: Value, init: Init, ty: CType): void {
+    const each = (init as { each?: Init }).each;
+    if (each && ty.k === 'array' && ty.n !== null) {
+      // default initialisation of an array of class objects: each element in order
+      const et = ty.elem;
+      this.loopElems(ty.n, false, i => this.initInto(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC(et)))]), each, et));
+      return;
+    }
     if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); if (ty.k === 'record' && isDynamic(ty.rec)) this.storeVptr(addr, ty.rec); return; }
     if (init.k === 'ctor') { this.construct(addr, init.f, init.args); return; }
     if (init.k === 'expr') {

@@ -1747,6 +1747,9 @@ export class Parser {
         if (!this.eat(',')) break;
       }
       this.expect('}');
+      // elements without an initialiser: the default constructor of a class element
+      const d = ty.n !== null && i < ty.n ? this.defaultInit(ty.elem, pos) : null;
+      if (d) for (let j = i; j < ty.n!; j++) items.push({ off: j * es, path: [j], init: d });
       return { k: 'list', ty, items, pos };
     }
     if (ty.k === 'record' && (ctorsOf(ty.rec).length || ctorTmplsOf(ty.rec).length)) {
@@ -1924,8 +1927,8 @@ export class Parser {
   /** Default initialisation of a class object: its default constructor, or member defaults; null when nothing to do. */
   defaultInit(ty: CType, pos: Pos): Init | null {
     if (ty.k === 'array') {
-      if (ty.elem.k === 'record' && this.defaultInit(ty.elem, pos)) throw new Unsupported('array of class objects with constructors');
-      return null;
+      const each = ty.n !== null ? this.defaultInit(ty.elem, pos) : null;
+      return each ? { k: 'list', ty, items: [], pos, partial: true, each } as Init : null;
     }
     if (ty.k !== 'record') return null;
     const ctors = ctorsOf(ty.rec);
@@ -2329,7 +2332,7 @@ export class Parser {
       } else if (ty.k === 'record' || ty.k === 'array') {
         init = this.defaultInit(ty, d.pos);
       }
-      if (ty.k !== 'record') this.checkDestructor(ty);   // a class object's destructor runs at scope exit (codegen)
+      if (ty.k !== 'record' && ty.k !== 'array') this.checkDestructor(ty);   // a class object's destructor runs at scope exit (codegen)
       if (ty.k === 'array' && ty.n === null && init) {
         if (init.k === 'list') ty = arrayOf(ty.elem, init.items.length);
         else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);

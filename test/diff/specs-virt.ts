@@ -33,4 +33,9 @@ export const SPECS_VIRT: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 17) - 8) }, dout: { type: 'i32', n: 32 * 8 } },
     launches: [{ kernel: '_Z18temporariesByValuePKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_temporaries_arrays',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => (j % 3) - 1) }, dout: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: '_Z17temporariesArraysPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

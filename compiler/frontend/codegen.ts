@@ -643,6 +643,8 @@ class FnGen {
   /** A counted loop over element indices 0..n-1 (i64), forwards or backwards. */
   private loopElems(n: number, backwards: boolean, body: (i: Value) => void): void {
     if (n === 0) return;
+    // a few elements: straight-line code (what unrolling would make of the loop)
+    if (n <= 8) { for (let k = 0; k < n; k++) body(cInt(T.i64, backwards ? n - 1 - k : k)); return; }
     const ctr = this.b.alloca(T.i64, 8, 'arr.idx');
     this.b.store(cInt(T.i64, backwards ? n : 0), ctr, 8);
     const head = this.blk('arr.loop'), done = this.blk('arr.done');

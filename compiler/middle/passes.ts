@@ -556,6 +556,8 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       }
       if (a === b && isLocal(a)) return ['eq', 'uge', 'ule', 'sge', 'sle'].includes(p) ? cTrue : cFalse;
       if (isIntConst(b) && U(b.value, bitsOf(b.ty)) === 0n) { if (p === 'ult') return cFalse; if (p === 'uge') return cTrue; }
+      // the address of a local object (at a constant offset into it) is never null
+      if ((p === 'eq' || p === 'ne') && (b.kind === 'null' || b.kind === 'zero') && a.ty.k === 'ptr' && isAllocaAddress(a)) return p === 'ne' ? cTrue : cFalse;
       return null;
     }
     case 'fcmp': {
@@ -627,6 +629,16 @@ function loadConstPtrSlot(p: Value, ty: Type): Value | null {
   if (!e) return null;
   if (e.kind === 'null') return ty.k === 'ptr' && (ty as { as: number }).as === 0 ? e : null;
   return e.ty === ty ? e : null;
+}
+/** An alloca, through constant geps and address-space casts (never null). */
+function isAllocaAddress(p: Value): boolean {
+  for (let k = 0; k < 16; k++) {
+    if (p.kind !== 'inst') return false;
+    if (p.op === 'alloca') return true;
+    if (p.op === 'addrspacecast' || (p.op === 'gep' && constGepOffset(p) !== null && constGepOffset(p)! >= 0)) { p = p.ops[0]!; continue; }
+    return false;
+  }
+  return false;
 }
 /** A pointer as (base, constant byte offset) through constant-index geps. */
 function baseAndOffset(p: Value): { base: Value; off: number } | null {

@@ -578,12 +578,16 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
     }
     case 'phi': {
       let v: Value | null = null;
+      let undef = false;
       for (const x of o) {
         if (x === i) continue;
+        if (x.kind === 'undef' || x.kind === 'poison') { undef = true; continue; }
         if (v === null) v = x;
         else if (v !== x) return null;
       }
       if (v === null) return null;
+      // phi(undef, x) is x where x is available on every path: a constant, an argument, an entry-block value
+      if (undef && v.kind === 'inst' && v.parent !== i.parent?.parent?.blocks[0]) return null;
       return v;
     }
     case 'gep': {

@@ -97,7 +97,9 @@ export class ModuleGen {
       if (s.k === 'dtor') { elems.push(this.genericAddr(this.dtorFunc(rec, s.deleting))); continue; }
       if (isPure(s.f)) { elems.push(cNull()); continue; }
       if (!s.f.isDevice) throw new Unsupported(`host virtual function ${s.f.name} in the vtable of ${rec.name}`);
-      elems.push(this.genericAddr(this.func(s.f)));
+      const fn = this.func(s.f);
+      if (s.f.bodyStart < 0 && !s.f.body && !s.f.defaulted) throw new Unsupported(`virtual function ${s.f.name} of ${rec.name} without a definition`);
+      elems.push(this.genericAddr(fn));
     }
     g.init = { kind: 'agg', ty, elems };
     return g;
@@ -111,6 +113,7 @@ export class ModuleGen {
     if (!pair) {
       let sym = (rec.methods ?? []).find(m => m.dtor);
       let fn = sym ? this.func(sym) : null;
+      if (sym && sym.bodyStart < 0 && !sym.body && !sym.defaulted) throw new Unsupported(`destructor of ${rec.name} without a definition`);
       if (!sym || (sym.bodyStart < 0 && !sym.body)) {
         // implicit or defaulted: we write the body
         sym ??= {

@@ -11,7 +11,9 @@ import type { CompileOptions } from '../options';
 import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
 import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
 import { evalConst } from './consteval';
-import { mangleFunction, mangleVariable, mangleLocalStatic } from './mangle';
+import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
+import { ownCopyCtor } from './parser';
+import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
 import { lowerTexSurf } from './builtins-tex';
@@ -31,13 +33,16 @@ export class ModuleGen {
 
   // ------------------------------------------------------------------ functions
   /** IR signature: [this], [sret], params. */
-  lowerSig(f: CType & { k: 'func' }, hasThis = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
+  lowerSig(f: CType & { k: 'func' }, hasThis = false, kernel = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
     const sret = f.ret.k === 'record';
     const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
     if (hasThis) params.push({ ty: T.ptr });
     if (sret) params.push({ ty: T.ptr });
     for (const p of f.params) {
-      if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
+      // Itanium: an object of a class that is not trivially copyable or destructible is passed by invisible
+      // reference to a caller-made copy, which the caller destroys
+      if (p.k === 'record' && !kernel && byInvisibleRef(p.rec)) params.push({ ty: T.ptr });
+      else if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
       else params.push({ ty: irType(p) });
     }
     const ret = sret ? T.void : irType(f.ret);
@@ -48,7 +53,7 @@ export class ModuleGen {
     if (fn) return fn;
     if (f.cls && f.bodyStart < 0) this.u.findOutOfLine(f);
     const hasThis = !!f.cls && !f.staticMember;
-    const sig = this.lowerSig(f.ty, hasThis);
+    const sig = this.lowerSig(f.ty, hasThis, f.isGlobal);
     const name = mangleFunction(f, this.opts.moduleId);
     const internal = f.isGlobal ? (f.isStatic || f.inAnon) : (f.isStatic || f.inAnon || !this.opts.rdc);
     fn = newFunc(name, sig.fnTy, f.bodyStart >= 0 && internal ? 'internal' : 'external');
@@ -76,6 +81,77 @@ export class ModuleGen {
       if (a && v.ty.k === 'ptr' && (v.ty.q & Q.Restrict) && !a.attrs.includes('noalias')) a.attrs.push('noalias');
     });
     new FnGen(this, f, fn).run(f.body);
+  }
+
+  // ------------------------------------------------------------------ virtual functions
+  private vtables = new Map<RecordDecl, Global>();
+  private dtorFns = new Map<RecordDecl, [Func, Func | null]>();
+  /**
+   * The vtable of a dynamic class, as cicc emits it: `{0, 0, slots...}` in .global (device code has no RTTI,
+   * so the typeinfo word is 0; a pure virtual function's slot is 0 too).
+   */
+  vtable(rec: RecordDecl): Global {
+    let g = this.vtables.get(rec);
+    if (g) return g;
+    const vi = vinfoOf(rec)!;
+    const ty = arrayTy(vi.slots.length + 2, T.ptr);
+    const name = '_ZTV' + mangleTypeName({ k: 'record', rec, q: 0 }, this.opts.moduleId).slice(2);
+    g = newGlobal(name, ty, AS.global, null, { linkage: 'linkonce_odr', isConstant: true, align: 8 });
+    this.vtables.set(rec, g);
+    this.m.globals.push(g);
+    const elems: Const[] = [cNull(), cNull()];
+    for (const s of vi.slots) {
+      if (s.k === 'dtor') { elems.push(this.genericAddr(this.dtorFunc(rec, s.deleting))); continue; }
+      if (isPure(s.f)) { elems.push(cNull()); continue; }
+      if (!s.f.isDevice) throw new Unsupported(`host virtual function ${s.f.name} in the vtable of ${rec.name}`);
+      const fn = this.func(s.f);
+      if (s.f.bodyStart < 0 && !s.f.body && !s.f.defaulted) throw new Unsupported(`virtual function ${s.f.name} of ${rec.name} without a definition`);
+      elems.push(this.genericAddr(fn));
+    }
+    g.init = { kind: 'agg', ty, elems };
+    return g;
+  }
+  /**
+   * The complete-object destructor (D1) of a dynamic class: sets the vptr, runs the body, destroys members
+   * and bases. Its deleting destructor (D0, in the vtable) is D1 then free() (device operator delete).
+   */
+  dtorFunc(rec: RecordDecl, deleting: boolean): Func {
+    let pair = this.dtorFns.get(rec);
+    if (!pair) {
+      let sym = (rec.methods ?? []).find(m => m.dtor);
+      let fn = sym ? this.func(sym) : null;
+      if (sym && sym.bodyStart < 0 && !sym.body && !sym.defaulted) throw new Unsupported(`destructor of ${rec.name} without a definition`);
+      if (!sym || (sym.bodyStart < 0 && !sym.body)) {
+        // implicit or defaulted: we write the body
+        sym ??= {
+          kind: 'func', name: '~' + rec.name, ty: { k: 'func', ret: C.void, params: [], variadic: false, q: 0 } as CType & { k: 'func' },
+          scope: [...rec.scope], paramNames: [], defaults: [], isGlobal: false, isDevice: true, isHost: true, deviceBuiltin: false,
+          isStatic: false, inAnon: rec.scope.includes('(anonymous)'), externC: false, isInline: true, forceinline: false, noinline: false,
+          bodyStart: -1, bodyEnd: -1, pos: 0, file: '', id: -1, cls: rec, thisQ: 0, dtor: true,
+        };
+        fn ??= this.func(sym);
+        pair = [fn, null];
+        this.dtorFns.set(rec, pair);
+        new FnGen(this, sym, fn).implicitDtor(rec);
+      } else {
+        pair = [fn!, null];
+        this.dtorFns.set(rec, pair);
+      }
+    }
+    if (!deleting) return pair[0];
+    if (pair[1]) return pair[1];
+    const d1 = pair[0];
+    const d0 = newFunc(d1.name.replace(/D1Ev$/, 'D0Ev'), funcTy(T.void, [T.ptr]) as IRType & { k: 'func' }, d1.linkage);
+    pair[1] = d0;
+    this.m.funcs.push(d0);
+    const b = new Builder(d0);
+    b.setBlock(b.newBlock('entry'));
+    d0.params[0]!.name = 'this';
+    b.call(d1, d1.fnTy, [d0.params[0]!]);
+    const free = declareFunc(this.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
+    b.call(free, free.fnTy, [d0.params[0]!]);
+    b.ret();
+    return d0;
   }
 
   // ------------------------------------------------------------------ globals
@@ -234,6 +310,17 @@ function userDtor(rec: RecordDecl): FuncSym | undefined {
   return (rec.methods ?? []).find(m => m.dtor && !m.defaulted && !(m.bodyStart >= 0 && m.bodyEnd === m.bodyStart + 1));
 }
 const dtorMemo = new WeakMap<RecordDecl, boolean>();
+/** An array of class objects (any depth): its class and total element count. */
+function arrayElems(t: CType): { rec: RecordDecl; n: number } | null {
+  if (t.k !== 'array') return null;
+  let n = 1, e: CType = t;
+  while (e.k === 'array') { if (e.n === null) throw new Unsupported('array of unknown size of objects with destructors'); n *= e.n; e = e.elem; }
+  return e.k === 'record' ? { rec: e.rec, n } : null;
+}
+/** Passed by invisible reference (not byval): a user copy constructor, a destructor to run, or a vptr. */
+function byInvisibleRef(rec: RecordDecl): boolean {
+  return ownCopyCtor(rec) || needsDtor({ k: 'record', rec, q: 0 }) || isDynamic(rec);
+}
 /** Do objects of this type need destructor calls (a non-trivial destructor of the class, its members or bases)? */
 export function needsDtor(t: CType): boolean {
   if (t.k === 'array') return needsDtor(t.elem);
@@ -245,10 +332,6 @@ export function needsDtor(t: CType): boolean {
     dtorMemo.set(t.rec, r);
   }
   return r;
-}
-/** Temporaries of classes with destructors (destroyed at the end of the full expression) are not supported yet. */
-function noTempWithDtor(t: CType): void {
-  if (needsDtor(t)) throw new Unsupported(`temporary of class ${t.k === 'record' ? t.rec.name : ''} with a non-trivial destructor`);
 }
 
 class FnGen {
@@ -262,7 +345,15 @@ class FnGen {
   private retBlock: Block | null = null;
   private names = new Map<string, number>();
   /** Local objects whose destructors run at scope exit, innermost last. */
-  private cleanups: { addr: Value; rec: RecordDecl }[] = [];
+  private cleanups: { addr: Value; rec: RecordDecl; n?: number }[] = [];
+  /** Temporaries with destructors of the full-expressions being evaluated, in order of construction. */
+  private temps: { addr: Value; rec: RecordDecl; flag?: Value }[] = [];
+  private fullDepth = 0;
+  /** Where each full-expression being evaluated starts (a conditional temporary's flag is cleared there). */
+  private fullStarts: { block: Block; after: Inst | null }[] = [];
+  private fullStart(): { block: Block; after: Inst | null } { const bl = this.b.block!; return { block: bl, after: bl.insts[bl.insts.length - 1] ?? null }; }
+  /** Inside a branch of ?:, && or ||: a temporary there might not be constructed. */
+  private condDepth = 0;
   ctx: BuiltinCtx;
 
   constructor(private g: ModuleGen, private f: FuncSym, private fn: Func) {
@@ -311,12 +402,87 @@ class FnGen {
     const ra = rt.k === 'ref' ? 8 : alignOfC(rt);
     if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), ra, 'retval');
     this.retBlock = this.b.detachedBlock('return');
-    this.stmt(body);
+    const dyn = this.f.cls && !this.f.staticMember && isDynamic(this.f.cls) ? this.f.cls : null;
+    if (dyn && this.f.ctor) this.ctorBody(body, dyn);
+    else if (dyn && this.f.dtor) { this.storeVptr(this.fn.params[0]!, dyn); this.stmt(body); }
+    else this.stmt(body);
     this.at(this.f.bodyEnd);
     this.enter(this.retBlock);
+    // a dynamic class's destructor is its complete-object destructor (the vtable's D1): members and bases too
+    if (dyn && this.f.dtor) this.destroyParts(this.fn.params[0]!, dyn);
     if (this.retSlot) {
       this.b.ret(this.b.load(irType(rt), this.retSlot, ra));
     } else this.b.ret();
+  }
+
+  /** Evaluate a full-expression: its temporaries are destroyed at its end, last constructed first. */
+  private full<R>(fn: () => R): R {
+    const mark = this.temps.length;
+    this.fullDepth++;
+    this.fullStarts.push(this.fullStart());
+    let r: R;
+    try { r = fn(); } finally { this.fullDepth--; this.fullStarts.pop(); }
+    this.endTemps(mark);
+    return r;
+  }
+  private endTemps(mark: number): void {
+    if (!this.b.terminated()) {
+      for (let i = this.temps.length - 1; i >= mark; i--) {
+        const t = this.temps[i]!;
+        if (!t.flag) { this.destroy(t.addr, t.rec); continue; }
+        // made in a branch of ?:, && or ||: destroyed only if that branch ran
+        const d = this.blk('cleanup.tmp'), go = this.blk('cleanup.cont');
+        this.b.condbr(this.b.icmp('ne', this.b.load(T.i8, t.flag, 1), cInt(T.i8, 0)), d, go);
+        this.enter(d); this.destroy(t.addr, t.rec); this.enter(go);
+      }
+    }
+    this.temps.length = mark;
+  }
+  /** A temporary of class type just constructed at slot: destroyed at the end of its full-expression. */
+  private tempMade(slot: Value, ty: CType): void {
+    if (!needsDtor(ty)) return;
+    const name = ty.k === 'record' ? ty.rec.name : '';
+    if (ty.k !== 'record') throw new Unsupported(`temporary array of class ${name} with a destructor`);
+    if (this.fullDepth === 0) throw new Unsupported(`temporary of class ${name} with a destructor outside a statement`);
+    let flag: Value | undefined;
+    if (this.condDepth > 0) {
+      // cleared where the full-expression starts, set once the temporary exists
+      flag = this.b.alloca(T.i8, 1, 'cleanup.cond');
+      const st = this.fullStarts[this.fullStarts.length - 1]!;
+      let at = st.after ? st.block.insts.indexOf(st.after) + 1 : 0;
+      while (at < st.block.insts.length && st.block.insts[at]!.op === 'alloca') at++;
+      st.block.insts.splice(at, 0, { kind: 'inst', op: 'store', ty: T.void, ops: [cInt(T.i8, 0), flag], targets: [], parent: st.block, name: '', align: 1 });
+      this.b.store(cInt(T.i8, 1), flag, 1);
+    }
+    this.temps.push({ addr: slot, rec: ty.rec, flag });
+  }
+  /** A dynamic class's constructor: the vptr is set once the bases are constructed, before the members. */
+  private ctorBody(body: Stmt, rec: RecordDecl): void {
+    const isBaseInit = (x: Stmt): boolean => x.k === 'init' && (x.target.k === 'deref' || (x.target.k === 'member' && !!(x.target.field as Field).isBase));
+    if (body.k !== 'block') { this.storeVptr(this.fn.params[0]!, rec); this.stmt(body); return; }
+    const mark = this.cleanups.length;
+    let set = false;
+    for (const x of body.body) {
+      if (!set && !isBaseInit(x)) { this.ensureOpen(); this.storeVptr(this.fn.params[0]!, rec); set = true; }
+      this.stmt(x);
+    }
+    if (!set) { this.ensureOpen(); this.storeVptr(this.fn.params[0]!, rec); }
+    this.endScope(mark);
+  }
+  /** The body of an implicit (or defaulted) destructor of a dynamic class. */
+  implicitDtor(rec: RecordDecl): void {
+    const entry = this.b.newBlock('entry');
+    this.b.setBlock(entry);
+    const self = this.fn.params[0]!;
+    self.name = 'this';
+    this.storeVptr(self, rec);
+    this.destroyParts(self, rec);
+    this.b.ret();
+  }
+  /** *addr's vptr = the address point of rec's vtable (past its offset-to-top and typeinfo words). */
+  private storeVptr(addr: Value, rec: RecordDecl): void {
+    const vt = this.b.gep(T.i8, this.g.genericAddr(this.g.vtable(rec)), [cInt(T.i64, 16)]);
+    this.b.store(vt, this.generic(addr), 8);
   }
 
   // ------------------------------------------------------------------ statements
@@ -328,7 +494,7 @@ class FnGen {
     if ('pos' in s) this.at(s.pos);
     switch (s.k) {
       case 'null': return;
-      case 'expr': this.expr(s.e); return;
+      case 'expr': this.full(() => this.expr(s.e)); return;
       case 'block': {
         const mark = this.cleanups.length;
         for (const x of s.body) this.stmt(x);
@@ -339,7 +505,7 @@ class FnGen {
       case 'if': {
         const th = this.blk('if.then'), en = this.blk('if.end');
         const el = s.e ? this.blk('if.else') : en;
-        this.b.condbr(this.cond(s.c), th, el);
+        this.b.condbr(this.full(() => this.cond(s.c)), th, el);
         this.enter(th); this.stmt(s.t);
         if (s.e) { this.jump(en); this.enter(el); this.stmt(s.e); }
         this.enter(en);
@@ -348,7 +514,7 @@ class FnGen {
       case 'while': {
         const c = this.blk('while.cond'), body = this.blk('while.body'), end = this.blk('while.end');
         this.enter(c);
-        this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll;
+        this.b.condbr(this.full(() => this.cond(s.c)), body, end).unroll = s.unroll;
         this.loops.push({ brk: end, cont: c, depth: this.cleanups.length });
         this.enter(body); this.stmt(s.body); this.jump(c);
         this.loops.pop();
@@ -363,7 +529,7 @@ class FnGen {
         this.loops.pop();
         this.at(s.c.pos);
         this.enter(c);
-        this.b.condbr(this.cond(s.c), body, end);
+        this.b.condbr(this.full(() => this.cond(s.c)), body, end);
         this.enter(end);
         return;
       }
@@ -374,19 +540,19 @@ class FnGen {
         const c = this.blk('for.cond'), body = this.blk('for.body'), inc = this.blk('for.inc'), end = this.blk('for.end');
         this.at(s.pos);
         this.enter(c);
-        if (s.c) this.b.condbr(this.cond(s.c), body, end).unroll = s.unroll; else this.b.br(body);
+        if (s.c) this.b.condbr(this.full(() => this.cond(s.c!)), body, end).unroll = s.unroll; else this.b.br(body);
         this.loops.push({ brk: end, cont: inc, depth: this.cleanups.length });
         this.enter(body); this.stmt(s.body);
         this.loops.pop();
         this.enter(inc);
-        if (s.inc) { this.at(s.inc.pos); this.expr(s.inc); this.at(s.pos); }
+        if (s.inc) { this.at(s.inc.pos); this.full(() => this.expr(s.inc!)); this.at(s.pos); }
         this.jump(c);
         this.enter(end);
         this.endScope(mark);
         return;
       }
       case 'switch': {
-        const v = this.rv(s.c);
+        const v = this.full(() => this.rv(s.c));
         const end = this.blk('sw.epilog');
         let def = end;
         const cases: [Const, Block][] = [];
@@ -413,14 +579,16 @@ class FnGen {
         return;
       }
       case 'return': {
-        if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
-        else if (s.e && this.sret && !s.e.lv && needsDtor(this.f.ty.ret)) this.initInto(this.sret, { k: 'expr', e: s.e }, this.f.ty.ret);
-        else if (s.e) {
-          if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
-          else if (this.retSlot && this.f.ty.ret.k === 'ref') this.b.store(this.generic(this.addr(s.e)), this.retSlot, 8);   // a reference returns the address
-          else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
-          else this.expr(s.e);
-        }
+        this.full(() => {
+          if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
+          else if (s.e && this.sret && !s.e.lv && needsDtor(this.f.ty.ret)) this.initInto(this.sret, { k: 'expr', e: s.e }, this.f.ty.ret);
+          else if (s.e) {
+            if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
+            else if (this.retSlot && this.f.ty.ret.k === 'ref') this.b.store(this.generic(this.addr(s.e)), this.retSlot, 8);   // a reference returns the address
+            else if (this.retSlot) this.b.store(this.rv(s.e), this.retSlot, alignOfC(this.f.ty.ret));
+            else this.expr(s.e);
+          }
+        });
         this.runCleanups(0);
         this.jump(this.retBlock!);
         return;
@@ -429,7 +597,7 @@ class FnGen {
         if (this.cleanups.length) throw new Unsupported('goto in a scope with destructors to run');
         this.jump(this.label(s.label)); return;
       case 'label': this.enter(this.label(s.label)); return;
-      case 'init': this.initInto(this.addr(s.target), s.init, s.target.ty); return;
+      case 'init': this.full(() => this.initInto(this.addr(s.target), s.init, s.target.ty)); return;
     }
   }
   private jump(bl: Block): void { if (!this.b.terminated()) this.b.br(bl); }
@@ -478,17 +646,49 @@ class FnGen {
   }
   /** Destructor calls for the live objects above `depth` (a jump out of their scopes). */
   private runCleanups(depth: number): void {
-    for (let i = this.cleanups.length - 1; i >= depth; i--) { if (this.b.terminated()) return; this.destroy(this.cleanups[i]!.addr, this.cleanups[i]!.rec); }
+    for (let i = this.cleanups.length - 1; i >= depth; i--) {
+      if (this.b.terminated()) return;
+      const c = this.cleanups[i]!;
+      if (c.n !== undefined) this.destroyArray(c.addr, c.rec, c.n); else this.destroy(c.addr, c.rec);
+    }
   }
   /** The destructor of the object at addr: the class's own, then its members' and bases' (reverse order). */
   private destroy(addr: Value, rec: RecordDecl): void {
+    if (isDynamic(rec)) { const d1 = this.g.dtorFunc(rec, false); this.b.call(d1, d1.fnTy, [this.generic(addr)]); return; }
     const d = userDtor(rec);
     if (d) this.construct(addr, d, []);
+    this.destroyParts(addr, rec);
+  }
+  /** Destroy n objects of class rec stored one after another at addr, last first. */
+  private destroyArray(addr: Value, rec: RecordDecl, n: number): void {
+    this.loopElems(n, true, i => this.destroy(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC({ k: 'record', rec, q: 0 })))]), rec));
+  }
+  /** A counted loop over element indices 0..n-1 (i64), forwards or backwards. */
+  private loopElems(n: number, backwards: boolean, body: (i: Value) => void): void {
+    if (n === 0) return;
+    // a few elements: straight-line code (what unrolling would make of the loop)
+    if (n <= 8) { for (let k = 0; k < n; k++) body(cInt(T.i64, backwards ? n - 1 - k : k)); return; }
+    const ctr = this.b.alloca(T.i64, 8, 'arr.idx');
+    this.b.store(cInt(T.i64, backwards ? n : 0), ctr, 8);
+    const head = this.blk('arr.loop'), done = this.blk('arr.done');
+    this.enter(head);
+    let i: Value = this.b.load(T.i64, ctr, 8);
+    if (backwards) i = this.b.bin('add', i, cInt(T.i64, -1));
+    body(i);
+    const next = backwards ? i : this.b.bin('add', i, cInt(T.i64, 1));
+    this.b.store(next, ctr, 8);
+    this.b.condbr(this.b.icmp('ne', next, cInt(T.i64, backwards ? 0 : n)), head, done);
+    this.enter(done);
+  }
+  /** Destroy the members and bases of the object at addr (after its own destructor's body). */
+  private destroyParts(addr: Value, rec: RecordDecl): void {
     const fields = rec.fields.filter(f => needsDtor(f.ty));
     for (let i = fields.length - 1; i >= 0; i--) {
       const f = fields[i]!;
-      if (f.ty.k !== 'record') throw new Unsupported(`array member with destructors in ${rec.name}`);
-      this.destroy(f.offset === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, f.offset)]), f.ty.rec);
+      const fa = f.offset === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, f.offset)]);
+      const a = arrayElems(f.ty);
+      if (a) this.destroyArray(fa, a.rec, a.n);
+      else this.destroy(fa, (f.ty as CType & { k: 'record' }).rec);
     }
     // empty bases take no field but may still have a destructor
     const empty = (rec.bases ?? []).filter(b => b.rec.fields.length === 0 && needsDtor({ k: 'record', rec: b.rec, q: 0 }));
@@ -500,16 +700,29 @@ class FnGen {
     return bl;
   }
   private decl(v: VarSym, init: Init | null): void {
+    const mark = this.temps.length;
+    this.fullDepth++;
+    this.fullStarts.push(this.fullStart());
+    try { this.declInner(v, init, mark); } finally { this.fullDepth--; this.fullStarts.pop(); }
+    this.endTemps(mark);
+  }
+  private declInner(v: VarSym, init: Init | null, mark: number): void {
     if (v.ty.k === 'ref') {
-      if (init && init.k === 'expr') this.locals.set(v, this.addr(init.e));
+      if (init && init.k === 'expr') {
+        const a = this.addr(init.e);
+        this.locals.set(v, a);
+        // a temporary bound to the reference lives as long as the reference
+        const k = this.temps.findIndex((t, i) => i >= mark && t.addr === a);
+        if (k >= 0) { this.cleanups.push(this.temps[k]!); this.temps.splice(k, 1); }
+      }
       return;
     }
     const slot = this.b.alloca(irType(v.ty), alignOfC(v.ty), v.name);
     this.locals.set(v, slot);
     if (needsDtor(v.ty)) {
-      if (v.ty.k !== 'record') throw new Unsupported('array of objects with destructors');
       if (init) this.initInto(slot, init, v.ty);
-      this.cleanups.push({ addr: slot, rec: v.ty.rec });
+      const a = arrayElems(v.ty);
+      this.cleanups.push(a ? { addr: slot, rec: a.rec, n: a.n } : { addr: slot, rec: (v.ty as CType & { k: 'record' }).rec });
       return;
     }
     if (v.constVal !== undefined && (isIntegral(v.ty) || isFloating(v.ty))) {
@@ -526,7 +739,14 @@ class FnGen {
     this.call(call);
   }
   private initInto(addr: Value, init: Init, ty: CType): void {
-    if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); return; }
+    const each = (init as { each?: Init }).each;
+    if (each && ty.k === 'array' && ty.n !== null) {
+      // default initialisation of an array of class objects: each element in order
+      const et = ty.elem;
+      this.loopElems(ty.n, false, i => this.initInto(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC(et)))]), each, et));
+      return;
+    }
+    if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); if (ty.k === 'record' && isDynamic(ty.rec)) this.storeVptr(addr, ty.rec); return; }
     if (init.k === 'ctor') { this.construct(addr, init.f, init.args); return; }
     if (init.k === 'expr') {
       const e = init.e;
@@ -559,13 +779,22 @@ class FnGen {
       const p = item.off === 0 ? addr : this.b.gep(T.i8, addr, [cInt(T.i64, item.off)]);
       this.initInto(p, item.init, ety);
     }
+    // the implicit default constructor of a dynamic class: bases first (they set their vptrs), then its own
+    if (ty.k === 'record' && isDynamic(ty.rec)) this.storeVptr(addr, ty.rec);
   }
-  copyRecord(dst: Value, src: Value, ty: CType): void {
+  /**
+   * Copy a class object. A dynamic class's implicit copy constructor gives the new object its own class's
+   * vptr (a copy from a derived object slices); its copy assignment leaves the target's vptr alone.
+   */
+  copyRecord(dst: Value, src: Value, ty: CType, assign = false): void {
     const memcpy = declareFunc(this.g.m, 'llvm.memcpy.p0.p0.i64', funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as IRType & { k: 'func' });
-    const d = dst.ty.k === 'ptr' && dst.ty.as !== 0 ? this.b.cast('addrspacecast', dst, T.ptr) : dst;
-    const s = src.ty.k === 'ptr' && src.ty.as !== 0 ? this.b.cast('addrspacecast', src, T.ptr) : src;
-    const call = this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, sizeOfC(ty)), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]);
-    void call;
+    let d = dst.ty.k === 'ptr' && dst.ty.as !== 0 ? this.b.cast('addrspacecast', dst, T.ptr) : dst;
+    let s = src.ty.k === 'ptr' && src.ty.as !== 0 ? this.b.cast('addrspacecast', src, T.ptr) : src;
+    const dyn = ty.k === 'record' && isDynamic(ty.rec) ? ty.rec : null;
+    let size = sizeOfC(ty);
+    if (dyn && assign) { d = this.b.gep(T.i8, d, [cInt(T.i64, 8)]); s = this.b.gep(T.i8, s, [cInt(T.i64, 8)]); size -= 8; }
+    if (size > 0) this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, size), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]);
+    if (dyn && !assign) this.storeVptr(d, dyn);
   }
 
   // ------------------------------------------------------------------ expressions
@@ -596,7 +825,9 @@ class FnGen {
     const from = this.b.block!;
     if (op === '&&') this.b.condbr(ca, rhs, end); else this.b.condbr(ca, end, rhs);
     this.enter(rhs);
+    this.condDepth++;
     const cb = this.cond(b);
+    this.condDepth--;
     const rhsEnd = this.b.block!;
     this.enter(end);
     return this.b.phi(T.i1, [[cInt(T.i1, op === '&&' ? 0 : 1), from], [cb, rhsEnd]]);
@@ -620,6 +851,11 @@ class FnGen {
       case 'int': return e.ty.k === 'nullptr' ? cNull() : cInt(irType(e.ty), e.v);
       case 'fp': return cFP(irType(e.ty), e.v);
       case 'cast': return this.castExpr(e);
+      case 'pnew': {
+        const p = this.rv(e.place);
+        if (e.init && e.ty.k === 'ptr') this.initInto(p, e.init, e.ty.to);
+        return p;
+      }
       case 'unary': {
         if (e.op === '!') return this.boolVal(this.cond(e));
         const v = this.rv(e.e);
@@ -650,14 +886,18 @@ class FnGen {
         if (e.ty.k === 'void') {
           const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
           this.b.condbr(this.cond(e.c), t, f);
+          this.condDepth++;
           this.enter(t); this.expr(e.a); this.jump(end);
           this.enter(f); this.expr(e.b); this.enter(end);
+          this.condDepth--;
           return undefined;
         }
         const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
         this.b.condbr(this.cond(e.c), t, f);
+        this.condDepth++;
         this.enter(t); const a = this.rv(e.a); const ab = this.b.block!; this.jump(end);
         this.enter(f); const b = this.rv(e.b); const bb = this.b.block!;
+        this.condDepth--;
         this.enter(end);
         return this.b.phi(a.ty, [[a, ab], [b, bb]]);
       }
@@ -837,7 +1077,7 @@ class FnGen {
       }
       case 'assign': {
         const p = this.addr(e.a);
-        if (e.ty.k === 'record') this.copyRecord(p, this.addr(e.b), e.ty);
+        if (e.ty.k === 'record') this.copyRecord(p, this.addr(e.b), e.ty, true);
         else this.b.store(this.rv(e.b), p, alignOfC(e.a.ty), (e.a.ty.q & Q.Volatile) !== 0);
         return p;
       }
@@ -847,8 +1087,10 @@ class FnGen {
       case 'cond': {
         const t = this.blk('cond.true'), f = this.blk('cond.false'), end = this.blk('cond.end');
         this.b.condbr(this.cond(e.c), t, f);
+        this.condDepth++;
         this.enter(t); const a = this.addrOrTemp(e.a); const ab = this.b.block!; this.jump(end);
         this.enter(f); const b = this.addrOrTemp(e.b); const bb = this.b.block!;
+        this.condDepth--;
         this.enter(end);
         return this.b.phi(T.ptr, [[a, ab], [b, bb]]);
       }
@@ -858,24 +1100,24 @@ class FnGen {
       case 'call': {
         if (e.lv) return this.call(e)!;   // a call returning a reference (of class type too: `a.add(1).add(2)`)
         if (e.ty.k === 'record') {
-          noTempWithDtor(e.ty);
           const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
           this.call(e, slot);
+          this.tempMade(slot, e.ty);
           return slot;
         }
         if (e.lv) return this.call(e)!;
         return this.temp(e);
       }
       case 'temp': {
-        noTempWithDtor(e.ty);
         const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'ref.tmp');
         this.initInto(slot, e.init, e.ty);
+        this.tempMade(slot, e.ty);
         return slot;
       }
       case 'construct': {
-        noTempWithDtor(e.ty);
         const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'agg.tmp');
         this.construct(slot, e.ctor, e.args);
+        this.tempMade(slot, e.ty);
         return slot;
       }
       default: return this.temp(e);
@@ -891,6 +1133,8 @@ class FnGen {
 
   // ------------------------------------------------------------------ calls
   private call(e: Expr & { k: 'call' }, sretSlot?: Value): Value | undefined {
+    const dtorOf = (e as { dtorOf?: RecordDecl }).dtorOf;
+    if (dtorOf) { this.explicitDtor(e, dtorOf); return undefined; }
     const f = e.f;
     const texOp = (e as { texOp?: string }).texOp;
     if (texOp !== undefined) { lowerTexSurf(this.ctx, texOp, e.args.map(a => a.ty), e.args.map(a => this.rv(a))); return undefined; }
@@ -922,18 +1166,60 @@ class FnGen {
     if (sig.sret) { slot = sretSlot ?? this.b.alloca(irType(fty.ret), alignOfC(fty.ret), 'agg.tmp'); args.push(slot); }
     e.args.forEach((a, i) => {
       const pt = i < fty.params.length ? fty.params[i]! : a.ty;
-      if (pt.k === 'record') {
-        if (needsDtor(pt)) throw new Unsupported(`argument of class ${pt.rec.name} with a destructor passed by value`);
+      if (pt.k === 'record' && byInvisibleRef(pt.rec)) {
+        // the caller makes the parameter object (a prvalue directly, else by its copy constructor) and
+        // destroys it at the end of the full-expression
+        const tmp = this.b.alloca(irType(pt), alignOfC(pt), 'agg.tmp');
+        const ai = (e as { argInits?: (Init | undefined)[] }).argInits?.[i];
+        this.initInto(tmp, ai ?? { k: 'expr', e: a }, unqual(pt));
+        this.tempMade(tmp, pt);
+        args.push(this.generic(tmp));
+      } else if (pt.k === 'record') {
         const tmp = this.b.alloca(irType(pt), alignOfC(pt), 'agg.tmp');
         this.copyRecord(tmp, this.addr(a), pt);
         args.push(tmp);
       } else if (pt.k === 'ref') args.push(this.generic(this.addr(a)));
       else args.push(this.rv(a));
     });
-    const callee: Value = f ? this.g.func(f) : this.rv(e.callee!);
+    const callee: Value = f && hasThis && isVirtual(f) ? this.virtualCallee(e, f, args[0]!) : f ? this.g.func(f) : this.rv(e.callee!);
     const r = this.b.call(callee, sig.fnTy, args);
     if (sig.sret) return slot;
     return fty.ret.k === 'void' ? undefined : r;
+  }
+  /**
+   * The function a call of virtual f runs: bound statically when the object's dynamic type is known (a named
+   * object or member, a final class, a qualified name), else loaded from the object's vtable.
+   */
+  private virtualCallee(e: Expr & { k: 'call' }, f: FuncSym, self: Value): Value {
+    if ((e as { direct?: boolean }).direct || isFinalFunction(f)) return this.g.func(f);
+    const tp = e.thisPtr;
+    const obj = tp && tp.k === 'addr' ? tp.e : null;
+    let known: RecordDecl | null = null;
+    if (obj && obj.ty.k === 'record') {
+      if (obj.k === 'var' && obj.sym.ty.k === 'record') known = obj.sym.ty.rec;
+      else if (obj.k === 'member' && !(obj.field as Field).isBase && unqual(obj.field.ty).k === 'record') known = obj.ty.rec;
+      else if (vinfoOf(obj.ty.rec)?.final) known = obj.ty.rec;
+    }
+    if (known) {
+      const t = finalOverrider(f, known);
+      if (isPure(t)) throw new Unsupported(`call of pure virtual function ${f.name}`);
+      return this.g.func(t);
+    }
+    const vptr = this.b.load(T.ptr, self, 8);
+    const k = slotOf(f);
+    return this.b.load(T.ptr, k === 0 ? vptr : this.b.gep(T.i8, vptr, [cInt(T.i64, 8 * k)]), 8);
+  }
+  /** `p->~T()`: through the vtable's D1 slot when T's destructor is virtual and the object's type is not known. */
+  private explicitDtor(e: Expr & { k: 'call' }, rec: RecordDecl): void {
+    const self = this.generic(this.rv(e.thisPtr!));
+    const slot = dtorSlot(rec);
+    const tp = e.thisPtr!;
+    const obj = tp.k === 'addr' ? tp.e : null;
+    const known = !!obj && ((obj.k === 'var' && obj.sym.ty.k === 'record') || !!vinfoOf(rec)?.final);
+    if (slot < 0 || known) { if (needsDtor({ k: 'record', rec, q: 0 }) || isDynamic(rec)) this.destroy(self, rec); return; }
+    const vptr = this.b.load(T.ptr, self, 8);
+    const fp = this.b.load(T.ptr, slot === 0 ? vptr : this.b.gep(T.i8, vptr, [cInt(T.i64, 8 * slot)]), 8);
+    this.b.call(fp, funcTy(T.void, [T.ptr]) as IRType & { k: 'func' }, [self]);
   }
   private builtinCall(f: FuncSym, argsE: Expr[], retC: CType): Value | undefined {
     const args = argsE.map((a, i) => {

@@ -11,6 +11,7 @@ import {
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
+import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -552,16 +553,20 @@ export class Parser {
     if (inst) { this.instRecord = null; if (this.at('<')) this.p += this.angleLength(0); }
     if (this.at('<')) throw new Unsupported('template specialisation');
     this.parseAttributes(attrs);
+    const isFinal = this.at('final') && (this.at('{', 1) || this.at(':', 1));
+    if (isFinal) this.p++;
     const hasBody = this.at('{') || this.at(':');
     let rec: RecordDecl;
     if (inst) {
       rec = inst; rec.tag = tag;
       if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
+      if (isFinal) markFinalClass(rec);
       this.parseRecordBody(rec, attrs.aligned ?? 1);
       ds.tagOnly = true;
     } else if (hasBody) {
       rec = name ? this.declareRecordHere(tag, name, true) : this.u.newRecord(tag, '', this.ns, this.outerRecords());
       if (this.recordStack.length) rec.parent = this.recordStack[this.recordStack.length - 1];
+      if (isFinal) markFinalClass(rec);
       this.parseRecordBody(rec, attrs.aligned ?? 1);
       ds.tagOnly = true;
     } else {
@@ -702,6 +707,7 @@ export class Parser {
     }
     this.expect('}');
     this.recordStack.pop();
+    setupVirtuals(rec);
     layoutRecord(rec, minAlign);
     const after: Attrs = {};
     this.parseAttributes(after);
@@ -725,7 +731,6 @@ export class Parser {
       let t: CType;
       try { t = this.parseTypeName(); } finally { this.recordStack.pop(); }
       if (t.k !== 'record' || !t.rec.complete) throw new Unsupported('base class that is not a complete class');
-      if (t.rec.methods && t.rec.methods.some(m => (m as FuncSym & { virt?: boolean }).virt)) throw new Unsupported('virtual functions');
       rec.bases.push({ rec: t.rec, field: { name: '', ty: unqual(t), offset: 0, irIndex: -1, isBase: true } });
       if (!this.eat(',')) break;
     }
@@ -755,7 +760,10 @@ export class Parser {
       for (let i = 0; this.kind(i) !== Tok.EOF && !this.at('{', i) && !this.at(';', i); i++) if (this.at('(', i)) { name = i > 0 ? this.tx(i - 1) : ''; break; }
       (rec.memberTemplates ??= new Set()).add(name);
       ((rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member declaration we cannot parse');
+      const from = this.p;
       this.skipMember();
+      // a virtual function or destructor we cannot read would leave a wrong vtable or destruction: see setupVirtuals
+      for (let j = from; j < this.p; j++) if (this.u.text(j) === 'virtual' || this.u.text(j) === '~') { noteUnreadableVirtual(rec, e instanceof Unsupported ? e.reason : 'a declaration we cannot parse', this.u.text(j) === 'virtual'); break; }
     }
   }
   /** A member function template's declaration (after its header), instantiated: a method of rec not listed among its members. */
@@ -788,6 +796,7 @@ export class Parser {
       for (;;) {
         if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
         if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+        if (this.at('override') || this.at('final')) { this.p++; continue; }   // a virtual destructor's virt-specifiers
         if (this.parseAttributes(attrs)) continue;
         break;
       }
@@ -804,9 +813,10 @@ export class Parser {
       d = this.parseDeclarator(ds.ty, false);
       if (d.ty.k !== 'func') throw new Unsupported('member declaration form');
     }
-    if (virt) throw new Unsupported('virtual functions');
     let initStart = -1;
     const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
+    if (virt) markVirtual(f, this.at('=') && this.tx(1) === '0' && this.at(';', 2));
+    if ((d as DeclaratorInfo & { finalFn?: boolean }).finalFn) markFinalFunction(f);
     if (this.at(':')) {
       initStart = this.p; this.p++;
       for (;;) {
@@ -826,7 +836,8 @@ export class Parser {
     if (this.eat('=')) {
       if (this.eat('default')) f.defaulted = true;
       else if (this.eat('delete')) f.deleted = true;
-      else throw new Unsupported('virtual functions');
+      else if (virt && this.tx() === '0') this.p++;   // pure virtual
+      else throw new Unsupported('member function declaration with an initialiser');
     }
     this.expect(';');
   }
@@ -1040,6 +1051,7 @@ export class Parser {
             const x = info as DeclaratorInfo & { fnQ?: number };
             if (this.at('const')) x.fnQ = (x.fnQ ?? 0) | Q.Const;
             if (this.at('volatile')) x.fnQ = (x.fnQ ?? 0) | Q.Volatile;
+            if (this.at('final')) (info as DeclaratorInfo & { finalFn?: boolean }).finalFn = true;
           }
           if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
           if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
@@ -1735,6 +1747,9 @@ export class Parser {
         if (!this.eat(',')) break;
       }
       this.expect('}');
+      // elements without an initialiser: the default constructor of a class element
+      const d = ty.n !== null && i < ty.n ? this.defaultInit(ty.elem, pos) : null;
+      if (d) for (let j = i; j < ty.n!; j++) items.push({ off: j * es, path: [j], init: d });
       return { k: 'list', ty, items, pos };
     }
     if (ty.k === 'record' && (ctorsOf(ty.rec).length || ctorTmplsOf(ty.rec).length)) {
@@ -1912,8 +1927,8 @@ export class Parser {
   /** Default initialisation of a class object: its default constructor, or member defaults; null when nothing to do. */
   defaultInit(ty: CType, pos: Pos): Init | null {
     if (ty.k === 'array') {
-      if (ty.elem.k === 'record' && this.defaultInit(ty.elem, pos)) throw new Unsupported('array of class objects with constructors');
-      return null;
+      const each = ty.n !== null ? this.defaultInit(ty.elem, pos) : null;
+      return each ? { k: 'list', ty, items: [], pos, partial: true, each } as Init : null;
     }
     if (ty.k !== 'record') return null;
     const ctors = ctorsOf(ty.rec);
@@ -1932,7 +1947,7 @@ export class Parser {
       const init = fl.defaultInit !== undefined ? this.memberDefault(fl) : this.defaultInit(fl.ty, pos);
       if (init) items.push({ off: fl.offset, path: [i], init });
     });
-    if (!items.length) return null;
+    if (!items.length && !isDynamic(ty.rec)) return null;   // a dynamic class's constructor at least sets the vptr
     return { k: 'list', ty, items, pos, partial: true } as Init;
   }
   private convertArgs(f: FuncSym, args: Expr[], pos: Pos): Expr[] {
@@ -2115,7 +2130,14 @@ export class Parser {
           }
           const c = implicitConvert(e, this.retTy);
           if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
-          if (this.retTy.k === 'record' && c.lv) this.checkTrivialCopy(this.retTy);
+          if (this.retTy.k === 'record' && c.lv) {
+            if (ownCopyCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec)) {
+              // the copy constructor makes the returned object (a local returned by name would be moved)
+              if (ownMoveCtor(this.retTy.rec)) throw new Unsupported(`return by value of class ${this.retTy.rec.name} with a move constructor`);
+              return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [e], false, epos), pos };
+            }
+            this.checkTrivialCopy(this.retTy);
+          }
           return { k: 'return', e: c, pos };
         }
         case 'goto': {
@@ -2310,7 +2332,7 @@ export class Parser {
       } else if (ty.k === 'record' || ty.k === 'array') {
         init = this.defaultInit(ty, d.pos);
       }
-      if (ty.k !== 'record') this.checkDestructor(ty);   // a class object's destructor runs at scope exit (codegen)
+      if (ty.k !== 'record' && ty.k !== 'array') this.checkDestructor(ty);   // a class object's destructor runs at scope exit (codegen)
       if (ty.k === 'array' && ty.n === null && init) {
         if (init.k === 'list') ty = arrayOf(ty.elem, init.items.length);
         else if (init.k === 'expr' && init.e.ty.k === 'array') ty = arrayOf(ty.elem, init.e.ty.n);
@@ -2617,7 +2639,8 @@ export class Parser {
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(alignOfC(ty.k === 'ref' ? ty.to : ty)) });
         }
         case '__extension__': this.p++; return this.parseCastExpr();
-        case 'new': case 'delete': throw new Unsupported(`operator ${t}`);
+        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); throw new Unsupported(`operator ${t}`);
+        case 'delete': throw new Unsupported(`operator ${t}`);
         case '__builtin_offsetof': {
           this.p++; this.expect('(');
           const ty = this.parseTypeName(); this.expect(',');
@@ -2660,7 +2683,8 @@ export class Parser {
     if (this.at('(') && this.startsType(1)) {
       const pos = this.p;
       // `(T(3) - x)` starts like a cast but is a parenthesised expression: not a type-id followed by ')'
-      if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('&', 3) && !this.at('^', 3)) {
+      // (`(T(&x, 1).f())` too: only a speculative parse tells `(T(&)[3])` from it)
+      if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('^', 3)) {
         const before = this.u.diags.length, errs = this.u.errorCount;
         let isCast = false;
         try { this.p++; this.parseTypeName(); isCast = this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
@@ -2774,7 +2798,7 @@ export class Parser {
         e = this.call(e, args, pos);
       } else if (this.at('.') || this.at('->')) {
         const arrow = this.at('->'); this.p++;
-        if (this.at('~')) throw new Unsupported('member template / destructor call');
+        if (this.at('~')) { e = this.explicitDtorCall(e, arrow, pos); continue; }
         this.eat('template');
         const name = this.tx(); const npos = this.p;
         if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
@@ -2786,6 +2810,44 @@ export class Parser {
         else e = this.incdec(op, false, e, pos);
       } else return e;
     }
+  }
+  /** `new (place) T(args)` / `new (place) T{args}` / `new (place) T`: construct a T in given storage. */
+  private parsePlacementNew(): Expr {
+    const pos = this.p;
+    this.p += 2;
+    const place = rval(this.parseAssign());
+    if (!this.at(')')) throw new Unsupported('operator new with several placement arguments');
+    this.p++;
+    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    let ty = ds.ty!;
+    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    if (this.at('[')) throw new Unsupported('array placement new');
+    if (place.ty.k !== 'ptr') { this.u.error(pos, 167, `argument of type "${typeName(place.ty)}" is incompatible with parameter of type "void *"`); return errExpr(pos); }
+    let init: Init | null;
+    if (this.at('(') || this.at('{')) {
+      const braced = this.at('{');
+      this.p++;
+      const args = this.parseArgs(braced ? '}' : ')');
+      this.expect(braced ? '}' : ')');
+      init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
+    } else init = this.defaultInit(ty, pos);
+    return mk(ptrTo(ty), pos, false, { k: 'pnew', place: cast(place, 'p2p', ptrTo(ty)), init });
+  }
+  /** `obj.~T()` / `p->~T()`: the destructor (virtual when the class's is), or nothing for a scalar type. */
+  private explicitDtorCall(e: Expr, arrow: boolean, pos: Pos): Expr {
+    this.p++;
+    const obj = arrow ? this.deref(rval(e), pos) : e;
+    if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
+    this.p++;
+    if (this.at('<')) throw new Unsupported('explicit destructor call naming a template');
+    this.expect('('); this.expect(')');
+    const t = obj.ty;
+    if (t.k !== 'record') return mk(C.void, pos, false, { k: 'cast', ck: 'void', e: obj });   // a pseudo-destructor
+    const c = mk(C.void, pos, false, { k: 'call', f: null, callee: null, args: [], thisPtr: mk(ptrTo(t), pos, false, { k: 'addr', e: obj }) });
+    (c as Expr & { dtorOf?: unknown }).dtorOf = t.rec;
+    return c;
   }
   index(a: Expr, i: Expr, pos: Pos): Expr {
     if (a.ty.k === 'error' || i.ty.k === 'error') return errExpr(pos);
@@ -2902,7 +2964,9 @@ export class Parser {
       }
       if (f.cls && !f.staticMember) {
         if (!obj) { this.u.error(pos, 245, 'a nonstatic member reference must be relative to a specific object'); return errExpr(pos); }
-        return this.buildCall(f, null, f.ty, args, pos, obj);
+        const c = this.buildCall(f, null, f.ty, args, pos, obj);
+        if ((callee as Expr & { qualified?: boolean }).qualified) (c as Expr & { direct?: boolean }).direct = true;
+        return c;
       }
       return this.buildCall(f, null, f.ty, args, pos);
     }
@@ -3023,9 +3087,22 @@ export class Parser {
     let rt = fty.ret;
     let lv = false;
     if (rt.k === 'ref') { rt = rt.to; lv = true; }
-    for (let i = 0; i < conv.length && i < ps.length; i++) if (ps[i]!.k === 'record') this.checkTrivialCopy(ps[i]!);
+    // a by-value parameter of a class with its own copy constructor is made by that constructor (a prvalue
+    // argument initialises it directly)
+    let argInits: (Init | undefined)[] | undefined;
+    for (let i = 0; i < conv.length && i < ps.length; i++) {
+      const pt = ps[i]!;
+      if (pt.k !== 'record') continue;
+      const a = args[i]!;
+      if (!ownCopyCtor(pt.rec)) { this.checkTrivialCopy(pt); continue; }
+      if (!a.lv && a.ty.k === 'record' && a.ty.rec === pt.rec) continue;
+      if (ownMoveCtor(pt.rec)) throw new Unsupported(`by-value argument of class ${pt.rec.name} with a move constructor`);
+      (argInits ??= [])[i] = this.initFromArgs(unqual(pt), [a], false, a.pos);
+    }
     const thisPtr = obj ? mk(ptrTo(obj.ty), pos, false, { k: 'addr', e: obj }) : undefined;
-    return mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+    const call = mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+    if (argInits) (call as Expr & { argInits?: (Init | undefined)[] }).argInits = argInits;
+    return call;
   }
   /** `T(args)` / `T{args}` for a class type T: a temporary made by a constructor or aggregate/value initialisation. */
   constructTemp(ty: CType & { k: 'record' }, pos: Pos): Expr {
@@ -3222,6 +3299,7 @@ export class Parser {
         return this.explicitCast(e, ty, pos);
       }
       if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
+      const qstart = this.p;
       const { name, syms: found, tmpl } = this.qualifiedLookup();
       let syms = found;
       if (syms.length === 0 && name.startsWith('__builtin_') && this.at('(')) {
@@ -3269,6 +3347,8 @@ export class Parser {
             const obj = this.objectFor(owner, pos);
             const base = obj.ty.k === 'record' && obj.ty.rec !== owner ? this.baseSubobject(obj, obj.ty.rec, owner, pos) : obj;
             (e as Expr & { thisObj?: Expr }).thisObj = base;
+            // `Base::f()` names the function itself: no virtual dispatch
+            for (let j = qstart; j < this.p; j++) if (this.u.text(j) === '::') { (e as Expr & { qualified?: boolean }).qualified = true; break; }
           }
           return e;
         }
@@ -3457,6 +3537,18 @@ function sameSignature(a: FuncSym, b: FuncSym): boolean {
     : x.k === 'pack' ? y.k === 'pack' && x.args.length === y.args.length && x.args.every((z, j) => eq(z, y.args[j]!)) : y.k === 'val' && y.v === x.v;
   return a.targs.every((x, i) => eq(x, b.targs![i]!))
     && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
+}
+/** A class's own user-provided copy constructor (callable with one argument: `C(const C &)`). */
+export function ownCopyCtor(rec: RecordDecl): boolean {
+  if (isByteCopy(rec)) return false;
+  return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !(m.ty.params[0] as { rv?: boolean }).rv
+    && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec
+    && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
+}
+/** A user-provided move constructor `C(C &&)`. */
+export function ownMoveCtor(rec: RecordDecl): boolean {
+  return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !!(m.ty.params[0] as { rv?: boolean }).rv
+    && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec);
 }
 /** User-declared constructors of a class. */
 export function ctorsOf(rec: RecordDecl): FuncSym[] { return (rec.methods ?? []).filter(m => m.ctor); }

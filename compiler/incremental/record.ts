@@ -5,6 +5,7 @@
 import type { Module, Func, Global } from '../middle/ir';
 import type { ModuleGen } from '../frontend/codegen';
 import type { FuncSym, VarSym } from '../frontend/ast';
+import type { RecordDecl } from '../frontend/ctype';
 
 /** A reference made while generating code: a function, a global variable, or a string literal (by content). */
 export type Ev = ['f', string] | ['g', string] | ['s', string];
@@ -28,6 +29,7 @@ export function record(gen: ModuleGen, m: Module): { rec: Recording; detach: () 
   let cur = rec.events['']!;
   let inner = 0;   // inside ModuleGen.func: its own push is recorded there
   const origFunc = gen.func.bind(gen), origGlobal = gen.global.bind(gen), origString = gen.string.bind(gen), origEmit = gen.emitBody.bind(gen);
+  const origVtable = gen.vtable.bind(gen);
   gen.func = (f: FuncSym): Func => {
     const q = gen.queue.length;
     inner++;
@@ -41,6 +43,17 @@ export function record(gen: ModuleGen, m: Module): { rec: Recording; detach: () 
     const n = m.globals.length, start = cur.length;
     const g = origGlobal(v);
     if (m.globals.length > n && m.globals[m.globals.length - 1] === g) rec.creation[g.name] = cur.slice(start);
+    cur.push(['g', g.name]);
+    return g;
+  };
+  // a vtable is created with the functions its initialiser names, like a variable with its initialiser
+  gen.vtable = (r: RecordDecl): Global => {
+    const n = m.globals.length, start = cur.length;
+    const g = origVtable(r);
+    // (its destructors store the vptr: references to itself are no part of its creation)
+    // the references creating it made belong to it, not to the body that first asked for it (another root's
+    // body may find it made already)
+    if (m.globals.length > n) { rec.creation[g.name] = cur.slice(start).filter(e => !(e[0] === 'g' && e[1] === g.name)); cur.length = start; }
     cur.push(['g', g.name]);
     return g;
   };
@@ -70,7 +83,7 @@ export function record(gen: ModuleGen, m: Module): { rec: Recording; detach: () 
   }) as typeof funcs.find;
   const detach = (): void => {
     delete (gen as Partial<ModuleGen>).func; delete (gen as Partial<ModuleGen>).global;
-    delete (gen as Partial<ModuleGen>).string; delete (gen as Partial<ModuleGen>).emitBody;
+    delete (gen as Partial<ModuleGen>).string; delete (gen as Partial<ModuleGen>).emitBody; delete (gen as Partial<ModuleGen>).vtable;
     const own = funcs as unknown as Record<string, unknown>;
     delete own['push']; delete own['find'];
   };

@@ -174,11 +174,38 @@ function removePhiEntry(s: Block, pred: Block): void {
  */
 export function optimize(m: Module, opts: CompileOptions): void {
   if (opts.optLevel === 0) return;
+  const indirect = indirectCalls(m);
   for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   if (inlineCalls(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
+  // virtual calls the cleanup bound to a known function (the object's constructor was inlined) get their
+  // own chance to be inlined, as after LLVM's devirtualisation
+  if (indirect.some(i => i.parent && i.ops[0]!.kind === 'func') && inlineCalls(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   // on cleaned-up callees: calls that remain pass scalars, not the address of the caller's object
   if (promoteArgs(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
+  removeDeadVtables(m);
+}
+
+function indirectCalls(m: Module): Inst[] {
+  const out: Inst[] = [];
+  for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) if (i.op === 'call' && i.ops[0]!.kind === 'inst') out.push(i);
+  return out;
+}
+
+/** ODR constants (vtables) that no code refers to any more (every call through them was devirtualised) go. */
+function removeDeadVtables(m: Module): void {
+  if (!m.globals.some(g => g.linkage === 'linkonce_odr')) return;
+  const used = new Set<Value>();
+  const mark = (c: Value): void => {
+    if (used.has(c)) return;
+    used.add(c);
+    if (c.kind === 'agg') c.elems.forEach(mark);
+    else if (c.kind === 'cexpr') mark(c.base);
+    else if (c.kind === 'global' && c.init) mark(c.init);
+  };
+  for (const g of m.globals) if (g.linkage !== 'linkonce_odr' && g.init) mark(g.init);
+  for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) mark(o);
+  m.globals = m.globals.filter(g => g.linkage !== 'linkonce_odr' || used.has(g));
 }
 
 function cleanupFunction(f: Func, opts: CompileOptions): void {
@@ -199,6 +226,7 @@ function scalarCleanup(f: Func, opts: CompileOptions): void {
     changed = instSimplify(f, opts) || changed;
     changed = cse(f) || changed;
     changed = dce(f) || changed;
+    changed = overwrittenStores(f) || changed;
     changed = simplifyCFG(f) || changed;
     if (opts.optLevel >= 2) changed = formSelects(f) || changed;
     if (!changed) break;
@@ -544,6 +572,8 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       }
       if (a === b && isLocal(a)) return ['eq', 'uge', 'ule', 'sge', 'sle'].includes(p) ? cTrue : cFalse;
       if (isIntConst(b) && U(b.value, bitsOf(b.ty)) === 0n) { if (p === 'ult') return cFalse; if (p === 'uge') return cTrue; }
+      // the address of a local object (at a constant offset into it) is never null
+      if ((p === 'eq' || p === 'ne') && (b.kind === 'null' || b.kind === 'zero') && a.ty.k === 'ptr' && isAllocaAddress(a)) return p === 'ne' ? cTrue : cFalse;
       return null;
     }
     case 'fcmp': {
@@ -564,12 +594,16 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
     }
     case 'phi': {
       let v: Value | null = null;
+      let undef = false;
       for (const x of o) {
         if (x === i) continue;
+        if (x.kind === 'undef' || x.kind === 'poison') { undef = true; continue; }
         if (v === null) v = x;
         else if (v !== x) return null;
       }
       if (v === null) return null;
+      // phi(undef, x) is x where x is available on every path: a constant, an argument, an entry-block value
+      if (undef && v.kind === 'inst' && v.parent !== i.parent?.parent?.blocks[0]) return null;
       return v;
     }
     case 'gep': {
@@ -578,8 +612,10 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
     }
     case 'load': {
       if (i.volatile || i.ordering) return null;
+      if (i.ty.k === 'ptr' && o[0]!.kind !== 'global') { const r = loadConstPtrSlot(o[0]!, i.ty); if (r) return r; }
       const at = baseAndOffset(o[0]!);
-      const p = at?.base;
+      let p = at?.base;
+      while (p && p.kind === 'cexpr' && (p.op === 'addrspacecast' || p.op === 'bitcast')) p = p.base as Value;
       if (!at || !p || p.kind !== 'global') return null;
       if (at.off === 0 && p.valueTy === i.ty && p.isConstant && !p.externallyInitialized && (p.init?.kind === 'int' || p.init?.kind === 'fp')
         && p.linkage !== 'weak' && p.linkage !== 'linkonce_odr' && p.linkage !== 'common') return p.init;
@@ -659,6 +695,34 @@ function constElement(c: Value, idx: readonly number[]): Const | null {
   return cur.kind === 'inst' ? null : cur as Const;
 }
 
+/**
+ * A pointer word of a constant array of pointers (a vtable entry) at a constant offset from its generic
+ * address: `load ptr, gep(addrspacecast @vt, off)`. ODR-linkage constants are foldable (every definition is
+ * the same), as LLVM folds them.
+ */
+function loadConstPtrSlot(p: Value, ty: Type): Value | null {
+  const bo = baseAndOffset(p);
+  if (!bo || bo.off % 8 !== 0) return null;
+  let g: Value = bo.base;
+  while (g.kind === 'cexpr' && (g.op === 'addrspacecast' || g.op === 'bitcast')) g = g.base as Value;
+  if (g.kind !== 'global' || !g.isConstant || !g.init || g.externallyInitialized || g.linkage === 'weak' || g.linkage === 'common') return null;
+  const init = g.init;
+  if (init.kind !== 'agg' || g.valueTy.k !== 'array' || g.valueTy.elem.k !== 'ptr') return null;
+  const e = init.elems[bo.off / 8];
+  if (!e) return null;
+  if (e.kind === 'null') return ty.k === 'ptr' && (ty as { as: number }).as === 0 ? e : null;
+  return e.ty === ty ? e : null;
+}
+/** An alloca, through constant geps and address-space casts (never null). */
+function isAllocaAddress(p: Value): boolean {
+  for (let k = 0; k < 16; k++) {
+    if (p.kind !== 'inst') return false;
+    if (p.op === 'alloca') return true;
+    if (p.op === 'addrspacecast' || (p.op === 'gep' && constGepOffset(p) !== null && constGepOffset(p)! >= 0)) { p = p.ops[0]!; continue; }
+    return false;
+  }
+  return false;
+}
 /** A pointer as (base, constant byte offset) through constant-index geps. */
 function baseAndOffset(p: Value): { base: Value; off: number } | null {
   let off = 0;
@@ -680,6 +744,10 @@ export function instCombine(f: Func): boolean {
   let changed = false;
   const extracts: { b: Block; i: Inst; x: Value; shift: number }[] = [];
   for (const b of f.blocks) for (const i of b.insts) {
+    // a call through a constant function address (a devirtualised vtable load) is a direct call
+    if (i.op === 'call' && i.ops[0]!.kind === 'cexpr' && i.ops[0]!.op === 'bitcast' && i.ops[0]!.base.kind === 'func' && i.ops[0]!.base.fnTy === i.fnTy) {
+      i.ops[0] = i.ops[0]!.base; changed = true; continue;
+    }
     // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2)
     if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {
       const x = i.ops[0] as Inst, c2 = (i.ops[1] as Const & { kind: 'int' }).value;
@@ -810,6 +878,13 @@ function mayWriteMemory(i: Inst): boolean {
   }
 }
 
+interface MemEntry { v: Value; gen: number; loc?: { base: Value; off: number; size: number } | null }
+/** Bytes [off, off+size) of an alloca, when p addresses them through constant geps. */
+function allocaLoc(p: Value, size: number): { base: Value; off: number; size: number } | null {
+  const bo = baseAndOffset(p);
+  return bo && bo.base.kind === 'inst' && bo.base.op === 'alloca' && size > 0 ? { base: bo.base, off: bo.off, size } : null;
+}
+
 export function cse(f: Func): boolean {
   const cfg = buildCFG(f);
   const ids = new Map<Value, number>();
@@ -836,8 +911,8 @@ export function cse(f: Func): boolean {
   // expression table. Each carries the memory generation it was seen in: a write bumps the generation,
   // and so does entering a block that other paths may reach (several predecessors), so a load is reused
   // only when no write can have happened since, on any path (EarlyCSE's rule).
-  const memScope: Map<string, { v: Value; gen: number }>[] = [];
-  const memLookup = (k: string): { v: Value; gen: number } | undefined => { for (let s = memScope.length - 1; s >= 0; s--) { const x = memScope[s]!.get(k); if (x) return x; } return undefined; };
+  const memScope: Map<string, MemEntry>[] = [];
+  const memLookup = (k: string): MemEntry | undefined => { for (let s = memScope.length - 1; s >= 0; s--) { const x = memScope[s]!.get(k); if (x) return x; } return undefined; };
   let nextGen = 0;
   // iterative dominator-tree walk with scope push/pop; children inherit the parent's generation at its end
   const stack: [Block, boolean, number][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, -1]] : [];
@@ -846,7 +921,7 @@ export function cse(f: Func): boolean {
     if (done) { scope.pop(); memScope.pop(); continue; }
     const table = new Map<string, Inst>();
     scope.push(table);
-    const mem = new Map<string, { v: Value; gen: number }>();
+    const mem = new Map<string, MemEntry>();
     memScope.push(mem);
     const preds = cfg.preds.get(b) ?? [];
     let gen = preds.length === 1 && parentGen >= 0 && cfg.idom.get(b) === preds[0] ? parentGen : ++nextGen;
@@ -859,11 +934,25 @@ export function cse(f: Func): boolean {
       } else if (i.op === 'load' && !i.volatile && !i.ordering) {
         const k = `${typeStr(i.ty)}|${key(i.ops[0]!)}`;
         const prev = memLookup(k);
-        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen });
+        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen, loc: allocaLoc(i.ops[0]!, sizeOf(i.ty)) });
       } else if (mayWriteMemory(i) || i.op === 'load') {
+        const old = gen;
         gen = ++nextGen;
-        // a plain store makes its value available to later loads of the same address and type
-        if (i.op === 'store' && !i.volatile && !i.ordering) mem.set(`${typeStr(i.ops[0]!.ty)}|${key(i.ops[1]!)}`, { v: i.ops[0]!, gen });
+        if (i.op === 'store' && !i.volatile && !i.ordering) {
+          // a store into a local object leaves what is known of its other bytes (a constructor's stores
+          // after its vptr store do not hide the vptr from a virtual call: the call is devirtualised)
+          const at = allocaLoc(i.ops[1]!, sizeOf(i.ops[0]!.ty));
+          if (at) {
+            const seen = new Set<string>();
+            for (let s = memScope.length - 1; s >= 0; s--) for (const [k, x] of memScope[s]!) {
+              if (seen.has(k)) continue;
+              seen.add(k);
+              if (x.gen === old && x.loc && x.loc.base === at.base && (x.loc.off + x.loc.size <= at.off || at.off + at.size <= x.loc.off)) mem.set(k, { ...x, gen });
+            }
+          }
+          // a plain store makes its value available to later loads of the same address and type
+          mem.set(`${typeStr(i.ops[0]!.ty)}|${key(i.ops[1]!)}`, { v: i.ops[0]!, gen, loc: at });
+        }
       }
     }
     const ch = cfg.children.get(b) ?? [];
@@ -876,6 +965,31 @@ export function cse(f: Func): boolean {
 }
 
 // ================================================================ DCE
+
+/**
+ * Block-local dead stores: a store that a later store to the same address overwrites, with nothing in
+ * between that may read memory (a base class's vptr store in an inlined constructor chain).
+ */
+export function overwrittenStores(f: Func): boolean {
+  const dead = new Set<Inst>();
+  for (const b of f.blocks) {
+    const last = new Map<Value, Inst>();
+    for (const i of b.insts) {
+      if (i.op === 'store') {
+        if (i.volatile || i.ordering) { last.clear(); continue; }
+        const p = i.ops[1]!;
+        const prev = last.get(p);
+        if (prev && sizeOf(prev.ops[0]!.ty) <= sizeOf(i.ops[0]!.ty)) dead.add(prev);
+        last.set(p, i);
+        continue;
+      }
+      if (PURE_OPS.has(i.op) || i.op === 'alloca' || i.op === 'phi') continue;
+      last.clear();
+    }
+  }
+  removeInsts(f, dead);
+  return dead.size > 0;
+}
 
 function hasSideEffects(i: Inst): boolean {
   if (isTerminator(i)) return true;

@@ -9,6 +9,7 @@ import {
 import { CUDA_SPECS } from './specs-cuda';
 import { SPECS_CXX2 } from './specs-cxx2';
 import { TEX_SPECS } from './specs-tex';
+import { SPECS_VIRT } from './specs-virt';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -540,6 +541,7 @@ export const SPECS: KernelSpec[] = [
   ...CUDA_SPECS,
   ...SPECS_CXX2,
   ...TEX_SPECS,
+  ...SPECS_VIRT,
 ];
 
 void zero; void f64;

@@ -124,6 +124,9 @@ let mOff = 0;
 
 const TWO32 = 4294967296;
 const HEAP_BASE = GLOBAL_BASE + 2 ** 36;
+/** Function addresses (function pointers, vtable entries): outside every memory window, so never dereferenceable. */
+const FUNC_BASE = 2 ** 45;
+const FUNC_STRIDE = 16;
 
 function u32(x: number): number { return x >>> 0; }
 
@@ -263,6 +266,12 @@ export class Machine {
     }
     for (const g of this.module.globals) {
       for (const r of g.relocs) {
+        const fi = this.module.funcIndex.get(r.sym);
+        if (fi !== undefined && !this.module.globalIndex.has(r.sym)) {
+          // a function's address (vtables)
+          (g.space === Space.CONST ? this.constMem : this.global).dv.setBigUint64(g.addr + r.off, BigInt(FUNC_BASE + fi * FUNC_STRIDE + r.addend), true);
+          continue;
+        }
         const target = this.module.globalIndex.get(r.sym);
         if (!target || target.space !== Space.GLOBAL) throw new EmuError(`initialiser of ${g.name} refers to ${r.sym}, not a global variable`);
         const mem = g.space === Space.CONST ? this.constMem : this.global;
@@ -615,7 +624,7 @@ export class Machine {
       case K.FPARAM: return th.args[o.r]! + o.off;
       case K.RETVAL: return th.retOff + o.off;
       case K.SREG: return this.sreg(o.r, th);
-      case K.FUNC: return o.r;
+      case K.FUNC: return FUNC_BASE + o.r * FUNC_STRIDE;
     }
     throw new EmuError(`bad address operand ${o.name}`);
   }
@@ -1650,10 +1659,21 @@ export class Machine {
   // Calls
 
   private call(inst: Inst, th: Thread): void {
-    const callee = this.module.funcs[inst.target]!;
+    let callee: Func;
+    let nops = inst.o.length;
+    if (inst.target < 0) {
+      // through a function address (a vtable entry): the callee register is the last operand
+      nops--;
+      const r = th.base + inst.o[nops]!.r;
+      const a = (th.hi[r]! >>> 0) * 2 ** 32 + (th.lo[r]! >>> 0);
+      const fi = (a - FUNC_BASE) / FUNC_STRIDE;
+      const f = Number.isInteger(fi) ? this.module.funcs[fi] : undefined;
+      if (!f) throw new EmuError(`indirect call to 0x${a.toString(16)}, not a function address`);
+      callee = f;
+    } else callee = this.module.funcs[inst.target]!;
     const retOpnd = inst.o[0]!;
     const args: number[] = [];
-    for (let k = 1; k < inst.o.length; k++) args.push(th.pbase + inst.o[k]!.r);
+    for (let k = 1; k < nops; k++) args.push(th.pbase + inst.o[k]!.r);
     const retOff = retOpnd.k === K.LPARAM ? th.pbase + retOpnd.r : -1;
     if (callee.external) {
       this.external(callee, th, args, retOff);

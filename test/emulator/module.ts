@@ -685,7 +685,11 @@ export function kernelParamSize(f: Func): number {
   return offs[offs.length - 1]! + last.size;
 }
 
-/** call[.uni] (ret), fname, (a, b); — or without the return/args parts. */
+/**
+ * call[.uni] (ret), fname, (a, b); — or without the return/args parts. An indirect call names a register
+ * and ends with its `.callprototype` label: `call (ret), %rd5, (a), prototype_3;` (target -1, the callee
+ * register last in o).
+ */
 function decodeCall(inst: Inst, ops: string[][], f: Func, module: PtxModule, sc: Scope, line: number): Inst {
   let k = 0;
   let ret: Opnd | null = null;
@@ -698,10 +702,18 @@ function decodeCall(inst: Inst, ops: string[][], f: Func, module: PtxModule, sc:
   }
   const fname = ops[k]?.[0] ?? '';
   const fi = module.funcIndex.get(fname);
-  if (fi === undefined) throw new PtxError(`line ${line}: call to unknown function ${fname}`);
-  inst.target = fi;
+  let argToks = ops.slice(k + 1);
+  let calleeReg: Opnd | null = null;
+  if (fi === undefined) {
+    const slot = sc.reg(fname);
+    if (slot === undefined) throw new PtxError(`line ${line}: call to unknown function ${fname}`);
+    calleeReg = opnd(K.REG, fname); calleeReg.r = slot;
+    const last = argToks[argToks.length - 1];
+    if (!last || last.length !== 1 || !/^[A-Za-z_$][\w$]*$/.test(last[0]!)) throw new PtxError(`line ${line}: indirect call without a prototype`);
+    argToks = argToks.slice(0, -1);
+    inst.target = -1;
+  } else inst.target = fi;
   const args: Opnd[] = [];
-  const argToks = ops.slice(k + 1);
   for (const a of argToks) {
     for (const w of a) {
       if (w === '(' || w === ')' || w === ',') continue;
@@ -712,7 +724,7 @@ function decodeCall(inst: Inst, ops: string[][], f: Func, module: PtxModule, sc:
     }
   }
   // o[0] = return param (or SINK), o[1..] = args
-  inst.o = [ret ?? opnd(K.SINK), ...args];
+  inst.o = [ret ?? opnd(K.SINK), ...args, ...(calleeReg ? [calleeReg] : [])];
   void f;
   return inst;
 }

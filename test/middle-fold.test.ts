@@ -208,6 +208,31 @@ function progBitfields(): Module {
   return m;
 }
 
+/** Two local objects; members read through a phi of their addresses (`(c ? a : b).y`) and a select. */
+function progChosenObject(): Module {
+  const { m, b, main, print } = hostModule();
+  const g = newGlobal('flag', T.i32, 0, cInt(T.i32, 1), {});
+  m.globals.push(g);
+  const pair = structTy([T.i32, T.i32]);
+  const x = b.alloca(pair, 4, 'x'), y = b.alloca(pair, 4, 'y');
+  b.store(cInt(T.i32, 11), x); b.store(cInt(T.i32, 12), b.gep(T.i8, x, [cInt(T.i64, 4)]));
+  b.store(cInt(T.i32, 21), y); b.store(cInt(T.i32, 22), b.gep(T.i8, y, [cInt(T.i64, 4)]));
+  const c = b.icmp('ne', b.load(T.i32, g), cInt(T.i32, 0));
+  const from = b.block!, t = b.newBlock('t'), j = b.newBlock('j');
+  b.condbr(c, t, j);
+  b.setBlock(t); b.br(j);
+  b.setBlock(j);
+  const p: Inst = { kind: 'inst', op: 'phi', ty: T.ptr, ops: [y, x], targets: [from, t], parent: j, name: 'p' };
+  j.insts.push(p);
+  const v1 = b.load(T.i32, b.gep(T.i8, p, [cInt(T.i64, 4)])), v2 = b.load(T.i32, p);
+  const s = b.select(c, y, x);
+  const v3 = b.load(T.i32, b.gep(T.i8, s, [cInt(T.i64, 4)]));
+  for (const v of [v1, v2, v3]) print(b.cast('sext', v, T.i64));
+  b.ret(cInt(T.i32, 0));
+  void main;
+  return m;
+}
+
 /** Hand-written programs: output before and after optimize() must match (and match the expected value). */
 function progLoopSum(): Module {
   const { m, main, b, print } = hostModule();
@@ -304,6 +329,7 @@ describe.skipIf(!HAVE_LLI)('optimize preserves program output (lli)', () => {
     ['calls', progCalls, null],
     ['bytes', progBytes, null],
     ['bitfields', progBitfields, null],
+    ['chosen object', progChosenObject, null],
     ['inlining', progInline, '683\n21\n'],
   ] as const) {
     it(name, () => {
@@ -323,6 +349,8 @@ describe.skipIf(!HAVE_LLI)('optimize preserves program output (lli)', () => {
       if (name === 'bytes') expect(text.match(/ = or /g)?.length).toBe(1);
       // fields read back from the word they were written into: the word itself is never built
       if (name === 'bitfields') expect(text).not.toMatch(/ = or /);
+      // members of `c ? a : b` over two local objects: both objects leave memory
+      if (name === 'chosen object') expect(text).not.toMatch(/alloca/);
       // scalar allocas are gone
       expect(text).not.toMatch(/alloca (i32|i64|float)/);
       // and the nvptx form of the same module is valid too

@@ -603,6 +603,28 @@ export function speculatePtrLoads(f: Func): boolean {
     for (const p of b.insts.slice()) {
       if ((p.op !== 'phi' && p.op !== 'select') || p.ty.k !== 'ptr') continue;
       const ptrs = p.op === 'phi' ? p.ops : p.ops.slice(1);
+      // gep(p, c) → a phi/select of gep(incoming, c): the loads of a member of `cond ? a : b` (two local
+      // objects) speculate like loads of the whole (the next round sees the new phi/select)
+      const geps = (users.get(p) ?? []).filter(u => u.op === 'gep' && u.ops[0] === p && u.parent === b && constGepOffset(u) !== null);
+      if (geps.length > 0 && ptrs.every(x => derefable(x, 1))) {
+        for (const g of geps) {
+          const at = (x: Value, blk: Block): Inst => mk(blk, 'gep', g.ty, [x, ...g.ops.slice(1)], { srcTy: g.srcTy, inbounds: g.inbounds });
+          let q: Inst;
+          if (p.op === 'phi') {
+            const ins = p.ops.map((x, k) => { const pred = p.targets[k]!; const gg = at(x, pred); pred.insts.splice(pred.insts.length - 1, 0, gg); return gg; });
+            q = mk(b, 'phi', g.ty, ins, { targets: p.targets.slice() });
+            b.insts.unshift(q);
+          } else {
+            const g1 = at(p.ops[1]!, b), g2 = at(p.ops[2]!, b);
+            q = mk(b, 'select', g.ty, [p.ops[0]!, g1, g2]);
+            b.insts.splice(b.insts.indexOf(g), 0, g1, g2, q);
+          }
+          b.insts.splice(b.insts.indexOf(g), 1);
+          replaceUses(f, g, q);
+        }
+        changed = true;
+        continue;
+      }
       const us = users.get(p) ?? [];
       if (!ptrs.every(x => us.every(u => derefable(x, sizeOf(u.ty))))) continue;
       const start = p.op === 'phi' ? 0 : b.insts.indexOf(p) + 1;

@@ -20,9 +20,9 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
+import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
 import { PTXD_CICC_BIN, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
-const JOBSERVER_JS = path.join(REPO_ROOT, 'dist', 'client', 'jobserver.js');
 const DAEMON_CLIENT_JS = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
 const skip = skipReason('nvcc', 'ptxas') ??
   (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found') ??
@@ -46,21 +46,6 @@ __global__ void k${u}_${i}(const float* __restrict__ a, float* b, int n) {
   return parts.join('\n') + '\n';
 }
 
-// As in test/jobserver.test.ts: takes exactly N tokens (waiting up to 5 s each) and checks there is no other.
-const CHECK_TOKENS = `const { parseMakeflags, TokenPool } = require(${JSON.stringify(JOBSERVER_JS)});
-(async () => {
-  const want = Number(process.argv[2]);
-  const mj = parseMakeflags(process.env.MAKEFLAGS);
-  const pool = mj && TokenPool.open(mj);
-  if (!pool) { console.log('tokens: no jobserver here'); process.exit(1); }
-  let n = 0;
-  while (n < want && await pool.acquire(5000)) n++;
-  const extra = await pool.acquire(300);
-  pool.close();
-  console.log(n === want && !extra ? 'tokens ok ' + n : 'tokens wrong: got ' + n + (extra ? ' and more' : ''));
-  process.exit(n === want && !extra ? 0 : 1);
-})();
-`;
 
 // A cicc prefix that runs ptxd-cicc (passing on make's pipe fds), waits until the daemon reports that a
 // client took extra tokens, then sends ptxd-cicc the signal $KILL_WITH and fails like a killed cicc; or,

@@ -12,10 +12,10 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
+import { requireTool, skipReason } from './helpers/tools';
+import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
 import { PTXD_CICC_BIN, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
-const JOBSERVER_JS = path.join(REPO_ROOT, 'dist', 'client', 'jobserver.js');
 const skip = skipReason('nvcc', 'ptxas') ??
   (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found') ??
   (fs.existsSync(JOBSERVER_JS) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');
@@ -39,22 +39,6 @@ __global__ void k${i}(float *out, const float *in, int n)
 `;
 }
 
-// Takes exactly N tokens (waiting up to 5 s for each: jobs that finish give theirs back) and checks
-// that there is no other; gives them back. Run from a `+` recipe, so the pipe fds are open.
-const CHECK_TOKENS = `const { parseMakeflags, TokenPool } = require(${JSON.stringify(JOBSERVER_JS)});
-(async () => {
-  const want = Number(process.argv[2]);
-  const mj = parseMakeflags(process.env.MAKEFLAGS);
-  const pool = mj && TokenPool.open(mj);
-  if (!pool) { console.log('tokens: no jobserver here'); process.exit(1); }
-  let n = 0;
-  while (n < want && await pool.acquire(5000)) n++;
-  const extra = await pool.acquire(300);
-  pool.close();
-  console.log(n === want && !extra ? 'tokens ok ' + n : 'tokens wrong: got ' + n + (extra ? ' and more' : ''));
-  process.exit(n === want && !extra ? 0 : 1);
-})();
-`;
 
 // Takes 1 token and ends in the way argv[2] says; the helpers must give the tokens back every time.
 const HOLD_TOKENS = `const { parseMakeflags, TokenPool } = require(${JSON.stringify(JOBSERVER_JS)});

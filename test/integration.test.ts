@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  BUILD_DIR, INTEGRATION_ARCHS, PTXD_CICC, expectedOutput, gencodeFlags, kernelPrograms, mkTempDir, requireTool, skipReason,
+  BUILD_DIR, INTEGRATION_ARCHS, PTXD_CICC, expectedOutput, gencodeFlags, kernelPrograms, mkTempDir, programNvccFlags, requireTool, skipReason,
 } from './helpers/tools';
 
 const CONCURRENCY = 2;
@@ -34,7 +34,7 @@ async function buildOne(nvcc: string, cu: string, work: string): Promise<Outcome
   const obj = path.join(work, `${name}.o`);
   const exe = path.join(BUILD_DIR, name);
   const done = (ok: boolean, stage: string, log: string): Outcome => ({ name, ok, stage, seconds: (performance.now() - t0) / 1000, log });
-  const c = await runAsync(nvcc, [...gencodeFlags(INTEGRATION_ARCHS), '-c', cu, '-o', obj, `--cicc-prefix=${PTXD_CICC}`], env);
+  const c = await runAsync(nvcc, [...gencodeFlags(INTEGRATION_ARCHS), ...programNvccFlags(cu), '-c', cu, '-o', obj, `--cicc-prefix=${PTXD_CICC}`], env);
   if (c.code !== 0) return done(false, 'compile', c.out);
   fs.rmSync(exe, { force: true });
   const l = await runAsync(nvcc, [obj, '-o', exe], env);

@@ -69,6 +69,11 @@ export interface RecordDecl {
   targs?: TArg[];
   /** The record whose scope encloses this one (nested classes), for lookup. */
   parent?: RecordDecl;
+  /**
+   * A lambda's closure type in a function body: mangled as a local name `Z<function>EUl<params>E[n]_`,
+   * n counting the function's earlier lambdas with the same parameter types (`siblings`, in source order).
+   */
+  lambda?: { fn: FuncSym; pos: number; params: CType[]; siblings: RecordDecl[] };
 }
 
 /** The type a template parameter pack's name stands for once bound: its elements (never a type of its own). */

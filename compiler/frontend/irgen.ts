@@ -255,6 +255,9 @@ export function hostType(t: CType): HostType {
     case 'ptr': { const p: HostType = { k: 'ptr', to: hostType(t.to) }; if (t.q & 1) p.const = true; if (t.q & 2) p.volatile = true; if (t.q & 4) p.restrict = true; return p; }
     case 'ref': return { k: 'ref', to: hostType(t.to) };
     case 'record': {
+      // nvcc's stub names an extended lambda's closure through __nv_dl_wrapper_t<__nv_dl_tag<...>, captures...>
+      const lam = t.rec.lambda;
+      if (lam && !lam.fn.isDevice && !lam.fn.isGlobal) throw new Unsupported('extended lambda passed to a kernel (its host stub is not modelled yet)');
       if (!t.rec.targs) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
       const unq = { ...t, q: 0 } as CType;
       return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, hostModuleId) } });

@@ -84,10 +84,21 @@ class Mangler {
     const k = this.key({ k: 'record', rec: r, q: 0 });
     const i = this.find(k);
     if (i >= 0) return subRef(i);
+    if (r.lambda) { const t = this.closure(r.lambda); this.subs.push(k); return t; }
     const path = recordPath(r);
     if (path.length === 1 && !r.targs) { this.subs.push(k); return src(r.name || r.typedefName || ''); }
     if (path.length === 1) { const n = this.recName(r, ''); this.subs.push(n.key); return n.text; }
     return this.nested(path, null);
+  }
+  /** A lambda's closure type in a function body: Z<encoding>EUl<params>E[n]_ (a local unnamed type). */
+  private closure(l: NonNullable<RecordDecl['lambda']>): string {
+    const f = l.fn;
+    const enc = f.externC || (f.name === 'main' && !f.cls && f.scope.length === 0) ? src(f.name) : encoding(this, f, !f.isGlobal && (f.isStatic || f.inAnon) && !f.cls, this.moduleId);
+    const sig = (ps: CType[]): string => ps.map(p => new Mangler(this.moduleId).key(p)).join(',');
+    const mine = sig(l.params);
+    const n = l.siblings.filter(r => r.lambda && sig(r.lambda.params) === mine && r.lambda.pos < l.pos).length;
+    const params = l.params.length ? l.params.map(p => this.type(p)).join('') : 'v';
+    return `Z${enc}EUl${params}E${n === 0 ? '' : String(n - 1)}_`;
   }
   /** Canonical (substitution-free) form of a type: the key substitutions are matched by. */
   key(t: CType): string {

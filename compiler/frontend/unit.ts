@@ -135,6 +135,13 @@ export class Unit {
   // ------------------------------------------------------------------ function bodies
   private parsedBodies = new Set<FuncSym>();
   lambdaCount = 0;
+  private lambdaSiblings = new Map<FuncSym, RecordDecl[]>();
+  /** The closure types of the lambdas in a function's body (for their mangled names). */
+  lambdasIn(f: FuncSym): RecordDecl[] {
+    let l = this.lambdaSiblings.get(f);
+    if (!l) this.lambdaSiblings.set(f, l = []);
+    return l;
+  }
   /** A body parsed where it appears (lambdas). */
   markParsed(f: FuncSym): void { this.parsedBodies.add(f); }
   /** The parsed body of a function (parsed once, on first need), or null when it has none or it did not parse. */

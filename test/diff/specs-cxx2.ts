@@ -1,11 +1,16 @@
 // Differential specs of the C++ language programs test/kernels/cxx2_*.cu (issue 8, cxxa): one per program,
 // launched as each program's main() does (one block of 32 threads unless said otherwise).
-import { type KernelSpec, buf, gen, i32 } from './spec';
+import { type KernelSpec, buf, gen, i32, f32 } from './spec';
 
 /** main()'s input of cxx2_class_member_templates: (j * 7) % 23 - 11. */
 const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
+  {
+    name: 'cxx2_lambda_names',
+    buffers: { dp: { type: 'f32', n: 32, init: gen(i => 0.5 * i - 4.0) }, dq: { type: 'i32', n: 32, init: gen(i => 3 * i - 20) } },
+    launches: [{ kernel: 'lambdaNames', grid: 1, block: 32, args: [buf('dp'), buf('dq'), f32(1.5)] }],
+  },
   {
     name: 'cxx2_cv_overloads',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 11) - 5) }, di: { type: 'i32', n: 32 * 4 } },

@@ -236,6 +236,16 @@ function captureScript(): string {
   return p;
 }
 
+/**
+ * nvcc flags a test program needs (a `// nvcc-flags: --extended-lambda` line among its first lines); every
+ * harness that runs nvcc on a program adds them, so the real cicc and ptxd see the same unit.
+ */
+export function programNvccFlags(cuFile: string): string[] {
+  const head = fs.readFileSync(cuFile, 'utf8').split('\n', 8);
+  const line = head.find(l => l.startsWith('// nvcc-flags:'));
+  return line ? line.slice('// nvcc-flags:'.length).trim().split(/\s+/).filter(Boolean) : [];
+}
+
 export interface PrepareOptions {
   /** Extra nvcc flags (e.g. ['-lineinfo']); they become part of the cache key. */
   nvccFlags?: string[];
@@ -251,7 +261,7 @@ export interface PrepareOptions {
 export function prepareUnits(cuFile: string, archs: readonly number[], opts: PrepareOptions = {}): Map<number, PreparedUnit> {
   const nvcc = requireTool('nvcc');
   const src = path.resolve(cuFile);
-  const flags = opts.nvccFlags ?? [];
+  const flags = [...(opts.nvccFlags ?? []), ...programNvccFlags(src)];
   const key = createHash('sha256')
     .update(JSON.stringify([src, fs.readFileSync(src, 'utf8'), [...archs], flags, nvcc, CAPTURE_SCRIPT]))
     .digest('hex')

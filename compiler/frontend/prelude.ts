@@ -19,8 +19,8 @@
 //   file 0 in one lex and to a new file in the other), unless both units name the same main file.
 // Pure code, no I/O.
 
-import { PRE_INTERNED, lexFrom, nameTable, type LexResume, type NameTable, type TokensWithErrors } from './lexer';
-import { skim, type Frame, type NamespaceMap } from './skim';
+import { PRE_INTERNED, lexFrom, nameTable, type LexResume, type NameTable, type TokenArrays, type TokensWithErrors } from './lexer';
+import { skim, nameMap, type Frame, type NamespaceMap } from './skim';
 import { Tok } from './tokens';
 import type { DeclEntry, Index } from './index-types';
 
@@ -75,6 +75,15 @@ interface Entry {
   decls: DeclEntry[];
   cps: Checkpoint[];
   bytes: number;
+  /**
+   * Token arrays of a released lex resumed from this entry (see release()): the next resume writes into them,
+   * copying only the part of the prefix they do not already hold, instead of allocating and copying it all.
+   */
+  spare?: TokenArrays & { valid: number; shift: number };
+  /** The bracket array of the last skim resumed from this entry (dead once skim() returns), for the next one. */
+  spareMatch?: { match?: Int32Array; valid: number };
+  /** byName of the declarations before the last checkpoint resumed from (built on first need). */
+  byNameAt?: { decls: number; map: ReadonlyMap<string, readonly number[]> };
 }
 
 /** The first line when it is a line marker naming the main file: its length, the name and the rest. */
@@ -98,6 +107,7 @@ export interface PreludeLexed {
   /** @internal */ readonly hit: Hit | null;
   /** @internal */ readonly head: Head;
   /** @internal */ readonly fileAt: number[];
+  /** @internal */ released?: boolean;
 }
 
 export class PreludeCache {
@@ -142,10 +152,23 @@ export class PreludeCache {
       offset: cp.offset + d, count: cp.tok, line: cp.line, curFile: cp.curFile,
       names: e.names.slice(0, cp.names), files, fileAt,
       kind: e.kind, start: e.start, end: e.end, id: e.id, line_: e.line, file: e.file, spaceBefore: e.spaceBefore,
-      shift: d, table: e.table,
+      shift: d, table: e.table, into: e.spare,
     };
+    e.spare = undefined;   // lent to this lex until release()
     const r = lexFrom(src, resume);
     return { tokens: r.tokens, hit, head, fileAt: r.fileAt };
+  }
+
+  /**
+   * The caller is done with `lexed` and with everything that reads its tokens: a later lex() from the same
+   * prefix may write over its token arrays. Optional (without it every lex allocates its own arrays).
+   */
+  release(lexed: PreludeLexed): void {
+    const hit = lexed.hit;
+    if (!hit || lexed.released) return;
+    lexed.released = true;
+    const t = lexed.tokens;
+    hit.entry.spare = { kind: t.kind, start: t.start, end: t.end, id: t.id, line: t.line, file: t.file, spaceBefore: t.spaceBefore, valid: hit.entry.cps[hit.cp].tok, shift: hit.delta };
   }
 
   /** Skim the tokens of lex(), reusing the prefix's index; remembers the unit when that pays. */
@@ -159,12 +182,22 @@ export class PreludeCache {
       const e = hit.entry, cp = e.cps[hit.cp];
       const namespaces: NamespaceMap = new Map();
       for (const [nm, inline, opens] of cp.namespaces) namespaces.set(nm, { inline, opens: opens.slice() });
-      resume = { tok: cp.tok, match: e.match, stack: cp.stack, frames: cp.frames, decls: e.decls, declCount: cp.decls, namespaces };
+      const spare = e.spareMatch ?? { valid: 0 };
+      e.spareMatch = undefined;
+      if (e.byNameAt?.decls !== cp.decls) e.byNameAt = { decls: cp.decls, map: nameMap(e.decls, cp.decls) };
+      resume = { tok: cp.tok, match: e.match, stack: cp.stack, frames: cp.frames, decls: e.decls, declCount: cp.decls, namespaces, spare, byName: e.byNameAt.map };
     }
     const index = skim(t, { resume, atTop: rec ? rec.atTop : undefined });
     if (rec && (index.errors?.length ?? 0) === 0) {
       const entry = rec.finish(index, lexed.head);
       if (entry) this.insert(entry);
+    }
+    if (hit && resume?.spare?.match) {
+      // skim set the openers open at the cut to -1 and matched them anew: restore them to the prefix's partners
+      const m = resume.spare.match, e = hit.entry;
+      for (const o of resume.stack) m[o] = e.match[o];
+      resume.spare.valid = resume.tok;
+      e.spareMatch = resume.spare;
     }
     return index;
   }

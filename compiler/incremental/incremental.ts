@@ -18,6 +18,7 @@ import { Unsupported, CompileErrors } from '../diagnostics';
 import type { CompileEnv, CompileResult, PhaseTimes } from '../compile';
 import { linkAndCheck } from '../compile';
 import type { Tokens } from '../frontend/tokens';
+import type { PreludeLexed } from '../frontend/prelude';
 import type { Index } from '../frontend/index-types';
 import type { FuncSym, VarSym } from '../frontend/ast';
 import { lex } from '../frontend/lexer';
@@ -74,9 +75,12 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
+  const pre = env.prelude;
+  let lexed: PreludeLexed | undefined;
+  // nothing returned refers to the tokens: their arrays can serve the next lex from the same prefix
+  const release = (): void => { if (pre && lexed) pre.release(lexed); };
   try {
-    const pre = env.prelude;
-    const lexed = pre ? pre.lex(src) : undefined;
+    lexed = pre ? pre.lex(src) : undefined;
     const toks = lexed ? lexed.tokens : lex(src);
     lap('lex');
     const index = pre && lexed ? pre.skim(lexed) : skim(toks);
@@ -130,11 +134,13 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
     lap('assemble');
     if (typeof ptx !== 'string') throw new Whole(ptx.why);
+    release();
     return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
   } catch (e) {
     // the whole-unit compile reports errors and unsupported constructs (and our own bugs) as it always does
     lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message
       : e instanceof CompileErrors ? 'errors' : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    release();
     return whole(env);
   }
 }

@@ -66,8 +66,11 @@ export class Unit {
     for (let i = 0; i < index.decls.length; i++) {
       const d = index.decls[i]!;
       const n = norm(d.scope);
-      const parts = n ? n.split('::') : [];
-      for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
+      // a path in the set has all its prefixes in it too (most declarations share their scope with the previous one)
+      if (!this.namespaces.has(n)) {
+        const parts = n.split('::');
+        for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
+      }
       if (d.kind === 'namespace-alias' && d.name) {
         const full = n ? n + '::' + d.name : d.name;
         this.namespaces.add(full);

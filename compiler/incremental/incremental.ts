@@ -27,6 +27,7 @@ import { Unit } from '../frontend/unit';
 import { ModuleGen } from '../frontend/codegen';
 import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
 import { generateStub } from '../frontend/stub';
+import type { StubInput } from '../frontend/stub-types';
 import { mangleFunction } from '../frontend/mangle';
 import { newModule } from '../middle/ir';
 import { optimize } from '../middle/passes';
@@ -103,7 +104,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => mangleFunction(k, opts.moduleId)) };
     const gp = globalParts(opts);
     for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
-    const stub = generateStub(stubInput(u, kernels, vars, opts), opts);
+    const stub = stubFor(stubInput(u, kernels, vars, opts), opts);
     lap('irgen');
 
     // roots: reuse what still holds, compile the rest
@@ -143,6 +144,22 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     release();
     return whole(env);
   }
+}
+
+/** Stubs of recent units by their input: an edit inside a body leaves the stub's input unchanged. */
+const stubs = new Map<string, string>();
+const MAX_STUBS = 16;
+
+/** generateStub(), remembered: it is a function of its input and the options only. */
+function stubFor(input: StubInput, opts: CompileOptions): string {
+  const key = `${JSON.stringify(opts, Object.keys(opts).sort())}\n${JSON.stringify(input)}`;
+  let stub = stubs.get(key);
+  if (stub === undefined) {
+    stub = generateStub(input, opts);
+    if (stubs.size >= MAX_STUBS) stubs.delete(stubs.keys().next().value!);
+  } else stubs.delete(key);   // most recently used last
+  stubs.set(key, stub);
+  return stub;
 }
 
 /** Traces kept per root declaration (older versions of what it reaches). */

@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import type { Tokens } from '../frontend/tokens';
 import type { Index, DeclEntry } from '../frontend/index-types';
 
-// Entries of a reused prelude index are shared between compiles and hold identical tokens (the range is
-// checked too, so an entry object that changed is hashed again).
-const declCache = new WeakMap<DeclEntry, { first: number; last: number; src: string; h: string }>();
+// Entries of a reused prelude index are shared between compiles (frozen, compiler/frontend/prelude.ts) and
+// their tokens are the same text in every unit that holds them, only the main file's name may differ: it is
+// checked. Other entries are checked by range and text, so an entry object that changed is hashed again.
+const declCache = new WeakMap<DeclEntry, { first: number; last: number; src: string; file: string; h: string }>();
 
 function tokenText(toks: Tokens, i: number): string {
   const id = toks.id[i]!;
@@ -27,14 +28,23 @@ export function sha1(s: string): string {
 /** Hash of one declaration's content (see the file comment). */
 export function declHash(toks: Tokens, d: DeclEntry): string {
   const c = declCache.get(d);
-  if (c !== undefined && c.first === d.first && c.last === d.last && c.src === toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64)) return c.h;
-  const parts: string[] = [d.kind, String(d.flags), d.scope, d.qualifier, d.name, toks.files[toks.file[d.first]!] ?? ''];
+  const file = toks.files[toks.file[d.first]!] ?? '';
+  if (c !== undefined && c.file === file && (Object.isFrozen(d)
+    || (c.first === d.first && c.last === d.last && c.src === toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64)))) return c.h;
+  const parts: string[] = [d.kind, String(d.flags), d.scope, d.qualifier, d.name, file];
   appendTokens(parts, toks, d.first, d.last);
   if (d.kind === 'enumerator' && d.bodyStart >= 0) { parts.push('\u0002'); appendTokens(parts, toks, d.bodyStart, d.bodyEnd); }
   const h = sha1(parts.join('\u0001'));
-  declCache.set(d, { first: d.first, last: d.last, src: toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64), h });
+  declCache.set(d, { first: d.first, last: d.last, src: toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64), file, h });
   return h;
 }
+
+/**
+ * key() of name lists made of shared (frozen) declarations only, by list: such a list (a name map's entry over
+ * a reused prelude prefix, compiler/frontend/skim.ts OverlayMap) holds the same declarations whenever it is
+ * seen; only the main file's name may differ (it is in declHash).
+ */
+const listCache = new WeakMap<readonly number[], { n: number; main: string; h: string }>();
 
 /**
  * Hashes of what lookups can see in one index: all declarations of a name, the '#…' scan keys that
@@ -53,7 +63,14 @@ export class IndexHashes {
     if (key === '#enums') dis = this.matching(d => d.kind === 'enum' || d.kind === 'typedef');
     else if (key === '#conversions') dis = this.matching(d => d.qualifier !== '' && d.name.startsWith('operator '));
     else dis = index.byName.get(key) ?? [];
-    h = sha1(dis.map(di => declHash(toks, index.decls[di]!)).join(','));
+    // a list of a reused prelude index's name map is shared by the compiles that resume at the same point
+    const main = toks.files[0] ?? '';
+    const shared = listCache.get(dis);
+    if (shared !== undefined && shared.n === dis.length && shared.main === main) h = shared.h;
+    else {
+      h = sha1(dis.map(di => declHash(toks, index.decls[di]!)).join(','));
+      if (dis.length > 0 && dis.every(di => Object.isFrozen(index.decls[di]))) listCache.set(dis, { n: dis.length, main, h });
+    }
     this.names.set(key, h);
     return h;
   }

@@ -3,6 +3,7 @@
 // enumerator); line numbers and whitespace between lines are not part of it, so inserting blank lines or
 // comments leaves every hash unchanged.
 
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Tokens } from '../frontend/tokens';
 import type { Index, DeclEntry } from '../frontend/index-types';
@@ -21,9 +22,21 @@ function appendTokens(parts: string[], toks: Tokens, first: number, last: number
   for (let i = first; i <= last && i < toks.count; i++) parts.push((toks.spaceBefore[i] ? ' ' : '') + tokenText(toks, i));
 }
 
+// crypto.hash (Node >= 20.12) is the one-shot form, about twice as fast on short strings; same digest
+const oneShot = (crypto as { hash?: (alg: string, data: string) => string }).hash;
+
 export function sha1(s: string): string {
-  return createHash('sha1').update(s).digest('hex');
+  return oneShot ? oneShot('sha1', s) : createHash('sha1').update(s).digest('hex');
 }
+
+/**
+ * Hashes of recent declarations outside a shared prefix (the user's code: its entries are new objects in every
+ * compile), by a digest of their exact source text: the same text from a token boundary lexes to the same
+ * tokens, so only what lies outside it (the first token's preceding space, the file, the skimmer's fields)
+ * joins the key. Least recently used first.
+ */
+const textCache = new Map<string, string>();
+const MAX_TEXTS = 1 << 16;
 
 /** Hash of one declaration's content (see the file comment). */
 export function declHash(toks: Tokens, d: DeclEntry): string {
@@ -31,10 +44,23 @@ export function declHash(toks: Tokens, d: DeclEntry): string {
   const file = toks.files[toks.file[d.first]!] ?? '';
   if (c !== undefined && c.file === file && (Object.isFrozen(d)
     || (c.first === d.first && c.last === d.last && c.src === toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64)))) return c.h;
-  const parts: string[] = [d.kind, String(d.flags), d.scope, d.qualifier, d.name, file];
-  appendTokens(parts, toks, d.first, d.last);
-  if (d.kind === 'enumerator' && d.bodyStart >= 0) { parts.push('\u0002'); appendTokens(parts, toks, d.bodyStart, d.bodyEnd); }
-  const h = sha1(parts.join('\u0001'));
+  const last = Math.min(d.last, toks.count - 1);
+  const byText = d.kind !== 'enumerator' && !Object.isFrozen(d) && last >= d.first;
+  // the digest of the text is native work; spelling the tokens one by one is not
+  const key = byText ? createHash('sha1').update(`${d.kind}\u0001${d.flags}\u0001${d.scope}\u0001${d.qualifier}\u0001${d.name}\u0001${file}\u0001${toks.spaceBefore[d.first]}\u0001`)
+    .update(toks.src.slice(toks.start[d.first]!, toks.end[last]!)).digest('base64') : '';
+  let h = byText ? textCache.get(key) : undefined;
+  if (h !== undefined) textCache.delete(key);   // set again below, as the most recent
+  else {
+    const parts: string[] = [d.kind, String(d.flags), d.scope, d.qualifier, d.name, file];
+    appendTokens(parts, toks, d.first, d.last);
+    if (d.kind === 'enumerator' && d.bodyStart >= 0) { parts.push('\u0002'); appendTokens(parts, toks, d.bodyStart, d.bodyEnd); }
+    h = sha1(parts.join('\u0001'));
+  }
+  if (byText) {
+    textCache.set(key, h);
+    if (textCache.size > MAX_TEXTS) textCache.delete(textCache.keys().next().value!);
+  }
   declCache.set(d, { first: d.first, last: d.last, src: toks.src.slice(toks.start[d.first]!, toks.start[d.first]! + 64), file, h });
   return h;
 }
@@ -45,6 +71,12 @@ export function declHash(toks: Tokens, d: DeclEntry): string {
  * seen; only the main file's name may differ (it is in declHash).
  */
 const listCache = new WeakMap<readonly number[], { n: number; main: string; h: string }>();
+
+/**
+ * What shape() takes from a shared prefix of declarations, by the prefix's last declaration: a prelude entry's
+ * declarations are always preceded by the same ones (compiler/frontend/prelude.ts copies prefixes whole).
+ */
+const shapeCache = new WeakMap<DeclEntry, { n: number; main: string; parts: string[] }>();
 
 /**
  * Hashes of what lookups can see in one index: all declarations of a name, the '#…' scan keys that
@@ -92,10 +124,26 @@ export class IndexHashes {
   shape(): string {
     const parts: string[] = [];
     for (const [path, ns] of [...(this.index.namespaces ?? new Map<string, { inline: boolean }>()).entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) parts.push(`${path}${ns.inline ? ' inline' : ''}`);
-    this.index.decls.forEach(d => {
-      if (d.kind === 'namespace-alias' || d.kind === 'using-directive' || ((d.kind === 'using' || d.kind === 'other') && tokenText(this.toks, d.first) === 'using'))
-        parts.push(declHash(this.toks, d));
-    });
+    const decls = this.index.decls, toks = this.toks;
+    const scan = (from: number, to: number, out: string[]): void => {
+      for (let i = from; i < to; i++) {
+        const d = decls[i]!;
+        if (d.kind === 'namespace-alias' || d.kind === 'using-directive' || ((d.kind === 'using' || d.kind === 'other') && tokenText(toks, d.first) === 'using'))
+          out.push(declHash(toks, d));
+      }
+    };
+    // the shared (frozen) declarations of a reused prelude come first; what they contribute is remembered
+    let lo = 0, hi = decls.length;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (Object.isFrozen(decls[mid])) lo = mid + 1; else hi = mid; }
+    let shared: string[] = [];
+    if (lo > 0) {
+      const main = toks.files[0] ?? '';
+      const c = shapeCache.get(decls[lo - 1]!);
+      if (c !== undefined && c.n === lo && c.main === main) shared = c.parts;
+      else { scan(0, lo, shared); shapeCache.set(decls[lo - 1]!, { n: lo, main, parts: shared }); }
+    }
+    for (const h of shared) parts.push(h);
+    scan(lo, decls.length, parts);
     return sha1(parts.join('\n'));
   }
 }

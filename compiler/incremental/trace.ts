@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Tokens } from '../frontend/tokens';
-import type { Index, DeclEntry } from '../frontend/index-types';
+import { type Index, type DeclEntry, DeclFlag } from '../frontend/index-types';
 
 // Entries of a reused prelude index are shared between compiles (frozen, compiler/frontend/prelude.ts) and
 // their tokens are the same text in every unit that holds them, only the main file's name may differ: it is
@@ -38,6 +38,12 @@ export function sha1(s: string): string {
 const textCache = new Map<string, string>();
 const MAX_TEXTS = 1 << 16;
 
+/** Digest of the exact source text of tokens first..last of d's unit, with what lies outside it that a hash of d needs. */
+function textDigest(toks: Tokens, d: DeclEntry, file: string, first: number, last: number): string {
+  return createHash('sha1').update(`${d.kind}\u0001${d.flags}\u0001${d.scope}\u0001${d.qualifier}\u0001${d.name}\u0001${file}\u0001${toks.spaceBefore[first]}\u0001`)
+    .update(toks.src.slice(toks.start[first]!, toks.end[last]!)).digest('base64');
+}
+
 /** Hash of one declaration's content (see the file comment). */
 export function declHash(toks: Tokens, d: DeclEntry): string {
   const c = declCache.get(d);
@@ -47,8 +53,7 @@ export function declHash(toks: Tokens, d: DeclEntry): string {
   const last = Math.min(d.last, toks.count - 1);
   const byText = d.kind !== 'enumerator' && !Object.isFrozen(d) && last >= d.first;
   // the digest of the text is native work; spelling the tokens one by one is not
-  const key = byText ? createHash('sha1').update(`${d.kind}\u0001${d.flags}\u0001${d.scope}\u0001${d.qualifier}\u0001${d.name}\u0001${file}\u0001${toks.spaceBefore[d.first]}\u0001`)
-    .update(toks.src.slice(toks.start[d.first]!, toks.end[last]!)).digest('base64') : '';
+  const key = byText ? textDigest(toks, d, file, d.first, last) : '';
   let h = byText ? textCache.get(key) : undefined;
   if (h !== undefined) textCache.delete(key);   // set again below, as the most recent
   else {
@@ -112,6 +117,21 @@ export class IndexHashes {
     return out;
   }
 
+  /**
+   * key() for the unit level, which reads kernel definitions only up to their bodies: those contribute
+   * kernelSig() (so that an edit inside a kernel's body keeps the unit level).
+   */
+  unitKey(key: string): string {
+    const dis = key.startsWith('#') ? undefined : this.index.byName.get(key);
+    if (!dis || !dis.some(di => isKernelDef(this.index.decls[di]!))) return this.key(key);
+    return sha1(dis.map(di => { const d = this.index.decls[di]!; return isKernelDef(d) ? kernelSig(this.toks, d) : declHash(this.toks, d); }).join(','));
+  }
+
+  /** Digest of a unit level's trace (unitKey() of its keys). */
+  unitDigest(keys: readonly string[]): string {
+    return sha1(keys.map(k => `${k}=${this.unitKey(k)}`).join('\n'));
+  }
+
   /** Digest of a trace: the hashes of all its keys, in the given order. */
   digest(keys: readonly string[]): string {
     return sha1(keys.map(k => `${k}=${this.key(k)}`).join('\n'));
@@ -147,3 +167,60 @@ export class IndexHashes {
     return sha1(parts.join('\n'));
   }
 }
+
+/**
+ * What the unit level of an incremental compile (its roots, device variables and stub) reads besides lookups:
+ * for every declaration that may be a root (a kernel definition, a device variable), its position in the
+ * index, its content (a kernel's up to its body) and the lines the stub names (a kernel's name, braces). Null
+ * when the unit has kernel templates (their specialisations are found in every token of the user's code).
+ */
+export function rootSignatures(toks: Tokens, index: Index): { sigs: string[]; names: string[] } | null {
+  const decls = index.decls;
+  const out = { sigs: [] as string[], names: [] as string[] };
+  const scan = (from: number, to: number, o: { sigs: string[]; names: string[] }): boolean => {
+    for (let di = from; di < to; di++) {
+      const d = decls[di]!;
+      let sig: string;
+      if (d.kind === 'function' && (d.flags & DeclFlag.Global)) {
+        if ((d.flags & DeclFlag.Template) && (d.flags & DeclFlag.HasBody)) return false;
+        sig = isKernelDef(d) ? kernelSig(toks, d) : `${declHash(toks, d)} ${toks.line[d.first]}`;
+      } else if (d.kind === 'variable' && (d.flags & (DeclFlag.Device | DeclFlag.Constant | DeclFlag.Managed | DeclFlag.Shared))) {
+        sig = `${declHash(toks, d)} ${toks.line[d.first]}`;
+      } else continue;
+      o.sigs.push(`${di} ${sig}`);
+      o.names.push(d.name);
+    }
+    return true;
+  };
+  // the shared (frozen) declarations of a reused prelude come first; what they contribute is remembered
+  let lo = 0, hi = decls.length;
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (Object.isFrozen(decls[mid])) lo = mid + 1; else hi = mid; }
+  if (lo > 0) {
+    const main = toks.files[0] ?? '';
+    let c = rootsCache.get(decls[lo - 1]!);
+    if (c === undefined || c.n !== lo || c.main !== main) {
+      const o = { sigs: [] as string[], names: [] as string[] };
+      c = { n: lo, main, roots: scan(0, lo, o) ? o : null };
+      rootsCache.set(decls[lo - 1]!, c);
+    }
+    if (c.roots === null) return null;
+    out.sigs.push(...c.roots.sigs); out.names.push(...c.roots.names);
+  }
+  return scan(lo, decls.length, out) ? out : null;
+}
+
+const isKernelDef = (d: DeclEntry): boolean => d.kind === 'function' && (d.flags & DeclFlag.Global) !== 0 && (d.flags & DeclFlag.HasBody) !== 0;
+
+/**
+ * What the unit level reads of a kernel definition: its declaration up to the body (the digest of its text,
+ * whether or not it is shared with a prelude) and the lines of its first token and of its braces.
+ */
+function kernelSig(toks: Tokens, d: DeclEntry): string {
+  const file = toks.files[toks.file[d.first]!] ?? '';
+  const open = d.bodyStart > d.first ? d.bodyStart - 1 : d.last;
+  const sig = textDigest(toks, d, file, d.first, Math.min(open, toks.count - 1));
+  return `${sig} ${toks.line[d.first]} ${d.bodyStart >= 0 ? toks.line[d.bodyStart] : -1} ${d.bodyEnd >= 0 ? toks.line[d.bodyEnd] : -1}`;
+}
+
+/** rootSignatures() of a shared prefix of declarations, by its last declaration (as shapeCache). */
+const rootsCache = new WeakMap<DeclEntry, { n: number; main: string; roots: { sigs: string[]; names: string[] } | null }>();

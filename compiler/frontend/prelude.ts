@@ -1,7 +1,8 @@
 // Prelude reuse: nearly every unit nvcc hands cicc starts with the same long run of toolkit and
 // libstdc++ headers. A PreludeCache (kept in memory by its caller, e.g. the daemon) remembers the
 // lexed tokens and the skimmed index of units it has seen, with the lexer's and skimmer's state at
-// checkpoints: top-level declaration boundaries at the start of a line, about every `spacing` chars.
+// checkpoints: top-level declaration boundaries at the start of a line, about every `spacing` chars (every
+// spacing/16 in the main file, which is what gets edited, up to 64 times).
 // A new unit finds the last checkpoint up to which its text equals a remembered unit's text, copies the
 // tokens and index of that prefix, and lexes and skims only the rest.
 //
@@ -248,6 +249,8 @@ class Recorder {
   private filesSeen = 0;
   private match: Int32Array | null = null;
   private lastOffset: number;
+  /** Checkpoints still to take at the main file's spacing. */
+  private denseLeft = 64;
 
   constructor(private t: TokensWithErrors, private fileAt: number[], private spacing: number, hit: Hit | null) {
     this.lastOffset = -spacing;
@@ -277,7 +280,10 @@ class Recorder {
     this.swept = i;
     if (i === 0 || i >= t.count) return;
     const s = t.start[i];
-    if (s - this.lastOffset < this.spacing) return;
+    // the main file (file 0) is what gets edited: denser there (a bounded number of times), so that an edit
+    // relexes and reskims little more than what follows it
+    const dense = t.file[i] === 0 && this.denseLeft > 0;
+    if (s - this.lastOffset < (dense ? Math.max(256, this.spacing >> 4) : this.spacing)) return;
     // The cut: the start of token i's line, with only blanks before the token, not after a line splice.
     const src = t.src;
     let q = s;
@@ -299,6 +305,7 @@ class Recorder {
       frames: frames.slice(), stack: frames.map(f => f.open), namespaces: ns,
     });
     this.lastOffset = q;
+    if (dense) this.denseLeft--;
   };
 
   finish(index: Index, head: Head): Entry | null {

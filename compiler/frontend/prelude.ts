@@ -83,8 +83,8 @@ interface Entry {
   spare?: TokenArrays & { valid: number; shift: number };
   /** The bracket array of the last skim resumed from this entry (dead once skim() returns), for the next one. */
   spareMatch?: { match?: Int32Array; valid: number };
-  /** byName of the declarations before the last checkpoint resumed from (built on first need). */
-  byNameAt?: { decls: number; map: ReadonlyMap<string, readonly number[]> };
+  /** byName of the first `count` declarations (built on first need; count: the fewest a resume needed). */
+  byNameAt?: { count: number; map: ReadonlyMap<string, readonly number[]> };
 }
 
 /** The first line when it is a line marker naming the main file: its length, the name and the rest. */
@@ -185,8 +185,9 @@ export class PreludeCache {
       for (const [nm, inline, opens] of cp.namespaces) namespaces.set(nm, { inline, opens: opens.slice() });
       const spare = e.spareMatch ?? { valid: 0 };
       e.spareMatch = undefined;
-      if (e.byNameAt?.decls !== cp.decls) e.byNameAt = { decls: cp.decls, map: nameMap(e.decls, cp.decls) };
-      resume = { tok: cp.tok, match: e.match, stack: cp.stack, frames: cp.frames, decls: e.decls, declCount: cp.decls, namespaces, spare, byName: e.byNameAt.map };
+      // one prefix map per entry, over the fewest declarations a resume has needed (skim adds the rest on top)
+      if (!e.byNameAt || e.byNameAt.count > cp.decls) e.byNameAt = { count: cp.decls, map: nameMap(e.decls, cp.decls) };
+      resume = { tok: cp.tok, match: e.match, stack: cp.stack, frames: cp.frames, decls: e.decls, declCount: cp.decls, namespaces, spare, byName: e.byNameAt };
     }
     const index = skim(t, { resume, atTop: rec ? rec.atTop : undefined });
     if (rec && (index.errors?.length ?? 0) === 0) {

@@ -100,8 +100,8 @@ export interface SkimResume {
    * the array used. Its first `valid` entries equal `match`'s, except at the openers in `stack`.
    */
   spare?: { match?: Int32Array; valid: number };
-  /** byName of the first declCount declarations (read only; shared by every skim resumed at this point). */
-  byName?: ReadonlyMap<string, readonly number[]>;
+  /** byName of the first `count` (at most declCount) declarations (read only; shared by skims resumed from the same unit). */
+  byName?: { map: ReadonlyMap<string, readonly number[]>; count: number };
 }
 
 /**
@@ -227,9 +227,9 @@ export function skim(t: Tokens, hooks?: SkimHooks): Index {
     errors.push({ tok: t.count, message: `internal skimmer error: ${(e as Error).message}` });
   }
   let byName: Map<string, number[]>;
-  if (resume?.byName) {
-    const m = new OverlayMap(resume.byName);
-    for (let k = resume.declCount; k < decls.length; k++) if (decls[k].name !== '') m.add(decls[k].name, k);
+  if (resume?.byName && resume.byName.count <= resume.declCount) {
+    const m = new OverlayMap(resume.byName.map);
+    for (let k = resume.byName.count; k < decls.length; k++) if (decls[k].name !== '') m.add(decls[k].name, k);
     byName = m;
   } else byName = nameMap(decls, decls.length);
   return { decls, byName, errors, namespaces };

@@ -83,6 +83,7 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
 
   // texts under the unit's string names
   const renamer = (r: Recording) => (text: string): string | null => {
+    if (!text.includes('$str')) return text;
     let bad = false;
     const out = text.replace(STR_NAME, s => {
       const key = r.strs[isoName(s)];

@@ -77,6 +77,9 @@ export function declHash(toks: Tokens, d: DeclEntry): string {
  */
 const listCache = new WeakMap<readonly number[], { n: number; main: string; h: string }>();
 
+/** The last digest() of a trace list, with the keys and their hashes it was made of. */
+const digestCache = new WeakMap<readonly string[], { keys: readonly string[]; vals: string[]; d: string }>();
+
 /**
  * What shape() takes from a shared prefix of declarations, by the prefix's last declaration: a prelude entry's
  * declarations are always preceded by the same ones (compiler/frontend/prelude.ts copies prefixes whole).
@@ -134,7 +137,13 @@ export class IndexHashes {
 
   /** Digest of a trace: the hashes of all its keys, in the given order. */
   digest(keys: readonly string[]): string {
-    return sha1(keys.map(k => `${k}=${this.key(k)}`).join('\n'));
+    const vals = keys.map(k => this.key(k));
+    // a trace list seen before (an in-memory store hands out the same lists): unchanged hashes, same digest
+    const c = digestCache.get(keys);
+    if (c !== undefined && c.keys.length === keys.length && c.keys.every((k, i) => k === keys[i]) && c.vals.every((v, i) => v === vals[i])) return c.d;
+    const d = sha1(keys.map((k, i) => `${k}=${vals[i]}`).join('\n'));
+    digestCache.set(keys, { keys: keys.slice(), vals, d });
+    return d;
   }
 
   /**

@@ -66,6 +66,28 @@ const STEPS: [string, V, boolean | undefined][] = [
 
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
 
+describe.skipIf(skip !== undefined)(`incremental roots and inline namespaces ${skip ?? ''}`, () => {
+  // every root's Unit over one index sees the inline namespaces (template lookup through cuda::std::__4-like
+  // namespaces), whichever Unit built the index's namespace tables first
+  it('kernels calling a function template of an inline namespace compile per root, identical to clean', () => {
+    const lib = libdeviceBytes();
+    const text = (c: string) => [
+      'namespace lib { inline namespace v1 { template <typename T> __device__ T twice(T x) { return x * (T)2; } } }',
+      '__global__ void kA(float* o) { o[threadIdx.x] = lib::twice(o[threadIdx.x]); }',
+      `__global__ void kB(float* o) { o[threadIdx.x] = lib::twice(o[threadIdx.x]) + ${c}; }`,
+      '__global__ void kC(int* o) { o[threadIdx.x] = lib::twice(o[threadIdx.x]); }',
+    ].join('\n') + '\n';
+    const store = new MemoryPieceStore();
+    const prelude = new PreludeCache();
+    for (const [i, c] of ['1.0f', '1.0f', '2.0f', '3.0f'].entries()) {
+      const p = prepareSource(text(c), 'inline-ns');
+      const r = compileUnit(p.src, p.opts, { libdevice: lib, prelude, pieces: store });
+      if (i > 0) expect(r.functions, `step ${i}: fell back (${lastFallbackReason()})`).toBeDefined();
+      expect(outputs(r), `step ${i}`).toEqual(outputs(compileUnit(p.src, p.opts, { libdevice: lib })));
+    }
+  });
+});
+
 describe.skipIf(skip !== undefined)(`incremental unit level ${skip ?? ''}`, () => {
   const lib = libdeviceBytes();
   const units: Prepared[] = [];

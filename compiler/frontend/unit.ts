@@ -30,7 +30,7 @@ const norm = (scope: string): string => {
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
 
 /** Namespace tables of an index (built by the first Unit over it, read-only afterwards). */
-const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
+const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }>; inlineNs: Set<string> }>();
 
 export class Unit {
   diags: Diagnostic[] = [];
@@ -60,8 +60,8 @@ export class Unit {
     setBodyProvider(f => this.parseBody(f));
     // several Units over one index (incremental compiles) share the namespace tables: they depend on the index only
     const shared = nsTables.get(index);
-    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; return; }
-    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases });
+    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; this.inlineNs = shared.inlineNs; return; }
+    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases, inlineNs: this.inlineNs });
     this.namespaces.add('');
     for (let i = 0; i < index.decls.length; i++) {
       const d = index.decls[i]!;

@@ -29,6 +29,9 @@ const norm = (scope: string): string => {
 };
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
 
+/** The namespace tables (before inline namespaces) over a shared prefix of declarations, by its last declaration. */
+const prefixTables = new WeakMap<DeclEntry, { n: number; namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
+
 /** Namespace tables of an index (built by the first Unit over it, read-only afterwards). */
 const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }>; inlineNs: Set<string> }>();
 
@@ -63,8 +66,25 @@ export class Unit {
     if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; this.inlineNs = shared.inlineNs; return; }
     nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases, inlineNs: this.inlineNs });
     this.namespaces.add('');
-    for (let i = 0; i < index.decls.length; i++) {
-      const d = index.decls[i]!;
+    // a reused prelude's shared (frozen) declarations come first and are always preceded by the same ones:
+    // the tables over them are remembered by the last of them
+    const decls = index.decls;
+    let frozen = 0, hi = decls.length;
+    while (frozen < hi) { const mid = (frozen + hi) >>> 1; if (Object.isFrozen(decls[mid])) frozen = mid + 1; else hi = mid; }
+    const pre = frozen > 0 ? prefixTables.get(decls[frozen - 1]!) : undefined;
+    let from = 0;
+    if (pre && pre.n === frozen) {
+      for (const x of pre.namespaces) this.namespaces.add(x);
+      for (const [k, v] of pre.usingDirs) this.usingDirs.set(k, v.slice());
+      for (const [k, v] of pre.nsAliases) this.nsAliases.set(k, v);
+      from = frozen;
+    }
+    const remember = (): void => {
+      if (from === 0 && frozen > 0) prefixTables.set(decls[frozen - 1]!, { n: frozen, namespaces: new Set(this.namespaces), usingDirs: new Map([...this.usingDirs].map(([k, v]) => [k, v.slice()])), nsAliases: new Map(this.nsAliases) });
+    };
+    for (let i = from; i < decls.length; i++) {
+      if (i === frozen) remember();
+      const d = decls[i]!;
       const n = norm(d.scope);
       // a path in the set has all its prefixes in it too (most declarations share their scope with the previous one)
       if (!this.namespaces.has(n)) {
@@ -89,6 +109,7 @@ export class Unit {
         }
       }
     }
+    if (frozen === decls.length) remember();
     // an inline namespace's members are members of the enclosing namespace (cuda::std::__4, __swap::__cxx17)
     for (const [full, info] of index.namespaces ?? []) {
       if (!info.inline) continue;

@@ -72,7 +72,8 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
   // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
   // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
   // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
-  const seen = sha1([FORMAT, 'seen', optionsKey(opts), libdeviceKey(env.libdevice)].join('\n'));
+  const optKey = optionsKey(opts);
+  const seen = sha1([FORMAT, 'seen', optKey, libdeviceKey(env.libdevice)].join('\n'));
   if (!env.pieces!.get(seen)) {
     env.pieces!.put(seen, { traces: [] });
     lastFallback = 'first compile of this file';
@@ -96,13 +97,13 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
     const hashes = new IndexHashes(toks, index);
     const shape = hashes.shape();
-    const level = unitLevel(toks, index, opts, shape, hashes);
+    const level = unitLevel(toks, index, opts, optKey, shape, hashes);
     const { preamble, kernelDecls, varDecls, templates } = level;
     const stub = fillStub(level.stub, opts);
     lap('irgen');
 
     // roots: reuse what still holds, compile the rest
-    const base = sha1([FORMAT, optionsKey(opts), libdeviceKey(env.libdevice), shape].join('\n'));
+    const base = sha1([FORMAT, optKey, libdeviceKey(env.libdevice), shape].join('\n'));
     const entries: RootEntry[] = [];
     const compiled: string[] = [], reused: string[] = [];
     const fresh: [string, RootEntry][] = [];
@@ -156,10 +157,10 @@ interface UnitLevel {
 const unitLevels = new Map<string, { traces: string[][]; byDigest: Map<string, UnitLevel> }>();
 const MAX_UNIT_LEVELS = 64;
 
-function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, shape: string, hashes: IndexHashes): UnitLevel {
+function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: string, shape: string, hashes: IndexHashes): UnitLevel {
   const roots = rootSignatures(toks, index);
   const slot = roots === null ? null
-    : sha1([FORMAT, 'unit', optionsKey(opts), shape, roots.sigs.join('\n')].join('\n'));
+    : sha1([FORMAT, 'unit', optKey, shape, roots.sigs.join('\n')].join('\n'));
   const known = slot === null ? undefined : unitLevels.get(slot);
   if (known) {
     for (const trace of known.traces) {

@@ -226,10 +226,22 @@ const isKernelDef = (d: DeclEntry): boolean => d.kind === 'function' && (d.flags
  */
 function kernelSig(toks: Tokens, d: DeclEntry): string {
   const file = toks.files[toks.file[d.first]!] ?? '';
+  // remembered per unit (by its tokens), and across units for the shared declarations of a prelude (same text and lines)
+  const frozen = Object.isFrozen(d);
+  let own = frozen ? undefined : unitSigs.get(toks);
+  const c = frozen ? frozenSigs.get(d) : undefined;
+  if (c !== undefined && c.file === file) return c.sig;
+  const hit = own?.get(d);
+  if (hit !== undefined) return hit;
   const open = d.bodyStart > d.first ? d.bodyStart - 1 : d.last;
-  const sig = textDigest(toks, d, file, d.first, Math.min(open, toks.count - 1));
-  return `${sig} ${toks.line[d.first]} ${d.bodyStart >= 0 ? toks.line[d.bodyStart] : -1} ${d.bodyEnd >= 0 ? toks.line[d.bodyEnd] : -1}`;
+  const text = textDigest(toks, d, file, d.first, Math.min(open, toks.count - 1));
+  const sig = `${text} ${toks.line[d.first]} ${d.bodyStart >= 0 ? toks.line[d.bodyStart] : -1} ${d.bodyEnd >= 0 ? toks.line[d.bodyEnd] : -1}`;
+  if (frozen) frozenSigs.set(d, { file, sig });
+  else { if (!own) unitSigs.set(toks, own = new Map()); own.set(d, sig); }
+  return sig;
 }
+const frozenSigs = new WeakMap<DeclEntry, { file: string; sig: string }>();
+const unitSigs = new WeakMap<Tokens, Map<DeclEntry, string>>();
 
 /** rootSignatures() of a shared prefix of declarations, by its last declaration (as shapeCache). */
 const rootsCache = new WeakMap<DeclEntry, { n: number; main: string; roots: { sigs: string[]; names: string[] } | null }>();

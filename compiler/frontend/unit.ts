@@ -29,8 +29,11 @@ const norm = (scope: string): string => {
 };
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
 
-/** The namespace tables (before inline namespaces) over a shared prefix of declarations, by its last declaration. */
-const prefixTables = new WeakMap<DeclEntry, { n: number; namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
+/**
+ * The namespace tables (before inline namespaces) over the shortest shared prefix of declarations met, by the
+ * first declaration of the indices sharing it (the first n are the same wherever the n-th, `last`, is).
+ */
+const prefixTables = new WeakMap<DeclEntry, { n: number; last: DeclEntry; namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
 
 /** Namespace tables of an index (built by the first Unit over it, read-only afterwards). */
 const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }>; inlineNs: Set<string> }>();
@@ -67,20 +70,20 @@ export class Unit {
     nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases, inlineNs: this.inlineNs });
     this.namespaces.add('');
     // a reused prelude's shared (frozen) declarations come first and are always preceded by the same ones:
-    // the tables over them are remembered by the last of them
+    // the tables over them are remembered (prefixTables)
     const decls = index.decls;
     let frozen = 0, hi = decls.length;
     while (frozen < hi) { const mid = (frozen + hi) >>> 1; if (Object.isFrozen(decls[mid])) frozen = mid + 1; else hi = mid; }
-    const pre = frozen > 0 ? prefixTables.get(decls[frozen - 1]!) : undefined;
+    const pre = frozen > 0 ? prefixTables.get(decls[0]!) : undefined;
     let from = 0;
-    if (pre && pre.n === frozen) {
+    if (pre && pre.n <= frozen && decls[pre.n - 1] === pre.last) {
       for (const x of pre.namespaces) this.namespaces.add(x);
       for (const [k, v] of pre.usingDirs) this.usingDirs.set(k, v.slice());
       for (const [k, v] of pre.nsAliases) this.nsAliases.set(k, v);
-      from = frozen;
+      from = pre.n;
     }
     const remember = (): void => {
-      if (from === 0 && frozen > 0) prefixTables.set(decls[frozen - 1]!, { n: frozen, namespaces: new Set(this.namespaces), usingDirs: new Map([...this.usingDirs].map(([k, v]) => [k, v.slice()])), nsAliases: new Map(this.nsAliases) });
+      if (from === 0 && frozen > 0) prefixTables.set(decls[0]!, { n: frozen, last: decls[frozen - 1]!, namespaces: new Set(this.namespaces), usingDirs: new Map([...this.usingDirs].map(([k, v]) => [k, v.slice()])), nsAliases: new Map(this.nsAliases) });
     };
     for (let i = from; i < decls.length; i++) {
       if (i === frozen) remember();

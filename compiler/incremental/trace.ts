@@ -81,10 +81,12 @@ const listCache = new WeakMap<readonly number[], { n: number; main: string; h: s
 const digestCache = new WeakMap<readonly string[], { keys: readonly string[]; vals: string[]; d: string }>();
 
 /**
- * What shape() takes from a shared prefix of declarations, by the prefix's last declaration: a prelude entry's
- * declarations are always preceded by the same ones (compiler/frontend/prelude.ts copies prefixes whole).
+ * What shape() takes from a shared prefix of declarations, by the first declaration of the indices that share
+ * it: a prelude entry's declarations are always preceded by the same ones (compiler/frontend/prelude.ts copies
+ * prefixes whole), so the first n are the same wherever the n-th is. Kept for the shortest prefix met, which
+ * serves every longer one (the rest is scanned).
  */
-const shapeCache = new WeakMap<DeclEntry, { n: number; main: string; parts: string[] }>();
+const shapeCache = new WeakMap<DeclEntry, { n: number; last: DeclEntry; main: string; parts: string[] }>();
 
 /**
  * Hashes of what lookups can see in one index: all declarations of a name, the '#…' scan keys that
@@ -164,15 +166,20 @@ export class IndexHashes {
     // the shared (frozen) declarations of a reused prelude come first; what they contribute is remembered
     let lo = 0, hi = decls.length;
     while (lo < hi) { const mid = (lo + hi) >>> 1; if (Object.isFrozen(decls[mid])) lo = mid + 1; else hi = mid; }
-    let shared: string[] = [];
+    let from = 0;
     if (lo > 0) {
       const main = toks.files[0] ?? '';
-      const c = shapeCache.get(decls[lo - 1]!);
-      if (c !== undefined && c.n === lo && c.main === main) shared = c.parts;
-      else { scan(0, lo, shared); shapeCache.set(decls[lo - 1]!, { n: lo, main, parts: shared }); }
+      const c = shapeCache.get(decls[0]!);
+      if (c !== undefined && c.n <= lo && decls[c.n - 1] === c.last && c.main === main) { for (const h of c.parts) parts.push(h); from = c.n; }
+      else {
+        const shared: string[] = [];
+        scan(0, lo, shared);
+        shapeCache.set(decls[0]!, { n: lo, last: decls[lo - 1]!, main, parts: shared });
+        for (const h of shared) parts.push(h);
+        from = lo;
+      }
     }
-    for (const h of shared) parts.push(h);
-    scan(lo, decls.length, parts);
+    scan(from, decls.length, parts);
     return sha1(parts.join('\n'));
   }
 }
@@ -204,18 +211,20 @@ export function rootSignatures(toks: Tokens, index: Index): { sigs: string[]; na
   // the shared (frozen) declarations of a reused prelude come first; what they contribute is remembered
   let lo = 0, hi = decls.length;
   while (lo < hi) { const mid = (lo + hi) >>> 1; if (Object.isFrozen(decls[mid])) lo = mid + 1; else hi = mid; }
+  let from = 0;
   if (lo > 0) {
     const main = toks.files[0] ?? '';
-    let c = rootsCache.get(decls[lo - 1]!);
-    if (c === undefined || c.n !== lo || c.main !== main) {
+    let c = rootsCache.get(decls[0]!);
+    if (c === undefined || c.n > lo || decls[c.n - 1] !== c.last || c.main !== main) {
       const o = { sigs: [] as string[], names: [] as string[] };
-      c = { n: lo, main, roots: scan(0, lo, o) ? o : null };
-      rootsCache.set(decls[lo - 1]!, c);
+      c = { n: lo, last: decls[lo - 1]!, main, roots: scan(0, lo, o) ? o : null };
+      rootsCache.set(decls[0]!, c);
     }
     if (c.roots === null) return null;
     out.sigs.push(...c.roots.sigs); out.names.push(...c.roots.names);
+    from = c.n;
   }
-  return scan(lo, decls.length, out) ? out : null;
+  return scan(from, decls.length, out) ? out : null;
 }
 
 const isKernelDef = (d: DeclEntry): boolean => d.kind === 'function' && (d.flags & DeclFlag.Global) !== 0 && (d.flags & DeclFlag.HasBody) !== 0;
@@ -243,5 +252,5 @@ function kernelSig(toks: Tokens, d: DeclEntry): string {
 const frozenSigs = new WeakMap<DeclEntry, { file: string; sig: string }>();
 const unitSigs = new WeakMap<Tokens, Map<DeclEntry, string>>();
 
-/** rootSignatures() of a shared prefix of declarations, by its last declaration (as shapeCache). */
-const rootsCache = new WeakMap<DeclEntry, { n: number; main: string; roots: { sigs: string[]; names: string[] } | null }>();
+/** rootSignatures() of a shared prefix of declarations (kept as shapeCache). */
+const rootsCache = new WeakMap<DeclEntry, { n: number; last: DeclEntry; main: string; roots: { sigs: string[]; names: string[] } | null }>();

@@ -2,8 +2,10 @@
 // specialisation) is compiled on its own (a fresh Unit and module) and stored with its trace: every name
 // its front end looked up in the index. On the next compile of the unit, a root whose own declaration and
 // traced declarations hash the same (positions excluded) is reused; only the others are compiled.
-// assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it; the kernels, the
-// device variables and the stub are read from the current unit every time.
+// assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it. The unit level (the
+// kernels, the device variables and the stub) is remembered the same way (unitLevel()): it is reused while
+// the root declarations' signatures and lines and what it looked up are unchanged, so an edit inside a
+// kernel's body reads no other kernel.
 //
 // The first compile of a file compiles it whole (and marks the file): compiling roots one by one costs
 // more than a whole compile when nothing can be reused, so a fresh build pays nothing for this.

@@ -5,8 +5,10 @@
 //   edit  - the same unit after editing one kernel's body (a new constant each run, so exactly one kernel is
 //           recompiled), through a warm piece store (compiler/incremental/);
 //   cicc  - the real cicc on the unchanged unit (a process per run, as nvcc runs it).
-// Every edited compile is checked against a clean compile of the same text (byte-identical PTX); a
-// difference fails the benchmark. Prints a Markdown table and writes bench/results/incr-bench.json.
+// On Linux it also prints the mean time full and edit spent on a CPU (main thread), which a loaded machine
+// distorts less than wall time.
+// Every edited compile is checked against a clean compile of the same text (byte-identical PTX), after the
+// timed runs; a difference fails the benchmark. Prints a Markdown table and writes bench/results/incr-bench.json.
 //
 // Usage: node dist/bench/incr-bench.js [--runs N] [--arch 90]
 
@@ -40,18 +42,37 @@ __global__ void k${i}(const float* __restrict__ a, float* b, int n) {
   return parts.join('\n');
 }
 
-/** The unit with kernel k's final constant changed to a value no earlier run used. */
+/**
+ * The unit with kernel k's final constant changed to a value no earlier run used. As one flat string, as a
+ * compile gets a unit read from its file (replace() makes a rope, which the first read of the text flattens).
+ */
 function edited(ii: string, k: number, run: number): string {
   const from = `sh[0] * ${k}.5f`;
   if (!ii.includes(from)) throw new Error(`incr-bench: ${from} not in the unit`);
-  return ii.replace(from, `sh[0] * ${k}.${run + 1}25f`);
+  return Buffer.from(ii.replace(from, `sh[0] * ${k}.${run + 1}25f`), 'utf8').toString('utf8');
 }
 
-function timeMs(f: () => void): number {
+/**
+ * The main thread's time on a CPU so far, in ms (Linux: its scheduler statistics), or null. On a machine shared
+ * with other work, wall time also counts the time the thread waited for a CPU; this does not. The kernel updates
+ * it at scheduler ticks, so one sample is coarse, but the mean over many is not biased.
+ */
+function onCpuMs(): number | null {
+  try { return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6; } catch { return null; }
+}
+
+/** Wall time of f, and its main-thread time on a CPU pushed to `cpu` (when known). */
+function timeMs(f: () => void, cpu: number[]): number {
+  const c0 = onCpuMs();
   const t0 = process.hrtime.bigint();
   f();
-  return Number(process.hrtime.bigint() - t0) / 1e6;
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+  const c1 = onCpuMs();
+  if (c0 !== null && c1 !== null) cpu.push(c1 - c0);
+  return wall;
 }
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 function main(): number {
   const { runs, arch } = parseBenchArgs(process.argv.slice(2), 9);
@@ -77,6 +98,10 @@ function main(): number {
   for (let i = 0; i < 2; i++) compileUnit(ii, opts, { libdevice, prelude });
 
   const full: number[] = [], edit: number[] = [], cicc: number[] = [];
+  const fullCpu: number[] = [], editCpu: number[] = [];
+  // edited texts and their incremental PTX, checked against clean compiles after the timed runs (a cold compile
+  // in between would leave garbage that the next timed compiles collect)
+  const checks: [string, string][] = [];
   const phases: CompileResult['times'][] = [];
   const out = mkTempDir('incr-bench-cicc');
   const argv = ciccArgv(u, out);
@@ -84,12 +109,12 @@ function main(): number {
     // interleaved, so that load on the machine hits all three alike
     // the same kind of edit for both: a text neither the prelude cache nor the piece store has seen
     const other = edited(ii, (r * 7 + 3) % KERNELS, r + 1000);
-    full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }));
+    full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }, fullCpu));
     const text = edited(ii, (r * 7) % KERNELS, r);
     let res: CompileResult | undefined;
-    edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }));
+    edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }, editCpu));
     if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions)}`); return 1; }
-    if (res!.ptx !== compileUnit(text, opts, { libdevice }).ptx) { console.error('incr-bench: incremental PTX differs from a clean compile'); return 1; }
+    checks.push([text, res!.ptx]);
     phases.push(res!.times);
     fs.rmSync(ciccOutputs(out).ptx, { force: true });
     const t0 = process.hrtime.bigint();
@@ -98,6 +123,9 @@ function main(): number {
     if (c.status !== 0) { console.error(`incr-bench: the real cicc failed: ${c.stderr}`); return 1; }
   }
   fs.rmSync(out, { recursive: true, force: true });
+  for (const [text, ptx] of checks) {
+    if (ptx !== compileUnit(text, opts, { libdevice }).ptx) { console.error('incr-bench: incremental PTX differs from a clean compile'); return 1; }
+  }
 
   const mf = median(full), me = median(edit), mc = median(cicc);
   const phaseMedian = Object.fromEntries(Object.keys(phases[0]!).map(k => [k, +median(phases.map(p => (p as unknown as Record<string, number>)[k] ?? 0)).toFixed(2)]));
@@ -114,11 +142,15 @@ function main(): number {
     '',
     `edit / full = ${(me / mf).toFixed(3)} (target <= 0.10); edit / cicc = ${(me / mc).toFixed(3)}; full / cicc = ${(mf / mc).toFixed(3)}`,
     `edit phases (median ms): ${JSON.stringify(phaseMedian)}`,
+    ...(editCpu.length === runs && fullCpu.length === runs
+      ? [`main thread on a CPU (mean ms, not counting waits for a CPU): edit ${mean(editCpu).toFixed(2)}, full ${mean(fullCpu).toFixed(2)}, edit / full = ${(mean(editCpu) / mean(fullCpu)).toFixed(3)}`] : []),
   ].join('\n'));
 
   writeResults('incr-bench', {
     runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc }, ratios: { editOverFull: me / mf, editOverCicc: me / mc, fullOverCicc: mf / mc },
     samplesMs: { full, edit, cicc }, editPhasesMedianMs: phaseMedian,
+    ...(editCpu.length === runs && fullCpu.length === runs
+      ? { onCpuMeanMs: { full: mean(fullCpu), edit: mean(editCpu) }, onCpuEditOverFull: mean(editCpu) / mean(fullCpu), onCpuSamplesMs: { full: fullCpu, edit: editCpu } } : {}),
   });
   return 0;
 }

@@ -6,7 +6,7 @@ import { type Diagnostic, Unsupported, CompileErrors } from './diagnostics';
 import type { Module } from './middle/ir';
 import { lex } from './frontend/lexer';
 import { skim } from './frontend/skim';
-import type { PreludeCache } from './frontend/prelude';
+import type { PreludeCache, PreludeLexed } from './frontend/prelude';
 import { generateIR } from './frontend/irgen';
 import { generateStub } from './frontend/stub';
 import { optimize } from './middle/passes';
@@ -81,9 +81,10 @@ export function compileUnit(src: string, opts: CompileOptions, env: CompileEnv =
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] += n - t; t = n; };
+  const pre = env?.prelude;
+  let lexed: PreludeLexed | undefined;
   try {
-    const pre = env?.prelude;
-    const lexed = pre ? pre.lex(src) : undefined;
+    lexed = pre ? pre.lex(src) : undefined;
     const toks = lexed ? lexed.tokens : lex(src);
     lap('lex');
     const index = pre && lexed ? pre.skim(lexed) : skim(toks);
@@ -105,5 +106,8 @@ export function compileUnit(src: string, opts: CompileOptions, env: CompileEnv =
     // A bug in our compiler is never a wrong output: report it as unsupported so the unit falls back.
     const msg = e instanceof Error ? `internal error: ${e.message}` : `internal error: ${String(e)}`;
     return { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: msg, times };
+  } finally {
+    // nothing returned refers to the tokens: their arrays can serve the next lex from the same prefix
+    if (pre && lexed) pre.release(lexed);
   }
 }

@@ -199,4 +199,38 @@ describe('prelude cache on synthetic units (no nvcc)', () => {
       expect(indexView(cache.skim(lexed)), named).toEqual(indexView(skim(clean)));
     }
   });
+
+  it('released lexes lend their arrays to the next: every resumed lex and skim still equals a clean one', () => {
+    // cuts at the last checkpoint, at an earlier one (an edit in the middle), at the last again (the lent arrays
+    // hold less of the prefix than needed), with the prefix shifted (a longer main-file name), and with errors
+    const edit = (t: string): string => t.replace('int v20 = 1', 'int v20 = (7 + 1) * 1');
+    const texts = [
+      synth('/w/one.cu', suffixes[1]), synth('/w/one.cu', suffixes[0]), edit(synth('/w/one.cu', suffixes[0])),
+      synth('/w/one.cu', suffixes[3]), synth('/w/a-much-longer-name-for-the-main-file.cu', suffixes[0]),
+      synth('/w/one.cu', suffixes[2]), edit(synth('/w/two.cu', suffixes[1])), synth('/w/two.cu', suffixes[0]),
+    ];
+    // only the warming unit is remembered, so that every lex resumes from its entry
+    const cache = new PreludeCache({ spacing: 300, minGain: Math.floor(texts[0]!.length * 0.75) });
+    cache.skim(cache.lex(synth('/w/one.cu', suffixes[0])));
+    let earlier = 0, reused = cache.stats().reusedChars;
+    for (let round = 0; round < 2; round++) {
+      for (const [k, text] of texts.entries()) {
+        const what = `round ${round}, text ${k}`;
+        const lexed = cache.lex(text);
+        const clean = lex(text);
+        expect(tokensView(lexed.tokens), what).toEqual(tokensView(clean));
+        const index = cache.skim(lexed), cleanIndex = skim(clean);
+        expect(indexView(index), what).toEqual(indexView(cleanIndex));
+        expect(index.byName.size, what).toBe(cleanIndex.byName.size);
+        for (const name of cleanIndex.byName.keys()) expect(index.byName.get(name), `${what}: ${name}`).toEqual(cleanIndex.byName.get(name));
+        expect(index.byName.get('no such name'), what).toBeUndefined();
+        if (cache.stats().reusedChars - reused < text.length * 0.6) earlier++;
+        reused = cache.stats().reusedChars;
+        cache.release(lexed);
+      }
+    }
+    expect(cache.stats().hits).toBe(2 * texts.length);
+    expect(cache.stats().entries).toBe(1);
+    expect(earlier, 'some cuts are in the middle').toBeGreaterThan(0);
+  });
 });

@@ -202,6 +202,17 @@ export interface LexResume {
   shift: number;
   /** The interning table of a superset of `names` (nameTable()): copied instead of hashing every name again. */
   table?: NameTable;
+  /**
+   * Arrays of an earlier lex from the same prefix, no longer in use, to write into instead of allocating
+   * (prelude.ts lends them): their first `valid` tokens already equal the prefix's, shifted by `shift`.
+   */
+  into?: TokenArrays & { valid: number; shift: number };
+}
+
+/** The per-token arrays of a Tokens. */
+export interface TokenArrays {
+  kind: Uint8Array; start: Uint32Array; end: Uint32Array; id: Int32Array;
+  line: Uint32Array; file: Uint16Array; spaceBefore: Uint8Array;
 }
 
 /** An interning table over names[0..n): open addressing, slot = id + 1 (0 = empty), linear probing. */
@@ -235,13 +246,16 @@ export function lex(src: string): TokensWithErrors {
 export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithErrors; fileAt: number[] } {
   const n = src.length;
   let cap = Math.max(1024, (n >>> 2) | 0, resume ? resume.count + 1024 : 0);
-  let kind = new Uint8Array(cap);
-  let start = new Uint32Array(cap);
-  let end = new Uint32Array(cap);
-  let idA = new Int32Array(cap);
-  let lineA = new Uint32Array(cap);
-  let fileA = new Uint16Array(cap);
-  let spaceA = new Uint8Array(cap);
+  // a lent buffer at least as large as a fresh one would be: only its stale part is copied from the prefix
+  const into = resume?.into && resume.into.kind.length >= cap ? resume.into : undefined;
+  if (into) cap = into.kind.length;
+  let kind = into ? into.kind : new Uint8Array(cap);
+  let start = into ? into.start : new Uint32Array(cap);
+  let end = into ? into.end : new Uint32Array(cap);
+  let idA = into ? into.id : new Int32Array(cap);
+  let lineA = into ? into.line : new Uint32Array(cap);
+  let fileA = into ? into.file : new Uint16Array(cap);
+  let spaceA = into ? into.spaceBefore : new Uint8Array(cap);
   let count = 0;
   const errors: LexError[] = [];
   const fileAt: number[] = [];
@@ -326,12 +340,14 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
   let line = 1;
   if (resume) {
     resume.files.forEach((f, k) => { files.push(f); fileMap.set(f, k); fileAt.push(resume.fileAt[k]); });
-    const c = resume.count;
-    kind.set(resume.kind.subarray(0, c)); start.set(resume.start.subarray(0, c)); end.set(resume.end.subarray(0, c));
-    idA.set(resume.id.subarray(0, c)); lineA.set(resume.line_.subarray(0, c)); fileA.set(resume.file.subarray(0, c));
-    spaceA.set(resume.spaceBefore.subarray(0, c));
-    const d = resume.shift;
-    if (d !== 0) for (let k = 0; k < c; k++) { start[k] += d; end[k] += d; }
+    const c = resume.count, d = resume.shift;
+    const from = into && into.shift === d ? Math.min(into.valid, c) : 0;
+    if (from < c) {
+      kind.set(resume.kind.subarray(from, c), from); start.set(resume.start.subarray(from, c), from); end.set(resume.end.subarray(from, c), from);
+      idA.set(resume.id.subarray(from, c), from); lineA.set(resume.line_.subarray(from, c), from); fileA.set(resume.file.subarray(from, c), from);
+      spaceA.set(resume.spaceBefore.subarray(from, c), from);
+      if (d !== 0) for (let k = from; k < c; k++) { start[k] += d; end[k] += d; }
+    }
     count = c;
     curFile = resume.curFile;
     line = resume.line;

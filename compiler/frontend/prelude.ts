@@ -1,7 +1,8 @@
 // Prelude reuse: nearly every unit nvcc hands cicc starts with the same long run of toolkit and
 // libstdc++ headers. A PreludeCache (kept in memory by its caller, e.g. the daemon) remembers the
 // lexed tokens and the skimmed index of units it has seen, with the lexer's and skimmer's state at
-// checkpoints: top-level declaration boundaries at the start of a line, about every `spacing` chars.
+// checkpoints: top-level declaration boundaries at the start of a line, about every `spacing` chars (every
+// spacing/16 in the main file, which is what gets edited, up to 64 times).
 // A new unit finds the last checkpoint up to which its text equals a remembered unit's text, copies the
 // tokens and index of that prefix, and lexes and skims only the rest.
 //
@@ -19,8 +20,8 @@
 //   file 0 in one lex and to a new file in the other), unless both units name the same main file.
 // Pure code, no I/O.
 
-import { PRE_INTERNED, lexFrom, nameTable, type LexResume, type NameTable, type TokensWithErrors } from './lexer';
-import { skim, type Frame, type NamespaceMap } from './skim';
+import { PRE_INTERNED, lexFrom, nameTable, type LexResume, type NameTable, type TokenArrays, type TokensWithErrors } from './lexer';
+import { skim, nameMap, type Frame, type NamespaceMap } from './skim';
 import { Tok } from './tokens';
 import type { DeclEntry, Index } from './index-types';
 
@@ -75,6 +76,15 @@ interface Entry {
   decls: DeclEntry[];
   cps: Checkpoint[];
   bytes: number;
+  /**
+   * Token arrays of a released lex resumed from this entry (see release()): the next resume writes into them,
+   * copying only the part of the prefix they do not already hold, instead of allocating and copying it all.
+   */
+  spare?: TokenArrays & { valid: number; shift: number };
+  /** The bracket array of the last skim resumed from this entry (dead once skim() returns), for the next one. */
+  spareMatch?: { match?: Int32Array; valid: number };
+  /** byName of the first `count` declarations (built on first need; count: the fewest a resume needed). */
+  byNameAt?: { count: number; map: ReadonlyMap<string, readonly number[]> };
 }
 
 /** The first line when it is a line marker naming the main file: its length, the name and the rest. */
@@ -98,6 +108,7 @@ export interface PreludeLexed {
   /** @internal */ readonly hit: Hit | null;
   /** @internal */ readonly head: Head;
   /** @internal */ readonly fileAt: number[];
+  /** @internal */ released?: boolean;
 }
 
 export class PreludeCache {
@@ -142,10 +153,23 @@ export class PreludeCache {
       offset: cp.offset + d, count: cp.tok, line: cp.line, curFile: cp.curFile,
       names: e.names.slice(0, cp.names), files, fileAt,
       kind: e.kind, start: e.start, end: e.end, id: e.id, line_: e.line, file: e.file, spaceBefore: e.spaceBefore,
-      shift: d, table: e.table,
+      shift: d, table: e.table, into: e.spare,
     };
+    e.spare = undefined;   // lent to this lex until release()
     const r = lexFrom(src, resume);
     return { tokens: r.tokens, hit, head, fileAt: r.fileAt };
+  }
+
+  /**
+   * The caller is done with `lexed` and with everything that reads its tokens: a later lex() from the same
+   * prefix may write over its token arrays. Optional (without it every lex allocates its own arrays).
+   */
+  release(lexed: PreludeLexed): void {
+    const hit = lexed.hit;
+    if (!hit || lexed.released) return;
+    lexed.released = true;
+    const t = lexed.tokens;
+    hit.entry.spare = { kind: t.kind, start: t.start, end: t.end, id: t.id, line: t.line, file: t.file, spaceBefore: t.spaceBefore, valid: hit.entry.cps[hit.cp].tok, shift: hit.delta };
   }
 
   /** Skim the tokens of lex(), reusing the prefix's index; remembers the unit when that pays. */
@@ -159,12 +183,23 @@ export class PreludeCache {
       const e = hit.entry, cp = e.cps[hit.cp];
       const namespaces: NamespaceMap = new Map();
       for (const [nm, inline, opens] of cp.namespaces) namespaces.set(nm, { inline, opens: opens.slice() });
-      resume = { tok: cp.tok, match: e.match, stack: cp.stack, frames: cp.frames, decls: e.decls, declCount: cp.decls, namespaces };
+      const spare = e.spareMatch ?? { valid: 0 };
+      e.spareMatch = undefined;
+      // one prefix map per entry, over the fewest declarations a resume has needed (skim adds the rest on top)
+      if (!e.byNameAt || e.byNameAt.count > cp.decls) e.byNameAt = { count: cp.decls, map: nameMap(e.decls, cp.decls) };
+      resume = { tok: cp.tok, match: e.match, stack: cp.stack, frames: cp.frames, decls: e.decls, declCount: cp.decls, namespaces, spare, byName: e.byNameAt };
     }
     const index = skim(t, { resume, atTop: rec ? rec.atTop : undefined });
     if (rec && (index.errors?.length ?? 0) === 0) {
       const entry = rec.finish(index, lexed.head);
       if (entry) this.insert(entry);
+    }
+    if (hit && resume?.spare?.match) {
+      // skim set the openers open at the cut to -1 and matched them anew: restore them to the prefix's partners
+      const m = resume.spare.match, e = hit.entry;
+      for (const o of resume.stack) m[o] = e.match[o];
+      resume.spare.valid = resume.tok;
+      e.spareMatch = resume.spare;
     }
     return index;
   }
@@ -215,6 +250,8 @@ class Recorder {
   private filesSeen = 0;
   private match: Int32Array | null = null;
   private lastOffset: number;
+  /** Checkpoints still to take at the main file's spacing. */
+  private denseLeft = 64;
 
   constructor(private t: TokensWithErrors, private fileAt: number[], private spacing: number, hit: Hit | null) {
     this.lastOffset = -spacing;
@@ -244,7 +281,10 @@ class Recorder {
     this.swept = i;
     if (i === 0 || i >= t.count) return;
     const s = t.start[i];
-    if (s - this.lastOffset < this.spacing) return;
+    // the main file (file 0) is what gets edited: denser there (a bounded number of times), so that an edit
+    // relexes and reskims little more than what follows it
+    const dense = t.file[i] === 0 && this.denseLeft > 0;
+    if (s - this.lastOffset < (dense ? Math.max(256, this.spacing >> 4) : this.spacing)) return;
     // The cut: the start of token i's line, with only blanks before the token, not after a line splice.
     const src = t.src;
     let q = s;
@@ -266,6 +306,7 @@ class Recorder {
       frames: frames.slice(), stack: frames.map(f => f.open), namespaces: ns,
     });
     this.lastOffset = q;
+    if (dense) this.denseLeft--;
   };
 
   finish(index: Index, head: Head): Entry | null {

@@ -95,6 +95,61 @@ export interface SkimResume {
   decls: readonly DeclEntry[];
   declCount: number;
   namespaces: NamespaceMap;
+  /**
+   * A bracket array the caller lends (prelude.ts): used instead of a new one when large enough, and replaced by
+   * the array used. Its first `valid` entries equal `match`'s, except at the openers in `stack`.
+   */
+  spare?: { match?: Int32Array; valid: number };
+  /** byName of the first `count` (at most declCount) declarations (read only; shared by skims resumed from the same unit). */
+  byName?: { map: ReadonlyMap<string, readonly number[]>; count: number };
+}
+
+/**
+ * A name map over a shared prefix map: the names of the declarations after the cut are kept on top, and a
+ * prefix name that gains declarations gets its own copy of the list, so the prefix map is never written.
+ * Reads and iteration (order of first appearance) are those of a map built over all declarations.
+ */
+class OverlayMap extends Map<string, number[]> {
+  private shadowed = 0;
+  constructor(private readonly base: ReadonlyMap<string, readonly number[]>) { super(); }
+  override get(k: string): number[] | undefined { return super.get(k) ?? (this.base.get(k) as number[] | undefined); }
+  override has(k: string): boolean { return super.has(k) || this.base.has(k); }
+  override set(k: string, v: number[]): this {
+    if (!super.has(k) && this.base.has(k)) this.shadowed++;
+    return super.set(k, v);
+  }
+  override delete(k: string): boolean { throw new Error(`OverlayMap.delete(${k}): read only`); }
+  override clear(): void { throw new Error('OverlayMap.clear(): read only'); }
+  override get size(): number { return this.base.size + super.size - this.shadowed; }
+  /** Appends declaration k to name nm's list. */
+  add(nm: string, k: number): void {
+    const own = super.get(nm);
+    if (own) { own.push(k); return; }
+    const b = this.base.get(nm);
+    this.set(nm, b ? [...b, k] : [k]);
+  }
+  override *entries(): MapIterator<[string, number[]]> {
+    for (const [k, v] of this.base) yield [k, super.get(k) ?? (v as number[])];
+    for (const e of super.entries()) if (!this.base.has(e[0])) yield e;
+  }
+  override *keys(): MapIterator<string> { for (const [k] of this.entries()) yield k; }
+  override *values(): MapIterator<number[]> { for (const [, v] of this.entries()) yield v; }
+  override [Symbol.iterator](): MapIterator<[string, number[]]> { return this.entries(); }
+  override forEach(f: (v: number[], k: string, m: Map<string, number[]>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) f.call(thisArg, v, k, this);
+  }
+}
+
+/** byName over decls[0..count): name → indices in source order. */
+export function nameMap(decls: readonly DeclEntry[], count: number): Map<string, number[]> {
+  const byName = new Map<string, number[]>();
+  for (let k = 0; k < count; k++) {
+    const nm = decls[k].name;
+    if (nm === '') continue;
+    const l = byName.get(nm);
+    if (l) l.push(k); else byName.set(nm, [k]);
+  }
+  return byName;
 }
 
 export interface SkimHooks {
@@ -112,20 +167,31 @@ interface Declarator { nameTok: number; name: string; func: boolean; bodyStart: 
  */
 export function matchBrackets(t: Tokens, errors?: { tok: number; message: string }[], resume?: SkimResume): Int32Array {
   const n = t.count;
-  const match = new Int32Array(n + 1).fill(-1);
-  const stack = new Int32Array(n + 1);
+  const spare = resume?.spare;
+  const lent = spare?.match !== undefined && spare.match.length >= n + 1 ? spare.match : undefined;
+  const match = lent ?? new Int32Array(n + 1);
+  if (spare) spare.match = match;
+  // nesting depth is small: grown when needed
+  let stack = new Int32Array(Math.min(n + 1, 1024));
   let sp = 0;
   const kind = t.kind, id = t.id;
   let from = 0;
   if (resume) {
     from = resume.tok;
-    match.set(resume.match.subarray(0, from));
+    const v = lent ? Math.min(spare!.valid, from) : 0;
+    if (v < from) match.set(resume.match.subarray(v, from), v);
+    match.fill(-1, from, n + 1);
+    if (resume.stack.length > stack.length) stack = new Int32Array(resume.stack.length * 2);
     for (const o of resume.stack) { stack[sp++] = o; match[o] = -1; }
-  }
+  } else match.fill(-1);
   for (let i = from; i < n; i++) {
     if (kind[i] !== Tok.Punct) continue;
     const p = id[i];
-    if (p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) { stack[sp++] = i; continue; }
+    if (p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) {
+      if (sp === stack.length) { const s2 = new Int32Array(sp * 2); s2.set(stack); stack = s2; }
+      stack[sp++] = i;
+      continue;
+    }
     let want: number;
     if (p === P_RPAREN) want = P_LPAREN; else if (p === P_RBRACK) want = P_LBRACK; else if (p === P_RBRACE) want = P_LBRACE;
     else continue;
@@ -151,8 +217,8 @@ export function matchBrackets(t: Tokens, errors?: { tok: number; message: string
 
 export function skim(t: Tokens, hooks?: SkimHooks): Index {
   const errors: { tok: number; message: string }[] = [];
-  const decls: DeclEntry[] = hooks?.resume ? hooks.resume.decls.slice(0, hooks.resume.declCount) : [];
-  const byName = new Map<string, number[]>();
+  const resume = hooks?.resume;
+  const decls: DeclEntry[] = resume ? resume.decls.slice(0, resume.declCount) : [];
   const namespaces: NamespaceMap = hooks?.resume ? hooks.resume.namespaces : new Map();
   try {
     skimInto(t, decls, errors, namespaces, hooks);
@@ -160,12 +226,12 @@ export function skim(t: Tokens, hooks?: SkimHooks): Index {
     // Defensive: the walker is written not to throw, but an index is better than an exception.
     errors.push({ tok: t.count, message: `internal skimmer error: ${(e as Error).message}` });
   }
-  for (let k = 0; k < decls.length; k++) {
-    const nm = decls[k].name;
-    if (nm === '') continue;
-    const l = byName.get(nm);
-    if (l) l.push(k); else byName.set(nm, [k]);
-  }
+  let byName: Map<string, number[]>;
+  if (resume?.byName && resume.byName.count <= resume.declCount) {
+    const m = new OverlayMap(resume.byName.map);
+    for (let k = resume.byName.count; k < decls.length; k++) if (decls[k].name !== '') m.add(decls[k].name, k);
+    byName = m;
+  } else byName = nameMap(decls, decls.length);
   return { decls, byName, errors, namespaces };
 }
 

@@ -30,8 +30,14 @@ const norm = (scope: string): string => {
 };
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
 
+/**
+ * The namespace tables (before inline namespaces) over the shortest shared prefix of declarations met, by the
+ * first declaration of the indices sharing it (the first n are the same wherever the n-th, `last`, is).
+ */
+const prefixTables = new WeakMap<DeclEntry, { n: number; last: DeclEntry; namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
+
 /** Namespace tables of an index (built by the first Unit over it, read-only afterwards). */
-const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
+const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }>; inlineNs: Set<string> }>();
 
 export class Unit {
   diags: Diagnostic[] = [];
@@ -61,14 +67,34 @@ export class Unit {
     setBodyProvider(f => this.parseBody(f));
     // several Units over one index (incremental compiles) share the namespace tables: they depend on the index only
     const shared = nsTables.get(index);
-    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; return; }
-    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases });
+    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; this.inlineNs = shared.inlineNs; return; }
+    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases, inlineNs: this.inlineNs });
     this.namespaces.add('');
-    for (let i = 0; i < index.decls.length; i++) {
-      const d = index.decls[i]!;
+    // a reused prelude's shared (frozen) declarations come first and are always preceded by the same ones:
+    // the tables over them are remembered (prefixTables)
+    const decls = index.decls;
+    let frozen = 0, hi = decls.length;
+    while (frozen < hi) { const mid = (frozen + hi) >>> 1; if (Object.isFrozen(decls[mid])) frozen = mid + 1; else hi = mid; }
+    const pre = frozen > 0 ? prefixTables.get(decls[0]!) : undefined;
+    let from = 0;
+    if (pre && pre.n <= frozen && decls[pre.n - 1] === pre.last) {
+      for (const x of pre.namespaces) this.namespaces.add(x);
+      for (const [k, v] of pre.usingDirs) this.usingDirs.set(k, v.slice());
+      for (const [k, v] of pre.nsAliases) this.nsAliases.set(k, v);
+      from = pre.n;
+    }
+    const remember = (): void => {
+      if (from === 0 && frozen > 0) prefixTables.set(decls[0]!, { n: frozen, last: decls[frozen - 1]!, namespaces: new Set(this.namespaces), usingDirs: new Map([...this.usingDirs].map(([k, v]) => [k, v.slice()])), nsAliases: new Map(this.nsAliases) });
+    };
+    for (let i = from; i < decls.length; i++) {
+      if (i === frozen) remember();
+      const d = decls[i]!;
       const n = norm(d.scope);
-      const parts = n ? n.split('::') : [];
-      for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
+      // a path in the set has all its prefixes in it too (most declarations share their scope with the previous one)
+      if (!this.namespaces.has(n)) {
+        const parts = n.split('::');
+        for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
+      }
       if (d.kind === 'namespace-alias' && d.name) {
         const full = n ? n + '::' + d.name : d.name;
         this.namespaces.add(full);
@@ -87,6 +113,7 @@ export class Unit {
         }
       }
     }
+    if (frozen === decls.length) remember();
     // an inline namespace's members are members of the enclosing namespace (cuda::std::__4, __swap::__cxx17)
     for (const [full, info] of index.namespaces ?? []) {
       if (!info.inline) continue;

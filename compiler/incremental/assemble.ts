@@ -75,7 +75,7 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
   if (nvRefs.size > 0) {
     if (!libdevice) return { why: 'libdevice calls without libdevice' };
     const strNames = [...strNum.values()].map(n => (n === 0 ? '$str' : `$str.${n}`));
-    const linked = linkOrder(opts, libdevice, fOrder.filter(n => events.has(n)), nvRefs, [...gOrder.filter(g => !g.startsWith('s')), ...strNames]);
+    const linked = linkOrderCached(opts, libdevice, fOrder.filter(n => events.has(n)), nvRefs, [...gOrder.filter(g => !g.startsWith('s')), ...strNames]);
     if (typeof linked === 'string') return { why: linked };
     for (const f of linked.funcs) if (!placedF.has(f)) { placedF.add(f); fOrder.push(f); }
     for (const g of linked.globals) if (!placedG.has(g)) { placedG.add(g); gOrder.push(g); }
@@ -83,6 +83,7 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
 
   // texts under the unit's string names
   const renamer = (r: Recording) => (text: string): string | null => {
+    if (!text.includes('$str')) return text;
     let bad = false;
     const out = text.replace(STR_NAME, s => {
       const key = r.strs[isoName(s)];
@@ -153,6 +154,23 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
 }
 
 class NoHeader extends Error {}
+
+/** Recent linkOrder() results per libdevice, by their inputs (an edit rarely changes what the unit links). */
+const linkOrders = new WeakMap<Uint8Array, Map<string, ReturnType<typeof linkOrder>>>();
+const MAX_LINK_ORDERS = 64;
+
+function linkOrderCached(opts: CompileOptions, libdevice: Uint8Array, defined: string[], nvRefs: Map<string, string[]>, globalNames: string[]): ReturnType<typeof linkOrder> {
+  let memo = linkOrders.get(libdevice);
+  if (!memo) linkOrders.set(libdevice, memo = new Map());
+  const key = JSON.stringify([opts.arch, opts.ftz, opts.precDiv, opts.precSqrt, opts.fastMath, globalNames, defined.map(n => [n, nvRefs.get(n) ?? []])]);
+  let r = memo.get(key);
+  if (r === undefined) {
+    r = linkOrder(opts, libdevice, defined, nvRefs, globalNames);
+    if (memo.size >= MAX_LINK_ORDERS) memo.delete(memo.keys().next().value!);
+  } else memo.delete(key);   // most recently used last
+  memo.set(key, r);
+  return r;
+}
 
 /**
  * The functions and globals linking libdevice appends to the whole unit's module, in order: the same link

@@ -2,8 +2,10 @@
 // specialisation) is compiled on its own (a fresh Unit and module) and stored with its trace: every name
 // its front end looked up in the index. On the next compile of the unit, a root whose own declaration and
 // traced declarations hash the same (positions excluded) is reused; only the others are compiled.
-// assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it; the kernels, the
-// device variables and the stub are read from the current unit every time.
+// assemble.ts rebuilds the module exactly as a whole-unit compile orders and names it. The unit level (the
+// kernels, the device variables and the stub) is remembered the same way (unitLevel()): it is reused while
+// the root declarations' signatures and lines and what it looked up are unchanged, so an edit inside a
+// kernel's body reads no other kernel.
 //
 // The first compile of a file compiles it whole (and marks the file): compiling roots one by one costs
 // more than a whole compile when nothing can be reused, so a fresh build pays nothing for this.
@@ -18,6 +20,7 @@ import { Unsupported, CompileErrors } from '../diagnostics';
 import type { CompileEnv, CompileResult, PhaseTimes } from '../compile';
 import { linkAndCheck } from '../compile';
 import type { Tokens } from '../frontend/tokens';
+import type { PreludeLexed } from '../frontend/prelude';
 import type { Index } from '../frontend/index-types';
 import type { FuncSym, VarSym } from '../frontend/ast';
 import { lex } from '../frontend/lexer';
@@ -26,11 +29,12 @@ import { Unit } from '../frontend/unit';
 import { ModuleGen } from '../frontend/codegen';
 import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
 import { generateStub } from '../frontend/stub';
+import type { StubInput } from '../frontend/stub-types';
 import { mangleFunction } from '../frontend/mangle';
 import { newModule } from '../middle/ir';
 import { optimize } from '../middle/passes';
 import { emitFunction, declHeader, globalParts } from '../backend/ptx';
-import { IndexHashes, declHash, sha1 } from './trace';
+import { IndexHashes, declHash, rootSignatures, sha1 } from './trace';
 import { record } from './record';
 import { assembleUnit, type Preamble } from './assemble';
 import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces } from './store';
@@ -44,6 +48,10 @@ class Whole extends Error {}
 /** Why the last incremental compile fell back to a whole-unit compile ('' when it did not). For tests and stats. */
 let lastFallback = '';
 export function lastFallbackReason(): string { return lastFallback; }
+
+/** Whether the last incremental compile reused a remembered unit level (roots, device variables, stub). For tests. */
+let lastUnitReused = false;
+export function lastUnitLevelReused(): boolean { return lastUnitReused; }
 
 const libKeys = new WeakMap<Uint8Array, string>();
 function libdeviceKey(b: Uint8Array | undefined): string {
@@ -71,10 +79,12 @@ export interface RootsPart { only?: ReadonlySet<string>; names: string[]; first?
 export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult, part?: RootsPart): CompileResult {
   if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
   lastFallback = '';
+  lastUnitReused = false;
   // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
   // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
   // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
-  const seen = sha1([FORMAT, 'seen', optionsKey(opts), libdeviceKey(env.libdevice)].join('\n'));
+  const optKey = optionsKey(opts);
+  const seen = sha1([FORMAT, 'seen', optKey, libdeviceKey(env.libdevice)].join('\n'));
   if (part && !env.pieces!.get(seen)) { if (part.only) env.pieces!.put(seen, { traces: [] }); else part.first = true; }
   if (!part && !env.pieces!.get(seen)) {
     env.pieces!.put(seen, { traces: [] });
@@ -84,46 +94,35 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
   const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
   let t = performance.now();
   const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
+  const pre = env.prelude;
+  let lexed: PreludeLexed | undefined;
+  // nothing returned refers to the tokens: their arrays can serve the next lex from the same prefix
+  const release = (): void => { if (pre && lexed) pre.release(lexed); };
   try {
-    const pre = env.prelude;
-    const lexed = pre ? pre.lex(src) : undefined;
+    lexed = pre ? pre.lex(src) : undefined;
     const toks = lexed ? lexed.tokens : lex(src);
     lap('lex');
     const index = pre && lexed ? pre.skim(lexed) : skim(toks);
     lap('skim');
     if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
 
-    // the unit level, fresh every time: roots, device variables, stub
-    const u = new Unit(toks, index, opts);
-    const kernels: FuncSym[] = [], vars: VarSym[] = [];
-    const templates = new Map<string, number[]>();
-    const declOf = new Map<FuncSym | VarSym, number>();
-    collectRoots(u, kernels, vars, templates, declOf);
-    // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
-    if (templates.size > 0) for (const k of templateKernelInstances(u, templates)) if (!kernels.includes(k)) kernels.push(k);
-    const gen = new ModuleGen(u, opts, newModule());
-    const { rec, detach } = record(gen, gen.m);
-    for (const v of vars) gen.global(v);
-    detach();
-    if (gen.queue.length > 0 || u.diags.length > 0) throw new Whole('device variables: diagnostics or functions in initialisers');
-    const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => mangleFunction(k, opts.moduleId)) };
-    const gp = globalParts(opts);
-    for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
-    const stub = generateStub(stubInput(u, kernels, vars, opts), opts);
+    // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
+    const hashes = new IndexHashes(toks, index);
+    const shape = hashes.shape();
+    const level = unitLevel(toks, index, opts, optKey, shape, hashes);
+    const { preamble, kernelDecls, varDecls, templates } = level;
+    const stub = fillStub(level.stub, opts);
     lap('irgen');
 
     // roots: reuse what still holds, compile the rest
-    const hashes = new IndexHashes(toks, index);
-    const base = sha1([FORMAT, optionsKey(opts), libdeviceKey(env.libdevice), hashes.shape()].join('\n'));
+    const base = sha1([FORMAT, optKey, libdeviceKey(env.libdevice), shape].join('\n'));
     const entries: RootEntry[] = [];
     const compiled: string[] = [], reused: string[] = [];
     const fresh: [string, RootEntry][] = [];
-    const varDecls = vars.map(v => declOf.get(v)!);
-    kernels.forEach((k, i) => {
-      const name = preamble.kernels[i]!;
-      const di = declOf.get(k);
+    preamble.kernels.forEach((name, i) => {
+      const di = kernelDecls[i]!;
       // a specialisation: every declaration of the template's name (primary, specialisations) keys it
-      const own = di !== undefined ? declHash(toks, index.decls[di]!) : `template ${hashes.key(k.name)}`;
+      const own = typeof di === 'number' ? declHash(toks, index.decls[di]!) : `template ${hashes.key(di)}`;
       const slot = sha1(`${base}\n${name}\n${own}`);
       const hit = findEntry(env.pieces!, slot, hashes);
       lap('assemble');
@@ -131,7 +130,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
       if (part && !part.only) { part.names.push(name); return; }
       if (part && !part.only!.has(name)) return;
       if (part) part.names.push(name);
-      const e = compileRoot(toks, index, opts, env, di !== undefined ? di : templates, varDecls, name, hashes, times);
+      const e = compileRoot(toks, index, opts, env, typeof di === 'number' ? di : templates, varDecls, name, hashes, times);
       t = performance.now();   // compileRoot counted its own phases
       fresh.push([slot, e]);
       entries.push(e);
@@ -140,17 +139,100 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     const store = env.pieces!;
     const save = (): void => { for (const [slot, e] of fresh) storeEntry(store, slot, e); };
     if (fresh.length > 0) { if (store.batch) store.batch(save); else save(); }
-    if (part) return { ok: true, ptx: '', stub: '', diagnostics: [], times };
+    if (part) { release(); return { ok: true, ptx: '', stub: '', diagnostics: [], times }; }
     const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
     lap('assemble');
     if (typeof ptx !== 'string') throw new Whole(ptx.why);
+    release();
     return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
   } catch (e) {
     // the whole-unit compile reports errors and unsupported constructs (and our own bugs) as it always does
     lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message
       : e instanceof CompileErrors ? 'errors' : `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    release();
     return whole(env);
   }
+}
+
+/** What the unit level gives the roots: the kernels (by declaration, or a template specialisation by template name) and the rest. */
+interface UnitLevel {
+  preamble: Preamble;
+  /** With placeholders for the file names (stubTemplate()). */
+  stub: string;
+  kernelDecls: (number | string)[];
+  varDecls: number[];
+  templates: Map<string, number[]>;
+}
+
+/**
+ * Unit levels of recent compiles, as root entries are kept: by slot (the options but the stub's file names, the namespace shape, and
+ * each root declaration's position in the index, signature and lines), then by the digest of the lookups the
+ * unit level made (the slot's recent lists of lookups, hashed over the current index, name the one to use). Units with kernel templates are not
+ * remembered (finding their specialisations reads every token of the user's code).
+ */
+const unitLevels = new Map<string, { traces: string[][]; byDigest: Map<string, UnitLevel> }>();
+const MAX_UNIT_LEVELS = 64;
+
+function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: string, shape: string, hashes: IndexHashes): UnitLevel {
+  const roots = rootSignatures(toks, index);
+  const slot = roots === null ? null
+    : sha1([FORMAT, 'unit', optKey, shape, roots.sigs.join('\n')].join('\n'));
+  const known = slot === null ? undefined : unitLevels.get(slot);
+  if (known) {
+    for (const trace of known.traces) {
+      const hit = known.byDigest.get(hashes.unitDigest(trace));
+      if (!hit) continue;
+      unitLevels.delete(slot!); unitLevels.set(slot!, known);   // most recently used last
+      lastUnitReused = true;
+      return hit;
+    }
+  }
+
+  const u = new Unit(toks, index, opts);
+  // the roots' own names too: another declaration of a kernel (a prototype) is no lookup but may matter
+  u.trace = new Set(roots?.names);
+  const kernels: FuncSym[] = [], vars: VarSym[] = [];
+  const templates = new Map<string, number[]>();
+  const declOf = new Map<FuncSym | VarSym, number>();
+  collectRoots(u, kernels, vars, templates, declOf);
+  // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
+  if (templates.size > 0) for (const k of templateKernelInstances(u, templates)) if (!kernels.includes(k)) kernels.push(k);
+  const gen = new ModuleGen(u, opts, newModule());
+  const { rec, detach } = record(gen, gen.m);
+  for (const v of vars) gen.global(v);
+  detach();
+  if (gen.queue.length > 0 || u.diags.length > 0) throw new Whole('device variables: diagnostics or functions in initialisers');
+  const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => mangleFunction(k, opts.moduleId)) };
+  const gp = globalParts(opts);
+  for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
+  const stub = stubTemplate(stubInput(u, kernels, vars, opts), opts);
+  const level: UnitLevel = { preamble, stub, kernelDecls: kernels.map(k => declOf.get(k) ?? k.name), varDecls: vars.map(v => declOf.get(v)!), templates };
+  if (slot !== null && templates.size === 0) {
+    const trace = [...u.trace].sort();
+    const digest = hashes.unitDigest(trace);
+    const k = known ?? { traces: [], byDigest: new Map<string, UnitLevel>() };
+    k.traces = [trace, ...k.traces.filter(t => t.join('\n') !== trace.join('\n'))].slice(0, MAX_TRACES);
+    k.byDigest.delete(digest);
+    k.byDigest.set(digest, level);
+    if (k.byDigest.size > MAX_TRACES) k.byDigest.delete(k.byDigest.keys().next().value!);
+    unitLevels.delete(slot);
+    unitLevels.set(slot, k);
+    if (unitLevels.size > MAX_UNIT_LEVELS) unitLevels.delete(unitLevels.keys().next().value!);
+  }
+  return level;
+}
+
+// The stub names two files of the nvcc run (different in every run): it is made with these placeholders, which
+// nothing else in a stub can contain, and they are replaced by the run's names (stub.ts writes them as given).
+const INCLUDE_PH = '\u0000include\u0000', STUB_PH = '\u0000stub\u0000';
+
+/** generateStub() with the placeholders for the file names (what the unit level remembers). */
+function stubTemplate(input: StubInput, opts: CompileOptions): string {
+  return generateStub(input, { ...opts, includeFileName: INCLUDE_PH, stubFileName: STUB_PH });
+}
+
+function fillStub(template: string, opts: CompileOptions): string {
+  return template.split(INCLUDE_PH).join(opts.includeFileName).split(STUB_PH).join(opts.stubFileName);
 }
 
 /** Traces kept per root declaration (older versions of what it reaches). */

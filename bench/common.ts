@@ -38,3 +38,25 @@ export function writeResults(name: string, data: object): void {
   fs.renameSync(`${file}.tmp`, file);
   console.log(`\nwrote ${path.relative(REPO_ROOT, file)}`);
 }
+
+/**
+ * The benchmarks' multi-kernel unit: `n` kernels of similar cost, each with its own inlined helper and a
+ * shared-memory reduction; `edit` is appended to every kernel's last expression (an edit of every kernel).
+ */
+export function multiKernelSource(n = 20, edit = ''): string {
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    parts.push(`__device__ float helper${i}(float x, int n) { float s = 0; for (int j = 0; j < n; ++j) s += x * j + ${i}.0f; return s; }
+__global__ void k${i}(const float* __restrict__ a, float* b, int n) {
+  __shared__ float sh[256];
+  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  float v = g < n ? a[g] : 0.f;
+  sh[t] = helper${i}(v, ${i + 2});
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
+  if (t == 0) b[blockIdx.x] = sh[0] * ${i}.5f + sqrtf(fabsf(sh[1]))${edit};
+}
+`);
+  }
+  return parts.join('\n');
+}

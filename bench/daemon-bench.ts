@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import {
   KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, kernelPrograms, mkTempDir, prepareUnit, prepareUnits, skipReason, type PreparedUnit,
 } from '../test/helpers/tools';
-import { median, parseBenchArgs, writeResults } from './common';
+import { median, multiKernelSource, parseBenchArgs, writeResults } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
 const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
@@ -98,24 +98,6 @@ function memoryAfterAllKernels(arch: number): { units: number; failed: string[];
   }
 }
 
-// The 20-kernel unit of bench/incr-bench.ts: kernels of similar cost, each with its own inlined helper.
-function source20(edit = ''): string {
-  const parts: string[] = [];
-  for (let i = 0; i < 20; i++) {
-    parts.push(`__device__ float helper${i}(float x, int n) { float s = 0; for (int j = 0; j < n; ++j) s += x * j + ${i}.0f; return s; }
-__global__ void k${i}(const float* __restrict__ a, float* b, int n) {
-  __shared__ float sh[256];
-  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
-  float v = g < n ? a[g] : 0.f;
-  sh[t] = helper${i}(v, ${i + 2});
-  __syncthreads();
-  for (int s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
-  if (t == 0) b[blockIdx.x] = sh[0] * ${i}.5f + sqrtf(fabsf(sh[1]))${edit};
-}
-`);
-  }
-  return parts.join('\n');
-}
 
 /** cpuOne/cpuTwo: median CPU ms the daemon process (all its threads) spent per compile. */
 interface SplitCase { one: Series; two: Series; ratio: number | null; cpuOne: number | null; cpuTwo: number | null }
@@ -142,9 +124,9 @@ function splitCompile(arch: number, runs: number): SplitRow {
   for (let i = 0; i <= runs; i++) {
     const cu = path.join(dir, `r${i}`, 'u20.cu');
     fs.mkdirSync(path.dirname(cu), { recursive: true });
-    fs.writeFileSync(cu, source20());
+    fs.writeFileSync(cu, multiKernelSource(20));
     const cold = prepareUnit(cu, arch);
-    fs.writeFileSync(cu, source20(' + 1.0f'));
+    fs.writeFileSync(cu, multiKernelSource(20, ' + 1.0f'));
     units.push([cold, prepareUnit(cu, arch)]);
   }
   const boxes = [sandbox('split1', { PTXD_WORKERS: '1' }), sandbox('split2', { PTXD_WORKERS: '2' })] as const;

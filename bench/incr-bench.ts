@@ -20,27 +20,10 @@ import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
 import { ciccArgv, ciccOutputs, libdeviceBytes, mkTempDir, prepareUnit, skipReason, unitOptions } from '../test/helpers/tools';
-import { median, parseBenchArgs, writeResults } from './common';
+import { median, multiKernelSource, parseBenchArgs, writeResults } from './common';
 
 const KERNELS = 20;
 
-function source(): string {
-  const parts: string[] = [];
-  for (let i = 0; i < KERNELS; i++) {
-    parts.push(`__device__ float helper${i}(float x, int n) { float s = 0; for (int j = 0; j < n; ++j) s += x * j + ${i}.0f; return s; }
-__global__ void k${i}(const float* __restrict__ a, float* b, int n) {
-  __shared__ float sh[256];
-  int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
-  float v = g < n ? a[g] : 0.f;
-  sh[t] = helper${i}(v, ${i + 2});
-  __syncthreads();
-  for (int s = blockDim.x / 2; s > 0; s >>= 1) { if (t < s) sh[t] += sh[t + s]; __syncthreads(); }
-  if (t == 0) b[blockIdx.x] = sh[0] * ${i}.5f + sqrtf(fabsf(sh[1]));
-}
-`);
-  }
-  return parts.join('\n');
-}
 
 /**
  * The unit with kernel k's final constant changed to a value no earlier run used. As one flat string, as a
@@ -82,7 +65,7 @@ function main(): number {
   const dir = path.join(os.tmpdir(), `ptxd-incr-bench-${process.getuid?.() ?? 'u'}`);
   fs.mkdirSync(dir, { recursive: true });
   const cu = path.join(dir, 'u20.cu');
-  fs.writeFileSync(cu, source());
+  fs.writeFileSync(cu, multiKernelSource(KERNELS));
   const u = prepareUnit(cu, arch);
   const ii = fs.readFileSync(u.ii, 'utf8');
   const opts = unitOptions(u);

@@ -536,17 +536,7 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
   else { inst.t = types[0] ?? T.NONE; inst.t2 = types[1] ?? T.NONE; }
   if (op === Op.BAR && parts[1] === 'warp') inst.t = T.NONE;
   // Operands
-  const rest = toks.slice(i);
-  const ops: string[][] = [];
-  let cur: string[] = [];
-  let depth = 0;
-  for (const w of rest) {
-    if (w === '{' || w === '[' || w === '(') depth++;
-    if (w === '}' || w === ']' || w === ')') depth--;
-    if (w === ',' && depth === 0) { ops.push(cur); cur = []; continue; }
-    cur.push(w);
-  }
-  if (cur.length) ops.push(cur);
+  const ops = splitOperands(toks.slice(i));
   if (inst.op === Op.CALL) return decodeCall(inst, ops, f, module, sc, line);
   if (inst.op === Op.BRA) {
     const l = ops[0]?.[0] ?? '';

@@ -35,13 +35,13 @@ __global__ void k(float *f, int *o) { f[threadIdx.x] = cuda::std::numeric_limits
 __global__ void k(int *o) { cuda::std::pair<int, float> p(1, 2.0f); int a = 1, b = 2; cuda::std::swap(a, b); o[threadIdx.x] = p.first + a; }`,
   /partial specialization|template/],
   ['cuda_std_tuple', `#include <cuda/std/tuple>
-__global__ void k(int *o) { cuda::std::tuple<int, int> t(1, 2); o[threadIdx.x] = cuda::std::get<0>(t) + cuda::std::get<1>(t); }`, /variadic template|template/],
+__global__ void k(int *o) { cuda::std::tuple<int, int> t(1, 2); o[threadIdx.x] = cuda::std::get<0>(t) + cuda::std::get<1>(t); }`, /variadic template|template|sizeof\.\.\./],
   ['cuda_std_functional', `#include <cuda/std/functional>
-__global__ void k(int *o) { cuda::std::plus<int> p; o[threadIdx.x] = p(o[threadIdx.x], 2); }`, /template/],
+__global__ void k(int *o) { cuda::std::plus<int> p; o[threadIdx.x] = p(o[threadIdx.x], 2); }`, /template|member function declaration form/],
   ['cuda_std_complex', `#include <cuda/std/complex>
 __global__ void k(float *o) { cuda::std::complex<float> c(1.0f, 2.0f); c = c * c; o[threadIdx.x] = c.real() + c.imag(); }`, /partial specialization|template|overload resolution among header declarations/],
   ['cuda_std_atomic', `#include <cuda/std/atomic>
-__global__ void k(int *o) { cuda::std::atomic_ref<int> r(o[0]); r.fetch_add(1); }`, /template/],
+__global__ void k(int *o) { cuda::std::atomic_ref<int> r(o[0]); r.fetch_add(1); }`, /template|dependent type name/],
   ['thrust_functional', `#include <thrust/functional.h>
 __global__ void k(int *o) { thrust::plus<int> p; thrust::maximum<int> m; o[threadIdx.x] = m(p(o[threadIdx.x], 2), 5); }`, /declaration of _1|template/],
   ['thrust_reduce', `#include <thrust/device_vector.h>

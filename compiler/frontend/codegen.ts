@@ -807,6 +807,17 @@ class FnGen {
         return this.generic(this.g.global(v));
       }
       case 'str': return this.generic(this.g.string(e.bytes));
+      case 'bvarbase': {
+        // threadIdx/blockIdx/... as a whole uint3/dim3 (`dim3 d = threadIdx`): a local copy of its three parts
+        if (e.ty.k !== 'record' || e.ty.rec.fields.length !== 3) throw new Unsupported(`builtin variable ${e.name} as a whole`);
+        const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'bvar.tmp');
+        for (const f of e.ty.rec.fields) {
+          const v = lowerBuiltinVar(this.ctx, e.name, f.name);
+          if (!v) throw new Unsupported(`builtin variable ${e.name}`);
+          this.b.store(v, f.offset ? this.b.gep(T.i8, slot, [cInt(T.i64, f.offset)]) : slot, 4);
+        }
+        return this.generic(slot);
+      }
       case 'deref': return this.rv(e.e);
       case 'index': return this.ptrAdd(this.rv(e.base), e.base.ty, e.idx, false);
       case 'member': {

@@ -673,7 +673,15 @@ export class Parser {
       }
       if (ds.ty.k === 'record' && ds.tagOnly && ds.ty.rec.name) rec.types.set(ds.ty.rec.name, ds.ty);
       for (;;) {
-        if (this.at(':')) throw new Unsupported('unnamed bitfield');
+        if (this.eat(':')) {
+          // an unnamed bitfield: padding (`unsigned int : 0` starts a new unit)
+          const w = Number(this.constInt(this.parseCond()));
+          const ft = unqual(ds.ty);
+          if (!(isIntegral(ft) || ft.k === 'bool' || ft.k === 'enum') || w < 0 || w > sizeOfC(ft) * 8) throw new Unsupported('bitfield of this type or width');
+          rec.fields.push({ name: '', ty: ds.ty, offset: 0, irIndex: -1, bits: w, pad: true });
+          if (!this.eat(',')) break;
+          continue;
+        }
         const d = this.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') throw new Unsupported('member function declaration form');
         if (this.eat(':')) {
@@ -1351,7 +1359,11 @@ export class Parser {
         out.push({ k: 'type', ty });
       }
       else {
-        const e = this.parseBinary(8);
+        // a constant expression up to the `>` or `,` that ends it (`(N > 32) && (N <= 1024)`)
+        const savedGt = this.gtEnds;
+        this.gtEnds = true;
+        let e: Expr;
+        try { e = this.parseBinary(1); } finally { this.gtEnds = savedGt; }
         const v = this.constInt(e);
         out.push({ k: 'val', ty: unqual(e.ty.k === 'error' ? C.int : e.ty), v });
       }
@@ -1372,6 +1384,7 @@ export class Parser {
     if (!ents.length || !this.at('<', 1)) return null;
     this.p++;
     const args = this.parseTemplateArgs();
+    if (this.u.index.decls[ents[0]!]!.kind === 'using') return this.u.templates.instantiateAlias(ents[0]!, args, this);
     return { k: 'record', rec: this.u.templates.instantiateClass(ents[0]!, args, this), q: 0 };
   }
   /** After `operator`: the operator (or conversion type) of an operator-function-id. */
@@ -1748,6 +1761,7 @@ export class Parser {
       let i = 0;
       while (!this.at('}')) {
         if (this.at('.')) throw new Unsupported('designated initializer');
+        while (fields[i]?.pad) i++;
         const f = fields[i];
         if (!f) { this.u.error(this.p, 146, 'too many initializer values'); this.skipInitTail(); break; }
         items.push({ off: f.offset, path: [i], init: this.parseInitializer(f.ty) });
@@ -1902,7 +1916,8 @@ export class Parser {
       // aggregate initialisation from a braced list of expressions
       const items: { off: number; path: number[]; init: Init }[] = [];
       const fields = ty.rec.fields;
-      args.forEach((a, i) => { const fl = fields[i]; if (fl) items.push({ off: fl.offset, path: [i], init: this.initFromExpr(a, fl.ty, a.pos) }); });
+      let i = 0;
+      for (const a of args) { while (fields[i]?.pad) i++; const fl = fields[i]; if (fl) items.push({ off: fl.offset, path: [i], init: this.initFromExpr(a, fl.ty, a.pos) }); i++; }
       return { k: 'list', ty, items, pos };
     }
     if (args.length === 0) return { k: 'zero', ty };
@@ -2357,14 +2372,20 @@ export class Parser {
 
   // ------------------------------------------------------------------ expressions
   parseExpr(): Expr {
-    let e = this.parseAssign();
-    while (this.at(',')) {
-      const pos = this.p; this.p++;
-      const b = this.parseAssign();
-      e = mk(b.ty, pos, b.lv, { k: 'comma', a: e, b: b });
-    }
-    return e;
+    const savedGt = this.gtEnds;
+    this.gtEnds = false;   // `(a > b)` inside template arguments compares
+    try {
+      let e = this.parseAssign();
+      while (this.at(',')) {
+        const pos = this.p; this.p++;
+        const b = this.parseAssign();
+        e = mk(b.ty, pos, b.lv, { k: 'comma', a: e, b: b });
+      }
+      return e;
+    } finally { this.gtEnds = savedGt; }
   }
+  /** Inside template arguments: a `>` or `>>` outside parentheses ends the argument list, it does not compare or shift. */
+  private gtEnds = false;
   parseAssign(): Expr {
     const lhs = this.parseCond();
     const op = this.tx();
@@ -2463,7 +2484,7 @@ export class Parser {
       if (this.kind() !== Tok.Punct) break;
       const op = this.tx();
       const prec = BIN_PREC[op];
-      if (prec === undefined || prec < minPrec) break;
+      if (prec === undefined || prec < minPrec || (this.gtEnds && (op === '>' || op === '>>'))) break;
       const pos = this.p; this.p++;
       const rhs = this.parseBinary(prec + 1);
       lhs = this.binary(op, lhs, rhs, pos);
@@ -2660,10 +2681,11 @@ export class Parser {
     if (this.at('(') && this.startsType(1)) {
       const pos = this.p;
       // `(T(3) - x)` starts like a cast but is a parenthesised expression: not a type-id followed by ')'
+      // (`(T())` reads as a function type, which no cast can name: a parenthesised temporary)
       if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('&', 3) && !this.at('^', 3)) {
         const before = this.u.diags.length, errs = this.u.errorCount;
         let isCast = false;
-        try { this.p++; this.parseTypeName(); isCast = this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+        try { this.p++; isCast = this.parseTypeName().k !== 'func' && this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
         this.u.diags.length = before; this.u.errorCount = errs; this.p = pos;
         if (!isCast) { this.notCastAt = pos; return this.parseUnary(); }
       }
@@ -2972,6 +2994,9 @@ export class Parser {
       // re-check: best must beat every other
       const strictly = viable.every(v => v === best || compareRanks(best.ranks, v.ranks) < 0);
       if (!strictly) {
+        // template specialisations that tie: the more specialised template wins (partial ordering)
+        const winner = ties.find(t => ties.every(o => o === t || this.u.templates.moreSpecialized(t.f, o.f)));
+        if (winner && viable.every(v => ties.includes(v) || compareRanks(best.ranks, v.ranks) < 0)) return winner.f;
         // a tie among the headers' own overloads is our misreading of them (cicc compiles such units), not
         // the user's error: fall back naming it
         if (ties.every(v => !this.u.isUserFile(v.f.pos))) throw new Unsupported(`overload resolution among header declarations of ${name}`);

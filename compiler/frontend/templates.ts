@@ -148,8 +148,30 @@ export class Templates {
   }
   header(di: number): TParam[] {
     let h = this.headers.get(di);
-    if (!h) { const p = this.parserAt(di); h = parseTemplateHeader(p); this.headers.set(di, h); }
+    if (!h) {
+      const p = this.parserAt(di); h = parseTemplateHeader(p); this.headers.set(di, h);
+      // default arguments given on another declaration of the class template (`template <class T = void> class C;`)
+      if (h.some(tp => tp.defStart < 0 && !tp.pack)) {
+        for (const oi of this.primaryDecls(di)) {
+          if (oi === di) continue;
+          const o = parseTemplateHeader(this.parserAt(oi));
+          if (o.length !== h.length) continue;
+          h = h.map((tp, i) => (tp.defStart < 0 && o[i]!.defStart >= 0 && o[i]!.kind === tp.kind ? { ...tp, defStart: o[i]!.defStart } : tp));
+        }
+        this.headers.set(di, h);
+      }
+    }
     return h;
+  }
+  /** The declarations of the primary class template that entry di declares (forward declarations and the definition). */
+  private primaryDecls(di: number): number[] {
+    const d = this.u.index.decls[di]!;
+    if (d.kind !== 'record' || this.u.isSpecialization(di)) return [di];
+    return (this.u.index.byName.get(d.name) ?? []).filter(ei => {
+      const e = this.u.index.decls[ei]!;
+      return e.kind === 'record' && (e.flags & DeclFlag.Template) !== 0 && e.scope === d.scope && !this.u.isSpecialization(ei)
+        && this.u.text(e.first + 2) !== '>';
+    });
   }
   /** Is the entry an explicit specialisation (`template<>`)? */
   isExplicitSpec(di: number): boolean { return this.header(di).length === 0; }
@@ -366,7 +388,9 @@ export class Templates {
   }
 
   /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
-  instantiateClass(di: number, given: TArg[], p0: Parser): RecordDecl {
+  instantiateClass(di0: number, given: TArg[], p0: Parser): RecordDecl {
+    // a forward declaration stands for the definition (its default arguments merge in header())
+    const di = this.u.index.decls[di0]!.bodyStart >= 0 ? di0 : this.primaryDecls(di0).find(ei => this.u.index.decls[ei]!.bodyStart >= 0) ?? di0;
     const d = this.u.index.decls[di]!;
     const h = this.header(di);
     const p = this.parserAt(di);
@@ -395,6 +419,33 @@ export class Templates {
     if (!rec.complete) throw new Unsupported(`instantiation of ${d.name}`);
     return rec;
   }
+  /** Partial ordering of two tied specialisations (see the function moreSpecialized). */
+  moreSpecialized(a: FuncSym, b: FuncSym): boolean { return moreSpecialized(a, b); }
+  /** The type an alias template `template <...> using N = type-id;` names for these arguments. */
+  instantiateAlias(di: number, given: TArg[], p0: Parser): CType {
+    const d = this.u.index.decls[di]!;
+    const h = this.header(di);
+    const p = this.parserAt(di);
+    parseTemplateHeader(p);
+    p.tscope = p0.tscope;
+    const b = bindArgs(p, h, explicitFor(h, given));
+    if (!b) throw new Unsupported(`template arguments of ${d.name}`);
+    const key = `${di}|${targsKey(b.args)}`;
+    const got = this.aliases.get(key);
+    if (got) return got;
+    const q = this.parserAt(di);
+    parseTemplateHeader(q);
+    q.tscope = b.scope;
+    q.instantiating = true;
+    q.expect('using'); q.p++;
+    while (!q.at('=') && q.kind() !== 0) q.p++;   // attributes after the name
+    q.expect('=');
+    const ty = q.parseTypeName();
+    if (!q.at(';')) throw new Unsupported(`alias template ${d.name}`);
+    this.aliases.set(key, ty);
+    return ty;
+  }
+  private aliases = new Map<string, CType>();
   private firstTagTok(di: number): number {
     const d = this.u.index.decls[di]!;
     for (let j = d.first; j <= d.last; j++) { const t = this.u.text(j); if (t === 'struct' || t === 'class' || t === 'union') return j; }
@@ -614,6 +665,20 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
     });
   }
   return false;
+}
+/**
+ * Partial ordering of two function template specialisations that tie on conversions ([temp.func.order]):
+ * a is more specialised when b's declared parameters deduce from a's (a's parameters as unique types) and
+ * not the reverse. False when either has no declared pattern or the patterns differ in length.
+ */
+export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
+  const pa = (a as FuncSym & { tsig?: CType[] }).tsig, pb = (b as FuncSym & { tsig?: CType[] }).tsig;
+  if (!pa || !pb || pa.length !== pb.length || !a.targs || !b.targs) return false;
+  const deducesFrom = (P: CType[], A: CType[], n: number): boolean => {
+    const out: (TArg | undefined)[] = new Array(n).fill(undefined);
+    return P.every((x, i) => match(x.k === 'ref' ? x.to : x, A[i]!.k === 'ref' ? (A[i] as CType & { k: 'ref' }).to : A[i]!, out, true));
+  };
+  return deducesFrom(pb, pa, flatArgs(b.targs).length + 1) && !deducesFrom(pa, pb, flatArgs(a.targs).length + 1);
 }
 function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   const cur = out[i];

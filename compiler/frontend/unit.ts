@@ -354,15 +354,29 @@ export class Unit {
     const arr = parts ? parts.split('::') : [];
     for (let d = arr.length; d >= 0; d--) {
       const here = arr.slice(0, d).join('::');
+      // the namespace itself and those its using-directives nominate (`namespace cg { namespace __v1 {...} using namespace __v1; }`)
+      const scopes = this.nominated(here);
       const found = this.entriesNamed(name).filter(di => {
         const e = this.index.decls[di]!;
-        return e.kind === kind && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && this.visibleScope(e.scope) === here
+        // an alias template (`template <class T> using X = ...;`) names a type like a class template
+        return (e.kind === kind || (kind === 'record' && e.kind === 'using' && !e.qualifier)) && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && scopes.includes(this.visibleScope(e.scope))
           && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
       });
       if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
       if (exact) return [];
     }
     return [];
+  }
+  /** Namespace ns and the namespaces its using-directives nominate, transitively (as visible scopes). */
+  private nominated(ns: string): string[] {
+    const out = [ns];
+    for (let i = 0; i < out.length; i++) {
+      for (const target of this.usingDirs.get(out[i]!) ?? []) {
+        const tn = this.resolveNsPath(target, out[i]!);
+        if (tn !== null && !out.includes(this.visibleScope(tn))) out.push(this.visibleScope(tn));
+      }
+    }
+    return out;
   }
   /** The namespace a declaration in `scope` is a member of for lookup: inline namespaces are transparent (cuda::std::__4). */
   private visibleScope(scope: string): string {
@@ -371,7 +385,7 @@ export class Unit {
     return s;
   }
   /** A class template entry whose name is followed by template arguments (a partial/explicit specialisation). */
-  private isSpecialization(di: number): boolean {
+  isSpecialization(di: number): boolean {
     const e = this.index.decls[di]!;
     let depth = 0;
     for (let j = e.first + 1; j <= e.last; j++) {

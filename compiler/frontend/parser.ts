@@ -146,6 +146,8 @@ export class Parser {
   outOfLineTarget: FuncSym | null = null;
   /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
   private halfGt = false;
+  /** Forget a `>>` half-read by closeAngle (after reading a template default that ends in the header's `>>`). */
+  resetHalfGt(): void { this.halfGt = false; }
   /** Parsing a lambda body: scopes below `base` belong to the enclosing function (their variables are captured). */
   lambda: {
     base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser;

@@ -32,7 +32,7 @@ export function parseTemplateHeader(p: Parser): TParam[] {
       let name = '';
       if (p.isIdent()) { name = p.tx(); p.p++; }
       let defStart = -1;
-      if (p.eat('=')) { defStart = p.p; skipArg(p); }
+      if (p.eat('=')) { defStart = p.p; if (skipArg(p)) { out.push({ kind: 'type', name, typeStart: -1, defStart, pack }); p.p++; return out; } }
       out.push({ kind: 'type', name, typeStart: -1, defStart, pack });
     } else {
       const typeStart = p.p;
@@ -49,7 +49,7 @@ export function parseTemplateHeader(p: Parser): TParam[] {
         p.p++;
       }
       let defStart = -1;
-      if (p.eat('=')) { defStart = p.p; skipArg(p); }
+      if (p.eat('=')) { defStart = p.p; if (skipArg(p)) { out.push({ kind: 'val', name, typeStart, defStart }); p.p++; return out; } }
       out.push({ kind: 'val', name, typeStart, defStart });
     }
     if (!p.eat(',')) break;
@@ -57,17 +57,21 @@ export function parseTemplateHeader(p: Parser): TParam[] {
   p.expect('>');
   return out;
 }
-/** Skip one template argument (default), up to the ',' or '>' that ends it. */
-function skipArg(p: Parser): void {
+/**
+ * Skip one template argument (default), up to the ',' or '>' that ends it. True when it ends inside a `>>`
+ * whose second half closes the template parameter list (`typename R = X<T>>`): the cursor is at that `>>`.
+ */
+function skipArg(p: Parser): boolean {
   let depth = 0;
   while (p.kind() !== 0) {
-    if (depth === 0 && (p.at(',') || p.at('>'))) return;
+    if (depth === 0 && (p.at(',') || p.at('>'))) return false;
     if (p.at('(') || p.at('[') || p.at('{')) { p.skipBalanced(); continue; }
     if (p.at('<')) depth++;
     if (p.at('>')) depth--;
-    if (p.at('>>')) { if (depth <= 1) return; depth -= 2; }
+    if (p.at('>>')) { if (depth <= 1) return depth === 1; depth -= 2; }
     p.p++;
   }
+  return false;
 }
 
 /** Bind template arguments (explicit/deduced, then defaults) to the parameters: the scope a template's tokens are parsed in. */
@@ -99,7 +103,7 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
       if (!a && tp.defStart >= 0) {
         const save = p.p; p.p = tp.defStart;
         a = tp.kind === 'type' ? { k: 'type', ty: p.parseTypeName() } : { k: 'val', ty: valTy, v: p.constInt(p.parseBinary(8)) };
-        p.p = save;
+        p.p = save; p.resetHalfGt();   // a default ending in the header's `>>`
       }
       if (!a) return null;
       if (tp.kind === 'type' && a.k !== 'type') return null;
@@ -238,6 +242,9 @@ export class Templates {
     const h = this.header(di);
     if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
     const pat = this.pattern(di);
+    // every parameter given explicitly (`cuda::std::forward<T>(x)`): nothing to deduce, the specialisation's own
+    // signature decides viability (a dependent `remove_reference_t<T> &` pattern need not be read)
+    if (!pat && explicit.length === h.length && !h.some(tp => tp.pack) && !explicit.some(a => a.k === 'pack')) return this.instantiateExplicit(di, explicit);
     if (!pat) throw new Unsupported(`function template ${this.u.index.decls[di]!.name} with a signature we cannot read`);
     const given = deduceAll(h, pat, explicit, args);
     if (!given) return null;

@@ -8,6 +8,7 @@ import {
 } from './spec';
 import { CUDA_SPECS } from './specs-cuda';
 import { SPECS_CXX2 } from './specs-cxx2';
+import { SPECS_COOP } from './specs-coop';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -538,6 +539,7 @@ export const SPECS: KernelSpec[] = [
   },
   ...CUDA_SPECS,
   ...SPECS_CXX2,
+  ...SPECS_COOP,
 ];
 
 void zero; void f64;

@@ -555,6 +555,11 @@ export class Machine {
       case 20: case 21: case 22: case 31: return this.clock | 0;
       case 23: return 0; case 24: return 1; case 25: return 1; case 26: return 32;
       case 29: return this.dynShared; case 30: return this.sharedStatic + this.dynShared;
+      // The reserved shared memory region (cooperative_groups.h reads its offset for multi-warp tiles' scratch):
+      // the emulator models none, so every offset points just past the block's shared memory (an access there
+      // fails visibly instead of aliasing the program's own shared variables) and its capacity is 0.
+      case 32: case 33: case 35: case 36: return Math.ceil(this.sharedStatic / 16) * 16 + this.dynShared;
+      case 34: return 0;
     }
     throw new EmuError(`unsupported special register id ${id}`);
   }

@@ -135,6 +135,8 @@ export const SREGS = [
   '%nctaid.x', '%nctaid.y', '%nctaid.z', '%laneid', '%warpid', '%nwarpid', '%lanemask_eq', '%lanemask_lt',
   '%lanemask_le', '%lanemask_gt', '%lanemask_ge', '%clock', '%clock64', '%globaltimer', '%smid', '%nsmid',
   '%gridid', 'WARP_SZ', '%tid', '%ntid', '%dynamic_smem_size', '%total_smem_size', '%globaltimer_lo',
+  '%reserved_smem_offset_begin', '%reserved_smem_offset_end', '%reserved_smem_offset_cap', '%reserved_smem_offset_0',
+  '%reserved_smem_offset_1',
 ];
 const SREG_ID = new Map(SREGS.map((s, i) => [s, i]));
 

@@ -878,6 +878,12 @@ export class Parser {
       if (t === 'operator') return true;
       if (t === '__attribute__' && this.at('(', i + 1)) { let d = 0; let j = i + 1; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
       if (t === '(' ) return this.kind(i - 1) === Tok.Ident && !this.at('*', i + 1) && !this.at('&', i + 1) && !this.at('^', i + 1);
+      if (t === '[' && this.at('[', i + 1)) {
+        // an attribute (`[[nodiscard]] constexpr T operator()(...)`)
+        let j = i + 2;
+        while (this.kind(j) !== Tok.EOF && !(this.at(']', j) && this.at(']', j + 1))) j++;
+        i = j + 1; continue;
+      }
       if (t === '[' ) return false;
     }
   }
@@ -1054,7 +1060,15 @@ export class Parser {
           if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
           if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
           if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
-          if (this.at('->') && suffixes.length === 1) { this.p++; (s as { trailing?: CType }).trailing = this.parseTypeName(); continue; }
+          if (this.at('->') && suffixes.length === 1) {
+            this.p++;
+            // the parameters are in scope in a trailing return type (`auto f(G const &g) -> decltype(g.size())`)
+            const ps = new Map<string, Sym>();
+            s.names.forEach((n, i) => { if (n && s.params[i]) ps.set(n, this.u.newVar(n, s.params[i]!, 'param', s.pos[i] ?? this.p)); });
+            this.scopes.push(ps);
+            try { (s as { trailing?: CType }).trailing = this.parseTypeName(); } finally { this.scopes.pop(); }
+            continue;
+          }
           if (this.at('->')) throw new Unsupported('trailing return type');
           break;
         }
@@ -2386,6 +2400,22 @@ export class Parser {
       return e;
     } finally { this.gtEnds = savedGt; }
   }
+  /**
+   * `__match32_any_sync(mask, v)` and its 64-bit / match.all siblings: builtins cicc knows without a declaration
+   * (sm_70_rt.hpp calls them undeclared); lowered to match.sync by builtins.ts.
+   */
+  private implicitMatchBuiltin(name: string, pos: Pos): FuncSym {
+    const got = this.u.implicitBuiltins.get(name);
+    if (got) return got;
+    const params = [C.uint, name.startsWith('__match64') ? C.ullong : C.uint, ...(name.endsWith('_all_sync') ? [ptrTo(C.int)] : [])];
+    const f: FuncSym = {
+      kind: 'func', name, ty: { k: 'func', ret: C.uint, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
+      defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
+      externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: this.u.fileOf(pos), id: this.u.nextId++,
+    };
+    this.u.implicitBuiltins.set(name, f);
+    return f;
+  }
   /** Inside template arguments: a `>` or `>>` outside parentheses ends the argument list, it does not compare or shift. */
   private gtEnds = false;
   parseAssign(): Expr {
@@ -3261,6 +3291,7 @@ export class Parser {
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }
+      if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
       if (syms.length === 0) {
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);

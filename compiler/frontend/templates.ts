@@ -226,7 +226,20 @@ export class Templates {
       else if (t === '(' || t === '{' || t === ';') break;
     }
     if (at < 0) return null;
+    // a trailing return type (`-> decltype(g.num_threads())`) is not read: the declarator ends before its `->`
+    let end = d.last + 1, depth2 = 0;
+    for (let j = at + 1; j <= d.last; j++) {
+      const t = this.u.text(j);
+      if (t === '(' || t === '[') depth2++;
+      else if (t === ')' || t === ']') depth2--;
+      else if (depth2 === 0 && (t === '{' || t === ';')) break;
+      else if (depth2 === 0 && t === '->') { end = j; break; }
+    }
+    if (end <= d.last) { const q = new Parser(this.u, d.first, end, splitScope(d.scope)); q.tscope = scope; q.p = at; return this.readDeclaratorPattern(q); }
     p.p = at;
+    return this.readDeclaratorPattern(p);
+  }
+  private readDeclaratorPattern(p: Parser): { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null {
     try {
       const decl = p.parseDeclarator(C.int, false);
       if (decl.ty.k !== 'func') return null;

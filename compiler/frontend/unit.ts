@@ -46,7 +46,7 @@ export class Unit {
   private records = new Map<string, RecordDecl>();
   private enums = new Map<string, EnumDecl>();
   private enumerators: Map<string, number[]> | null = null;
-  private nextId = 1;
+  nextId = 1;
   /** Global variables in the order they were first referenced/defined (codegen emits the used ones). */
   staticLocals: VarSym[] = [];
   errorCount = 0;
@@ -348,8 +348,10 @@ export class Unit {
     return this.entriesNamed(name).some(di => (this.index.decls[di]!.flags & DeclFlag.Template) !== 0);
   }
   readonly templates = new Templates(this);
+  /** Builtins cicc declares implicitly (parser.implicitMatchBuiltin), one FuncSym per name. */
+  readonly implicitBuiltins = new Map<string, FuncSym>();
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
-  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false): number[] {
+  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false, depth = 0): number[] {
     const parts = this.visibleScope(ns.join('::'));
     const arr = parts ? parts.split('::') : [];
     for (let d = arr.length; d >= 0; d--) {
@@ -363,6 +365,17 @@ export class Unit {
           && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
       });
       if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
+      // a using-declaration naming another namespace's template (`namespace details { using cuda::std::plus; }`)
+      if (depth < 8) {
+        for (const di of this.entriesNamed(name)) {
+          const e = this.index.decls[di]!;
+          if (e.kind !== 'using' || !e.qualifier || !scopes.includes(this.visibleScope(e.scope))) continue;
+          const target = this.resolveNsPath(e.qualifier.split('::').filter(x => x), norm(e.scope));
+          if (target === null) continue;
+          const got = this.templateEntries(name, target ? target.split('::') : [], kind, true, depth + 1);
+          if (got.length) return got;
+        }
+      }
       if (exact) return [];
     }
     return [];

@@ -560,6 +560,8 @@ export class Machine {
       // fails visibly instead of aliasing the program's own shared variables) and its capacity is 0.
       case 32: case 33: case 35: case 36: return Math.ceil(this.sharedStatic / 16) * 16 + this.dynShared;
       case 34: return 0;
+      // launches here set no cluster dimensions: every block is an implicit cluster of one
+      case 37: return 1; case 38: return 0;
     }
     throw new EmuError(`unsupported special register id ${id}`);
   }
@@ -740,6 +742,8 @@ export class Machine {
       case Op.EXIT: th.st = St.EXIT; return;
       case Op.TRAP: throw new Trap(`trap in ${th.fn.name} (block ${this.ctaid.x},${this.ctaid.y},${this.ctaid.z} thread ${th.tx},${th.ty},${th.tz})`);
       case Op.NOP: case Op.BARWARP: break;
+      // barrier.cluster.arrive/wait: split-phase cluster barriers are not modelled (a use fails visibly)
+      case Op.BARCLUSTER: throw new EmuError('barrier.cluster is not modelled by the emulator');
       case Op.ACTIVEMASK: this.wr(o[0]!, th, mask, 0); break;
       case Op.SETP: this.setp(inst, th); break;
       case Op.SET: this.hset(inst, th); break;

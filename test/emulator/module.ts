@@ -8,7 +8,7 @@ export const enum Op {
   MOV, ADD, SUB, MUL, MAD, MUL24, MAD24, DIV, REM, ABS, NEG, MIN, MAX, AND, OR, XOR, NOT, CNOT, SHL, SHR,
   SETP, SELP, CVT, CVTA, LD, ST, ATOM, RED, BRA, CALL, RET, EXIT, BAR, BARRED, BARWARP, NOP, SHFL, VOTE,
   MATCH, ACTIVEMASK, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, SHF, SAD, FMA, RCP, SQRT, RSQRT, EX2, LG2,
-  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET,
+  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET, BARCLUSTER,
 }
 
 const OPS: Record<string, Op> = {
@@ -136,7 +136,7 @@ export const SREGS = [
   '%lanemask_le', '%lanemask_gt', '%lanemask_ge', '%clock', '%clock64', '%globaltimer', '%smid', '%nsmid',
   '%gridid', 'WARP_SZ', '%tid', '%ntid', '%dynamic_smem_size', '%total_smem_size', '%globaltimer_lo',
   '%reserved_smem_offset_begin', '%reserved_smem_offset_end', '%reserved_smem_offset_cap', '%reserved_smem_offset_0',
-  '%reserved_smem_offset_1',
+  '%reserved_smem_offset_1', '%cluster_nctarank', '%cluster_ctarank',
 ];
 const SREG_ID = new Map(SREGS.map((s, i) => [s, i]));
 
@@ -520,6 +520,7 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
     throw new PtxError(`line ${line}: unsupported modifier '.${p}' in '${text}'`);
   }
   if (op === Op.BAR && parts[1] === 'warp') inst.op = Op.BARWARP;
+  if (op === Op.BAR && parts[1] === 'cluster') inst.op = Op.BARCLUSTER;
   if (op === Op.SETP && inst.m !== M.NONE && (inst.m !== M.AND && inst.m !== M.OR && inst.m !== M.XOR)) {
     throw new PtxError(`line ${line}: bad setp combine in '${text}'`);
   }

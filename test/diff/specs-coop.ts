@@ -10,4 +10,24 @@ export const SPECS_COOP: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 3000, init: gen(i => ((i * 7919) % 2001) - 1000) }, dsums: { type: 'i32', n: 5 }, dinfo: { type: 'u32', n: 20 } },
     launches: [{ kernel: '_Z12block_reducePKiPiPji', grid: 5, block: 256, args: [buf('din'), buf('dsums'), buf('dinfo'), i32(3000)] }],
   },
+  {
+    name: 'cuda_coop_tile_scan',
+    buffers: { din: { type: 'i32', n: 512, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 12 * 512 } },
+    launches: [{ kernel: '_Z9tile_scanPKiPi', grid: 4, block: 128, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_coop_coalesced',
+    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 61) - 30) }, dout: { type: 'i32', n: 256 * 4 }, dcount: { type: 'i32', n: 1 }, dslots: { type: 'i32', n: 256 } },
+    launches: [{ kernel: '_Z9coalescedPKiPiS1_S1_', grid: 4, block: 64, args: [buf('din'), buf('dout'), buf('dcount'), buf('dslots')] }],
+  },
+  {
+    name: 'cuda_coop_vote',
+    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 97) - 48) }, dout: { type: 'u32', n: 256 * 15 } },
+    launches: [{ kernel: '_Z4votePKiPj', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_coop_dynamic_tile',
+    buffers: { dout: { type: 'u32', n: 256 * 12 } },
+    launches: [{ kernel: '_Z12dynamic_tilePjii', grid: 4, block: 64, args: [buf('dout'), i32(4), i32(8)] }],
+  },
 ];

@@ -44,6 +44,27 @@ describe('PTX emulator', () => {
     expect(() => new Machine(kernel('  frobnicate.b32 %r2, %r1;'))).toThrow(/unsupported PTX instruction 'frobnicate\.b32'/);
   });
 
+  it('fns.b32 finds the n-th set bit from a base, both directions (the PTX ISA examples)', () => {
+    // 0xaaaaaaaa has the odd bits set: base 3 offset ±1 is bit 3 itself; base 2 goes up to 3 or down to 1;
+    // offset 0 tests the base bit (2: clear → 0xffffffff); the 20th set bit up from 0 does not exist.
+    const cases: [number, number][] = [[3, 1], [3, -1], [2, 1], [2, -1], [2, 0], [5, 0], [0, 20], [1, 16]];
+    const body = cases.map(([base, off], k) => `
+  fns.b32 %r2, 0xaaaaaaaa, ${base}, ${off};
+  st.global.u32 [%rd2+${k * 4}], %r2;`).join('');
+    const o = run(kernel(body), 1, cases.length);
+    expect(cases.map((_, k) => o.u32(k))).toEqual([3, 3, 3, 1, 0xffffffff, 5, 0xffffffff, 31]);
+  });
+
+  it('reads the cluster registers of an implicit one-block cluster, and names barrier.cluster as not modelled', () => {
+    const o = run(kernel(`
+  mov.u32 %r2, %cluster_nctarank;
+  st.global.u32 [%rd2], %r2;
+  mov.u32 %r3, %cluster_ctarank;
+  st.global.u32 [%rd2+4], %r3;`), 1, 2);
+    expect([o.u32(0), o.u32(1)]).toEqual([1, 0]);
+    expect(() => run(kernel('  barrier.cluster.arrive;\n  barrier.cluster.wait;'), 1, 1)).toThrow(/barrier\.cluster is not modelled/);
+  });
+
   it('rounds f32 add in all four modes', () => {
     // 1 + 2^-30: nearest and toward zero/minus give 1.0 (0x3f800000); toward plus gives the next float 0x3f800001.
     // -1 - 2^-30: toward minus gives 0xbf800001, the others -1.0 (0xbf800000).

@@ -970,6 +970,21 @@ export class Machine {
         r = v;
         break;
       }
+      case Op.FNS: {
+        // fns.b32 d, mask, base, offset (PTX ISA): the bit position of the |offset|-th set bit of mask counting from
+        // bit base towards the MSB (offset > 0) or the LSB (offset < 0); offset 0 tests bit base; none: 0xffffffff
+        const mask = a >>> 0, base = nb >>> 0, offset = this.rd(o[3]!, th) | 0;
+        r = -1;
+        if (offset === 0) { if (base < 32 && (mask >>> base) & 1) r = base; }
+        else {
+          let count = Math.abs(offset) - 1;
+          const inc = offset > 0 ? 1 : -1;
+          for (let pos = base; pos >= 0 && pos < 32; pos += inc) {
+            if ((mask >>> pos) & 1) { if (count === 0) { r = pos; break; } count--; }
+          }
+        }
+        break;
+      }
       case Op.PRMT: {
         const b = nb, c = this.rd(o[3]!, th);
         const bytes = [a & 0xff, (a >>> 8) & 0xff, (a >>> 16) & 0xff, (a >>> 24) & 0xff, b & 0xff, (b >>> 8) & 0xff, (b >>> 16) & 0xff, (b >>> 24) & 0xff];

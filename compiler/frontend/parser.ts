@@ -878,12 +878,6 @@ export class Parser {
       if (t === 'operator') return true;
       if (t === '__attribute__' && this.at('(', i + 1)) { let d = 0; let j = i + 1; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
       if (t === '(' ) return this.kind(i - 1) === Tok.Ident && !this.at('*', i + 1) && !this.at('&', i + 1) && !this.at('^', i + 1);
-      if (t === '[' && this.at('[', i + 1)) {
-        // an attribute (`[[nodiscard]] constexpr T operator()(...)`)
-        let j = i + 2;
-        while (this.kind(j) !== Tok.EOF && !(this.at(']', j) && this.at(']', j + 1))) j++;
-        i = j + 1; continue;
-      }
       if (t === '[' ) return false;
     }
   }
@@ -1780,6 +1774,8 @@ export class Parser {
         while (fields[i]?.pad) i++;
         const f = fields[i];
         if (!f) { this.u.error(this.p, 146, 'too many initializer values'); this.skipInitTail(); break; }
+        // `std::array<int, 4> a = {1, 2, 3, 4}`: the inner braces of the array member elided
+        if (f.ty.k === 'array' && !this.at('{') && this.kind() !== Tok.String) throw new Unsupported('brace elision in an aggregate initializer');
         items.push({ off: f.offset, path: [i], init: this.parseInitializer(f.ty) });
         i++;
         if (ty.rec.tag === 'union') { this.eat(','); break; }

@@ -1,7 +1,7 @@
 // Differential specs for the CUDA-header programs (test/kernels/cuda_*.cu): <cmath> names, fp16/bf16
 // (the emulator's 16-bit float instructions are in test/emulator/half.ts), __managed__ variables. Inputs
-// follow each program's host main(). Not here yet: cooperative groups (cooperative_groups.h needs bitfields)
-// and texture/surface objects (tex1Dfetch<T> needs dependent return types and explicit class template
+// follow each program's host main(). Cooperative groups are in specs-coop.ts. Not here yet:
+// texture/surface objects (tex1Dfetch<T> needs dependent return types and explicit class template
 // specialisations; the emulator has no tex/suld/sust either): test/cuda-headers.test.ts checks they fall back.
 
 import { type KernelSpec, buf, i32, f32, gen, zero, struct, bytesInit } from './spec';

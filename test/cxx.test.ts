@@ -15,7 +15,6 @@ const UNSUPPORTED: [string, string, RegExp][] = [
   ['virtual', `struct B { __device__ virtual int f() { return 1; } }; __global__ void k(int *p) { B b; p[0] = b.f(); }`, /virtual functions/],
   ['deduced_launch_in_template', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; run(f); return 0; }`, /deduced template arguments/],
   ['destructor_temporary', `struct D { int *p; __device__ ~D() { *p = 0; } __device__ int get() const { return 1; } }; __global__ void k(int *p) { p[1] = D{p}.get(); }`, /destructor/],
-  ['unnamed_bitfield', `struct B { int a : 3; int : 0; int b : 5; }; __global__ void k(int *p) { B x; x.a = 1; x.b = 2; p[0] = x.a + x.b; }`, /unnamed bitfield/],
   ['forwarding_ctor_template', `struct S { int v; template <typename T> __device__ S(T &&t) : v(1) {} __device__ S(const S &o) : v(o.v) {} }; __global__ void k(int *p) { S a(2); S b(a); p[0] = b.v; }`, /constructor template/],
 ];
 

@@ -31,6 +31,12 @@ export const SPECS_COOP: KernelSpec[] = [
     launches: [{ kernel: '_Z12dynamic_tilePjii', grid: 4, block: 64, args: [buf('dout'), i32(4), i32(8)] }],
   },
   {
+    // unnamed bitfields (what cooperative_groups.h's group_data needed first)
+    name: 'cxx2_unnamed_bitfields',
+    buffers: { d: { type: 'i32', n: 64 * 16 } },
+    launches: [{ kernel: '_Z6kernelPii', grid: 1, block: 64, args: [buf('d'), i32(64)] }],
+  },
+  {
     name: 'cuda_coop_grid_sync',
     compileOnly: 'grid.sync() waits until every block of the grid arrives; the emulator runs blocks one after another, so the first block would spin forever',
     buffers: {}, launches: [],

@@ -31,6 +31,14 @@ export const SPECS_COOP: KernelSpec[] = [
     launches: [{ kernel: '_Z12dynamic_tilePjii', grid: 4, block: 64, args: [buf('dout'), i32(4), i32(8)] }],
   },
   {
+    name: 'cuda_coop_tile_reduce',
+    buffers: {
+      din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 2001) - 1000) }, dfin: { type: 'f32', n: 256, init: gen(i => (((i * 37) % 64) - 32) * 0.25) },
+      dio: { type: 'i32', n: 40 * 6 }, duo: { type: 'u32', n: 40 * 3 }, dfo: { type: 'f32', n: 40 * 3 },
+    },
+    launches: [{ kernel: '_Z18tile_reduce_kernelPKiPKfPiPjPf', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo')] }],
+  },
+  {
     // unnamed bitfields (what cooperative_groups.h's group_data needed first)
     name: 'cxx2_unnamed_bitfields',
     buffers: { d: { type: 'i32', n: 64 * 16 } },

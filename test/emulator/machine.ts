@@ -515,6 +515,7 @@ export class Machine {
       case Op.SHFL: return this.shfl(inst, active, mask);
       case Op.VOTE: return this.vote(inst, active, mask);
       case Op.MATCH: return this.match(inst, active);
+      case Op.REDUX: return this.redux(inst, active);
       case Op.BAR: case Op.BARRED: {
         for (const th of active) {
           if (!this.guard(inst, th)) { th.pc++; continue; }
@@ -1611,6 +1612,37 @@ export class Machine {
       }
       th.pc++;
     }
+  }
+
+  /**
+   * redux.sync.op.type d, a, membermask (PTX ISA, 32-bit integer forms): every lane of membermask gets the
+   * reduction of a over those lanes (add wraps; min/max signed for .s32, unsigned for .u32; and/or/xor on .b32).
+   * A membermask lane that does not execute it together with the others is undefined behaviour: an error here.
+   */
+  private redux(inst: Inst, active: Thread[]): void {
+    const o = inst.o;
+    const part = active.filter(th => { if (!this.guard(inst, th)) { th.pc++; return false; } return true; });
+    if (part.length === 0) return;
+    const mask = this.rd(o[2]!, part[0]!) | 0;
+    let here = 0;
+    for (const th of part) here |= 1 << th.lane;
+    if ((mask & ~here) !== 0 || part.some(th => ((mask >>> th.lane) & 1) === 0)) throw new EmuError(`redux.sync: membermask ${(mask >>> 0).toString(16)} differs from the executing lanes ${(here >>> 0).toString(16)}`);
+    const signed = isSigned(inst.t);
+    let acc: number | null = null;
+    for (const th of part) {
+      const v = this.rd(o[1]!, th) | 0;
+      if (acc === null) { acc = v; continue; }
+      switch (inst.m) {
+        case M.ADD: acc = (acc + v) | 0; break;
+        case M.MIN: acc = signed ? Math.min(acc, v) : ((acc >>> 0) <= (v >>> 0) ? acc : v); break;
+        case M.MAX: acc = signed ? Math.max(acc, v) : ((acc >>> 0) >= (v >>> 0) ? acc : v); break;
+        case M.AND: acc &= v; break;
+        case M.OR: acc |= v; break;
+        case M.XOR: acc ^= v; break;
+        default: throw new EmuError('redux.sync: unsupported operation');
+      }
+    }
+    for (const th of part) { this.wr(o[0]!, th, acc!, 0); th.pc++; }
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ export const enum Op {
   MOV, ADD, SUB, MUL, MAD, MUL24, MAD24, DIV, REM, ABS, NEG, MIN, MAX, AND, OR, XOR, NOT, CNOT, SHL, SHR,
   SETP, SELP, CVT, CVTA, LD, ST, ATOM, RED, BRA, CALL, RET, EXIT, BAR, BARRED, BARWARP, NOP, SHFL, VOTE,
   MATCH, ACTIVEMASK, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, SHF, SAD, FMA, RCP, SQRT, RSQRT, EX2, LG2,
-  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET, BARCLUSTER, FNS,
+  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET, BARCLUSTER, FNS, REDUX,
 }
 
 const OPS: Record<string, Op> = {
@@ -22,7 +22,7 @@ const OPS: Record<string, Op> = {
   shf: Op.SHF, sad: Op.SAD, fma: Op.FMA, rcp: Op.RCP, sqrt: Op.SQRT, rsqrt: Op.RSQRT, ex2: Op.EX2,
   lg2: Op.LG2, sin: Op.SIN, cos: Op.COS, tanh: Op.TANH, copysign: Op.COPYSIGN, testp: Op.TESTP, trap: Op.TRAP,
   addc: Op.ADDC, subc: Op.SUBC, madc: Op.MADC, lop3: Op.LOP3, dp4a: Op.DP4A, dp2a: Op.DP2A,
-  pmevent: Op.NOP, nanosleep: Op.NOP, fns: Op.FNS,
+  pmevent: Op.NOP, nanosleep: Op.NOP, fns: Op.FNS, redux: Op.REDUX,
 };
 
 /** Operand kinds. */

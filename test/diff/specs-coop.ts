@@ -34,9 +34,9 @@ export const SPECS_COOP: KernelSpec[] = [
     name: 'cuda_coop_tile_reduce',
     buffers: {
       din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 2001) - 1000) }, dfin: { type: 'f32', n: 256, init: gen(i => (((i * 37) % 64) - 32) * 0.25) },
-      dio: { type: 'i32', n: 40 * 6 }, duo: { type: 'u32', n: 40 * 3 }, dfo: { type: 'f32', n: 40 * 3 },
+      dio: { type: 'i32', n: 40 * 6 }, duo: { type: 'u32', n: 40 * 3 }, dfo: { type: 'f32', n: 40 * 3 }, dro: { type: 'i32', n: 8 * 9 },
     },
-    launches: [{ kernel: '_Z18tile_reduce_kernelPKiPKfPiPjPf', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo')] }],
+    launches: [{ kernel: '_Z18tile_reduce_kernelPKiPKfPiPjPfS3_', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo'), buf('dro')] }],
   },
   {
     // unnamed bitfields (what cooperative_groups.h's group_data needed first)

@@ -1,7 +1,8 @@
 // Tile reductions written against the thread_block_tile interface, the way code does without
 // cooperative_groups/reduce.h: a template over the tile size and a functor (sum, min, max, and, or, xor)
 // reducing int, unsigned and float values with shfl_xor on tiles of 32 and 8 threads. (cg::reduce itself
-// needs template template parameters, which ptxd does not read yet: test/cuda-headers.test.ts.)
+// needs template template parameters, which ptxd does not read yet: test/cuda-headers.test.ts.) On sm_80+
+// the warp's own redux.sync builtins (__reduce_*_sync) give the same six int and three unsigned results.
 #include <cstdio>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -33,7 +34,21 @@ __device__ void reduce_all(const cg::thread_block_tile<Size> &t, int v, unsigned
   }
 }
 
-__global__ void tile_reduce_kernel(const int *in, const float *fin, int *io, unsigned *uo, float *fo) {
+__device__ void warp_redux(const cg::thread_block_tile<32> &t, int v, unsigned u, int *ro) {
+#if __CUDA_ARCH__ >= 800
+  int r[9] = {__reduce_add_sync(0xffffffffu, v), __reduce_min_sync(0xffffffffu, v), __reduce_max_sync(0xffffffffu, v),
+              (int)__reduce_and_sync(0xffffffffu, (unsigned)v), (int)__reduce_or_sync(0xffffffffu, (unsigned)v),
+              (int)__reduce_xor_sync(0xffffffffu, (unsigned)v), (int)__reduce_add_sync(0xffffffffu, u),
+              (int)__reduce_min_sync(0xffffffffu, u), (int)__reduce_max_sync(0xffffffffu, u)};
+#else
+  int r[9] = {tile_reduce(t, v, Sum<int>()), tile_reduce(t, v, Min<int>()), tile_reduce(t, v, Max<int>()),
+              tile_reduce(t, v, And<int>()), tile_reduce(t, v, Or<int>()), tile_reduce(t, v, Xor<int>()),
+              (int)tile_reduce(t, u, Sum<unsigned>()), (int)tile_reduce(t, u, Min<unsigned>()), (int)tile_reduce(t, u, Max<unsigned>())};
+#endif
+  if (t.thread_rank() == 0) for (int k = 0; k < 9; k++) ro[k] = r[k];
+}
+
+__global__ void tile_reduce_kernel(const int *in, const float *fin, int *io, unsigned *uo, float *fo, int *ro) {
   cg::thread_block b = cg::this_thread_block();
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int v = in[i];
@@ -44,19 +59,21 @@ __global__ void tile_reduce_kernel(const int *in, const float *fin, int *io, uns
   cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(b);
   reduce_all(t32, v, u, f, io + w * 6, uo + w * 3, fo + w * 3);
   reduce_all(t8, v, u, f, io + (N / 32 + e) * 6, uo + (N / 32 + e) * 3, fo + (N / 32 + e) * 3);
+  warp_redux(t32, v, u, ro + w * 9);
 }
 
 int main() {
   const int T = N / 32 + N / 8;
-  int h[N], io[T * 6];
+  int h[N], io[T * 6], ro[N / 32 * 9];
   unsigned uo[T * 3];
   float fh[N], fo[T * 3];
   for (int i = 0; i < N; i++) { h[i] = (i * 7919) % 2001 - 1000; fh[i] = ((i * 37) % 64 - 32) * 0.25f; }
-  int *din, *dio; unsigned *duo; float *dfin, *dfo;
-  cudaMalloc(&din, sizeof(h)); cudaMalloc(&dio, sizeof(io)); cudaMalloc(&duo, sizeof(uo)); cudaMalloc(&dfin, sizeof(fh)); cudaMalloc(&dfo, sizeof(fo));
+  int *din, *dio, *dro; unsigned *duo; float *dfin, *dfo;
+  cudaMalloc(&dro, sizeof(ro)); cudaMalloc(&din, sizeof(h)); cudaMalloc(&dio, sizeof(io)); cudaMalloc(&duo, sizeof(uo)); cudaMalloc(&dfin, sizeof(fh)); cudaMalloc(&dfo, sizeof(fo));
   cudaMemcpy(din, h, sizeof(h), cudaMemcpyHostToDevice);
   cudaMemcpy(dfin, fh, sizeof(fh), cudaMemcpyHostToDevice);
-  tile_reduce_kernel<<<N / 128, 128>>>(din, dfin, dio, duo, dfo);
+  tile_reduce_kernel<<<N / 128, 128>>>(din, dfin, dio, duo, dfo, dro);
+  cudaMemcpy(ro, dro, sizeof(ro), cudaMemcpyDeviceToHost);
   cudaMemcpy(io, dio, sizeof(io), cudaMemcpyDeviceToHost);
   cudaMemcpy(uo, duo, sizeof(uo), cudaMemcpyDeviceToHost);
   cudaMemcpy(fo, dfo, sizeof(fo), cudaMemcpyDeviceToHost);
@@ -74,6 +91,10 @@ int main() {
     }
     for (int k = 0; k < 6; k++) if (io[t * 6 + k] != e[k]) { if (bad++ < 5) printf("FAIL cuda_coop_tile_reduce: int tile %d op %d = %d, expected %d\n", t, k, io[t * 6 + k], e[k]); }
     for (int k = 0; k < 3; k++) if (uo[t * 3 + k] != ue[k]) { if (bad++ < 5) printf("FAIL cuda_coop_tile_reduce: unsigned tile %d op %d = %u, expected %u\n", t, k, uo[t * 3 + k], ue[k]); }
+    if (t < N / 32) {
+      int re[9] = {e[0], e[1], e[2], e[3], e[4], e[5], (int)ue[0], (int)ue[1], (int)ue[2]};
+      for (int k = 0; k < 9; k++) if (ro[t * 9 + k] != re[k]) { if (bad++ < 5) printf("FAIL cuda_coop_tile_reduce: redux warp %d op %d = %d, expected %d\n", t, k, ro[t * 9 + k], re[k]); }
+    }
     for (int k = 0; k < 3; k++) if (fo[t * 3 + k] != fe[k]) { if (bad++ < 5) printf("FAIL cuda_coop_tile_reduce: float tile %d op %d = %g, expected %g\n", t, k, fo[t * 3 + k], fe[k]); }
   }
   if (bad) return 1;

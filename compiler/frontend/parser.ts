@@ -2384,17 +2384,13 @@ export class Parser {
 
   // ------------------------------------------------------------------ expressions
   parseExpr(): Expr {
-    const savedGt = this.gtEnds;
-    this.gtEnds = false;   // `(a > b)` inside template arguments compares
-    try {
-      let e = this.parseAssign();
-      while (this.at(',')) {
-        const pos = this.p; this.p++;
-        const b = this.parseAssign();
-        e = mk(b.ty, pos, b.lv, { k: 'comma', a: e, b: b });
-      }
-      return e;
-    } finally { this.gtEnds = savedGt; }
+    let e = this.parseAssign();
+    while (this.at(',')) {
+      const pos = this.p; this.p++;
+      const b = this.parseAssign();
+      e = mk(b.ty, pos, b.lv, { k: 'comma', a: e, b: b });
+    }
+    return e;
   }
   /**
    * `__match32_any_sync(mask, v)` and its 64-bit / match.all siblings: builtins cicc knows without a declaration
@@ -2415,6 +2411,8 @@ export class Parser {
   /** Inside template arguments: a `>` or `>>` outside parentheses ends the argument list, it does not compare or shift. */
   private gtEnds = false;
   parseAssign(): Expr {
+    // nested in template arguments (`X<(a > b)>`, `X<f(a > b)>`, `X<a[i > j]>`): a `>` compares again
+    if (this.gtEnds) { this.gtEnds = false; try { return this.parseAssign(); } finally { this.gtEnds = true; } }
     const lhs = this.parseCond();
     const op = this.tx();
     if (this.kind() === Tok.Punct && ASSIGN_OPS.has(op)) {

@@ -45,6 +45,12 @@ export const SPECS_COOP: KernelSpec[] = [
     launches: [{ kernel: '_Z6kernelPii', grid: 1, block: 64, args: [buf('d'), i32(64)] }],
   },
   {
+    // the template forms cooperative_groups.h needed (alias templates, using-directives, '>' in arguments, ...)
+    name: 'cxx2_template_forms',
+    buffers: { d: { type: 'i32', n: 32 * 12 } },
+    launches: [{ kernel: '_Z6kernelPi', grid: 1, block: 32, args: [buf('d')] }],
+  },
+  {
     name: 'cuda_coop_grid_sync',
     compileOnly: 'grid.sync() waits until every block of the grid arrives; the emulator runs blocks one after another, so the first block would spin forever',
     buffers: {}, launches: [],

@@ -164,6 +164,16 @@ function lowerMisc(ctx: BuiltinCtx, name: string, args: Value[], retTy: Type): V
     case '__threadfence_block': b.fence('seq_cst', 'block'); return undefined;
     case '__threadfence_system': b.fence('seq_cst', ''); return undefined;
     case '__nv_threadfence_cluster_impl': emitAsm(b, 'fence.acq_rel.cluster;', [], [], true); return undefined;
+    // the cluster queries and barrier cooperative_groups' thread_group switches reach (sm_90+ headers only)
+    case '__nv_clusterSizeInBlocks_impl': case '__nv_clusterRelativeBlockRank_impl': case '__nv_cluster_barrier_arrive_impl': case '__nv_cluster_barrier_wait_impl':
+      if (ctx.opts.arch < 90) return null;
+      break;
+  }
+  switch (name) {
+    case '__nv_clusterSizeInBlocks_impl': return emitAsm(b, 'mov.u32 $0, %cluster_nctarank;', [T.i32], [], false);
+    case '__nv_clusterRelativeBlockRank_impl': return emitAsm(b, 'mov.u32 $0, %cluster_ctarank;', [T.i32], [], false);
+    case '__nv_cluster_barrier_arrive_impl': emitAsm(b, 'barrier.cluster.arrive;', [], [], true); return undefined;
+    case '__nv_cluster_barrier_wait_impl': emitAsm(b, 'barrier.cluster.wait;', [], [], true); return undefined;
     case 'clock':
     case 'clock64':
       // cicc reads %clock64 for both (clock_t is 64-bit on the device)
@@ -495,9 +505,7 @@ export const UNSUPPORTED_BUILTINS: ReadonlyMap<string, string> = new Map<string,
   ['__nv_memcpy_async_shared_global_16_impl', 'memcpy_async'],
   ['__nv_cluster_map_shared_rank_impl', 'clusters'], ['__nv_cluster_query_shared_rank_impl', 'clusters'],
   ['__nv_clusterDimIsSpecifed_impl', 'clusters'], ['__nv_clusterDim_impl', 'clusters'], ['__nv_clusterRelativeBlockIdx_impl', 'clusters'],
-  ['__nv_cluster_barrier_arrive_impl', 'clusters'], ['__nv_cluster_barrier_arrive_relaxed_impl', 'clusters'],
-  ['__nv_cluster_barrier_wait_impl', 'clusters'], ['__nv_clusterGridDimInClusters_impl', 'clusters'],
-  ['__nv_clusterIdx_impl', 'clusters'], ['__nv_clusterRelativeBlockRank_impl', 'clusters'], ['__nv_clusterSizeInBlocks_impl', 'clusters'],
+  ['__nv_cluster_barrier_arrive_relaxed_impl', 'clusters'], ['__nv_clusterGridDimInClusters_impl', 'clusters'], ['__nv_clusterIdx_impl', 'clusters'],
 ]);
 
 /** For tests: make a dummy value of a type (used to probe lowerBuiltinCall with a declared prototype). */

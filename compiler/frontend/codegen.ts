@@ -1067,6 +1067,17 @@ class FnGen {
         return this.generic(this.g.global(v));
       }
       case 'str': return this.generic(this.g.string(e.bytes));
+      case 'bvarbase': {
+        // threadIdx/blockIdx/... as a whole uint3/dim3 (`dim3 d = threadIdx`): a local copy of its three parts
+        if (e.ty.k !== 'record' || e.ty.rec.fields.length !== 3) throw new Unsupported(`builtin variable ${e.name} as a whole`);
+        const slot = this.b.alloca(irType(e.ty), alignOfC(e.ty), 'bvar.tmp');
+        for (const f of e.ty.rec.fields) {
+          const v = lowerBuiltinVar(this.ctx, e.name, f.name);
+          if (!v) throw new Unsupported(`builtin variable ${e.name}`);
+          this.b.store(v, f.offset ? this.b.gep(T.i8, slot, [cInt(T.i64, f.offset)]) : slot, 4);
+        }
+        return this.generic(slot);
+      }
       case 'deref': return this.rv(e.e);
       case 'index': return this.ptrAdd(this.rv(e.base), e.base.ty, e.idx, false);
       case 'member': {
@@ -1139,6 +1150,9 @@ class FnGen {
     const texOp = (e as { texOp?: string }).texOp;
     if (texOp !== undefined) { lowerTexSurf(this.ctx, texOp, e.args.map(a => a.ty), e.args.map(a => this.rv(a))); return undefined; }
     if (f && f.deviceBuiltin) return this.builtinCall(f, e.args, e.ty);
+    // the bodiless `__nv_*_impl` helpers the CUDA headers declare without device_builtin (cicc knows them):
+    // lowered by builtins.ts, or a fallback naming the builtin
+    if (f && f.bodyStart < 0 && !f.cls && f.scope.length === 0 && /^__nv_\w+_impl$/.test(f.name) && !this.g.u.isUserFile(f.pos)) return this.builtinCall(f, e.args, e.ty);
     if (f && (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin && !(f.bodyStart >= 0 && (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice) && !e.thisPtr && f.ty.params.every(p => p.k !== 'record' && p.k !== 'ref') && f.ty.ret.k !== 'record') {
       // a cudart_builtin (e.g. std::abs(long long) redeclared __host__ __device__ by the CUDA headers): the
       // compiler provides the device side; the body, if any, is the host library's

@@ -25,6 +25,8 @@ export interface Field {
   /** A bitfield: its width, and its first bit within the storage unit of its type at `offset`. */
   bits?: number;
   bitOff?: number;
+  /** An unnamed bitfield (name ''): padding only; never initialised or looked up, no effect on the class's alignment. */
+  pad?: boolean;
 }
 
 /** The anonymous members leading to the member `name` of rec (the member itself last), or null. */
@@ -250,6 +252,18 @@ export function layoutRecord(r: RecordDecl, minAlign = 1): void {
   let bit = 0;   // bit position after the last bitfield (Itanium: a bitfield never straddles a unit of its type's alignment)
   for (const f of r.fields) {
     const a = alignOfC(f.ty), s = sizeOfC(f.ty);
+    if (f.pad) {
+      // an unnamed bitfield: `: 0` moves to the next unit of its type; `: N` takes N bits like a named one
+      if (r.tag === 'union') { f.offset = 0; f.bitOff = 0; continue; }
+      const unit = a * 8;
+      let b = bit;
+      if (f.bits === 0 || Math.floor(b / unit) !== Math.floor((b + f.bits! - 1) / unit)) b = Math.ceil(b / unit) * unit;
+      f.offset = Math.floor(b / unit) * a;
+      f.bitOff = b - f.offset * 8;
+      bit = b + f.bits!;
+      off = Math.max(off, Math.ceil(bit / 8));
+      continue;
+    }
     al = Math.max(al, a);
     if (f.bits !== undefined) {
       if (r.tag === 'union') { f.offset = 0; f.bitOff = 0; off = Math.max(off, s); continue; }
@@ -277,7 +291,7 @@ function recordIR(r: RecordDecl): IRType {
   if (r.tag === 'union') {
     // the most aligned (then largest) member, padded to the union's size
     let best: Field | undefined;
-    for (const f of r.fields) if (!best || alignOfC(f.ty) > alignOfC(best.ty) || (alignOfC(f.ty) === alignOfC(best.ty) && sizeOfC(f.ty) > sizeOfC(best.ty))) best = f;
+    for (const f of r.fields) if (!f.pad && (!best || alignOfC(f.ty) > alignOfC(best.ty) || (alignOfC(f.ty) === alignOfC(best.ty) && sizeOfC(f.ty) > sizeOfC(best.ty)))) best = f;
     for (const f of r.fields) f.irIndex = -1;
     if (best && best.bits !== undefined) best = undefined;
     if (best) { parts.push(irType(best.ty)); best.irIndex = 0; }

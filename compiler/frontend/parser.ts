@@ -147,6 +147,8 @@ export class Parser {
   outOfLineTarget: FuncSym | null = null;
   /** A '>>' of which the first '>' closed a template argument list; the second is still to come. */
   private halfGt = false;
+  /** Forget a `>>` half-read by closeAngle (after reading a template default that ends in the header's `>>`). */
+  resetHalfGt(): void { this.halfGt = false; }
   /** Parsing a lambda body: scopes below `base` belong to the enclosing function (their variables are captured). */
   lambda: {
     base: number; rec: RecordDecl; byRef: boolean | null; explicit: Map<string, boolean>; caps: { v: VarSym; byRef: boolean }[]; outer: Parser;
@@ -678,7 +680,15 @@ export class Parser {
       }
       if (ds.ty.k === 'record' && ds.tagOnly && ds.ty.rec.name) rec.types.set(ds.ty.rec.name, ds.ty);
       for (;;) {
-        if (this.at(':')) throw new Unsupported('unnamed bitfield');
+        if (this.eat(':')) {
+          // an unnamed bitfield: padding (`unsigned int : 0` starts a new unit)
+          const w = Number(this.constInt(this.parseCond()));
+          const ft = unqual(ds.ty);
+          if (!(isIntegral(ft) || ft.k === 'bool' || ft.k === 'enum') || w < 0 || w > sizeOfC(ft) * 8) throw new Unsupported('bitfield of this type or width');
+          rec.fields.push({ name: '', ty: ds.ty, offset: 0, irIndex: -1, bits: w, pad: true });
+          if (!this.eat(',')) break;
+          continue;
+        }
         const d = this.parseDeclarator(ds.ty, false);
         if (d.ty.k === 'func') throw new Unsupported('member function declaration form');
         if (this.eat(':')) {
@@ -1056,7 +1066,15 @@ export class Parser {
           if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
           if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
           if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
-          if (this.at('->') && suffixes.length === 1) { this.p++; (s as { trailing?: CType }).trailing = this.parseTypeName(); continue; }
+          if (this.at('->') && suffixes.length === 1) {
+            this.p++;
+            // the parameters are in scope in a trailing return type (`auto f(G const &g) -> decltype(g.size())`)
+            const ps = new Map<string, Sym>();
+            s.names.forEach((n, i) => { if (n && s.params[i]) ps.set(n, this.u.newVar(n, s.params[i]!, 'param', s.pos[i] ?? this.p)); });
+            this.scopes.push(ps);
+            try { (s as { trailing?: CType }).trailing = this.parseTypeName(); } finally { this.scopes.pop(); }
+            continue;
+          }
           if (this.at('->')) throw new Unsupported('trailing return type');
           break;
         }
@@ -1375,7 +1393,11 @@ export class Parser {
         out.push({ k: 'type', ty });
       }
       else {
-        const e = this.parseBinary(8);
+        // a constant expression up to the `>` or `,` that ends it (`(N > 32) && (N <= 1024)`)
+        const savedGt = this.gtEnds;
+        this.gtEnds = true;
+        let e: Expr;
+        try { e = this.parseBinary(1); } finally { this.gtEnds = savedGt; }
         const v = this.constInt(e);
         out.push({ k: 'val', ty: unqual(e.ty.k === 'error' ? C.int : e.ty), v });
       }
@@ -1396,6 +1418,7 @@ export class Parser {
     if (!ents.length || !this.at('<', 1)) return null;
     this.p++;
     const args = this.parseTemplateArgs();
+    if (this.u.index.decls[ents[0]!]!.kind === 'using') return this.u.templates.instantiateAlias(ents[0]!, args, this);
     return { k: 'record', rec: this.u.templates.instantiateClass(ents[0]!, args, this), q: 0 };
   }
   /** After `operator`: the operator (or conversion type) of an operator-function-id. */
@@ -1775,8 +1798,11 @@ export class Parser {
       let i = 0;
       while (!this.at('}')) {
         if (this.at('.')) throw new Unsupported('designated initializer');
+        while (fields[i]?.pad) i++;
         const f = fields[i];
         if (!f) { this.u.error(this.p, 146, 'too many initializer values'); this.skipInitTail(); break; }
+        // `std::array<int, 4> a = {1, 2, 3, 4}`: the inner braces of the array member elided
+        if (f.ty.k === 'array' && !this.at('{') && this.kind() !== Tok.String) throw new Unsupported('brace elision in an aggregate initializer');
         items.push({ off: f.offset, path: [i], init: this.parseInitializer(f.ty) });
         i++;
         if (ty.rec.tag === 'union') { this.eat(','); break; }
@@ -1929,7 +1955,8 @@ export class Parser {
       // aggregate initialisation from a braced list of expressions
       const items: { off: number; path: number[]; init: Init }[] = [];
       const fields = ty.rec.fields;
-      args.forEach((a, i) => { const fl = fields[i]; if (fl) items.push({ off: fl.offset, path: [i], init: this.initFromExpr(a, fl.ty, a.pos) }); });
+      let i = 0;
+      for (const a of args) { while (fields[i]?.pad) i++; const fl = fields[i]; if (fl) items.push({ off: fl.offset, path: [i], init: this.initFromExpr(a, fl.ty, a.pos) }); i++; }
       return { k: 'list', ty, items, pos };
     }
     if (args.length === 0) return { k: 'zero', ty };
@@ -2399,7 +2426,27 @@ export class Parser {
     }
     return e;
   }
+  /**
+   * `__match32_any_sync(mask, v)` and its 64-bit / match.all siblings: builtins cicc knows without a declaration
+   * (sm_70_rt.hpp calls them undeclared); lowered to match.sync by builtins.ts.
+   */
+  private implicitMatchBuiltin(name: string, pos: Pos): FuncSym {
+    const got = this.u.implicitBuiltins.get(name);
+    if (got) return got;
+    const params = [C.uint, name.startsWith('__match64') ? C.ullong : C.uint, ...(name.endsWith('_all_sync') ? [ptrTo(C.int)] : [])];
+    const f: FuncSym = {
+      kind: 'func', name, ty: { k: 'func', ret: C.uint, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
+      defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
+      externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: this.u.fileOf(pos), id: this.u.nextId++,
+    };
+    this.u.implicitBuiltins.set(name, f);
+    return f;
+  }
+  /** Inside template arguments: a `>` or `>>` outside parentheses ends the argument list, it does not compare or shift. */
+  private gtEnds = false;
   parseAssign(): Expr {
+    // nested in template arguments (`X<(a > b)>`, `X<f(a > b)>`, `X<a[i > j]>`): a `>` compares again
+    if (this.gtEnds) { this.gtEnds = false; try { return this.parseAssign(); } finally { this.gtEnds = true; } }
     const lhs = this.parseCond();
     const op = this.tx();
     if (this.kind() === Tok.Punct && ASSIGN_OPS.has(op)) {
@@ -2497,7 +2544,7 @@ export class Parser {
       if (this.kind() !== Tok.Punct) break;
       const op = this.tx();
       const prec = BIN_PREC[op];
-      if (prec === undefined || prec < minPrec) break;
+      if (prec === undefined || prec < minPrec || (this.gtEnds && (op === '>' || op === '>>'))) break;
       const pos = this.p; this.p++;
       const rhs = this.parseBinary(prec + 1);
       lhs = this.binary(op, lhs, rhs, pos);
@@ -2695,11 +2742,12 @@ export class Parser {
     if (this.at('(') && this.startsType(1)) {
       const pos = this.p;
       // `(T(3) - x)` starts like a cast but is a parenthesised expression: not a type-id followed by ')'
-      // (`(T(&x, 1).f())` too: only a speculative parse tells `(T(&)[3])` from it)
+      // (`(T(&x, 1).f())` too: only a speculative parse tells `(T(&)[3])` from it; `(T())` reads as a function
+      // type, which no cast can name: a parenthesised temporary)
       if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('^', 3)) {
         const before = this.u.diags.length, errs = this.u.errorCount;
         let isCast = false;
-        try { this.p++; this.parseTypeName(); isCast = this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+        try { this.p++; isCast = this.parseTypeName().k !== 'func' && this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
         this.u.diags.length = before; this.u.errorCount = errs; this.p = pos;
         if (!isCast) { this.notCastAt = pos; return this.parseUnary(); }
       }
@@ -3048,6 +3096,9 @@ export class Parser {
       // re-check: best must beat every other
       const strictly = viable.every(v => v === best || compareRanks(best.ranks, v.ranks) < 0);
       if (!strictly) {
+        // template specialisations that tie: the more specialised template wins (partial ordering)
+        const winner = ties.find(t => ties.every(o => o === t || this.u.templates.moreSpecialized(t.f, o.f)));
+        if (winner && viable.every(v => ties.includes(v) || compareRanks(best.ranks, v.ranks) < 0)) return winner.f;
         // a tie among the headers' own overloads is our misreading of them (cicc compiles such units), not
         // the user's error: fall back naming it
         if (ties.every(v => !this.u.isUserFile(v.f.pos))) throw new Unsupported(`overload resolution among header declarations of ${name}`);
@@ -3332,6 +3383,7 @@ export class Parser {
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }
+      if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
       if (syms.length === 0) {
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);

@@ -32,7 +32,7 @@ export function parseTemplateHeader(p: Parser): TParam[] {
       let name = '';
       if (p.isIdent()) { name = p.tx(); p.p++; }
       let defStart = -1;
-      if (p.eat('=')) { defStart = p.p; skipArg(p); }
+      if (p.eat('=')) { defStart = p.p; if (skipArg(p)) { out.push({ kind: 'type', name, typeStart: -1, defStart, pack }); p.p++; return out; } }
       out.push({ kind: 'type', name, typeStart: -1, defStart, pack });
     } else {
       const typeStart = p.p;
@@ -49,7 +49,7 @@ export function parseTemplateHeader(p: Parser): TParam[] {
         p.p++;
       }
       let defStart = -1;
-      if (p.eat('=')) { defStart = p.p; skipArg(p); }
+      if (p.eat('=')) { defStart = p.p; if (skipArg(p)) { out.push({ kind: 'val', name, typeStart, defStart }); p.p++; return out; } }
       out.push({ kind: 'val', name, typeStart, defStart });
     }
     if (!p.eat(',')) break;
@@ -57,17 +57,21 @@ export function parseTemplateHeader(p: Parser): TParam[] {
   p.expect('>');
   return out;
 }
-/** Skip one template argument (default), up to the ',' or '>' that ends it. */
-function skipArg(p: Parser): void {
+/**
+ * Skip one template argument (default), up to the ',' or '>' that ends it. True when it ends inside a `>>`
+ * whose second half closes the template parameter list (`typename R = X<T>>`): the cursor is at that `>>`.
+ */
+function skipArg(p: Parser): boolean {
   let depth = 0;
   while (p.kind() !== 0) {
-    if (depth === 0 && (p.at(',') || p.at('>'))) return;
+    if (depth === 0 && (p.at(',') || p.at('>'))) return false;
     if (p.at('(') || p.at('[') || p.at('{')) { p.skipBalanced(); continue; }
     if (p.at('<')) depth++;
     if (p.at('>')) depth--;
-    if (p.at('>>')) { if (depth <= 1) return; depth -= 2; }
+    if (p.at('>>')) { if (depth <= 1) return depth === 1; depth -= 2; }
     p.p++;
   }
+  return false;
 }
 
 /** Bind template arguments (explicit/deduced, then defaults) to the parameters: the scope a template's tokens are parsed in. */
@@ -99,7 +103,7 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
       if (!a && tp.defStart >= 0) {
         const save = p.p; p.p = tp.defStart;
         a = tp.kind === 'type' ? { k: 'type', ty: p.parseTypeName() } : { k: 'val', ty: valTy, v: p.constInt(p.parseBinary(8)) };
-        p.p = save;
+        p.p = save; p.resetHalfGt();   // a default ending in the header's `>>`
       }
       if (!a) return null;
       if (tp.kind === 'type' && a.k !== 'type') return null;
@@ -148,8 +152,30 @@ export class Templates {
   }
   header(di: number): TParam[] {
     let h = this.headers.get(di);
-    if (!h) { const p = this.parserAt(di); h = parseTemplateHeader(p); this.headers.set(di, h); }
+    if (!h) {
+      const p = this.parserAt(di); h = parseTemplateHeader(p); this.headers.set(di, h);
+      // default arguments given on another declaration of the class template (`template <class T = void> class C;`)
+      if (h.some(tp => tp.defStart < 0 && !tp.pack)) {
+        for (const oi of this.primaryDecls(di)) {
+          if (oi === di) continue;
+          const o = parseTemplateHeader(this.parserAt(oi));
+          if (o.length !== h.length) continue;
+          h = h.map((tp, i) => (tp.defStart < 0 && o[i]!.defStart >= 0 && o[i]!.kind === tp.kind ? { ...tp, defStart: o[i]!.defStart } : tp));
+        }
+        this.headers.set(di, h);
+      }
+    }
     return h;
+  }
+  /** The declarations of the primary class template that entry di declares (forward declarations and the definition). */
+  private primaryDecls(di: number): number[] {
+    const d = this.u.index.decls[di]!;
+    if (d.kind !== 'record' || this.u.isSpecialization(di)) return [di];
+    return (this.u.index.byName.get(d.name) ?? []).filter(ei => {
+      const e = this.u.index.decls[ei]!;
+      return e.kind === 'record' && (e.flags & DeclFlag.Template) !== 0 && e.scope === d.scope && !this.u.isSpecialization(ei)
+        && this.u.text(e.first + 2) !== '>';
+    });
   }
   /** Is the entry an explicit specialisation (`template<>`)? */
   isExplicitSpec(di: number): boolean { return this.header(di).length === 0; }
@@ -200,7 +226,20 @@ export class Templates {
       else if (t === '(' || t === '{' || t === ';') break;
     }
     if (at < 0) return null;
+    // a trailing return type (`-> decltype(g.num_threads())`) is not read: the declarator ends before its `->`
+    let end = d.last + 1, depth2 = 0;
+    for (let j = at + 1; j <= d.last; j++) {
+      const t = this.u.text(j);
+      if (t === '(' || t === '[') depth2++;
+      else if (t === ')' || t === ']') depth2--;
+      else if (depth2 === 0 && (t === '{' || t === ';')) break;
+      else if (depth2 === 0 && t === '->') { end = j; break; }
+    }
+    if (end <= d.last) { const q = new Parser(this.u, d.first, end, splitScope(d.scope)); q.tscope = scope; q.p = at; return this.readDeclaratorPattern(q); }
     p.p = at;
+    return this.readDeclaratorPattern(p);
+  }
+  private readDeclaratorPattern(p: Parser): { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null {
     try {
       const decl = p.parseDeclarator(C.int, false);
       if (decl.ty.k !== 'func') return null;
@@ -216,6 +255,9 @@ export class Templates {
     const h = this.header(di);
     if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
     const pat = this.pattern(di);
+    // every parameter given explicitly (`cuda::std::forward<T>(x)`): nothing to deduce, the specialisation's own
+    // signature decides viability (a dependent `remove_reference_t<T> &` pattern need not be read)
+    if (!pat && explicit.length === h.length && !h.some(tp => tp.pack) && !explicit.some(a => a.k === 'pack')) return this.instantiateExplicit(di, explicit);
     if (!pat) throw new Unsupported(`function template ${this.u.index.decls[di]!.name} with a signature we cannot read`);
     const given = deduceAll(h, pat, explicit, args);
     if (!given) return null;
@@ -366,7 +408,9 @@ export class Templates {
   }
 
   /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
-  instantiateClass(di: number, given: TArg[], p0: Parser): RecordDecl {
+  instantiateClass(di0: number, given: TArg[], p0: Parser): RecordDecl {
+    // a forward declaration stands for the definition (its default arguments merge in header())
+    const di = this.u.index.decls[di0]!.bodyStart >= 0 ? di0 : this.primaryDecls(di0).find(ei => this.u.index.decls[ei]!.bodyStart >= 0) ?? di0;
     const d = this.u.index.decls[di]!;
     const h = this.header(di);
     const p = this.parserAt(di);
@@ -395,6 +439,33 @@ export class Templates {
     if (!rec.complete) throw new Unsupported(`instantiation of ${d.name}`);
     return rec;
   }
+  /** Partial ordering of two tied specialisations (see the function moreSpecialized). */
+  moreSpecialized(a: FuncSym, b: FuncSym): boolean { return moreSpecialized(a, b); }
+  /** The type an alias template `template <...> using N = type-id;` names for these arguments. */
+  instantiateAlias(di: number, given: TArg[], p0: Parser): CType {
+    const d = this.u.index.decls[di]!;
+    const h = this.header(di);
+    const p = this.parserAt(di);
+    parseTemplateHeader(p);
+    p.tscope = p0.tscope;
+    const b = bindArgs(p, h, explicitFor(h, given));
+    if (!b) throw new Unsupported(`template arguments of ${d.name}`);
+    const key = `${di}|${targsKey(b.args)}`;
+    const got = this.aliases.get(key);
+    if (got) return got;
+    const q = this.parserAt(di);
+    parseTemplateHeader(q);
+    q.tscope = b.scope;
+    q.instantiating = true;
+    q.expect('using'); q.p++;
+    while (!q.at('=') && q.kind() !== 0) q.p++;   // attributes after the name
+    q.expect('=');
+    const ty = q.parseTypeName();
+    if (!q.at(';')) throw new Unsupported(`alias template ${d.name}`);
+    this.aliases.set(key, ty);
+    return ty;
+  }
+  private aliases = new Map<string, CType>();
   private firstTagTok(di: number): number {
     const d = this.u.index.decls[di]!;
     for (let j = d.first; j <= d.last; j++) { const t = this.u.text(j); if (t === 'struct' || t === 'class' || t === 'union') return j; }
@@ -614,6 +685,20 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
     });
   }
   return false;
+}
+/**
+ * Partial ordering of two function template specialisations that tie on conversions ([temp.func.order]):
+ * a is more specialised when b's declared parameters deduce from a's (a's parameters as unique types) and
+ * not the reverse. False when either has no declared pattern or the patterns differ in length.
+ */
+export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
+  const pa = (a as FuncSym & { tsig?: CType[] }).tsig, pb = (b as FuncSym & { tsig?: CType[] }).tsig;
+  if (!pa || !pb || pa.length !== pb.length || !a.targs || !b.targs) return false;
+  const deducesFrom = (P: CType[], A: CType[], n: number): boolean => {
+    const out: (TArg | undefined)[] = new Array(n).fill(undefined);
+    return P.every((x, i) => match(x.k === 'ref' ? x.to : x, A[i]!.k === 'ref' ? (A[i] as CType & { k: 'ref' }).to : A[i]!, out, true));
+  };
+  return deducesFrom(pb, pa, flatArgs(b.targs).length + 1) && !deducesFrom(pa, pb, flatArgs(a.targs).length + 1);
 }
 function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   const cur = out[i];

@@ -53,7 +53,7 @@ export class Unit {
   private records = new Map<string, RecordDecl>();
   private enums = new Map<string, EnumDecl>();
   private enumerators: Map<string, number[]> | null = null;
-  private nextId = 1;
+  nextId = 1;
   /** Global variables in the order they were first referenced/defined (codegen emits the used ones). */
   staticLocals: VarSym[] = [];
   errorCount = 0;
@@ -391,21 +391,48 @@ export class Unit {
     return this.entriesNamed(name).some(di => (this.index.decls[di]!.flags & DeclFlag.Template) !== 0);
   }
   readonly templates = new Templates(this);
+  /** Builtins cicc declares implicitly (parser.implicitMatchBuiltin), one FuncSym per name. */
+  readonly implicitBuiltins = new Map<string, FuncSym>();
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
-  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false): number[] {
+  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false, depth = 0): number[] {
     const parts = this.visibleScope(ns.join('::'));
     const arr = parts ? parts.split('::') : [];
     for (let d = arr.length; d >= 0; d--) {
       const here = arr.slice(0, d).join('::');
+      // the namespace itself and those its using-directives nominate (`namespace cg { namespace __v1 {...} using namespace __v1; }`)
+      const scopes = this.nominated(here);
       const found = this.entriesNamed(name).filter(di => {
         const e = this.index.decls[di]!;
-        return e.kind === kind && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && this.visibleScope(e.scope) === here
+        // an alias template (`template <class T> using X = ...;`) names a type like a class template
+        return (e.kind === kind || (kind === 'record' && e.kind === 'using' && !e.qualifier)) && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && scopes.includes(this.visibleScope(e.scope))
           && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
       });
       if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
+      // a using-declaration naming another namespace's template (`namespace details { using cuda::std::plus; }`)
+      if (depth < 8) {
+        for (const di of this.entriesNamed(name)) {
+          const e = this.index.decls[di]!;
+          if (e.kind !== 'using' || !e.qualifier || !scopes.includes(this.visibleScope(e.scope))) continue;
+          const target = this.resolveNsPath(e.qualifier.split('::').filter(x => x), norm(e.scope));
+          if (target === null) continue;
+          const got = this.templateEntries(name, target ? target.split('::') : [], kind, true, depth + 1);
+          if (got.length) return got;
+        }
+      }
       if (exact) return [];
     }
     return [];
+  }
+  /** Namespace ns and the namespaces its using-directives nominate, transitively (as visible scopes). */
+  private nominated(ns: string): string[] {
+    const out = [ns];
+    for (let i = 0; i < out.length; i++) {
+      for (const target of this.usingDirs.get(out[i]!) ?? []) {
+        const tn = this.resolveNsPath(target, out[i]!);
+        if (tn !== null && !out.includes(this.visibleScope(tn))) out.push(this.visibleScope(tn));
+      }
+    }
+    return out;
   }
   /** The namespace a declaration in `scope` is a member of for lookup: inline namespaces are transparent (cuda::std::__4). */
   private visibleScope(scope: string): string {
@@ -414,7 +441,7 @@ export class Unit {
     return s;
   }
   /** A class template entry whose name is followed by template arguments (a partial/explicit specialisation). */
-  private isSpecialization(di: number): boolean {
+  isSpecialization(di: number): boolean {
     const e = this.index.decls[di]!;
     let depth = 0;
     for (let j = e.first + 1; j <= e.last; j++) {

@@ -1,7 +1,7 @@
 // Differential specs for the CUDA-header programs (test/kernels/cuda_*.cu): <cmath> names, fp16/bf16
 // (the emulator's 16-bit float instructions are in test/emulator/half.ts), __managed__ variables. Inputs
-// follow each program's host main(). Not here yet: cooperative groups (cooperative_groups.h needs bitfields):
-// test/cuda-headers.test.ts checks it falls back. Texture/surface objects: specs-tex.ts.
+// follow each program's host main(). Cooperative groups are in specs-coop.ts, texture/surface objects in
+// specs-tex.ts.
 
 import { type KernelSpec, buf, i32, f32, gen, zero, struct, bytesInit } from './spec';
 import { encodeHalf, F16, BF16 } from '../emulator/half';

@@ -44,6 +44,44 @@ describe('PTX emulator', () => {
     expect(() => new Machine(kernel('  frobnicate.b32 %r2, %r1;'))).toThrow(/unsupported PTX instruction 'frobnicate\.b32'/);
   });
 
+  it('fns.b32 finds the n-th set bit from a base, both directions (the PTX ISA examples)', () => {
+    // 0xaaaaaaaa has the odd bits set: base 3 offset ±1 is bit 3 itself; base 2 goes up to 3 or down to 1;
+    // offset 0 tests the base bit (2: clear → 0xffffffff); the 20th set bit up from 0 does not exist.
+    const cases: [number, number][] = [[3, 1], [3, -1], [2, 1], [2, -1], [2, 0], [5, 0], [0, 20], [1, 16]];
+    const body = cases.map(([base, off], k) => `
+  fns.b32 %r2, 0xaaaaaaaa, ${base}, ${off};
+  st.global.u32 [%rd2+${k * 4}], %r2;`).join('');
+    const o = run(kernel(body), 1, cases.length);
+    expect(cases.map((_, k) => o.u32(k))).toEqual([3, 3, 3, 1, 0xffffffff, 5, 0xffffffff, 31]);
+  });
+
+  it('redux.sync reduces over the warp: add wraps, min/max by signedness, and/or/xor', () => {
+    // lane values v = tid - 5 (-5 .. 26): sum = 32 * 10.5 = 336; s32 min -5, max 26; as u32 the negatives are
+    // the largest, so u32 min is 0 and u32 max is 0xffffffff (-1); and of -5..26 is 0 (0 is among them), or is
+    // -1 (-1 is among them); xor is computed from the same values below.
+    const ops = ['add.s32', 'min.s32', 'max.s32', 'min.u32', 'max.u32', 'and.b32', 'or.b32', 'xor.b32'];
+    const body = `
+  sub.s32 %r2, %r1, 5;` + ops.map((op, k) => `
+  redux.sync.${op} %r3, %r2, -1;
+  st.global.u32 [%rd4+${k * 128}], %r3;`).join('');
+    const o = run(kernel(body), 32, 32 * ops.length);
+    let x = 0;
+    for (let v = -5; v <= 26; v++) x ^= v;
+    const expected = [336, -5, 26, 0, -1, 0, -1, x].map(v => v >>> 0);
+    expect(ops.map((_, k) => o.u32(k * 32))).toEqual(expected);
+    expect(ops.map((_, k) => o.u32(k * 32 + 31))).toEqual(expected);   // every lane gets the same result
+  });
+
+  it('reads the cluster registers of an implicit one-block cluster, and names barrier.cluster as not modelled', () => {
+    const o = run(kernel(`
+  mov.u32 %r2, %cluster_nctarank;
+  st.global.u32 [%rd2], %r2;
+  mov.u32 %r3, %cluster_ctarank;
+  st.global.u32 [%rd2+4], %r3;`), 1, 2);
+    expect([o.u32(0), o.u32(1)]).toEqual([1, 0]);
+    expect(() => run(kernel('  barrier.cluster.arrive;\n  barrier.cluster.wait;'), 1, 1)).toThrow(/barrier\.cluster is not modelled/);
+  });
+
   it('rounds f32 add in all four modes', () => {
     // 1 + 2^-30: nearest and toward zero/minus give 1.0 (0x3f800000); toward plus gives the next float 0x3f800001.
     // -1 - 2^-30: toward minus gives 0xbf800001, the others -1.0 (0xbf800000).

@@ -547,6 +547,7 @@ export class Machine {
       case Op.SHFL: return this.shfl(inst, active, mask);
       case Op.VOTE: return this.vote(inst, active, mask);
       case Op.MATCH: return this.match(inst, active);
+      case Op.REDUX: return this.redux(inst, active);
       case Op.BAR: case Op.BARRED: {
         for (const th of active) {
           if (!this.guard(inst, th)) { th.pc++; continue; }
@@ -587,6 +588,13 @@ export class Machine {
       case 20: case 21: case 22: case 31: return this.clock | 0;
       case 23: return 0; case 24: return 1; case 25: return 1; case 26: return 32;
       case 29: return this.dynShared; case 30: return this.sharedStatic + this.dynShared;
+      // The reserved shared memory region (cooperative_groups.h reads its offset for multi-warp tiles' scratch):
+      // the emulator models none, so every offset points just past the block's shared memory (an access there
+      // fails visibly instead of aliasing the program's own shared variables) and its capacity is 0.
+      case 32: case 33: case 35: case 36: return Math.ceil(this.sharedStatic / 16) * 16 + this.dynShared;
+      case 34: return 0;
+      // launches here set no cluster dimensions: every block is an implicit cluster of one
+      case 37: return 1; case 38: return 0;
     }
     throw new EmuError(`unsupported special register id ${id}`);
   }
@@ -767,6 +775,8 @@ export class Machine {
       case Op.EXIT: th.st = St.EXIT; return;
       case Op.TRAP: throw new Trap(`trap in ${th.fn.name} (block ${this.ctaid.x},${this.ctaid.y},${this.ctaid.z} thread ${th.tx},${th.ty},${th.tz})`);
       case Op.NOP: case Op.BARWARP: break;
+      // barrier.cluster.arrive/wait: split-phase cluster barriers are not modelled (a use fails visibly)
+      case Op.BARCLUSTER: throw new EmuError('barrier.cluster is not modelled by the emulator');
       case Op.ACTIVEMASK: this.wr(o[0]!, th, mask, 0); break;
       case Op.SETP: this.setp(inst, th); break;
       case Op.SET: this.hset(inst, th); break;
@@ -1025,6 +1035,21 @@ export class Machine {
           v = (v & ~(1 << (pos + i))) | (bit << (pos + i));
         }
         r = v;
+        break;
+      }
+      case Op.FNS: {
+        // fns.b32 d, mask, base, offset (PTX ISA): the bit position of the |offset|-th set bit of mask counting from
+        // bit base towards the MSB (offset > 0) or the LSB (offset < 0); offset 0 tests bit base; none: 0xffffffff
+        const mask = a >>> 0, base = nb >>> 0, offset = this.rd(o[3]!, th) | 0;
+        r = -1;
+        if (offset === 0) { if (base < 32 && (mask >>> base) & 1) r = base; }
+        else {
+          let count = Math.abs(offset) - 1;
+          const inc = offset > 0 ? 1 : -1;
+          for (let pos = base; pos >= 0 && pos < 32; pos += inc) {
+            if ((mask >>> pos) & 1) { if (count === 0) { r = pos; break; } count--; }
+          }
+        }
         break;
       }
       case Op.PRMT: {
@@ -1653,6 +1678,37 @@ export class Machine {
       }
       th.pc++;
     }
+  }
+
+  /**
+   * redux.sync.op.type d, a, membermask (PTX ISA, 32-bit integer forms): every lane of membermask gets the
+   * reduction of a over those lanes (add wraps; min/max signed for .s32, unsigned for .u32; and/or/xor on .b32).
+   * A membermask lane that does not execute it together with the others is undefined behaviour: an error here.
+   */
+  private redux(inst: Inst, active: Thread[]): void {
+    const o = inst.o;
+    const part = active.filter(th => { if (!this.guard(inst, th)) { th.pc++; return false; } return true; });
+    if (part.length === 0) return;
+    const mask = this.rd(o[2]!, part[0]!) | 0;
+    let here = 0;
+    for (const th of part) here |= 1 << th.lane;
+    if ((mask & ~here) !== 0 || part.some(th => ((mask >>> th.lane) & 1) === 0)) throw new EmuError(`redux.sync: membermask ${(mask >>> 0).toString(16)} differs from the executing lanes ${(here >>> 0).toString(16)}`);
+    const signed = isSigned(inst.t);
+    let acc: number | null = null;
+    for (const th of part) {
+      const v = this.rd(o[1]!, th) | 0;
+      if (acc === null) { acc = v; continue; }
+      switch (inst.m) {
+        case M.ADD: acc = (acc + v) | 0; break;
+        case M.MIN: acc = signed ? Math.min(acc, v) : ((acc >>> 0) <= (v >>> 0) ? acc : v); break;
+        case M.MAX: acc = signed ? Math.max(acc, v) : ((acc >>> 0) >= (v >>> 0) ? acc : v); break;
+        case M.AND: acc &= v; break;
+        case M.OR: acc |= v; break;
+        case M.XOR: acc ^= v; break;
+        default: throw new EmuError('redux.sync: unsupported operation');
+      }
+    }
+    for (const th of part) { this.wr(o[0]!, th, acc!, 0); th.pc++; }
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ export const enum Op {
   MOV, ADD, SUB, MUL, MAD, MUL24, MAD24, DIV, REM, ABS, NEG, MIN, MAX, AND, OR, XOR, NOT, CNOT, SHL, SHR,
   SETP, SELP, CVT, CVTA, LD, ST, ATOM, RED, BRA, CALL, RET, EXIT, BAR, BARRED, BARWARP, NOP, SHFL, VOTE,
   MATCH, ACTIVEMASK, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, SHF, SAD, FMA, RCP, SQRT, RSQRT, EX2, LG2,
-  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET,
+  SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET, BARCLUSTER, FNS, REDUX,
   TEX, TLD4, SULD, SUST,
 }
 
@@ -24,7 +24,7 @@ const OPS: Record<string, Op> = {
   shf: Op.SHF, sad: Op.SAD, fma: Op.FMA, rcp: Op.RCP, sqrt: Op.SQRT, rsqrt: Op.RSQRT, ex2: Op.EX2,
   lg2: Op.LG2, sin: Op.SIN, cos: Op.COS, tanh: Op.TANH, copysign: Op.COPYSIGN, testp: Op.TESTP, trap: Op.TRAP,
   addc: Op.ADDC, subc: Op.SUBC, madc: Op.MADC, lop3: Op.LOP3, dp4a: Op.DP4A, dp2a: Op.DP2A,
-  pmevent: Op.NOP, nanosleep: Op.NOP,
+  pmevent: Op.NOP, nanosleep: Op.NOP, fns: Op.FNS, redux: Op.REDUX,
   tex: Op.TEX, tld4: Op.TLD4, suld: Op.SULD, sust: Op.SUST,
 };
 
@@ -140,6 +140,8 @@ export const SREGS = [
   '%nctaid.x', '%nctaid.y', '%nctaid.z', '%laneid', '%warpid', '%nwarpid', '%lanemask_eq', '%lanemask_lt',
   '%lanemask_le', '%lanemask_gt', '%lanemask_ge', '%clock', '%clock64', '%globaltimer', '%smid', '%nsmid',
   '%gridid', 'WARP_SZ', '%tid', '%ntid', '%dynamic_smem_size', '%total_smem_size', '%globaltimer_lo',
+  '%reserved_smem_offset_begin', '%reserved_smem_offset_end', '%reserved_smem_offset_cap', '%reserved_smem_offset_0',
+  '%reserved_smem_offset_1', '%cluster_nctarank', '%cluster_ctarank',
 ];
 const SREG_ID = new Map(SREGS.map((s, i) => [s, i]));
 
@@ -505,7 +507,7 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
       case 'v2': inst.vec = 2; continue; case 'v4': inst.vec = 4; continue; case 'v8': inst.vec = 8; continue;
       case 'to': continue;
       case 'sync': case 'aligned': case 'nc': case 'ca': case 'cg': case 'cs': case 'lu': case 'cv': case 'wb': case 'wt':
-      case 'cta': case 'gpu': case 'sys': case 'cluster': case 'gl': case 'L1': case 'L2': case 'warp': case 'arrive': case 'noftz':
+      case 'cta': case 'gpu': case 'sys': case 'cluster': case 'gl': case 'L1': case 'L2': case 'warp': case 'arrive': case 'noftz': case 'wait':
       case 'sc': case 'acq': case 'proxy': case 'mode': case 'b': case 'c':
         continue;
       case 'and': inst.m = M.AND; continue; case 'or': inst.m = M.OR; continue; case 'xor': inst.m = M.XOR; continue;
@@ -526,6 +528,7 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
     throw new PtxError(`line ${line}: unsupported modifier '.${p}' in '${text}'`);
   }
   if (op === Op.BAR && parts[1] === 'warp') inst.op = Op.BARWARP;
+  if (op === Op.BAR && parts[1] === 'cluster') inst.op = Op.BARCLUSTER;
   if (op === Op.SETP && inst.m !== M.NONE && (inst.m !== M.AND && inst.m !== M.OR && inst.m !== M.XOR)) {
     throw new PtxError(`line ${line}: bad setp combine in '${text}'`);
   }

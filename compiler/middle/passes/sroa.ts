@@ -218,7 +218,8 @@ function accessLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
   return r;
 }
 
-const intBits = (t: Type): number => (t.k === 'int' && t.bits % 8 === 0 ? t.bits : t.k === 'float' ? 32 : t.k === 'double' ? 64 : t.k === 'half' || t.k === 'bfloat' ? 16 : 0);
+/** Width of a leaf or access as the integer its bits are read as (a pointer's too: a union of a pointer and bitfields). */
+const intBits = (t: Type): number => (t.k === 'int' && t.bits % 8 === 0 ? t.bits : t.k === 'float' ? 32 : t.k === 'double' ? 64 : t.k === 'half' || t.k === 'bfloat' ? 16 : t.k === 'ptr' ? 64 : 0);
 
 /** A scalar access inside one int/fp leaf (a byte of a float, half of a double): the leaf and the bit shift. */
 function subLeaf(leaves: Leaf[], off: number, ty: Type): { leaf: Leaf; shift: number } | null {
@@ -508,11 +509,11 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
 // Little endian: the part at byte offset k of a leaf is its bits [8k, 8k + width).
 function asInt(b: Block, pre: Inst[], v: Value): Value {
   if (v.ty.k === 'int') return v;
-  const c = mk(b, 'bitcast', intTy(intBits(v.ty)), [v]); pre.push(c); return c;
+  const c = mk(b, v.ty.k === 'ptr' ? 'ptrtoint' : 'bitcast', intTy(intBits(v.ty)), [v]); pre.push(c); return c;
 }
 function fromInt(b: Block, pre: Inst[], v: Value, ty: Type): Value {
   if (ty.k === 'int') return v;
-  const c = mk(b, 'bitcast', ty, [v]); pre.push(c); return c;
+  const c = mk(b, ty.k === 'ptr' ? 'inttoptr' : 'bitcast', ty, [v]); pre.push(c); return c;
 }
 
 function loadPart(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, part: { leaf: Leaf; shift: number }, ty: Type): Value {

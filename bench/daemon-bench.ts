@@ -4,10 +4,10 @@
 //     included, answered from the cache by a warm daemon;
 //   warm-daemon compile: the same, with the cache off (PTXD_CACHE=0), so the warm daemon compiles;
 //   daemon memory: resident set of a daemon after it has compiled every program in test/kernels;
-//   split compile: a 20-kernel unit through a warm daemon with 1 vs 2 pool workers, not under make (idle
-//     workers are used), cold (a file the daemon has not seen; split only on 3 workers or more, see
-//     daemon/scheduler/split.ts) and after an edit of every kernel (compiled kernel by kernel: split
-//     on 2 workers); the PTX of both must be byte-identical. No real-cicc ratio: ptxd against itself.
+//   split compile: a 20-kernel unit through a warm daemon with 1 vs 3 pool workers, not under make (idle
+//     workers are used; units are split only on 3 workers or more, see daemon/scheduler/split.ts), cold (a
+//     file the daemon has not seen) and after an edit of every kernel (compiled kernel by kernel); the PTX
+//     of both must be byte-identical. No real-cicc ratio: ptxd against itself.
 // Each ptxd configuration has its own cache directory and socket; daemons are stopped at the end.
 // PTXD_FALLBACK=never: a unit ptxd cannot compile is reported as failed, never timed.
 //
@@ -100,6 +100,8 @@ function memoryAfterAllKernels(arch: number): { units: number; failed: string[];
 
 
 /** cpuOne/cpuTwo: median CPU ms the daemon process (all its threads) spent per compile. */
+/** The many-worker daemon of the split comparison: the fewest workers a unit is split on (daemon/scheduler/split.ts). */
+const SPLIT_WORKERS = 3;
 interface SplitCase { one: Series; two: Series; ratio: number | null; cpuOne: number | null; cpuTwo: number | null }
 interface SplitRow { cold: SplitCase; edit: SplitCase; splitUnits: number; peakWorkersPerUnit: number; identical: boolean }
 
@@ -129,7 +131,7 @@ function splitCompile(arch: number, runs: number): SplitRow {
     fs.writeFileSync(cu, multiKernelSource(20, ' + 1.0f'));
     units.push([cold, prepareUnit(cu, arch)]);
   }
-  const boxes = [sandbox('split1', { PTXD_WORKERS: '1' }), sandbox('split2', { PTXD_WORKERS: '2' })] as const;
+  const boxes = [sandbox('split1', { PTXD_WORKERS: '1' }), sandbox('split3', { PTXD_WORKERS: String(SPLIT_WORKERS) })] as const;
   // ms[case][workers - 1], and the daemon's CPU time for the same compiles
   const ms: [number[], number[]][] = [[[], []], [[], []]];
   const cpu: [number[], number[]][] = [[[], []], [[], []]];
@@ -201,7 +203,7 @@ function main(): number {
   }
   let split: SplitRow | undefined;
   if (wants('split')) {
-    process.stderr.write('daemon-bench: cold 20-kernel unit, 1 vs 2 workers\n');
+    process.stderr.write(`daemon-bench: cold 20-kernel unit, 1 vs ${SPLIT_WORKERS} workers\n`);
     split = splitCompile(arch, runs);
   }
   let mem: ReturnType<typeof memoryAfterAllKernels> | undefined;
@@ -219,11 +221,11 @@ function main(): number {
   ];
   if (split) {
     const cpuCell = (x: SplitCase) => `${f0(x.cpuOne)} / ${f0(x.cpuTwo)}`;
-    lines.push('', '| 20-kernel unit, warm daemon, not under make (ptxd-cicc, client process incl.) | 1 worker | 2 workers | 2/1 | daemon CPU ms, 1 / 2 workers |',
+    lines.push('', `| 20-kernel unit, warm daemon, not under make (ptxd-cicc, client process incl.) | 1 worker | ${SPLIT_WORKERS} workers | ${SPLIT_WORKERS}/1 | daemon CPU ms, 1 / ${SPLIT_WORKERS} workers |`,
       '|---|---:|---:|---:|---:|',
       `| cold: a file the daemon has not seen | ${cell(split.cold.one)} | ${cell(split.cold.two)} | ${f2(split.cold.ratio)} | ${cpuCell(split.cold)} |`,
       `| every kernel edited | ${cell(split.edit.one)} | ${cell(split.edit.two)} | ${f2(split.edit.ratio)} | ${cpuCell(split.edit)} |`,
-      '', `2-worker daemon: ${split.splitUnits} units split, at most ${split.peakWorkersPerUnit} workers for one unit; PTX of 1 and 2 workers identical: ${split.identical ? 'yes' : 'NO'}`);
+      '', `${SPLIT_WORKERS}-worker daemon: ${split.splitUnits} units split, at most ${split.peakWorkersPerUnit} workers for one unit; PTX of 1 and ${SPLIT_WORKERS} workers identical: ${split.identical ? 'yes' : 'NO'}`);
   }
   if (mem) {
     lines.push('', `Daemon after compiling ${mem.units} test kernel programs (compute_${arch}): RSS ${f0(mem.rssMb)} MB, JS heap ${f0(mem.heapMb)} MB` +
@@ -231,7 +233,7 @@ function main(): number {
   }
   const failures = rows.flatMap(r => (['cicc', 'hit', 'warm'] as const).filter(k => !r[k].ok).map(k => `- ${r.input} (${k}): ${r[k].error}`));
   if (split && !split.cold.one.ok) failures.push(`- split compile: ${split.cold.one.error}`);
-  if (split && !split.identical) failures.push('- split compile: the PTX of 1 and 2 workers differs');
+  if (split && !split.identical) failures.push(`- split compile: the PTX of 1 and ${SPLIT_WORKERS} workers differs`);
   if (failures.length) lines.push('', 'Failures:', ...failures);
   console.log(lines.join('\n'));
 

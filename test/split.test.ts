@@ -2,8 +2,8 @@
 // worker plans, each worker compiles a share of the missing kernels into one shared LMDB piece store,
 // then the unit's ordinary compile only assembles. With pools of 1, 2 and 4 workers, from an empty store
 // and along edits of test/incremental-fixture.ts (15 kernels), the output is byte-identical to a clean
-// whole compile; the split uses exactly the workers that are free; the first compile of a file is split
-// only on 3 workers or more (else it stays whole). The pool runs the built compiler (dist/), like the daemon.
+// whole compile; the split uses exactly the workers that are free, and happens only on 3 workers or more
+// (below, a first compile stays whole and later ones go kernel by kernel on the request's own worker). The pool runs the built compiler (dist/), like the daemon.
 
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -12,7 +12,7 @@ import { KERNELS_DIR, REPO_ROOT, libdeviceBytes, mkTempDir, prepareUnit, skipRea
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
 import { Scheduler } from '../daemon/scheduler/scheduler';
-import { FIRST_COMPILE_MIN_WORKERS, compileSplit } from '../daemon/scheduler/split';
+import { MIN_SPLIT_WORKERS, compileSplit } from '../daemon/scheduler/split';
 import { ALL, prepareVariant, shortName, type Variant } from './incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
@@ -34,7 +34,7 @@ const STEPS: [string, Variant, number][] = [
 ];
 
 describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}`, () => {
-  it('1, 2 and 4 workers: byte-identical to a clean compile, using every free worker; a first compile whole below 3 workers', async () => {
+  it('1, 2 and 4 workers: byte-identical to a clean compile, using every free worker from 3 workers on', async () => {
     const libdevice = libdeviceBytes();
     const steps = STEPS.map(([name, v, need]) => ({ name, need, ...prepareVariant(v, 'split') }));
     const clean = steps.map(s => outputs(compileUnit(s.src, s.opts, { libdevice })));
@@ -53,10 +53,10 @@ describe.skipIf(skip !== undefined)(`compiles split across workers ${skip ?? ''}
           return { slots: split.slots, byShares: split.compiled, main: (await pool.run(s.src, s.opts, rest)).result };
         });
         expect(outputs(r.main), what).toEqual(clean[i]);
-        // a first compile is split only on 3 workers or more; otherwise it is whole and leaves no kernels in the store
-        const firstWhole = size < FIRST_COMPILE_MIN_WORKERS;
-        const need = i === 0 || (i === 1 && firstWhole) ? ALL.length : s.need;
-        const want = i === 0 ? (firstWhole ? 1 : Math.min(size, need)) : need >= 2 ? Math.min(size, need) : 1;
+        // a unit is split only on 3 workers or more; otherwise a first compile is whole and leaves no kernels in the store
+        const splits = size >= MIN_SPLIT_WORKERS;
+        const need = i === 0 || (i === 1 && !splits) ? ALL.length : s.need;
+        const want = splits && need >= 2 ? Math.min(size, need) : 1;
         expect(r.slots, `${what}: workers used`).toBe(want);
         if (r.slots > 1) {
           // the shares compiled every missing kernel: the unit's own compile only assembled

@@ -7,9 +7,10 @@
 //
 // Compiling kernels one by one costs more than compiling the unit whole: 1.4x to 1.9x on one core for
 // the 20-kernel unit of bench/daemon-bench.ts, measured in a warm pool worker (whole 211 ms, its 20
-// kernels one by one 400 ms, median of 8). A file's first compile, which would otherwise be whole, is
-// therefore split only when at least 3 workers can run it (2 would not win back the overhead); later
-// compiles go kernel by kernel anyway, and are split as soon as 2 workers can run them.
+// kernels one by one 400 ms, median of 8). Two workers do not win that back, and the plan itself (an
+// extra lex and skim) costs every miss it runs for: on a 2-core machine, a daemon of 2 workers was 1.23x
+// slower than one of 1 on a cold 20-kernel unit, and 1.30x on one with every kernel edited
+// (bench/daemon-bench.ts). So a unit is planned and split only when at least 3 workers can run it.
 // PTXD_SPLIT=0 turns splitting off (the daemon then runs each unit on one worker, as before): on a
 // machine whose cores are busy with other work, idle pool workers do not mean idle cores.
 
@@ -44,19 +45,19 @@ export function splitEnabled(env: NodeJS.ProcessEnv): boolean {
 }
 
 const NOT_SPLIT: SplitResult = { slots: 1, compiled: [] };
-/** Workers a file's first compile needs at least to be split (see above). */
-export const FIRST_COMPILE_MIN_WORKERS = 3;
+/** Workers a unit needs at least to be split (see above). */
+export const MIN_SPLIT_WORKERS = 3;
 
 /**
  * Compiles the unit's missing kernels into the piece store on extra workers, if that pays. Never changes
  * the output, only where kernels compile.
  */
 export async function compileSplit(cx: SplitContext, text: string, options: CompileOptions, rest: unknown[]): Promise<SplitResult> {
-  if (!hasPieceStore(rest) || cx.scheduler.free(cx.group) < 1 || !maySplit(text)) return NOT_SPLIT;
+  if (!hasPieceStore(rest) || cx.scheduler.free(cx.group) < MIN_SPLIT_WORKERS - 1 || !maySplit(text)) return NOT_SPLIT;
   const plan = await cx.pool.run(text, options, rest, 'plan');
   const roots = plan.roots;
   // the fewest extra workers that make the split pay (see above)
-  const least = plan.first ? FIRST_COMPILE_MIN_WORKERS - 1 : 1;
+  const least = plan.first ? MIN_SPLIT_WORKERS - 1 : 1;
   if (!roots || roots.length < least + 1) return NOT_SPLIT;
   const extra = cx.scheduler.reserve(cx.group, roots.length - 1);
   let asked = false;

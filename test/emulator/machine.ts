@@ -226,6 +226,21 @@ export interface LaunchOptions {
   params: Uint8Array;
 }
 
+/** A setp float comparison, unordered (`u`) forms true when either operand is NaN (PTX ISA). */
+function floatCompare(c: Cmp, a: number, b: number, text: string): boolean {
+  const un = a !== a || b !== b;
+  switch (c) {
+    case Cmp.EQ: return a === b; case Cmp.NE: return !un && a !== b;
+    case Cmp.LT: return a < b; case Cmp.LE: return a <= b;
+    case Cmp.GT: return a > b; case Cmp.GE: return a >= b;
+    case Cmp.EQU: return un || a === b; case Cmp.NEU: return a !== b;
+    case Cmp.LTU: return un || a < b; case Cmp.LEU: return un || a <= b;
+    case Cmp.GTU: return un || a > b; case Cmp.GEU: return un || a >= b;
+    case Cmp.NUM: return !un; case Cmp.NAN: return un;
+    default: throw new EmuError(`bad float comparison in ${text}`);
+  }
+}
+
 export class Machine {
   readonly module: PtxModule;
   readonly global = new Mem();
@@ -884,17 +899,7 @@ export class Machine {
       let a = t === T.F32 ? fp.bitsToF32(this.rd(o[1]!, th)) : fp.bitsToF64(this.rd(o[1]!, th), this.rdh(o[1]!, th));
       let b = t === T.F32 ? fp.bitsToF32(this.rd(o[2]!, th)) : fp.bitsToF64(this.rd(o[2]!, th), this.rdh(o[2]!, th));
       if (inst.f & F.FTZ) { a = fp.ftz32(a); b = fp.ftz32(b); }
-      const un = a !== a || b !== b;
-      switch (c) {
-        case Cmp.EQ: r = a === b; break; case Cmp.NE: r = !un && a !== b; break;
-        case Cmp.LT: r = a < b; break; case Cmp.LE: r = a <= b; break;
-        case Cmp.GT: r = a > b; break; case Cmp.GE: r = a >= b; break;
-        case Cmp.EQU: r = un || a === b; break; case Cmp.NEU: r = a !== b; break;
-        case Cmp.LTU: r = un || a < b; break; case Cmp.LEU: r = un || a <= b; break;
-        case Cmp.GTU: r = un || a > b; break; case Cmp.GEU: r = un || a >= b; break;
-        case Cmp.NUM: r = !un; break; case Cmp.NAN: r = un; break;
-        default: throw new EmuError(`bad float comparison in ${inst.text}`);
-      }
+      r = floatCompare(c, a, b, inst.text);
     } else {
       let k: number;
       const signed = isSigned(t) && c !== Cmp.LO && c !== Cmp.LS && c !== Cmp.HI && c !== Cmp.HS;
@@ -1302,18 +1307,7 @@ export class Machine {
       let a = half.decodeHalf((this.rd(o[1]!, th) >>> (16 * k)) & 0xffff, fmt);
       let b = half.decodeHalf((this.rd(o[2]!, th) >>> (16 * k)) & 0xffff, fmt);
       if (inst.f & F.FTZ) { const mn = 2 ** (1 - fmt.bias); if (Math.abs(a) < mn) a = a < 0 ? -0 : 0; if (Math.abs(b) < mn) b = b < 0 ? -0 : 0; }
-      const un = a !== a || b !== b;
-      let r: boolean;
-      switch (inst.cmp) {
-        case Cmp.EQ: r = a === b; break; case Cmp.NE: r = !un && a !== b; break;
-        case Cmp.LT: r = a < b; break; case Cmp.LE: r = a <= b; break;
-        case Cmp.GT: r = a > b; break; case Cmp.GE: r = a >= b; break;
-        case Cmp.EQU: r = un || a === b; break; case Cmp.NEU: r = a !== b; break;
-        case Cmp.LTU: r = un || a < b; break; case Cmp.LEU: r = un || a <= b; break;
-        case Cmp.GTU: r = un || a > b; break; case Cmp.GEU: r = un || a >= b; break;
-        case Cmp.NUM: r = !un; break; case Cmp.NAN: r = un; break;
-        default: throw new EmuError(`bad float comparison in ${inst.text}`);
-      }
+      let r = floatCompare(inst.cmp, a, b, inst.text);
       if (inst.m !== M.NONE) {
         const cp = o[3]!;
         const cv = (this.rd(cp, th) !== 0) !== cp.neg;

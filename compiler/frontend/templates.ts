@@ -407,18 +407,22 @@ export class Templates {
     return given.map(a => (a as { ty: CType }).ty);
   }
 
-  /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
-  instantiateClass(di0: number, given: TArg[], p0: Parser): RecordDecl {
-    // a forward declaration stands for the definition (its default arguments merge in header())
-    const di = this.u.index.decls[di0]!.bodyStart >= 0 ? di0 : this.primaryDecls(di0).find(ei => this.u.index.decls[ei]!.bodyStart >= 0) ?? di0;
-    const d = this.u.index.decls[di]!;
+  /** The arguments given to template `di` bound to its parameters (defaults filled in), and their cache key. */
+  private bind(di: number, given: TArg[], p0: Parser): { b: NonNullable<ReturnType<typeof bindArgs>>; key: string } {
     const h = this.header(di);
     const p = this.parserAt(di);
     parseTemplateHeader(p);
     p.tscope = p0.tscope;
     const b = bindArgs(p, h, explicitFor(h, given));
-    if (!b) throw new Unsupported(`template arguments of ${d.name}`);
-    const key = `${di}|${targsKey(b.args)}`;
+    if (!b) throw new Unsupported(`template arguments of ${this.u.index.decls[di]!.name}`);
+    return { b, key: `${di}|${targsKey(b.args)}` };
+  }
+  /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
+  instantiateClass(di0: number, given: TArg[], p0: Parser): RecordDecl {
+    // a forward declaration stands for the definition (its default arguments merge in header())
+    const di = this.u.index.decls[di0]!.bodyStart >= 0 ? di0 : this.primaryDecls(di0).find(ei => this.u.index.decls[ei]!.bodyStart >= 0) ?? di0;
+    const d = this.u.index.decls[di]!;
+    const { b, key } = this.bind(di, given, p0);
     const got = this.classes.get(key);
     if (got) return got;
     const rec = this.u.newRecord(d.kind === 'record' && this.u.text(this.firstTagTok(di)) === 'union' ? 'union' : 'struct', d.name, splitScope(d.scope), []);
@@ -443,14 +447,7 @@ export class Templates {
   moreSpecialized(a: FuncSym, b: FuncSym): boolean { return moreSpecialized(a, b); }
   /** The type an alias template `template <...> using N = type-id;` names for these arguments. */
   instantiateAlias(di: number, given: TArg[], p0: Parser): CType {
-    const d = this.u.index.decls[di]!;
-    const h = this.header(di);
-    const p = this.parserAt(di);
-    parseTemplateHeader(p);
-    p.tscope = p0.tscope;
-    const b = bindArgs(p, h, explicitFor(h, given));
-    if (!b) throw new Unsupported(`template arguments of ${d.name}`);
-    const key = `${di}|${targsKey(b.args)}`;
+    const { b, key } = this.bind(di, given, p0);
     const got = this.aliases.get(key);
     if (got) return got;
     const q = this.parserAt(di);
@@ -461,7 +458,7 @@ export class Templates {
     while (!q.at('=') && q.kind() !== 0) q.p++;   // attributes after the name
     q.expect('=');
     const ty = q.parseTypeName();
-    if (!q.at(';')) throw new Unsupported(`alias template ${d.name}`);
+    if (!q.at(";")) throw new Unsupported(`alias template ${this.u.index.decls[di]!.name}`);
     this.aliases.set(key, ty);
     return ty;
   }

@@ -502,6 +502,35 @@ function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
 }
 
 /** Returns a value equivalent to i, or null. May swap commutative operands in place. */
+/**
+ * A phi whose web (the phis it reaches through phi operands, loops included) takes one value v from
+ * outside, apart from undef, is v: SROA of a conditionally built temporary leaves such webs around a loop.
+ * Without undef, v dominates the whole web (every way into it passes through v); with undef, v must be
+ * available on every path: a constant, an argument, a global or an entry-block value.
+ */
+function simplifyPhiWeb(phi: Inst): Value | null {
+  const seen = new Set<Inst>([phi]);
+  const work = [phi];
+  let v: Value | null = null;
+  let undef = false;
+  while (work.length > 0) {
+    for (const x of work.pop()!.ops) {
+      if (x.kind === 'undef' || x.kind === 'poison') { undef = true; continue; }
+      if (x.kind === 'inst' && x.op === 'phi') {
+        if (seen.has(x)) continue;
+        if (seen.size >= 32) return null;
+        seen.add(x); work.push(x);
+        continue;
+      }
+      if (v === null) v = x;
+      else if (v !== x) return null;
+    }
+  }
+  if (v === null || v.ty !== phi.ty) return null;
+  if (undef && v.kind === 'inst' && v.parent !== phi.parent?.parent?.blocks[0]) return null;
+  return v;
+}
+
 export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
   const o = i.ops;
   switch (i.op) {
@@ -595,12 +624,14 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
     case 'phi': {
       let v: Value | null = null;
       let undef = false;
+      let several = false;
       for (const x of o) {
         if (x === i) continue;
         if (x.kind === 'undef' || x.kind === 'poison') { undef = true; continue; }
         if (v === null) v = x;
-        else if (v !== x) return null;
+        else if (v !== x) { several = true; break; }
       }
+      if (several) return simplifyPhiWeb(i);
       if (v === null) return null;
       // phi(undef, x) is x where x is available on every path: a constant, an argument, an entry-block value
       if (undef && v.kind === 'inst' && v.parent !== i.parent?.parent?.blocks[0]) return null;

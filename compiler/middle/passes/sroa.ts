@@ -4,7 +4,7 @@
 // loads/stores are rewritten leaf by leaf. Anything else (a dynamic index, an escaping address, a
 // type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
 import type { Block, Func, Inst, Type, Value } from '../ir';
-import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
+import { T, cInt, cFP, cZero, cTrue, cFalse, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -56,6 +56,8 @@ type Use =
   | { kind: 'copy'; i: Inst; off: number; dstSide: boolean; len: number }
   | { kind: 'set'; i: Inst; off: number; len: number; byte: number }
   | { kind: 'drop'; i: Inst }
+  /** `p == null` / `p != null` on an address in the alloca (a destructor's `if (l)` once l is known): never null. */
+  | { kind: 'nullcmp'; i: Inst }
   /** A gep with a dynamic index into an array member: that member stays in memory (a region). */
   | { kind: 'region'; i: Inst; off: number; start: number; size: number }
   /** A copy between two parts of this alloca (a member struct assigned to another). */
@@ -158,6 +160,7 @@ function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
       } else if (u.op === 'load' && u.ops[0] === v && !u.ordering) out.push({ kind: 'load', i: u, off });
       else if (u.op === 'store' && u.ops[1] === v && u.ops[0] !== v && !u.ordering) out.push({ kind: 'store', i: u, off });
       else if (isMemIntrinsic(u, 'llvm.lifetime.')) out.push({ kind: 'drop', i: u });
+      else if (u.op === 'icmp' && (u.pred === 'eq' || u.pred === 'ne') && u.ops.some(x => x.kind === 'null')) out.push({ kind: 'nullcmp', i: u });
       else if (isMemIntrinsic(u, 'llvm.memcpy.') || isMemIntrinsic(u, 'llvm.memmove.')) {
         const [, d, s, n, vol] = u.ops;
         if (n?.kind !== 'int' || (vol?.kind === 'int' && vol.value !== 0n) || d === s) return false;
@@ -298,7 +301,7 @@ function usable(u: Use, leaves: Leaf[], regions: Region[]): boolean {
       const c = coveredLeaves(leaves, u.off, u.len);
       return c !== null && c.every(l => isInt(l.ty) || u.byte === 0);
     }
-    case 'drop': return true;
+    case 'drop': case 'nullcmp': return true;
   }
 }
 
@@ -496,6 +499,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
         for (const l of coveredLeaves(leaves, u.off, u.len)!) pre.push(mk(b, 'store', T.void, [byteSplat(l.ty, u.byte), slot.get(l)!], { align: alignOf(l.ty) }));
         break;
       case 'drop': break;
+      case 'nullcmp': replacement = i.pred === 'ne' ? cTrue : cFalse; break;
     }
     for (const p of pre) if (i.loc && !p.loc) p.loc = i.loc;
     const k = b.insts.indexOf(i);

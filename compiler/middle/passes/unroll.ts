@@ -1,6 +1,6 @@
 // Full unrolling of loops with a small constant trip count (cicc unrolls these at -O3 without a pragma).
-// Handled shape: the header is the only exiting block (a `for`/`while` loop as the front end emits it),
-// one latch, a dedicated preheader. The trip count comes from simulating the exit test on constants:
+// Handled shape: the header exits (a `for`/`while` loop as the front end emits it), other blocks may
+// exit too (`return`/`break` in the body), one latch, a dedicated preheader. The trip count comes from simulating the exit test on constants:
 // the header phis that feed it start from constants and step through pure integer operations. The body
 // is then copied once per iteration, plus a last copy of the header that leaves the loop; every copy's
 // exit test is replaced by the branch it is known to take.
@@ -158,6 +158,21 @@ function indexesLocalArray(f: Func, loop: Loop): boolean {
   return arrays.size > 0;
 }
 
+/** Is every value defined in the loop used outside it only by a phi of an exit block, on an edge from the loop? */
+function usedOnlyThroughExitPhis(f: Func, loop: Loop): boolean {
+  for (const b of f.blocks) {
+    if (loop.blocks.has(b)) continue;
+    for (const i of b.insts) {
+      for (let j = 0; j < i.ops.length; j++) {
+        const o = i.ops[j]!;
+        if (o.kind !== 'inst' || !loop.blocks.has(o.parent!)) continue;
+        if (i.op !== 'phi' || !loop.blocks.has(i.targets[j]!)) return false;
+      }
+    }
+  }
+  return true;
+}
+
 /** Unrolling stops when the function has grown past this many instructions (loops are unrolled innermost first). */
 const FUNC_SIZE_LIMIT = 40000;
 
@@ -183,8 +198,11 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   const stay = loop.blocks.has(term.targets[0]!) ? 0 : 1;
   if (loop.blocks.has(term.targets[1 - stay]!) || !loop.blocks.has(term.targets[stay]!)) return false;
   const exit = term.targets[1 - stay]!;
-  // the header must be the only exiting block
-  for (const b of loop.blocks) if (b !== h && succsOf(b).some(s => !loop.blocks.has(s))) return false;
+  // Other exiting blocks (a `return` or `break` inside the body) keep their exits in every copy; values
+  // that leave the loop must then do so through phis of the exit blocks, which get one entry per copy.
+  const earlyExits = new Set<Block>();
+  for (const b of loop.blocks) if (b !== h && succsOf(b).some(s => !loop.blocks.has(s))) earlyExits.add(b);
+  if (earlyExits.size > 0 && !usedOnlyThroughExitPhis(f, loop)) return false;
   const outside = (cfg.preds.get(h) ?? []).filter(p => !loop.blocks.has(p));
   if (outside.length !== 1) return false;
   const pre = outside[0]!;
@@ -270,6 +288,18 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   for (const phi of exit.insts) {
     if (phi.op !== 'phi') break;
     phi.targets = phi.targets.map(t => (t === h ? lastHeader : t));
+  }
+  const exits = new Set<Block>();
+  for (const b of earlyExits) for (const s of succsOf(b)) if (!loop.blocks.has(s)) exits.add(s);
+  for (const x of exits) for (const phi of x.insts) {
+    if (phi.op !== 'phi') break;
+    const ops: Value[] = [], targets: Block[] = [];
+    phi.ops.forEach((v, j) => {
+      const t = phi.targets[j]!;
+      if (!earlyExits.has(t)) { ops.push(v); targets.push(t); return; }
+      for (let k = 0; k < n; k++) { ops.push(maps[k]!.get(v) ?? v); targets.push(copies[k]![body.indexOf(t)]!); }
+    });
+    phi.ops = ops; phi.targets = targets;
   }
   const removed = new Set(body);
   const inserted = copies.flat();

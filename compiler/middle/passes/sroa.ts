@@ -590,7 +590,9 @@ export function speculatePtrLoads(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
   // a pointer into an entry alloca at a known in-bounds offset can be loaded anywhere
-  const derefable = (v: Value, bytes: number): boolean => {
+  const derefable = (v: Value, bytes: number, depth = 0): boolean => {
+    // `v < lo ? lo : v > hi ? hi : v` on references: a select of selects of allocas (loaded in the next round)
+    if (v.kind === 'inst' && v.op === 'select' && depth < 4) return derefable(v.ops[1]!, bytes, depth + 1) && derefable(v.ops[2]!, bytes, depth + 1);
     let off = 0;
     let cur = v;
     while (cur.kind === 'inst' && cur.op === 'gep') {

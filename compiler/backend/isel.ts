@@ -76,8 +76,10 @@ export class FnEmitter {
   private inEdgeCopies = false;
   /** Geps with constant indices whose every use is a load/store address: folded into `[base+off]`. */
   private foldedGep = new Set<Inst>();
-  /** `add nsw x, C` used only as a gep index (directly or extended): the gep adds C * scale to its offset. */
+  /** `add nsw x, C` used as a gep index (directly or extended): the gep adds C * scale to its offset. */
   private peeledAdd = new Set<Inst>();
+  /** Peeled adds with no other use: not computed at all. */
+  private unusedAdd = new Set<Inst>();
   /** Geps with dynamic indices used only as load/store addresses, grouped by (block, base, dynamic terms). */
   private dynGroup = new Map<Inst, { reg: string | null }>();
   /** zext/sext of a single-use i8/i16 load: one ld.{u,s}{8,16} straight into the wide register. */
@@ -256,7 +258,10 @@ export class FnEmitter {
       if (i.op !== 'add' || !i.nsw || i.ops[1]!.kind !== 'int' || (i.ty !== T.i32 && i.ty !== T.i64) || this.madOf.has(i)) continue;
       const us = this.users.get(i) ?? [];
       const asIndex = (u: Inst): boolean => u.op === 'gep' && u.ops[0] !== i;
-      if (us.length > 0 && us.every(u => (asIndex(u) && i.ty === T.i64) || (this.wideIdx.has(u) && u.op === 'sext'))) this.peeledAdd.add(i);
+      const peels = (u: Inst): boolean => (asIndex(u) && i.ty === T.i64) || (this.wideIdx.has(u) && u.op === 'sext');
+      if (!us.some(peels)) continue;
+      this.peeledAdd.add(i);
+      if (us.every(peels)) this.unusedAdd.add(i);
     }
   }
 
@@ -957,7 +962,7 @@ export class FnEmitter {
           default: throw new Unsupported(`i1 ${i.op}`);
         }
       }
-      if (this.peeledAdd.has(i)) return;
+      if (this.unusedAdd.has(i)) return;
       const mad = this.madOf.get(i);
       if (mad) { this.ins(`mad.lo.s${w}`, d, this.src(mad.mul.ops[0]!), this.src(mad.mul.ops[1]!), this.src(mad.other)); return; }
       switch (i.op) {

@@ -767,6 +767,16 @@ function baseAndOffset(p: Value): { base: Value; off: number } | null {
   return { base: cur, off };
 }
 
+/** a + b cannot overflow as signed: a is known non-negative and small enough (b a constant, or small too). */
+function noSignedWrap(a: Value, b: Value, bits: number): boolean {
+  const smax = (1n << BigInt(bits - 1)) - 1n;
+  const ma = maybeOnes(a);
+  if (ma > smax) return false;
+  if (isIntConst(b)) return ma + S(b.value, bits) <= smax;
+  const mb = maybeOnes(b);
+  return mb <= smax && ma + mb <= smax;
+}
+
 /**
  * In-place rewrites that need a new operand rather than an existing value: constant add/sub chains
  * (x + c1) + c2 → x + (c1 + c2), x - c → x + (-c). Wrap flags are dropped (the sum may wrap differently).
@@ -778,6 +788,11 @@ export function instCombine(f: Func): boolean {
     // a call through a constant function address (a devirtualised vtable load) is a direct call
     if (i.op === 'call' && i.ops[0]!.kind === 'cexpr' && i.ops[0]!.op === 'bitcast' && i.ops[0]!.base.kind === 'func' && i.ops[0]!.base.fnTy === i.fnTy) {
       i.ops[0] = i.ops[0]!.base; changed = true; continue;
+    }
+    // a sum that cannot wrap (tid.x + 3: the special registers are small) is nsw, so that address
+    // arithmetic can fold its constant into the load's offset
+    if (i.op === 'add' && !i.nsw && i.ty.k === 'int' && (i.ty.bits === 32 || i.ty.bits === 64) && noSignedWrap(i.ops[0]!, i.ops[1]!, i.ty.bits)) {
+      i.nsw = true; changed = true;
     }
     // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2)
     if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {

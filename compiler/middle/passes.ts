@@ -434,7 +434,7 @@ function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
   if (x.kind === 'undef') {
     // as LLVM's instsimplify: the extended bits are known, so one choice (0) of the undef bits is a refinement
     if (i.op === 'zext' || i.op === 'sext') return cInt(to, 0);
-    if (i.op === 'trunc') return cUndef(to);
+    if (i.op === 'trunc' || i.op === 'ptrtoint') return cUndef(to);
     return null;
   }
   if (x.kind === 'poison') return null;
@@ -496,6 +496,8 @@ function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
     if (i.op === 'addrspacecast' && x.op === 'addrspacecast' && y && y.ty === to) return y;
     // (T*)(uintptr_t)p: the same pointer (64-bit integers only, so nothing was truncated)
     if (i.op === 'inttoptr' && x.op === 'ptrtoint' && y && y.ty === to && x.ty === T.i64) return y;
+    // (uintptr_t)(T*)n: the same integer (a pointer-typed union leaf updated bit by bit)
+    if (i.op === 'ptrtoint' && x.op === 'inttoptr' && y && y.ty === to && to === T.i64) return y;
   }
   if (i.op === 'ptrtoint' && (x.kind === 'null' || x.kind === 'zero')) return cInt(to, 0);
   return null;
@@ -541,6 +543,12 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       if (COMMUTATIVE.has(i.op) && (isIntConst(o[0]!) && !isIntConst(o[1]!))) { const t = o[0]!; o[0] = o[1]!; o[1] = t; }
       const a = o[0]!, b = o[1]!;
       if (isIntConst(a) && isIntConst(b)) { const r = foldIntBin(i.op, a.value, b.value, bits); return r === null ? null : cInt(i.ty, r); }
+      // an undef operand of a bit operation or a sum may be taken as 0 (the bits of an uninitialised union)
+      if (a.kind === 'undef' || b.kind === 'undef') {
+        const other = a.kind === 'undef' ? b : a;
+        if (i.op === 'and') return cInt(i.ty, 0);
+        if ((i.op === 'or' || i.op === 'xor' || i.op === 'add') && other.kind !== 'undef') return other;
+      }
       const same = a === b && isLocal(a);
       const zero = cInt(i.ty, 0);
       if (isIntConst(b)) {
@@ -767,6 +775,12 @@ function baseAndOffset(p: Value): { base: Value; off: number } | null {
   return { base: cur, off };
 }
 
+function useCounts(f: Func): Map<Value, number> {
+  const n = new Map<Value, number>();
+  for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) if (o.kind === 'inst') n.set(o, (n.get(o) ?? 0) + 1);
+  return n;
+}
+
 /** a + b cannot overflow as signed: a is known non-negative and small enough (b a constant, or small too). */
 function noSignedWrap(a: Value, b: Value, bits: number): boolean {
   const smax = (1n << BigInt(bits - 1)) - 1n;
@@ -783,6 +797,7 @@ function noSignedWrap(a: Value, b: Value, bits: number): boolean {
  */
 export function instCombine(f: Func): boolean {
   let changed = false;
+  let uses: Map<Value, number> | undefined;
   const extracts: { b: Block; i: Inst; x: Value; shift: number }[] = [];
   for (const b of f.blocks) for (const i of b.insts) {
     // a call through a constant function address (a devirtualised vtable load) is a direct call
@@ -793,6 +808,15 @@ export function instCombine(f: Func): boolean {
     // arithmetic can fold its constant into the load's offset
     if (i.op === 'add' && !i.nsw && i.ty.k === 'int' && (i.ty.bits === 32 || i.ty.bits === 64) && noSignedWrap(i.ops[0]!, i.ops[1]!, i.ty.bits)) {
       i.nsw = true; changed = true;
+    }
+    // trunc (a | b) → trunc b when a has no bit below the truncation (the low half of a packed handle),
+    // where that does not keep both the or and a second value alive: b a constant or an extension the
+    // trunc undoes, or the or used once
+    if (i.op === 'trunc' && i.ty.k === 'int' && i.ops[0]!.kind === 'inst' && (i.ops[0].op === 'or' || i.ops[0].op === 'xor')) {
+      const x = i.ops[0], low = (1n << BigInt(i.ty.bits)) - 1n;
+      const keep = (maybeOnes(x.ops[0]!) & low) === 0n ? x.ops[1]! : (maybeOnes(x.ops[1]!) & low) === 0n ? x.ops[0]! : null;
+      const undone = keep?.kind === 'inst' && (keep.op === 'zext' || keep.op === 'sext') && keep.ops[0]!.ty === i.ty;
+      if (keep && (isIntConst(keep) || undone || (uses ??= useCounts(f)).get(x) === 1)) { i.ops[0] = keep; changed = true; continue; }
     }
     // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2)
     if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {

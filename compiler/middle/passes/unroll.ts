@@ -209,6 +209,8 @@ function throughExitPhi(u: ExitUse): void {
   u.user.ops[u.k] = phi;
 }
 
+const isShuffle = (c: Value): boolean => c.kind === 'asm' && /\bshfl\.sync\b/.test(c.text);
+
 /** Integer arithmetic on constants (an index in an already unrolled copy, folded only by the next cleanup). */
 function foldsToConst(v: Value, depth: number): boolean {
   if (v.kind === 'int') return true;
@@ -254,16 +256,19 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   // the latch must end in an unconditional branch back to the header
   const lt = loop.latch.insts[loop.latch.insts.length - 1]!;
   if (lt.op !== 'br') return false;
-  // Loops with barriers, warp votes and shuffles, or inline asm with side effects stay rolled (as cicc
-  // leaves them). Inline asm without side effects (the fp16 conversions of cuda_fp16.hpp) is unrolled only
+  // Loops with barriers and warp votes, or other inline asm with side effects, stay rolled (as cicc leaves
+  // them); a shuffle loop with a constant trip count (a warp reduction over `off = 16, 8, ...`, written as
+  // `shfl.sync` asm by the headers) is unrolled, as cicc does, with the conversions around the shuffle.
+  // Otherwise inline asm without side effects (the fp16 conversions of cuda_fp16.hpp) is unrolled only
   // when that takes an array out of local memory: cicc counts asm as costly and keeps such loops otherwise.
   const frees = indexesLocalArray(f, loop);
+  const shuffles = [...loop.blocks].some(b => b.insts.some(i => i.op === 'call' && i.ops[0]!.kind === 'asm' && isShuffle(i.ops[0])));
   // a loop with early exits grows more when copied (every copy keeps its exit): only to free an array
   if (earlyExits.size > 0 && !frees) return false;
   for (const b of loop.blocks) for (const i of b.insts) {
     if (i.op !== 'call') continue;
     const c = i.ops[0]!;
-    if (c.kind === 'asm' && (c.sideEffects || !frees)) return false;
+    if (c.kind === 'asm' && !isShuffle(c) && (c.sideEffects || (!frees && !shuffles))) return false;
     if (c.kind === 'func' && (c.attrs.convergent || /barrier|bar\.|shfl|vote|syncwarp|match/.test(c.name))) return false;
   }
   // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits

@@ -2,6 +2,7 @@
 // Every SSA value gets its own virtual register(s) (aggregates: one per scalar leaf); phis are eliminated by
 // parallel copies on the incoming edges, critical edges going through edge blocks placed after the body.
 // The text depends only on the function (labels and the depot name carry FN_MARK, replaced at assembly).
+import { emitDivByConst } from './divconst';
 import { mutateIns, mutateRaw } from './mutations';
 import type { Func, Block, Inst, Value, Const, Type, Arg, Global, ICmpPred, FCmpPred } from '../middle/ir';
 import { T, AS, sizeOf, alignOf, fieldOffset, isInt, ptrTy, typeStr, isTerminator } from '../middle/ir';
@@ -969,8 +970,16 @@ export class FnEmitter {
         case 'add': this.ins(`add.s${w}`, d, this.src(a), this.src(b)); return;
         case 'sub': this.ins(`sub.s${w}`, d, this.src(a), this.src(b)); return;
         case 'mul': this.ins(`mul.lo.s${w}`, d, this.src(a), this.src(b)); return;
-        case 'sdiv': this.ins(`div.s${w}`, d, this.intSrc(a, true), this.intSrc(b, true)); return;
-        case 'udiv': this.ins(`div.u${w}`, d, this.intSrc(a, false), this.intSrc(b, false)); return;
+        case 'sdiv': case 'udiv': {
+          const signed = i.op === 'sdiv';
+          if (b.kind === 'int' && (w === 32 || w === 64)) {
+            const rc = w === 32 ? 'r' : 'rd';
+            const e = { fresh: () => this.fresh(rc), freshPred: () => this.fresh('p'), op: (o: string, dd: string, ...ss: string[]) => this.ins(o, dd, ...ss) };
+            if (emitDivByConst(e, d, this.src(a), b.value, w, signed)) return;
+          }
+          this.ins(`div.${signed ? 's' : 'u'}${w}`, d, this.intSrc(a, signed), this.intSrc(b, signed));
+          return;
+        }
         case 'srem': this.ins(`rem.s${w}`, d, this.intSrc(a, true), this.intSrc(b, true)); return;
         case 'urem': this.ins(`rem.u${w}`, d, this.intSrc(a, false), this.intSrc(b, false)); return;
         case 'and': this.ins(`and.b${w}`, d, this.src(a), this.src(b)); return;

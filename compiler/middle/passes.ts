@@ -241,6 +241,36 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   if (opts.optLevel >= 2) inferAddressSpaces(f);
   scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
+  if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
+}
+
+/**
+ * x % c with a constant c becomes x - (x / c) * c (x & (c - 1) for an unsigned power of two), as LLVM's
+ * instruction selection does: the backend divides by a constant without a divide instruction, and a
+ * quotient of the same operands computed nearby is shared (the `i / w`, `i % w` of 2-D indexing).
+ */
+function expandRemainders(f: Func): boolean {
+  let changed = false;
+  for (const b of f.blocks) {
+    for (let k = 0; k < b.insts.length; k++) {
+      const i = b.insts[k]!;
+      if ((i.op !== 'urem' && i.op !== 'srem') || i.ty.k !== 'int' || (i.ty.bits !== 32 && i.ty.bits !== 64)) continue;
+      const c = i.ops[1]!;
+      if (!isIntConst(c)) continue;
+      const bits = i.ty.bits;
+      const u = U(c.value, bits), s = S(c.value, bits);
+      if (u === 0n || s === 1n || s === -1n) continue;
+      if (i.op === 'urem' && (u & (u - 1n)) === 0n) { i.op = 'and'; i.ops[1] = cInt(i.ty, u - 1n); changed = true; continue; }
+      const mk = (op: Inst['op'], ops: Value[]): Inst => ({ kind: 'inst', op, ty: i.ty, ops, targets: [], parent: b, name: '', loc: i.loc });
+      const q = mk(i.op === 'urem' ? 'udiv' : 'sdiv', [i.ops[0]!, c]);
+      const m = mk('mul', [q, c]);
+      b.insts.splice(k, 0, q, m);
+      k += 2;
+      i.op = 'sub'; i.ops = [i.ops[0]!, m];
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 // ================================================================ mem2reg
@@ -817,6 +847,12 @@ export function instCombine(f: Func): boolean {
       const keep = (maybeOnes(x.ops[0]!) & low) === 0n ? x.ops[1]! : (maybeOnes(x.ops[1]!) & low) === 0n ? x.ops[0]! : null;
       const undone = keep?.kind === 'inst' && (keep.op === 'zext' || keep.op === 'sext') && keep.ops[0]!.ty === i.ty;
       if (keep && (isIntConst(keep) || undone || (uses ??= useCounts(f)).get(x) === 1)) { i.ops[0] = keep; changed = true; continue; }
+    }
+    // signed division of a value known non-negative by a positive constant is unsigned (cheaper: no
+    // rounding correction, a power of two is a shift or a mask)
+    if ((i.op === 'sdiv' || i.op === 'srem') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && S(i.ops[1].value, i.ty.bits) > 0n
+      && maybeOnes(i.ops[0]!) <= (1n << BigInt(i.ty.bits - 1)) - 1n) {
+      i.op = i.op === 'sdiv' ? 'udiv' : 'urem'; changed = true; continue;
     }
     // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2)
     if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {

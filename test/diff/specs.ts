@@ -462,6 +462,20 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'kernel', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
   },
   {
+    name: 'divide_by_constants',
+    buffers: {
+      din: { type: 'u64', n: 64, init: (() => {
+        const edges = [0n, 1n, 2n, 3n, 6n, 7n, 9n, 10n, 99n, 100n, 0x7fffffffn, 0x80000000n, 0xffffffffn, 0xfffffffen, 0x80000001n,
+          0xffffffff80000000n, 0xffffffffffffffffn, 0x7fffffffffffffffn, 0x8000000000000000n, 0x8000000000000001n,
+          0xfffffffffffffff9n, 0xffffffffffffff9cn];
+        const r = xorshift64(0x9e3779b97f4a7c15n, 64);
+        return gen(i => (i < edges.length ? edges[i]! : i & 1 ? r[i]! : r[i]! >> BigInt(i % 40)));
+      })() },
+      dout: { type: 'i64', n: 64 * 40 },
+    },
+    launches: [{ kernel: 'divide', grid: 2, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'shifts_divmod',
     buffers: { d: { type: 'i64', n: 256 * 22 } },
     launches: [{ kernel: 'kernel', grid: 4, block: 64, args: [buf('d'), i32(256), i32(5)] }],

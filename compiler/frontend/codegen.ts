@@ -793,7 +793,8 @@ class FnGen {
     const dyn = ty.k === 'record' && isDynamic(ty.rec) ? ty.rec : null;
     let size = sizeOfC(ty);
     if (dyn && assign) { d = this.b.gep(T.i8, d, [cInt(T.i64, 8)]); s = this.b.gep(T.i8, s, [cInt(T.i64, 8)]); size -= 8; }
-    if (size > 0) this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, size), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]);
+    // both sides are objects of this type: their alignment lets SROA copy small ones as one integer
+    if (size > 0) this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, size), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]).align = alignOfC(ty);
     if (dyn && !assign) this.storeVptr(d, dyn);
   }
 

@@ -305,6 +305,30 @@ function usable(u: Use, leaves: Leaf[], regions: Region[]): boolean {
   }
 }
 
+/**
+ * A copy of 2, 4 or 8 bytes between this alloca and memory that is not another alloca, both sides aligned
+ * to the size (an object copy: the memcpy carries the type's alignment), whose bytes are integer leaves
+ * with no padding between them, and which the code also reads or writes as one integer of that size
+ * (`*(unsigned *)&h2` in the fp16 headers) or only copies whole: then the integer need not be taken
+ * apart and put together.
+ */
+function wholeWordCopy(u: Use & { kind: 'copy' }, other: Value, covered: Leaf[], uses: Use[]): boolean {
+  if ((u.len !== 2 && u.len !== 4 && u.len !== 8) || (u.i.align ?? 0) < u.len || covered.length < 2) return false;
+  const asWord = (x: Use): boolean => (x.kind === 'load' || x.kind === 'store') && x.off === u.off
+    && (x.kind === 'load' ? x.i.ty : x.i.ops[0]!.ty) === intTy(u.len * 8);
+  const wordOnly = (x: Use): boolean => asWord(x) || x.kind === 'drop' || (x.kind === 'copy' && x.off === u.off && x.len === u.len);
+  if (!uses.some(asWord) && !uses.every(wordOnly)) return false;
+  let root = other;
+  while (root.kind === 'inst' && (root.op === 'gep' || root.op === 'addrspacecast')) root = root.ops[0]!;
+  if (root.kind === 'inst' && root.op === 'alloca') return false;
+  let next = u.off;
+  for (const l of covered) {
+    if (l.ty.k !== 'int' || l.off !== next) return false;
+    next += sizeOf(l.ty);
+  }
+  return next === u.off + u.len;
+}
+
 function mk(parent: Block, op: Inst['op'], ty: Type, ops: Value[], extra: Partial<Inst> = {}): Inst {
   return { kind: 'inst', op, ty, ops, targets: [], parent, name: '', ...extra };
 }
@@ -476,7 +500,37 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
           if (lo - u.off) { const g = mk(b, 'gep', other.ty, [other, cInt(T.i64, lo - u.off)], { srcTy: T.i8, inbounds: true }); pre.push(g); theirs = g; }
           pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
         }
-        for (const l of coveredLeaves(leaves, u.off, u.len)!) {
+        const covered = coveredLeaves(leaves, u.off, u.len)!;
+        if (wholeWordCopy(u, other, covered, uses)) {
+          // a small object copied from or to memory elsewhere moves as one integer (a __half2 as one
+          // 32-bit load, not two 16-bit ones); the leaves are its bit fields
+          const wt = intTy(u.len * 8);
+          if (u.dstSide) {
+            const x = mk(b, 'load', wt, [other], { align: u.i.align });
+            pre.push(x);
+            for (const l of covered) {
+              let v: Value = x;
+              const sh = (l.off - u.off) * 8;
+              if (sh) { const t = mk(b, 'lshr', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
+              if (l.ty !== wt) { const t = mk(b, 'trunc', l.ty, [v]); pre.push(t); v = t; }
+              pre.push(mk(b, 'store', T.void, [v, slot.get(l)!], { align: alignOf(l.ty) }));
+            }
+          } else {
+            let acc: Value | null = null;
+            for (const l of covered) {
+              let v: Value = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+              pre.push(v as Inst);
+              if (l.ty !== wt) { const t = mk(b, 'zext', wt, [v]); pre.push(t); v = t; }
+              const sh = (l.off - u.off) * 8;
+              if (sh) { const t = mk(b, 'shl', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
+              if (acc) { const t = mk(b, 'or', wt, [acc, v]); pre.push(t); v = t; }
+              acc = v;
+            }
+            pre.push(mk(b, 'store', T.void, [acc!, other], { align: u.i.align }));
+          }
+          break;
+        }
+        for (const l of covered) {
           const rel = l.off - u.off;
           const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
           if (p !== other) pre.push(p as Inst);

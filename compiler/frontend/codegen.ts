@@ -34,7 +34,9 @@ export class ModuleGen {
   // ------------------------------------------------------------------ functions
   /** IR signature: [this], [sret], params. */
   lowerSig(f: CType & { k: 'func' }, hasThis = false, kernel = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
-    const sret = f.ret.k === 'record';
+    // Itanium, as cicc: a class that is not trivially copyable or destructible is returned through a hidden
+    // pointer to the caller's object; any other class by value (the PTX `func_retval0[N]` bytes)
+    const sret = f.ret.k === 'record' && byInvisibleRef(f.ret.rec);
     const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
     if (hasThis) params.push({ ty: T.ptr });
     if (sret) params.push({ ty: T.ptr });
@@ -389,7 +391,10 @@ class FnGen {
       if (tv) { const slot = this.b.alloca(T.ptr, 8, 'this.addr'); this.b.store(a, slot, 8); this.locals.set(tv, slot); }
       ai = 1;
     }
-    if (this.f.ty.ret.k === 'record') { this.sret = this.fn.params[ai]!; this.fn.params[ai]!.name = 'agg.result'; ai++; }
+    const rt = this.f.ty.ret;
+    if (rt.k === 'record' && byInvisibleRef(rt.rec)) { this.sret = this.fn.params[ai]!; this.fn.params[ai]!.name = 'agg.result'; ai++; }
+    // a class returned by value is built in a local object, loaded whole at the return
+    else if (rt.k === 'record') this.sret = this.b.alloca(irType(rt), alignOfC(rt), 'agg.result');
     ps.forEach((v, i) => {
       const a = this.fn.params[ai + i]!;
       a.name = v.name || `p${i}`;
@@ -398,7 +403,6 @@ class FnGen {
       this.b.store(a, slot, alignOfC(v.ty));
       this.locals.set(v, slot);
     });
-    const rt = this.f.ty.ret;
     const ra = rt.k === 'ref' ? 8 : alignOfC(rt);
     if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), ra, 'retval');
     this.retBlock = this.b.detachedBlock('return');
@@ -412,6 +416,8 @@ class FnGen {
     if (dyn && this.f.dtor) this.destroyParts(this.fn.params[0]!, dyn);
     if (this.retSlot) {
       this.b.ret(this.b.load(irType(rt), this.retSlot, ra));
+    } else if (rt.k === 'record' && this.sret && this.sret.kind === 'inst') {
+      this.b.ret(this.b.load(irType(rt), this.sret, ra));
     } else this.b.ret();
   }
 
@@ -1199,6 +1205,12 @@ class FnGen {
     const callee: Value = f && hasThis && isVirtual(f) ? this.virtualCallee(e, f, args[0]!) : f ? this.g.func(f) : this.rv(e.callee!);
     const r = this.b.call(callee, sig.fnTy, args);
     if (sig.sret) return slot;
+    if (fty.ret.k === 'record') {
+      // a class returned by value: stored into the object the caller wanted built (or a temporary)
+      const to = sretSlot ?? this.b.alloca(irType(fty.ret), alignOfC(fty.ret), 'agg.tmp');
+      this.b.store(r, to, alignOfC(fty.ret));
+      return to;
+    }
     return fty.ret.k === 'void' ? undefined : r;
   }
   /**

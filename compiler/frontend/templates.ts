@@ -223,6 +223,7 @@ export class Templates {
       else if (t === '>') depth--;
       else if (t === '>>') depth -= 2;
       else if (t === '(' && depth <= 0 && this.u.text(j - 1) === d.name) { at = j - 1; break; }
+      else if (t === '(' && depth > 0) { let k = 0; do { const x = this.u.text(j); if (x === '(') k++; else if (x === ')') k--; j++; } while (k > 0 && j <= d.last); j--; }   // sizeof(T) in an argument
       else if (t === '(' || t === '{' || t === ';') break;
     }
     if (at < 0) return null;

@@ -490,6 +490,7 @@ export class Unit {
         kind: 'func', name: d.name, ty, scope: [...ns], paramNames: d.paramNames, defaults: d.defaults,
         isGlobal: false, isDevice: false, isHost: false, deviceBuiltin: false, isStatic: false, inAnon, externC: ds.externC,
         isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
+        op: (d as DeclaratorInfo & { op?: string }).op,   // a namespace-scope operator function (mangled by its operator code)
       };
       if (!fresh) this.funcs.set(key, f);
     } else {

@@ -691,9 +691,21 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       return loadFromConstant(p, at.off, i.ty);
     }
     case 'extractvalue': {
-      const a = o[0]!;
-      const idx = i.idx ?? [];
-      if (a.kind === 'inst' && a.op === 'insertvalue' && sameIdx(a.idx ?? [], idx)) return a.ops[1]!;
+      // look through the insertvalue chain that built the aggregate (a class returned by value, then
+      // taken apart by SROA): inserts elsewhere do not matter, an insert of an enclosing part is entered
+      let a = o[0]!;
+      let idx = i.idx ?? [];
+      for (let steps = 0; a.kind === 'inst' && a.op === 'insertvalue' && steps < 256; steps++) {
+        const ins = a.idx ?? [];
+        if (sameIdx(ins, idx)) return a.ops[1]!.ty === i.ty ? a.ops[1]! : null;
+        const n = Math.min(ins.length, idx.length);
+        let k = 0;
+        while (k < n && ins[k] === idx[k]) k++;
+        if (k < n) { a = a.ops[0]!; continue; }          // disjoint: the element comes from the aggregate below
+        if (k === ins.length) { a = a.ops[1]!; idx = idx.slice(k); continue; }   // inside the inserted part
+        return null;                                     // the insert is part of the element extracted
+      }
+      if (a.kind === 'undef' || a.kind === 'poison') return cUndef(i.ty);
       const e = constElement(a, idx);
       return e && e.ty === i.ty ? e : null;
     }

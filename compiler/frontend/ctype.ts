@@ -63,6 +63,8 @@ export interface RecordDecl {
   /** Member typedefs / nested classes and enums, and static data members, by name. */
   types?: Map<string, CType>;
   statics?: Map<string, VarSym>;
+  /** Enumerators of unscoped enums declared in the class (`enum { num_elements = size };`): class members. */
+  enumerators?: Map<string, { ty: CType; value: bigint }>;
   /** Names of member templates (calls to them are unsupported for now). */
   memberTemplates?: Set<string>;
   /** Member function templates we can instantiate: their tokens (from `template`) and the class's template scope. */

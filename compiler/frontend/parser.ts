@@ -197,6 +197,8 @@ export class Parser {
     if (name === rec.name && rec.targs) return [{ kind: 'type', name, ty: { k: 'record', rec, q: 0 } }];
     const t = rec.types?.get(name);
     if (t) return [{ kind: 'type', name, ty: t }];
+    const en = rec.enumerators?.get(name);
+    if (en) return [{ kind: 'enumconst', name, ty: en.ty, value: en.value }];
     if (!typesOnly) {
       const sv = rec.statics?.get(name);
       if (sv) return [sv];
@@ -937,6 +939,7 @@ export class Parser {
       vals.push([nm, next, npos]);
       en.consts.set(nm, next);
       if (!scoped && this.scopes.length) this.declare({ kind: 'enumconst', name: nm, ty: ety, value: next });
+      else if (!scoped && this.recordStack.length) (this.recordStack[this.recordStack.length - 1]!.enumerators ??= new Map()).set(nm, { ty: ety, value: next });
       if (next < min) min = next; if (next > max) max = next;
       next++;
       if (!this.eat(',')) break;
@@ -2968,6 +2971,7 @@ export class Parser {
           return this.member(b, name, false, pos);
         }
         if (m.kind === 'var') { this.u.noteVarUse(m, this.fn, pos); return mk(m.ty.k === 'ref' ? m.ty.to : m.ty, pos, true, { k: 'var', sym: m }); }
+        if (m.kind === 'enumconst') return mk(m.ty, pos, false, { k: 'int', v: m.value });
         if (m.kind === 'func') {
           const fs = ms.filter((x): x is FuncSym => x.kind === 'func');
           const owner = fs[0]!.cls!;

@@ -527,7 +527,11 @@ export class Templates {
       const p = this.parserAt(ei);
       parseTemplateHeader(p);
       while (!p.at('<') && p.kind() !== 0) p.p++;
-      const sargs = p.parseTemplateArgs();
+      let sargs = p.parseTemplateArgs();
+      // `template<> class fragment<accumulator, 16, 16, 16, float>`: the primary's defaults complete it
+      if (flatArgs(sargs).length < flatArgs(args).length) {
+        try { sargs = this.bind(di, sargs, p).b.args; } catch (e) { if (!(e instanceof Unsupported)) throw e; continue; }
+      }
       if (targsKey(flatArgs(sargs)) === targsKey(flatArgs(args))) return { di: ei, scope: new Map() };
     }
     return undefined;

@@ -462,6 +462,16 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'kernel', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
   },
   {
+    name: 'cxx2_class_enums',
+    buffers: {
+      din: { type: 'i32', n: 32, init: gen(i => i * 7 - 50) },
+      dout: { type: 'i32', n: 32 * 6 },
+      dd: { type: 'f64', n: 128, init: gen(i => (Math.floor(i / 4) % 5) * 0.5 + (i % 4) - 1.25 * ((i % 4) & 1)) },
+      dex: { type: 'u32', n: 32 },
+    },
+    launches: [{ kernel: 'classEnums', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), buf('dex')] }],
+  },
+  {
     name: 'divide_by_constants',
     buffers: {
       din: { type: 'u64', n: 64, init: (() => {

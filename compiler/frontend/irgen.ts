@@ -264,7 +264,8 @@ export function hostType(t: CType): HostType {
     }
     case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
     case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');
-    case 'func': case 'error':
+    case 'func': return { k: 'func', ret: hostType(t.ret), params: t.params.map(hostType), variadic: t.variadic };
+    case 'error':
       throw new Unsupported(`kernel parameter of type ${t.k}`);
   }
 }

@@ -13,7 +13,9 @@ export type HostType =
   | { k: 'enum'; qualName: string; const?: boolean; volatile?: boolean }
   | { k: 'typedef'; qualName: string; target: HostType; const?: boolean; volatile?: boolean }
   /** An array (only behind a pointer in a kernel parameter: `int (*p)[4]`). */
-  | { k: 'array'; elem: HostType; n: number };
+  | { k: 'array'; elem: HostType; n: number }
+  /** A function type (only behind a pointer: `float (*f)(float)`). */
+  | { k: 'func'; ret: HostType; params: HostType[]; variadic: boolean };
 
 export interface StubParam {
   type: HostType;

@@ -103,19 +103,24 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
     case 'typedef':
       if (isNested(t.qualName)) return `${cvPrefix(t)}${mangledTypeName(t.qualName, moduleId)}`;
       return `${cvPrefix(t)}${mode === 'def' ? '::' : ''}${t.qualName}`;
-    case 'array':
+    case 'array': case 'func':
       return declarator(t, '', mode, moduleId);
   }
 }
 
-/** Does the type need a declarator around the name (a pointer to an array)? */
+/** Does the type need a declarator around the name (a pointer to an array or a function)? */
 function hasArray(t: HostType): boolean {
-  return t.k === 'array' || ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to));
+  return t.k === 'array' || t.k === 'func' || ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to));
 }
 
-/** C declarator syntax for types with arrays: `const int (*name)[16]`, abstract `const int (*)[16]`. */
+/** C declarator syntax for types with arrays and functions: `const int (*name)[16]`, `float (*)(float)`. */
 function declarator(t: HostType, inner: string, mode: Mode, moduleId: string): string {
   if (t.k === 'array') return declarator(t.elem, `${inner}[${t.n}]`, mode, moduleId);
+  if (t.k === 'func') {
+    const ps = t.params.map(p => spell(p, mode, moduleId));
+    if (t.variadic) ps.push('...');
+    return declarator(t.ret, `${inner}(${ps.length ? ps.join(', ') : 'void'})`, mode, moduleId);
+  }
   if ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to)) {
     const op = t.k === 'ref' ? (t.rvalue ? '&&' : '&') : '*' + [t.const ? 'const' : '', t.volatile ? 'volatile' : '', t.restrict ? '__restrict__' : ''].filter(q => q).join(' ');
     return declarator(t.to, `(${op}${inner})`, mode, moduleId);
@@ -160,6 +165,7 @@ function collectNestedTypes(t: HostType, out: string[], types: Map<string, HostT
   switch (t.k) {
     case 'ptr': case 'ref': collectNestedTypes(t.to, out, types); return;
     case 'array': collectNestedTypes(t.elem, out, types); return;
+    case 'func': collectNestedTypes(t.ret, out, types); for (const p of t.params) collectNestedTypes(p, out, types); return;
     case 'record': case 'enum': case 'typedef':
       if (isNested(t.qualName) && !out.includes(t.qualName)) { out.push(t.qualName); types.set(t.qualName, t); }
       return;
@@ -177,6 +183,7 @@ function plainSpelling(t: HostType): string {
     case 'ptr': return `${plainSpelling(t.to)} *`;
     case 'ref': return `${plainSpelling(t.to)}&`;
     case 'array': return `${plainSpelling(t.elem)} [${t.n}]`;
+    case 'func': return `${plainSpelling(t.ret)} (${t.params.map(plainSpelling).join(', ')})`;
   }
 }
 
@@ -277,6 +284,7 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   const collectTemplates = (t: HostType): void => {
     if (t.k === 'ptr' || t.k === 'ref') collectTemplates(t.to);
     else if (t.k === 'array') collectTemplates(t.elem);
+    else if (t.k === 'func') { collectTemplates(t.ret); t.params.forEach(collectTemplates); }
     else if (t.k === 'record' && t.template && !templ.has(t.template.alias)) templ.set(t.template.alias, t.template.spelling);
   };
   for (const k of kernels) for (const p of k.params) collectTemplates(p.type);

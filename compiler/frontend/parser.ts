@@ -10,6 +10,7 @@ import {
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
+import { TYPE_TRAITS, evalTypeTrait } from './traits';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
 
@@ -190,6 +191,24 @@ export class Parser {
     if (r.length || !this.usingNs.length) return r;
     for (let i = this.usingNs.length - 1; i >= 0; i--) { const x = this.u.lookupIn(this.usingNs[i]!.path, name); if (x.length) return x; }
     return r;
+  }
+  /** `__is_trivially_copyable(T)` and the other type-trait intrinsics: a bool constant. */
+  private parseTypeTrait(name: string, pos: Pos): Expr {
+    this.p++;
+    this.expect('(');
+    const tys: CType[] = [];
+    do {
+      tys.push(this.parseTypeName());
+      if (this.at('...')) throw new Unsupported(`type trait ${name} over a pack`);
+    } while (this.eat(','));
+    this.expect(')');
+    if (tys.length !== TYPE_TRAITS.get(name)) throw new Unsupported(`type trait ${name} with ${tys.length} arguments`);
+    const open = (t: CType): boolean => t.k === 'error' || ((t.k === 'ptr' || t.k === 'ref') && open(t.to)) || (t.k === 'array' && open(t.elem))
+      || (t.k === 'record' && !t.rec.complete);
+    if (tys.some(open)) throw new Unsupported(`type trait ${name} of a dependent or incomplete type`);
+    const v = evalTypeTrait(name, tys);
+    if (v === null) throw new Unsupported(`type trait ${name}`);
+    return mk(C.bool, pos, false, { k: 'int', v: v ? 1n : 0n });
   }
   /** Members of a class (and its bases) named `name`: types, static data members, fields, member functions. */
   classMember(rec: RecordDecl, name: string, typesOnly: boolean): Sym[] {
@@ -2720,7 +2739,9 @@ export class Parser {
           this.expect(')');
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(off) });
         }
-        default: break;
+        default:
+          if (TYPE_TRAITS.has(t) && this.at('(', 1) && this.lookup(t).length === 0) return this.parseTypeTrait(t, pos);
+          break;
       }
     }
     return this.parsePostfix(this.parsePrimary());

@@ -472,6 +472,11 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'classEnums', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), buf('dex')] }],
   },
   {
+    name: 'cxx2_type_traits',
+    buffers: { d: { type: 'i32', n: 4 * 11 } },
+    launches: [{ kernel: 'typeTraits', grid: 1, block: 4, args: [buf('d')] }],
+  },
+  {
     name: 'divide_by_constants',
     buffers: {
       din: { type: 'u64', n: 64, init: (() => {

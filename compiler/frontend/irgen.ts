@@ -13,7 +13,8 @@ import { Tok } from './tokens';
 import { Parser, SyntaxAbort } from './parser';
 import { Unit } from './unit';
 import { ModuleGen } from './codegen';
-import { mangleFunction, mangleVariable, mangleTypeName } from './mangle';
+import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
+import { closureHostSpelling } from './xlambda';
 
 /** Module id for host-side spellings that need mangled names (set per unit). */
 let hostModuleId = '';
@@ -204,7 +205,11 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
   const cast: string[] = [], plain: string[] = [];
   for (const a of f.targs) {
     if (a.k === 'pack') throw new Unsupported('variadic kernel template');
-    if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
+    if (a.k === 'type' && a.ty.k === 'record' && a.ty.rec.lambda?.ext) {
+      // an extended lambda's closure: the launch cast spells cudafe++'s wrapper, the wrapper specialisation its alias
+      const c = closureHostSpelling(a.ty.rec, hostModuleId);
+      cast.push(` ::${c.spelling}`); plain.push(c.alias);
+    } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
     else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
   }
   return { cast, plain };
@@ -223,7 +228,7 @@ export function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKerne
     return p;
   });
   return {
-    mangled: mangleFunction(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
+    mangled: mangleFunction(k, opts.moduleId), stubName: mangleStubName(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
     file: u.fileOf(k.pos), line: u.lineOf(k.pos), params, ...(k.targs ? { templateArgs: templateArgSpelling(k) } : {}),
     ...(k.bodyStart >= 0 ? { braceLine: u.lineOf(k.bodyStart), endLine: u.lineOf(k.bodyEnd) } : {}),
   } as StubKernel;
@@ -257,7 +262,8 @@ export function hostType(t: CType): HostType {
     case 'record': {
       // nvcc's stub names an extended lambda's closure through __nv_dl_wrapper_t<__nv_dl_tag<...>, captures...>
       const lam = t.rec.lambda;
-      if (lam && !lam.fn.isDevice && !lam.fn.isGlobal) throw new Unsupported('extended lambda passed to a kernel (its host stub is not modelled yet)');
+      if (lam?.ext) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { ...closureHostSpelling(t.rec, hostModuleId), closure: true } });
+      if (lam && !lam.fn.isDevice && !lam.fn.isGlobal) throw new Unsupported('lambda without __device__ passed to a kernel');
       if (!t.rec.targs) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
       const unq = { ...t, q: 0 } as CType;
       return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, hostModuleId) } });

@@ -1,0 +1,54 @@
+// Extended lambdas (nvcc --extended-lambda) as the host stub names them. cudafe++ gives host code a wrapper
+// class for each extended lambda's closure, and the real cicc's stub declares an alias of it:
+//   typedef __nv_dl_wrapper_t<__nv_dl_tag<int (*)(),(&     ::main), 1> ,float> _ZZ4mainEUlfE_;
+//   typedef __nv_hdl_wrapper_t<false,false,false,__nv_dl_tag<...> ,float (float),float> _ZZ4mainEUlfE0_;
+// The spacing is EDG's, reproduced byte for byte from the real cicc's output (CUDA 13.0).
+
+import { Unsupported } from '../diagnostics';
+import type { CType, ExtendedLambda, RecordDecl } from './ctype';
+import { typeName } from './ctype';
+import { mangleTypeName } from './mangle';
+
+/** A type as EDG spells it inside the wrapper's template arguments (records from the global scope: `    ::P`). */
+function argSpelling(t: CType): string {
+  if (t.k === 'record' || t.k === 'enum') {
+    const r = t.k === 'record' ? t.rec : null;
+    if (r && (r.lambda || r.targs || r.parent)) throw new Unsupported('extended lambda capturing a class template, nested class or closure');
+    const scope = t.k === 'record' ? t.rec.scope : t.en.scope;
+    if (scope.length) throw new Unsupported('extended lambda capturing a type from a namespace');
+    const name = t.k === 'record' ? t.rec.name || t.rec.typedefName : t.en.name || t.en.typedefName;
+    return `${t.q & 1 ? 'const ' : ''}    ::${name}`;
+  }
+  if (t.k === 'ptr' && (t.to.k === 'record' || t.to.k === 'enum')) throw new Unsupported('extended lambda capturing a pointer to a class');
+  return typeName(t);
+}
+
+/** `(&     ::f)` for a global function, `(& :: ns::f)` for one in a namespace. */
+function fnAddress(f: NonNullable<RecordDecl['lambda']>['fn']): string {
+  if (f.cls) throw new Unsupported('extended lambda in a member function');
+  if (f.isStatic || f.inAnon) throw new Unsupported('extended lambda in a function with internal linkage');
+  return f.scope.length === 0 ? `(&     ::${f.name})` : `(& :: ${[...f.scope, f.name].join('::')})`;
+}
+
+/** The host spelling of an extended lambda's closure type (cudafe++'s wrapper) and the stub's alias for it. */
+export function closureHostSpelling(rec: RecordDecl, moduleId: string): { spelling: string; alias: string } {
+  const l = rec.lambda!;
+  const x: ExtendedLambda = l.ext!;
+  const f = l.fn;
+  const fnPtr = typeName({ k: 'ptr', to: { ...f.ty, q: 0 }, q: 0 } as CType);
+  const caps = rec.fields.map(fl => `,${argSpelling(fl.ty)}`).join('');
+  let spelling: string;
+  if (x.hd) {
+    const op = rec.methods!.find(m => m.name === 'operator()')!;
+    const tag = `__nv_dl_tag<${fnPtr},${fnAddress(f)}, ${x.tag}> `;
+    const b = (v: boolean) => (v ? 'true' : 'false');
+    spelling = `__nv_hdl_wrapper_t<${b(x.mutable)},${b(rec.fields.length === 0)},${b(x.noexcept)},${tag},${typeName({ ...op.ty, q: 0 } as CType)}${caps}>`;
+  } else {
+    const tag = x.trailingRet
+      ? `__nv_dl_trailing_return_tag<${fnPtr},${fnAddress(f)}, ${argSpelling(x.trailingRet)}, ${x.tag}> `
+      : `__nv_dl_tag<${fnPtr},${fnAddress(f)}, ${x.tag}> `;
+    spelling = `__nv_dl_wrapper_t<${tag}${caps}>`;
+  }
+  // the alias is the closure's own (local) type name: _Z + Z<function>EUl<params>E[n]_
+  return { spelling, alias: mangleTypeName({ k: 'record', rec, q: 0 }, moduleId) };
+}

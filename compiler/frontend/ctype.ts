@@ -84,7 +84,11 @@ export interface RecordDecl {
  * stub spells and its kernel stub names mangle (`Unvdl`, `Unvdtl`, `Unvhdl`); `tag` numbers the enclosing
  * function's extended lambdas from 1 in source order.
  */
-export interface ExtendedLambda { hd: boolean; tag: number; mutable: boolean; noexcept: boolean; trailingRet: CType | null }
+export interface ExtendedLambda {
+  hd: boolean; tag: number; mutable: boolean; noexcept: boolean; trailingRet: CType | null;
+  /** The captured members' types as EDG names them (cv-qualifiers of the captured variable kept), in member order. */
+  capTypes?: CType[];
+}
 
 /** The type a template parameter pack's name stands for once bound: its elements (never a type of its own). */
 export const packOf = (t: CType): CType[] | undefined => (t as { packOf?: CType[] }).packOf;

@@ -115,7 +115,7 @@ class Mangler {
     const f = l.fn;
     const fnPtr = this.type({ k: 'ptr', to: { ...f.ty, q: 0 }, q: 0 } as CType);
     const fnName = f.scope.length === 0 || f.name === 'main' ? src(f.name) : this.nested(f.scope, { text: src(f.name), key: '' });
-    const caps = fields.map(fl => this.type(fl.ty)).join('');
+    const caps = (x.capTypes ?? fields.map(fl => fl.ty)).map(t => this.type(t)).join('');
     if (x.hd) {
       const op = rec.methods!.find(m => m.name === 'operator()')!;
       const sig = this.type(op.ty.ret) + (l.params.length ? l.params.map(p => this.type(p)).join('') : 'v') + 'E';

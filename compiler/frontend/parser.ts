@@ -1275,6 +1275,12 @@ export class Parser {
       (rec as RecordDecl & { genericLambda?: typeof gen }).genericLambda = gen;
     }
     layoutRecord(rec);
+    if (rec.lambda?.ext) {
+      rec.lambda.ext.capTypes = rec.fields.map(fld => {
+        const c = L.caps.find(x => x.v.name === fld.name);
+        return c && !c.byRef ? (c.v.ty.k === 'ref' ? c.v.ty.to : c.v.ty) : fld.ty;
+      });
+    }
     if (rec.lambda?.ext?.hd && rec.fields.length) {
       // device code sees a capturing __host__ __device__ lambda as cudafe++'s __nv_hdl_wrapper_t: the captures,
       // then an 8-byte member (the real cicc's kernel parameter: 16 bytes, align 8, for one float captured)

@@ -9,18 +9,30 @@ import type { CType, ExtendedLambda, RecordDecl } from './ctype';
 import { typeName } from './ctype';
 import { mangleTypeName } from './mangle';
 
-/** A type as EDG spells it inside the wrapper's template arguments (records from the global scope: `    ::P`). */
+/**
+ * A type as EDG spells it inside the wrapper's template arguments: records and enums fully qualified
+ * (`    ::V3` from the global scope, ` ::geo::Pt` from a namespace), `    ::V3 *`, `const     ::V3 &`.
+ */
 function argSpelling(t: CType): string {
-  if (t.k === 'record' || t.k === 'enum') {
-    const r = t.k === 'record' ? t.rec : null;
-    if (r && (r.lambda || r.targs || r.parent)) throw new Unsupported('extended lambda capturing a class template, nested class or closure');
-    const scope = t.k === 'record' ? t.rec.scope : t.en.scope;
-    if (scope.length) throw new Unsupported('extended lambda capturing a type from a namespace');
-    const name = t.k === 'record' ? t.rec.name || t.rec.typedefName : t.en.name || t.en.typedefName;
-    return `${t.q & 1 ? 'const ' : ''}    ::${name}`;
+  const cv = (t.q & 1 ? 'const ' : '') + (t.q & 2 ? 'volatile ' : '');
+  switch (t.k) {
+    case 'record': case 'enum': {
+      const r = t.k === 'record' ? t.rec : null;
+      if (r && (r.lambda || r.targs || r.parent)) throw new Unsupported('extended lambda capturing a class template, nested class or closure');
+      const scope = t.k === 'record' ? t.rec.scope : t.en.scope;
+      if (scope.includes('(anonymous)')) throw new Unsupported('extended lambda capturing a type from an anonymous namespace');
+      const name = t.k === 'record' ? t.rec.name || t.rec.typedefName : t.en.name || t.en.typedefName;
+      return cv + (scope.length ? ` ::${[...scope, name].join('::')}` : `    ::${name}`);
+    }
+    case 'ptr': {
+      if (t.to.k === 'func' || t.to.k === 'array' || t.q) throw new Unsupported('extended lambda capturing a qualified pointer or a pointer to a function or array');
+      const inner = argSpelling(t.to);
+      return `${inner}${inner.endsWith('*') ? '' : ' '}*`;
+    }
+    case 'ref': return `${argSpelling(t.to)} ${t.rv ? '&&' : '&'}`;
+    case 'array': case 'func': throw new Unsupported('extended lambda capturing an array or function');
+    default: return typeName(t);
   }
-  if (t.k === 'ptr' && (t.to.k === 'record' || t.to.k === 'enum')) throw new Unsupported('extended lambda capturing a pointer to a class');
-  return typeName(t);
 }
 
 /** `(&     ::f)` for a global function, `(& :: ns::f)` for one in a namespace. */
@@ -35,8 +47,9 @@ export function closureHostSpelling(rec: RecordDecl, moduleId: string): { spelli
   const l = rec.lambda!;
   const x: ExtendedLambda = l.ext!;
   const f = l.fn;
-  const fnPtr = typeName({ k: 'ptr', to: { ...f.ty, q: 0 }, q: 0 } as CType);
-  const caps = rec.fields.map(fl => `,${argSpelling(fl.ty)}`).join('');
+  if (f.ty.variadic) throw new Unsupported('extended lambda in a variadic function');
+  const fnPtr = `${argSpelling(f.ty.ret)} (*)(${f.ty.params.map(argSpelling).join(', ')})`;
+  const caps = (x.capTypes ?? rec.fields.map(fl => fl.ty)).map(t => `,${argSpelling(t)}`).join('');
   let spelling: string;
   if (x.hd) {
     const op = rec.methods!.find(m => m.name === 'operator()')!;

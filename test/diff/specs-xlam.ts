@@ -1,0 +1,25 @@
+// Differential specs for the extended-lambda programs (test/kernels/cxx2_xlambda_*.cu): each closure is passed
+// as the bytes of its captures (cicc's kernel parameter layout; a __host__ __device__ closure with captures
+// has 8 more bytes after them, which device code never reads).
+
+import { type KernelSpec, buf, i32, f32, gen, struct } from './spec';
+
+const N64 = 64;
+const capture = {
+  d: { type: 'f32' as const, n: N64, init: gen(i => 0.25 * i - 5.0) },
+  bias: { type: 'f32' as const, n: N64, init: gen(i => (i % 7) - 3.0) },
+};
+
+export const SPECS_XLAM: KernelSpec[] = [
+  {
+    name: 'cxx2_xlambda_capture',
+    buffers: capture,
+    launches: [
+      { kernel: '_Z4mapfIZ4mainEUlfE_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(4, [[0, 'f32', 1.5]]) }, buf('d'), i32(N64)] },
+      // [=] { bias[0] * s }: the pointer (a device address the harness fills in) then the scalar
+      { kernel: '_Z4mapfIZ4mainEUlfE0_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[8, 'f32', 1.5]]), ptrs: [[0, 'bias']] }, buf('d'), i32(N64)] },
+      { kernel: '_Z4mapfIZ4mainEUlfE1_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(8, [[0, 'f32', 0.5], [4, 'i32', 3]]) }, buf('d'), i32(N64)] },
+      { kernel: '_Z4mapfIZ4mainEUlfE2_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: [0] }, buf('d'), i32(N64)] },
+    ],
+  },
+];

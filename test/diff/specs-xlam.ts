@@ -5,6 +5,8 @@
 import { type KernelSpec, buf, i32, f32, gen, struct } from './spec';
 
 const N64 = 64;
+// cxx2_xlambda_hd: Range {float lo, hi; char tag} = {-4, 6, 2}
+const RANGE: [number, 'f32' | 'i8', number][] = [[0, 'f32', -4.0], [4, 'f32', 6.0], [8, 'i8', 2]];
 const capture = {
   d: { type: 'f32' as const, n: N64, init: gen(i => 0.25 * i - 5.0) },
   bias: { type: 'f32' as const, n: N64, init: gen(i => (i % 7) - 3.0) },
@@ -20,6 +22,17 @@ export const SPECS_XLAM: KernelSpec[] = [
       { kernel: '_Z4mapfIZ4mainEUlfE0_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[8, 'f32', 1.5]]), ptrs: [[0, 'bias']] }, buf('d'), i32(N64)] },
       { kernel: '_Z4mapfIZ4mainEUlfE1_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(8, [[0, 'f32', 0.5], [4, 'i32', 3]]) }, buf('d'), i32(N64)] },
       { kernel: '_Z4mapfIZ4mainEUlfE2_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: [0] }, buf('d'), i32(N64)] },
+    ],
+  },
+  {
+    name: 'cxx2_xlambda_hd',
+    buffers: { d: { type: 'f32', n: N64, init: gen(i => 0.5 * i - 9.0) } },
+    launches: [
+      { kernel: '_Z5applyIZ4mainEUlfE_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', 0.75]]) }, buf('d'), i32(N64)] },
+      { kernel: '_Z5applyIZ4mainEUlfE0_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(24, [...RANGE, [12, 'f32', 0.75]]) }, buf('d'), i32(N64)] },
+      { kernel: '_Z5applyIZ4mainEUlfE1_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: [0] }, buf('d'), i32(N64)] },
+      { kernel: '_Z5applyIZ4mainEUlfE2_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', 0.75]]) }, buf('d'), i32(N64)] },
+      { kernel: '_Z5applyIZ4mainEUlfE3_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(24, RANGE) }, buf('d'), i32(N64)] },
     ],
   },
 ];

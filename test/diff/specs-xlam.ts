@@ -2,7 +2,7 @@
 // as the bytes of its captures (cicc's kernel parameter layout; a __host__ __device__ closure with captures
 // has 8 more bytes after them, which device code never reads).
 
-import { type KernelSpec, buf, i32, f32, gen, struct } from './spec';
+import { type KernelSpec, buf, i32, gen, struct, values } from './spec';
 
 const N64 = 64;
 // cxx2_xlambda_hd: Range {float lo, hi; char tag} = {-4, 6, 2}
@@ -33,6 +33,18 @@ export const SPECS_XLAM: KernelSpec[] = [
       { kernel: '_Z5applyIZ4mainEUlfE1_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: [0] }, buf('d'), i32(N64)] },
       { kernel: '_Z5applyIZ4mainEUlfE2_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', 0.75]]) }, buf('d'), i32(N64)] },
       { kernel: '_Z5applyIZ4mainEUlfE3_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(24, RANGE) }, buf('d'), i32(N64)] },
+    ],
+  },
+  {
+    // stepA writes d and d + n, ops::stepB d + 2n and d + 3n: one buffer each here
+    name: 'cxx2_xlambda_funcs',
+    buffers: { o0: { type: 'i32', n: N64 }, o1: { type: 'i32', n: N64 }, o2: { type: 'i32', n: N64 }, o3: { type: 'i32', n: N64 },
+      table: { type: 'i32', n: 8, init: values(5, -3, 8, 1, 0, 7, -9, 2) } },
+    launches: [
+      { kernel: '_Z4fillIZ5stepAPii4GridEUliE0_EvT_S0_i', grid: 1, block: 64, args: [{ bytes: struct(8, [[0, 'i32', 8], [4, 'i32', 5]]) }, buf('o0'), i32(N64)] },
+      { kernel: '_Z4fillIZ5stepAPii4GridEUliE1_EvT_S0_i', grid: 1, block: 64, args: [{ bytes: struct(12, [[0, 'i32', N64], [4, 'i32', 8], [8, 'i32', 5]]) }, buf('o1'), i32(N64)] },
+      { kernel: '_Z4fillIZN3ops5stepBEPiiPKiEUliE_EvT_S1_i', grid: 1, block: 64, args: [{ bytes: struct(16, [[0, 'i32', 3]]), ptrs: [[8, 'table']] }, buf('o2'), i32(N64)] },
+      { kernel: '_Z4fillIZN3ops5stepBEPiiPKiEUliE0_EvT_S1_i', grid: 1, block: 64, args: [{ bytes: struct(4, [[0, 'i32', 3]]) }, buf('o3'), i32(N64)] },
     ],
   },
 ];

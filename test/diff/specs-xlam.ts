@@ -47,4 +47,12 @@ export const SPECS_XLAM: KernelSpec[] = [
       { kernel: '_Z4fillIZN3ops5stepBEPiiPKiEUliE0_EvT_S1_i', grid: 1, block: 64, args: [{ bytes: struct(4, [[0, 'i32', 3]]) }, buf('o3'), i32(N64)] },
     ],
   },
+  {
+    name: 'cxx2_xlambda_devfn',
+    buffers: { din: { type: 'f32', n: N64, init: gen(i => 0.125 * i - 2.0) }, lin: { type: 'f32', n: N64 }, sq: { type: 'f32', n: N64 } },
+    launches: [
+      { kernel: '_Z10reduceWithIZ4mainEUlfE_EvT_PKfPfi', grid: 2, block: 32, args: [{ bytes: struct(8, [[0, 'f32', 1.25], [4, 'f32', -0.5]]) }, buf('din'), buf('lin'), i32(N64)] },
+      { kernel: '_Z10reduceWithIZ4mainEUlfE0_EvT_PKfPfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', -0.5]]) }, buf('din'), buf('sq'), i32(N64)] },
+    ],
+  },
 ];

@@ -209,7 +209,11 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
       // an extended lambda's closure: the launch cast spells cudafe++'s wrapper, the wrapper specialisation its alias
       const c = closureHostSpelling(a.ty.rec, hostModuleId);
       cast.push(` ::${c.spelling}`); plain.push(c.alias);
-    } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
+    } else if (a.k === 'type' && a.ty.k === 'record' && !a.ty.q && !a.ty.rec.targs && !a.ty.rec.parent && a.ty.rec.scope.length === 0) {
+      // a class from the global scope: EDG qualifies it (`k<    ::P>` in the cast, `k< ::P>` in the wrapper)
+      const n = a.ty.rec.name || a.ty.rec.typedefName;
+      cast.push(`    ::${n}`); plain.push(` ::${n}`);
+    } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(a.ty.k === 'int' && a.ty.name === 'unsigned int' && !a.ty.q ? 'unsigned' : s); }
     else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
   }
   return { cast, plain };

@@ -328,8 +328,9 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
     if (k.templateArgs) {
       // a kernel template specialisation: a static stub, and the wrapper specialisation the launch calls
       text += `static void __device_stub_${stubName(k)}${paramList(params, spaced)}${spaced ? ' ' : ''}${body(temps, stmts, spaced)}\n`;
-      const refTy = (p: StubParam) => { const t = spell(p.type, 'stub', id); return hasArray(p.type) ? declarator(p.type, '&', 'stub', id) : t.endsWith('*') ? `${t}&` : `${t} &`; };
-      const refs = k.params.map((p, i) => hasArray(p.type) ? declarator(p.type, `&__cuda_${i}`, 'stub', id) : `${refTy(p)}__cuda_${i}`);
+      // the wrapper specialisation qualifies global records like a definition does (`struct ::P *&`)
+      const refTy = (p: StubParam) => { const t = spell(p.type, 'def', id); return hasArray(p.type) ? declarator(p.type, '&', 'def', id) : t.endsWith('*') ? `${t}&` : `${t} &`; };
+      const refs = k.params.map((p, i) => hasArray(p.type) ? declarator(p.type, `&__cuda_${i}`, 'def', id) : `${refTy(p)}__cuda_${i}`);
       const casts = k.params.map((p, i) => `(${refTy(p)})__cuda_${i}`);
       const wrapper = `template<> __specialization_static void __wrapper__device_stub_${k.name}<${k.templateArgs.plain.join(',')}>${k.params.length ? `( ${refs.join(',')})` : '(void)'}{__device_stub_${stubName(k)}${k.params.length ? `( ${casts.join(',')})` : '()'};}`;
       if (k.namespaces.length) {

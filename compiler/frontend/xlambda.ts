@@ -55,7 +55,8 @@ export function closureHostSpelling(rec: RecordDecl, moduleId: string): { spelli
     const op = rec.methods!.find(m => m.name === 'operator()')!;
     const tag = `__nv_dl_tag<${fnPtr},${fnAddress(f)}, ${x.tag}> `;
     const b = (v: boolean) => (v ? 'true' : 'false');
-    spelling = `__nv_hdl_wrapper_t<${b(x.mutable)},${b(rec.fields.length === 0)},${b(x.noexcept)},${tag},${typeName({ ...op.ty, q: 0 } as CType)}${caps}>`;
+    const sig = `${argSpelling(op.ty.ret)} (${op.ty.params.map(argSpelling).join(', ')})`;
+    spelling = `__nv_hdl_wrapper_t<${b(x.mutable)},${b(rec.fields.length === 0)},${b(x.noexcept)},${tag},${sig}${caps}>`;
   } else {
     const tag = x.trailingRet
       ? `__nv_dl_trailing_return_tag<${fnPtr},${fnAddress(f)}, ${argSpelling(x.trailingRet)}, ${x.tag}> `

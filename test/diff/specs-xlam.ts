@@ -55,4 +55,19 @@ export const SPECS_XLAM: KernelSpec[] = [
       { kernel: '_Z10reduceWithIZ4mainEUlfE0_EvT_PKfPfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', -0.5]]) }, buf('din'), buf('sq'), i32(N64)] },
     ],
   },
+  {
+    name: 'cxx2_xlambda_types',
+    buffers: {
+      df: { type: 'f32', n: N64, init: gen(i => 0.75 * i - 20.0) }, di: { type: 'i32', n: N64, init: gen(i => 7 * i - 200) },
+      du: { type: 'u32', n: N64, init: gen(i => 37 * i * i) },
+      dq: { type: 'i32', n: N64 }, dd: { type: 'f64', n: N64 }, db: { type: 'u8', n: N64 }, dp: { type: 'i32', n: 2 * N64 },   // Pair {int q; float r}
+    },
+    launches: [
+      { kernel: '_Z9transformIZ4mainEUlfE_fiEvT_PKT0_PT1_i', grid: 2, block: 32, args: [{ bytes: struct(4, [[0, 'i32', 3]]) }, buf('df'), buf('dq'), i32(N64)] },
+      // [=] { v * half + step }: half, then step
+      { kernel: '_Z9transformIZ4mainEUliE_idEvT_PKT0_PT1_i', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f64', 0.5], [8, 'i32', 3]]) }, buf('di'), buf('dd'), i32(N64)] },
+      { kernel: '_Z9transformIZ4mainEUljE_jbEvT_PKT0_PT1_i', grid: 2, block: 32, args: [{ bytes: struct(4, [[0, 'u32', 0x40]]) }, buf('du'), buf('db'), i32(N64)] },
+      { kernel: '_Z9transformIZ4mainEUliE0_i4PairEvT_PKT0_PT1_i', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'i16', 6]]) }, buf('di'), buf('dp'), i32(N64)] },
+    ],
+  },
 ];

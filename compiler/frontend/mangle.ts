@@ -114,7 +114,9 @@ class Mangler {
     const fields = rec.fields;
     const f = l.fn;
     const fnPtr = this.type({ k: 'ptr', to: { ...f.ty, q: 0 }, q: 0 } as CType);
-    const fnName = f.scope.length === 0 || f.name === 'main' ? src(f.name) : this.nested(f.scope, { text: src(f.name), key: '' });
+    const internal = (f.isStatic || f.inAnon) && !f.cls;
+    const prefix = internal ? [`_INTERNAL${this.moduleId}`, ...f.scope] : f.scope;
+    const fnName = prefix.length === 0 || f.name === 'main' ? src(f.name) : this.nested(prefix, { text: src(f.name), key: '' });
     const caps = (x.capTypes ?? fields.map(fl => fl.ty)).map(t => this.type(t)).join('');
     if (x.hd) {
       const op = rec.methods!.find(m => m.name === 'operator()')!;

@@ -35,10 +35,13 @@ function argSpelling(t: CType): string {
   }
 }
 
-/** `(&     ::f)` for a global function, `(& :: ns::f)` for one in a namespace. */
+/** `(&     ::f)` for a global function, `(& :: ns::f)` for one in a namespace (EDG's spacing). */
 function fnAddress(f: NonNullable<RecordDecl['lambda']>['fn']): string {
   if (f.cls) throw new Unsupported('extended lambda in a member function');
-  if (f.isStatic || f.inAnon) throw new Unsupported('extended lambda in a function with internal linkage');
+  if (f.isStatic || f.inAnon) {
+    // `(&    ::f)` for a static function, `(&    ::ns::f)`, `(&    ::_NV_ANON_NAMESPACE::f)` in the anonymous namespace
+    return `(&    ::${[...f.scope.map(n => (n === '(anonymous)' ? '_NV_ANON_NAMESPACE' : n)), f.name].join('::')})`;
+  }
   return f.scope.length === 0 ? `(&     ::${f.name})` : `(& :: ${[...f.scope, f.name].join('::')})`;
 }
 

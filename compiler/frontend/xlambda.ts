@@ -18,10 +18,15 @@ function argSpelling(t: CType): string {
   switch (t.k) {
     case 'record': case 'enum': {
       const r = t.k === 'record' ? t.rec : null;
-      if (r && (r.lambda || r.targs || r.parent)) throw new Unsupported('extended lambda capturing a class template, nested class or closure');
+      if (r && (r.lambda || r.parent)) throw new Unsupported('extended lambda capturing a nested class or a closure');
       const scope = t.k === 'record' ? t.rec.scope : t.en.scope;
       if (scope.includes('(anonymous)')) throw new Unsupported('extended lambda capturing a type from an anonymous namespace');
-      const name = t.k === 'record' ? t.rec.name || t.rec.typedefName : t.en.name || t.en.typedefName;
+      let name = t.k === 'record' ? t.rec.name || t.rec.typedefName : t.en.name || t.en.typedefName;
+      if (r?.targs) {
+        // a class template specialisation: `    ::Acc<    ::P> ` (EDG ends a template-id with a space)
+        if (!r.targs.every(a => a.k === 'type')) throw new Unsupported('extended lambda capturing a class template specialisation with value arguments');
+        name += `<${r.targs.map(a => argSpelling((a as { ty: CType }).ty)).join(', ')}> `;
+      }
       return cv + (scope.length ? ` ::${[...scope, name].join('::')}` : `    ::${name}`);
     }
     case 'ptr': {

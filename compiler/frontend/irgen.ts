@@ -154,6 +154,11 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     if (u.errorCount > errs || args.length === 0) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(`template arguments of kernel ${name} in host code`); }
     if (ents.length > 1) throw new Unsupported(`overloaded kernel template ${name}`);
     const f = u.templates.instantiateExplicit(ents[0]!, args);
+    if (!f && u.text(p.p) === '<<' && u.text(p.p + 1) === '<') {
+      // `k<float><<<g, b>>>(lambda, p)`: the remaining arguments are deduced from the launch's arguments
+      for (const g of deducedLaunches(u, i, name)) if (!out.includes(g)) out.push(g);
+      continue;
+    }
     if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
     if (!out.includes(f)) out.push(f);
   }

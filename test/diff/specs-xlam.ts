@@ -22,6 +22,7 @@ export const SPECS_XLAM: KernelSpec[] = [
       { kernel: '_Z4mapfIZ4mainEUlfE0_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[8, 'f32', 1.5]]), ptrs: [[0, 'bias']] }, buf('d'), i32(N64)] },
       { kernel: '_Z4mapfIZ4mainEUlfE1_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(8, [[0, 'f32', 0.5], [4, 'i32', 3]]) }, buf('d'), i32(N64)] },
       { kernel: '_Z4mapfIZ4mainEUlfE2_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: [0] }, buf('d'), i32(N64)] },
+      { kernel: '_Z5mapAsIfZ4mainEUlfE3_EvT0_PT_i', grid: 2, block: 32, args: [{ bytes: struct(4, [[0, 'f32', 1.5]]) }, buf('d'), i32(N64)] },
     ],
   },
   {

@@ -1283,9 +1283,10 @@ export class Parser {
     }
     if (rec.lambda?.ext?.hd && rec.fields.length) {
       // device code sees a capturing __host__ __device__ lambda as cudafe++'s __nv_hdl_wrapper_t: the captures,
-      // then an 8-byte member (the real cicc's kernel parameter: 16 bytes, align 8, for one float captured)
-      rec.size = Math.ceil(rec.size / 8) * 8 + 8;
+      // then an 8-byte member (the real cicc's kernel parameter: 16 bytes, align 8, for one float captured;
+      // 32 bytes, align 16, for a float4)
       rec.align = Math.max(rec.align, 8);
+      rec.size = Math.ceil((Math.ceil(rec.size / 8) * 8 + 8) / rec.align) * rec.align;
     }
     const ty: CType = { k: 'record', rec, q: 0 };
     const items = rec.fields.map((fld, i) => {

@@ -34,6 +34,8 @@ export const SPECS_XLAM: KernelSpec[] = [
       { kernel: '_Z5applyIZ4mainEUlfE1_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: [0] }, buf('d'), i32(N64)] },
       { kernel: '_Z5applyIZ4mainEUlfE2_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', 0.75]]) }, buf('d'), i32(N64)] },
       { kernel: '_Z5applyIZ4mainEUlfE3_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(24, RANGE) }, buf('d'), i32(N64)] },
+      // [tg, q4]: the char at 0, the float4 at 16, 8 bytes after them, rounded to 48 (align 16)
+      { kernel: '_Z5applyIZ4mainEUlfE4_EvT_Pfi', grid: 2, block: 32, args: [{ bytes: struct(48, [[0, 'i8', 3], [16, 'f32', 0.5], [20, 'f32', 1], [24, 'f32', 1.5], [28, 'f32', 2]]) }, buf('d'), i32(N64)] },
     ],
   },
   {

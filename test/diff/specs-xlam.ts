@@ -52,10 +52,12 @@ export const SPECS_XLAM: KernelSpec[] = [
   },
   {
     name: 'cxx2_xlambda_devfn',
-    buffers: { din: { type: 'f32', n: N64, init: gen(i => 0.125 * i - 2.0) }, lin: { type: 'f32', n: N64 }, sq: { type: 'f32', n: N64 } },
+    buffers: { din: { type: 'f32', n: N64, init: gen(i => 0.125 * i - 2.0) }, lin: { type: 'f32', n: N64 }, sq: { type: 'f32', n: N64 }, comp: { type: 'f32', n: N64 } },
     launches: [
       { kernel: '_Z10reduceWithIZ4mainEUlfE_EvT_PKfPfi', grid: 2, block: 32, args: [{ bytes: struct(8, [[0, 'f32', 1.25], [4, 'f32', -0.5]]) }, buf('din'), buf('lin'), i32(N64)] },
       { kernel: '_Z10reduceWithIZ4mainEUlfE0_EvT_PKfPfi', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', -0.5]]) }, buf('din'), buf('sq'), i32(N64)] },
+      { kernel: '_Z7composeIZ4mainEUlfE_Z4mainEUlfE0_EvT_T0_PKfPfi', grid: 2, block: 32,
+        args: [{ bytes: struct(8, [[0, 'f32', 1.25], [4, 'f32', -0.5]]) }, { bytes: struct(16, [[0, 'f32', -0.5]]) }, buf('din'), buf('comp'), i32(N64)] },
     ],
   },
   {

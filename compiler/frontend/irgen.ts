@@ -2,7 +2,7 @@
 // what they reach, generate IR, and describe the kernels/variables for the host stub.
 
 import type { Tokens } from './tokens';
-import { type Index, DeclFlag } from './index-types';
+import { type DeclEntry, type Index, DeclFlag } from './index-types';
 import type { CompileOptions } from '../options';
 import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
@@ -170,6 +170,20 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
  * makes the unit unsupported.
  */
 const hostScanned = new WeakMap<Unit, Map<number, FuncSym[]>>();
+/** The member function an out-of-line definition `void R::go(...) {...}` (already loaded) gave its body to. */
+function outOfLineMember(u: Unit, d: DeclEntry): FuncSym | undefined {
+  if (!d.qualifier || d.qualifier.includes('::')) return undefined;
+  for (const ri of u.index.byName.get(d.qualifier) ?? []) {
+    const r = u.index.decls[ri]!;
+    if (r.kind !== 'record' || r.scope !== d.scope || (r.flags & DeclFlag.Template)) continue;
+    for (const sym of u.load(ri)) {
+      const rec = sym.kind === 'type' && sym.ty.k === 'record' ? sym.ty.rec : null;
+      const m = rec?.methods?.find(x => x.name === d.name && x.bodyStart === d.bodyStart);
+      if (m) return m;
+    }
+  }
+  return undefined;
+}
 function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   let di = -1;
   u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
@@ -183,9 +197,9 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   const found: FuncSym[] = [];
   try {
     const syms = u.load(di);
-    const f = syms.find((s): s is FuncSym => s.kind === 'func');
-    if (!f || f.bodyStart < 0) throw new Unsupported(why);
     const d = u.index.decls[di]!;
+    const f = syms.find((s): s is FuncSym => s.kind === 'func') ?? outOfLineMember(u, d);
+    if (!f || f.bodyStart < 0) throw new Unsupported(why);
     const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, d.scope ? d.scope.split('::').filter(s => s && s !== '(anonymous)') : []);
     p.hostLaunches = found;
     p.parseFunctionBody({ ...f, params: undefined, body: undefined });

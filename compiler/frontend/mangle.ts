@@ -113,9 +113,18 @@ class Mangler {
     const rec = l.siblings.find(r => r.lambda === l)!;
     const fields = rec.fields;
     const f = l.fn;
-    const fnPtr = this.type({ k: 'ptr', to: { ...f.ty, q: 0 }, q: 0 } as CType);
+    const fty = { ...f.ty, q: 0 } as CType;
+    let fnPtr: string;
+    if (f.cls) {
+      // a pointer to member function: M <class> <function type>, itself a candidate
+      const cls: CType = { k: 'record', rec: f.cls, q: 0 };
+      const key = 'M' + this.key(cls) + this.key(fty);
+      const i = this.subs.indexOf(key);
+      if (i >= 0) fnPtr = subRef(i);
+      else { fnPtr = 'M' + this.type(cls) + this.type(fty); this.subs.push(key); }
+    } else fnPtr = this.type({ k: 'ptr', to: fty, q: 0 } as CType);
     const internal = (f.isStatic || f.inAnon) && !f.cls;
-    const prefix = internal ? [`_INTERNAL${this.moduleId}`, ...f.scope] : f.scope;
+    const prefix: (string | RecordDecl)[] = f.cls ? recordPath(f.cls) : internal ? [`_INTERNAL${this.moduleId}`, ...f.scope] : f.scope;
     const fnName = prefix.length === 0 || f.name === 'main' ? src(f.name) : this.nested(prefix, { text: src(f.name), key: '' });
     const caps = (x.capTypes ?? fields.map(fl => fl.ty)).map(t => this.type(t)).join('');
     if (x.hd) {

@@ -42,12 +42,19 @@ function argSpelling(t: CType): string {
 
 /** `(&     ::f)` for a global function, `(& :: ns::f)` for one in a namespace (EDG's spacing). */
 function fnAddress(f: NonNullable<RecordDecl['lambda']>['fn']): string {
-  if (f.cls) throw new Unsupported('extended lambda in a member function');
+  if (f.cls) return `(& :: ${memberScope(f)}::${f.name})`;
   if (f.isStatic || f.inAnon) {
     // `(&    ::f)` for a static function, `(&    ::ns::f)`, `(&    ::_NV_ANON_NAMESPACE::f)` in the anonymous namespace
     return `(&    ::${[...f.scope.map(n => (n === '(anonymous)' ? '_NV_ANON_NAMESPACE' : n)), f.name].join('::')})`;
   }
   return f.scope.length === 0 ? `(&     ::${f.name})` : `(& :: ${[...f.scope, f.name].join('::')})`;
+}
+
+/** `R` or `ns::R` for a member function of a (non-template, non-nested) class; other members are not modelled. */
+function memberScope(f: NonNullable<RecordDecl['lambda']>['fn']): string {
+  const c = f.cls!;
+  if (c.targs || c.parent || c.scope.includes('(anonymous)') || f.staticMember || f.thisQ) throw new Unsupported('extended lambda in a member function of a class template, nested class or anonymous namespace, or a static or cv-qualified one');
+  return [...c.scope, c.name].join('::');
 }
 
 /** The host spelling of an extended lambda's closure type (cudafe++'s wrapper) and the stub's alias for it. */
@@ -56,7 +63,8 @@ export function closureHostSpelling(rec: RecordDecl, moduleId: string): { spelli
   const x: ExtendedLambda = l.ext!;
   const f = l.fn;
   if (f.ty.variadic) throw new Unsupported('extended lambda in a variadic function');
-  const fnPtr = `${argSpelling(f.ty.ret)} (*)(${f.ty.params.map(argSpelling).join(', ')})`;
+  // the tag names the enclosing function's address: `void (*)(float *)`, or for a member `void ( :: R::*)(float *)`
+  const fnPtr = `${argSpelling(f.ty.ret)} (${f.cls ? ` :: ${memberScope(f)}::*` : '*'})(${f.ty.params.map(argSpelling).join(', ')})`;
   const caps = (x.capTypes ?? rec.fields.map(fl => fl.ty)).map(t => `,${argSpelling(t)}`).join('');
   let spelling: string;
   if (x.hd) {

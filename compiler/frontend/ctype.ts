@@ -88,6 +88,8 @@ export interface ExtendedLambda {
   hd: boolean; tag: number; mutable: boolean; noexcept: boolean; trailingRet: CType | null;
   /** The captured members' types as EDG names them (cv-qualifiers of the captured variable kept), in member order. */
   capTypes?: CType[];
+  /** Written in a member function defined in its class: EDG declares its stub alias after all the others. */
+  late?: boolean;
 }
 
 /** The type a template parameter pack's name stands for once bound: its elements (never a type of its own). */

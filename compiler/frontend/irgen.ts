@@ -170,6 +170,16 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
  * makes the unit unsupported.
  */
 const hostScanned = new WeakMap<Unit, Map<number, FuncSym[]>>();
+/** The member function whose body (in its class's definition, decl di) holds token tok. */
+function memberAround(u: Unit, di: number, tok: number): FuncSym | undefined {
+  for (const sym of u.load(di)) {
+    const rec = sym.kind === 'type' && sym.ty.k === 'record' ? sym.ty.rec : null;
+    const m = rec?.methods?.find(x => x.bodyStart >= 0 && x.bodyStart < tok && x.bodyEnd > tok);
+    // EDG reads such bodies at the end of the unit: their closures' stub typedefs come last (see ExtendedLambda.late)
+    if (m) { (m as FuncSym & { bodyInClass?: boolean }).bodyInClass = true; return m; }
+  }
+  return undefined;
+}
 /** The member function an out-of-line definition `void R::go(...) {...}` (already loaded) gave its body to. */
 function outOfLineMember(u: Unit, d: DeclEntry): FuncSym | undefined {
   if (!d.qualifier || d.qualifier.includes('::')) return undefined;
@@ -188,7 +198,13 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   let di = -1;
   u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
   const why = `kernel template ${name} launched with deduced template arguments`;
-  if (di < 0) throw new Unsupported(why + ' outside a function we can read');
+  let inClass: FuncSym | undefined;
+  if (di < 0) {
+    // a member function defined in its class: the innermost (non-template) class around the launch
+    u.index.decls.forEach((d, k) => { if (d.kind === 'record' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
+    if (di >= 0) inClass = memberAround(u, di, tok);
+    if (!inClass) throw new Unsupported(why + ' outside a function we can read');
+  }
   let done = hostScanned.get(u);
   if (!done) { done = new Map(); hostScanned.set(u, done); }
   const got = done.get(di);
@@ -198,7 +214,7 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   try {
     const syms = u.load(di);
     const d = u.index.decls[di]!;
-    const f = syms.find((s): s is FuncSym => s.kind === 'func') ?? outOfLineMember(u, d);
+    const f = inClass ?? syms.find((s): s is FuncSym => s.kind === 'func') ?? outOfLineMember(u, d);
     if (!f || f.bodyStart < 0) throw new Unsupported(why);
     const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, d.scope ? d.scope.split('::').filter(s => s && s !== '(anonymous)') : []);
     p.hostLaunches = found;

@@ -1221,6 +1221,7 @@ export class Parser {
       // cudafe++ numbers the function's extended lambdas (its wrapper tags) from 1 in source order
       const tag = 1 + rec.lambda.siblings.filter(r => r.lambda?.ext && r.lambda.pos < pos).length;
       rec.lambda.ext = { hd: !!(execAttrs.host && execAttrs.device), tag, mutable, noexcept, trailingRet: trailing ? ret : null };
+      if ((closureIn as FuncSym & { bodyInClass?: boolean }).bodyInClass) rec.lambda.ext.late = true;
     } else if (extended) throw new Unsupported('extended lambda in a generic or nested lambda');
     if (!this.at('{')) this.syntax('expected a "{"', 130);
     const d: DeclaratorInfo = { name: 'operator()', qual: [], pos, ty: { k: 'func', ret, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };

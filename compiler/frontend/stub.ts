@@ -283,8 +283,14 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
     // (EDG prints one space before an extended lambda's alias, two before a class template's)
     else if (t.k === 'record' && t.template && !templ.has(t.template.alias)) templ.set(t.template.alias, t.template.spelling + (t.template.closure ? '' : ' '));
   };
+  const late = new Map<string, string>();
+  const collectLate = (t: HostType): void => {
+    if (t.k === 'ptr' || t.k === 'ref') collectLate(t.to);
+    else if (t.k === 'record' && t.template?.late) { templ.delete(t.template.alias); late.set(t.template.alias, t.template.spelling); }
+  };
   for (const k of kernels) for (const p of k.params) collectTemplates(p.type);
-  for (const [alias, spelling] of templ) lines.push(`typedef ${spelling} ${alias};`);
+  for (const k of kernels) for (const p of k.params) collectLate(p.type);
+  for (const [alias, spelling] of [...templ, ...late]) lines.push(`typedef ${spelling} ${alias};`);
   for (const q of scopeOrder(nested, nsScope)) lines.push(`typedef ${plainSpelling(aliasTarget.get(q)!)} ${mangledTypeName(q, id)};`);
 
   const stubName = (k: StubKernel) => (k as StubKernel & StubKernelExtras).stubName ?? k.mangled;

@@ -58,7 +58,7 @@ function memberScope(f: NonNullable<RecordDecl['lambda']>['fn']): string {
 }
 
 /** The host spelling of an extended lambda's closure type (cudafe++'s wrapper) and the stub's alias for it. */
-export function closureHostSpelling(rec: RecordDecl, moduleId: string): { spelling: string; alias: string } {
+export function closureHostSpelling(rec: RecordDecl, moduleId: string): { spelling: string; alias: string; late?: boolean } {
   const l = rec.lambda!;
   const x: ExtendedLambda = l.ext!;
   const f = l.fn;
@@ -80,5 +80,5 @@ export function closureHostSpelling(rec: RecordDecl, moduleId: string): { spelli
     spelling = `__nv_dl_wrapper_t<${tag}${caps}>`;
   }
   // the alias is the closure's own (local) type name: _Z + Z<function>EUl<params>E[n]_
-  return { spelling, alias: mangleTypeName({ k: 'record', rec, q: 0 }, moduleId) };
+  return { spelling, alias: mangleTypeName({ k: 'record', rec, q: 0 }, moduleId), ...(x.late ? { late: true } : {}) };
 }

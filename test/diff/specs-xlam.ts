@@ -80,6 +80,7 @@ export const SPECS_XLAM: KernelSpec[] = [
     buffers: { d: { type: 'f32', n: N64, init: gen(i => 0.5 * i - 7.0) } },
     launches: [
       { kernel: '_Z4eachIZN6Scaler5applyEPfiEUlfiE_EvT_S1_i', grid: 2, block: 32, args: [{ bytes: struct(4, [[0, 'f32', 1.5]]) }, buf('d'), i32(N64)] },
+      { kernel: '_Z4eachIZN6Scaler4bumpEPfiEUlfiE_EvT_S1_i', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', 1.5]]) }, buf('d'), i32(N64)] },
       { kernel: '_Z4eachIZN3sol6Solver4stepEPfiiEUlfiE_EvT_S2_i', grid: 2, block: 32, args: [{ bytes: struct(8, [[0, 'f32', 0.5], [4, 'i32', 3]]) }, buf('d'), i32(N64)] },
       { kernel: '_Z4eachIZN3sol6Solver4stepEPfiiEUlfiE0_EvT_S2_i', grid: 2, block: 32, args: [{ bytes: struct(16, [[0, 'f32', 0.5]]) }, buf('d'), i32(N64)] },
     ],

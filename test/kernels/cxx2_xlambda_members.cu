@@ -1,6 +1,6 @@
 // nvcc-flags: --extended-lambda
-// Extended lambdas written in member functions (defined out of line) of a class and of a class in a
-// namespace: the wrapper's tag names a pointer to member function (`void ( :: sol::Solver::*)(float *, int)`,
+// Extended lambdas written in member functions (defined out of line, and in the class) of a class and of a
+// class in a namespace: the wrapper's tag names a pointer to member function (`void ( :: sol::Solver::*)(float *, int)`,
 // mangled M<class><function type> in the stub's Unvdl/Unvhdl names); members reach the lambdas through
 // local copies.
 #include <cstdio>
@@ -13,6 +13,10 @@ template <typename F> __global__ void each(F f, float *p, int n) {
 struct Scaler {
   float factor;
   void apply(float *d, int n);
+  void bump(float *d, int n) {
+    float f = factor;
+    each<<<2, 32>>>([f] __host__ __device__ (float x, int i) { return x + f * (i % 4); }, d, n);
+  }
 };
 
 void Scaler::apply(float *d, int n) {
@@ -45,11 +49,13 @@ int main() {
   Scaler sc = {1.5f};
   sol::Solver so = {0.25f, 3};
   sc.apply(d, N);
+  sc.bump(d, N);
   so.step(d, N, 2);
   cudaMemcpy(r, d, sizeof(r), cudaMemcpyDeviceToHost);
   int bad = 0;
   for (int i = 0; i < N; i++) {
     float x = h[i] * 1.5f + (i & 3);
+    x = x + 1.5f * (i % 4);
     x = i % 3 == 0 ? x - 0.5f : x + 0.5f;
     x = x * 0.5f + 0.5f * (i % 2);
     if (r[i] != x) { printf("FAIL cxx2_xlambda_members: p[%d] = %f, want %f\n", i, r[i], x); bad = 1; }

@@ -18,6 +18,10 @@
 //   `__restrict__` pointers are copied to a temporary `__T<n>` first (numbered across the file).
 // - `--device-c`: `#define __NV_MODULE_ID`, `extern` cubin handle, `____cudaRegisterLinkedBinary`, and
 //   internal-linkage entities are registered as `__nv_static_<len(id)>_<id>_<name>`.
+// - Extended lambdas (nvcc --extended-lambda) passed to kernel templates: the closure type is named through a
+//   typedef of cudafe++'s wrapper (`typedef __nv_dl_wrapper_t<...> _ZZ4mainEUlfE_;`, compiler/frontend/xlambda.ts),
+//   one space before the alias; the stub's own name mangles the closure with the vendor encoding (Unvdl...),
+//   while the launch registers the PTX name (Ul...).
 // Not modelled yet: template kernels (`__wrapper__device_stub_…`), array parameters (the definition
 // spells them `int __cuda_0[]`), EDG temporaries consumed by device code (they shift `__T<n>`: see
 // StubInputExtras.firstTemp).

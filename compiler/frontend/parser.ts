@@ -1184,7 +1184,8 @@ export class Parser {
     // an extended lambda (nvcc --extended-lambda): `[=] __device__ (float x) {...}`, the attribute after the introducer
     const execAttrs: Attrs = {};
     while (this.parseAttributes(execAttrs)) { /* __device__: the call operator is callable from device code anyway */ }
-    const extended = (execAttrs.host || execAttrs.device) && !!this.fn && !this.fn.isDevice && !this.fn.isGlobal;
+    // (`__host__` alone does not make a lambda extended)
+    const extended = !!execAttrs.device && !!this.fn && !this.fn.isDevice && !this.fn.isGlobal;
     const rec = this.u.newRecord('class', `__lambda_${this.u.lambdaCount++}`, this.ns, []);
     rec.methods = []; rec.fields = []; rec.types = new Map(); rec.statics = new Map();
     let ps: { params: CType[]; names: string[]; defaults: (number | null)[]; variadic: boolean; pos: Pos[] } = { params: [], names: [], defaults: [], variadic: false, pos: [] };

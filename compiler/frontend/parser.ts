@@ -1206,9 +1206,8 @@ export class Parser {
     // an extended lambda (nvcc --extended-lambda): `[=] __device__ (float x) {...}`, the attribute after the introducer
     const execAttrs: Attrs = {};
     while (this.parseAttributes(execAttrs)) { /* __device__: the call operator is callable from device code anyway */ }
-    // nvcc passes a __host__ __device__ lambda written in host code wrapped in a larger object (16 bytes for one
-    // float pair): its layout is not modelled yet
-    if (execAttrs.host && execAttrs.device && this.fn && !this.fn.isDevice && !this.fn.isGlobal) throw new Unsupported('__host__ __device__ extended lambda');
+    // (`__host__` alone does not make a lambda extended)
+    const extended = !!execAttrs.device && !!this.fn && !this.fn.isDevice && !this.fn.isGlobal;
     const rec = this.u.newRecord('class', `__lambda_${this.u.lambdaCount++}`, this.ns, []);
     rec.methods = []; rec.fields = []; rec.types = new Map(); rec.statics = new Map();
     let ps: { params: CType[]; names: string[]; defaults: (number | null)[]; variadic: boolean; pos: Pos[] } = { params: [], names: [], defaults: [], variadic: false, pos: [] };
@@ -1229,16 +1228,24 @@ export class Parser {
       rec.lambda = { fn: closureIn, pos, params: ps.params, siblings };
       if (!siblings.includes(rec) && !siblings.some(r => r.lambda?.pos === pos)) siblings.push(rec);
     }
-    let mutable = false;
+    let mutable = false, noexcept = false;
     const attrs: Attrs = {};
     for (;;) {
       if (this.eat('mutable')) { mutable = true; continue; }
+      if (this.at('noexcept') && !this.at('(', 1)) noexcept = true;
       if (this.at('constexpr') || this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
       if (this.parseAttributes(attrs)) continue;
       break;
     }
     let ret: CType = AUTO;
-    if (this.eat('->')) ret = this.parseTypeName();
+    const trailing = this.eat('->');
+    if (trailing) ret = this.parseTypeName();
+    if (extended && rec.lambda) {
+      // cudafe++ numbers the function's extended lambdas (its wrapper tags) from 1 in source order
+      const tag = 1 + rec.lambda.siblings.filter(r => r.lambda?.ext && r.lambda.pos < pos).length;
+      rec.lambda.ext = { hd: !!(execAttrs.host && execAttrs.device), tag, mutable, noexcept, trailingRet: trailing ? ret : null };
+      if ((closureIn as FuncSym & { bodyInClass?: boolean }).bodyInClass) rec.lambda.ext.late = true;
+    } else if (extended) throw new Unsupported('extended lambda in a generic or nested lambda');
     if (!this.at('{')) this.syntax('expected a "{"', 130);
     const d: DeclaratorInfo = { name: 'operator()', qual: [], pos, ty: { k: 'func', ret, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
     (d as DeclaratorInfo & { op?: string; fnQ?: number }).op = '()';
@@ -1292,6 +1299,19 @@ export class Parser {
       (rec as RecordDecl & { genericLambda?: typeof gen }).genericLambda = gen;
     }
     layoutRecord(rec);
+    if (rec.lambda?.ext) {
+      rec.lambda.ext.capTypes = rec.fields.map(fld => {
+        const c = L.caps.find(x => x.v.name === fld.name);
+        return c && !c.byRef ? (c.v.ty.k === 'ref' ? c.v.ty.to : c.v.ty) : fld.ty;
+      });
+    }
+    if (rec.lambda?.ext?.hd && rec.fields.length) {
+      // device code sees a capturing __host__ __device__ lambda as cudafe++'s __nv_hdl_wrapper_t: the captures,
+      // then an 8-byte member (the real cicc's kernel parameter: 16 bytes, align 8, for one float captured;
+      // 32 bytes, align 16, for a float4)
+      rec.align = Math.max(rec.align, 8);
+      rec.size = Math.ceil((Math.ceil(rec.size / 8) * 8 + 8) / rec.align) * rec.align;
+    }
     const ty: CType = { k: 'record', rec, q: 0 };
     const items = rec.fields.map((fld, i) => {
       let init: Init;

@@ -10,6 +10,7 @@ import { CUDA_SPECS } from './specs-cuda';
 import { SPECS_CXX2 } from './specs-cxx2';
 import { TEX_SPECS } from './specs-tex';
 import { SPECS_VIRT } from './specs-virt';
+import { SPECS_XLAM } from './specs-xlam';
 import { SPECS_COOP } from './specs-coop';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
@@ -572,6 +573,7 @@ export const SPECS: KernelSpec[] = [
   ...SPECS_CXX2,
   ...TEX_SPECS,
   ...SPECS_VIRT,
+  ...SPECS_XLAM,
   ...SPECS_COOP,
 ];
 

@@ -321,6 +321,17 @@ function arrayElems(t: CType): { rec: RecordDecl; n: number } | null {
 function byInvisibleRef(rec: RecordDecl): boolean {
   return ownCopyCtor(rec) || needsDtor({ k: 'record', rec, q: 0 }) || isDynamic(rec);
 }
+/** Itanium array cookie size of new T[n]: the count, padded to T's alignment, when T is not trivially destructible. */
+function arrayCookie(t: CType): number {
+  return nonTrivialDtor(t) ? Math.max(8, alignOfC(t)) : 0;
+}
+/** A destructor that is not trivial in the language's sense (user-provided or virtual, or a member's or base's). */
+function nonTrivialDtor(t: CType): boolean {
+  if (t.k === 'array') return nonTrivialDtor(t.elem);
+  if (t.k !== 'record') return false;
+  if ((t.rec.methods ?? []).some(m => m.dtor && (!m.defaulted || isVirtual(m)))) return true;
+  return t.rec.fields.some(f => nonTrivialDtor(f.ty)) || (t.rec.bases ?? []).some(b => nonTrivialDtor({ k: 'record', rec: b.rec, q: 0 }));
+}
 /** Do objects of this type need destructor calls (a non-trivial destructor of the class, its members or bases)? */
 export function needsDtor(t: CType): boolean {
   if (t.k === 'array') return needsDtor(t.elem);
@@ -663,6 +674,74 @@ class FnGen {
   private destroyArray(addr: Value, rec: RecordDecl, n: number): void {
     this.loopElems(n, true, i => this.destroy(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC({ k: 'record', rec, q: 0 })))]), rec));
   }
+  /** `new T(...)` / `new T[n]`: malloc (device operator new, never null to the caller), the cookie, the objects. */
+  private heapNew(e: Expr & { k: 'new' }): Value {
+    const et = e.elem, sz = sizeOfC(et);
+    const malloc = declareFunc(this.g.m, 'malloc', funcTy(T.ptr, [T.i64]) as IRType & { k: 'func' });
+    if (!e.count) {
+      const p = this.b.call(malloc, malloc.fnTy, [cInt(T.i64, Math.max(sz, 1))]);
+      if (e.init) this.initInto(p, e.init, et);
+      return p;
+    }
+    const cookie = arrayCookie(et);
+    const n = this.rv(e.count);
+    let bytes = this.b.bin('mul', n, cInt(T.i64, sz));
+    if (cookie) bytes = this.b.bin('add', bytes, cInt(T.i64, cookie));
+    const base = this.b.call(malloc, malloc.fnTy, [bytes]);
+    let arr = base;
+    if (cookie) {
+      this.b.store(n, cookie === 8 ? base : this.b.gep(T.i8, base, [cInt(T.i64, cookie - 8)]), 8);
+      arr = this.b.gep(T.i8, base, [cInt(T.i64, cookie)]);
+    }
+    const init = e.init;
+    if (init) this.loopDyn(n, false, i => this.initInto(this.b.gep(T.i8, arr, [this.b.bin('mul', i, cInt(T.i64, sz))]), init, et));
+    return arr;
+  }
+  /** `delete p` / `delete[] p`: nothing for null; else the destructor(s) then free (D0 through the vtable for a virtual destructor). */
+  private heapDelete(e: Expr & { k: 'delete' }): void {
+    const p = this.generic(this.rv(e.e));
+    const et = (e.e.ty as CType & { k: 'ptr' }).to;
+    const rec = et.k === 'record' ? et.rec : null;
+    const free = declareFunc(this.g.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
+    const live = this.blk('del.notnull'), done = this.blk('del.end');
+    this.b.condbr(this.b.icmp('ne', p, cNull()), live, done);
+    this.enter(live);
+    if (!e.array) {
+      const slot = rec ? dtorSlot(rec) : -1;
+      if (rec && slot >= 0 && !vinfoOf(rec)!.final) {
+        const vptr = this.b.load(T.ptr, p, 8);
+        const fp = this.b.load(T.ptr, this.b.gep(T.i8, vptr, [cInt(T.i64, 8 * (slot + 1))]), 8);
+        this.b.call(fp, funcTy(T.void, [T.ptr]) as IRType & { k: 'func' }, [p]);
+      } else {
+        if (rec && (needsDtor(et) || isDynamic(rec))) this.destroy(p, rec);
+        this.b.call(free, free.fnTy, [p]);
+      }
+    } else {
+      const cookie = arrayCookie(et);
+      if (cookie && rec) {
+        const n = this.b.load(T.i64, this.b.gep(T.i8, p, [cInt(T.i64, -8)]), 8);
+        const sz = sizeOfC(et);
+        if (needsDtor(et) || isDynamic(rec)) this.loopDyn(n, true, i => this.destroy(this.b.gep(T.i8, p, [this.b.bin('mul', i, cInt(T.i64, sz))]), rec));
+        this.b.call(free, free.fnTy, [this.b.gep(T.i8, p, [cInt(T.i64, -cookie)])]);
+      } else this.b.call(free, free.fnTy, [p]);
+    }
+    this.enter(done);
+  }
+  /** A loop over element indices 0..n-1 for a run-time n (i64), forwards or backwards; nothing when n is 0. */
+  private loopDyn(n: Value, backwards: boolean, body: (i: Value) => void): void {
+    const ctr = this.b.alloca(T.i64, 8, 'arr.idx');
+    this.b.store(backwards ? n : cInt(T.i64, 0), ctr, 8);
+    const head = this.blk('arr.loop'), done = this.blk('arr.done');
+    this.b.condbr(this.b.icmp('eq', n, cInt(T.i64, 0)), done, head);
+    this.enter(head);
+    let i: Value = this.b.load(T.i64, ctr, 8);
+    if (backwards) i = this.b.bin('add', i, cInt(T.i64, -1));
+    body(i);
+    const next = backwards ? i : this.b.bin('add', i, cInt(T.i64, 1));
+    this.b.store(next, ctr, 8);
+    this.b.condbr(this.b.icmp('ne', next, backwards ? cInt(T.i64, 0) : n), head, done);
+    this.enter(done);
+  }
   /** A counted loop over element indices 0..n-1 (i64), forwards or backwards. */
   private loopElems(n: number, backwards: boolean, body: (i: Value) => void): void {
     if (n === 0) return;
@@ -856,6 +935,8 @@ class FnGen {
         if (e.init && e.ty.k === 'ptr') this.initInto(p, e.init, e.ty.to);
         return p;
       }
+      case 'new': return this.heapNew(e);
+      case 'delete': this.heapDelete(e); return undefined;
       case 'unary': {
         if (e.op === '!') return this.boolVal(this.cond(e));
         const v = this.rv(e.e);

@@ -2698,8 +2698,8 @@ export class Parser {
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(alignOfC(ty.k === 'ref' ? ty.to : ty)) });
         }
         case '__extension__': this.p++; return this.parseCastExpr();
-        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); throw new Unsupported(`operator ${t}`);
-        case 'delete': throw new Unsupported(`operator ${t}`);
+        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); return this.parseNew();
+        case 'delete': return this.parseDelete();
         case '__builtin_offsetof': {
           this.p++; this.expect('(');
           const ty = this.parseTypeName(); this.expect(',');
@@ -2870,6 +2870,57 @@ export class Parser {
         else e = this.incdec(op, false, e, pos);
       } else return e;
     }
+  }
+  /**
+   * `new T`, `new T(args)`, `new T{args}`, `new T[n]`, `new T[n]()`: an object or array on the device heap
+   * (cicc calls malloc). Arrays of classes with destructors get the Itanium array cookie (the count).
+   */
+  private parseNew(): Expr {
+    const pos = this.p;
+    this.p++;
+    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    let ty = ds.ty!;
+    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    if (ty.k === 'record' && !ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+    if (ty.k === 'record' && (ty.rec.methods ?? []).some(m => m.name === 'operator new' || m.name === 'operator new[]')) throw new Unsupported(`operator new of class ${ty.rec.name}`);
+    if (this.at('[')) {
+      this.p++;
+      const n = rval(this.parseExpr());
+      this.expect(']');
+      if (this.at('[')) throw new Unsupported('new of a multidimensional array');
+      if (!isIntegral(n.ty)) { this.u.error(n.pos, 32, 'expression must have integral or unscoped enum type'); return errExpr(pos); }
+      let init: Init | null = this.defaultInit(ty, pos);
+      if (this.at('{')) throw new Unsupported('new[] with an initializer list');
+      if (this.at('(')) { this.p++; this.expect(')'); if (ty.k !== 'record') init = { k: 'zero', ty }; }
+      return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: convertArith(n, C.ulong), init });
+    }
+    let init: Init | null;
+    if (this.at('(') || this.at('{')) {
+      const braced = this.at('{');
+      this.p++;
+      const args = this.parseArgs(braced ? '}' : ')');
+      this.expect(braced ? '}' : ')');
+      init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
+    } else init = this.defaultInit(ty, pos);
+    return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: null, init });
+  }
+  /** `delete p` / `delete[] p`: destructor(s) then free; a virtual destructor deletes through the vtable. */
+  private parseDelete(): Expr {
+    const pos = this.p;
+    this.p++;
+    let array = false;
+    if (this.at('[') && this.at(']', 1)) { this.p += 2; array = true; }
+    const e = rval(this.parseCastExpr());
+    if (e.ty.k === 'error') return e;
+    if (e.ty.k !== 'ptr') { this.u.error(pos, 1005, 'expression must be a pointer to a complete object type'); return errExpr(pos); }
+    const t = e.ty.to;
+    if (t.k === 'record') {
+      if (!t.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+      if ((t.rec.methods ?? []).some(m => m.name === 'operator delete' || m.name === 'operator delete[]')) throw new Unsupported(`operator delete of class ${t.rec.name}`);
+    }
+    return mk(C.void, pos, false, { k: 'delete', e, array });
   }
   /** `new (place) T(args)` / `new (place) T{args}` / `new (place) T`: construct a T in given storage. */
   private parsePlacementNew(): Expr {

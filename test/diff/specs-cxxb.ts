@@ -1,0 +1,11 @@
+// Differential specs of the class programs test/kernels/cxx2_bases_*.cu, cxx2_new_*.cu, cxx2_moves_*.cu and
+// cxx2_membertmpl_*.cu (issue 8, cxxb): one per program, launched as each program's main() does.
+import { type KernelSpec, buf, gen } from './spec';
+
+export const SPECS_CXXB: KernelSpec[] = [
+  {
+    name: 'cxx2_new_objects',
+    buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 5) % 13) - 4) }, dout: { type: 'i32', n: 32 * 12 } },
+    launches: [{ kernel: '_Z10newObjectsPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+];

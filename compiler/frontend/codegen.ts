@@ -9,11 +9,11 @@ import {
 import { Unsupported } from '../diagnostics';
 import type { CompileOptions } from '../options';
 import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
-import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
+import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual, baseOffset } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
 import { ownCopyCtor } from './parser';
-import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider } from './virtuals';
+import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider, primaryChain, secondaryBases, overriderOnPath, type VSlot } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
 import { lowerTexSurf } from './builtins-tex';
@@ -94,22 +94,63 @@ export class ModuleGen {
     let g = this.vtables.get(rec);
     if (g) return g;
     const vi = vinfoOf(rec)!;
-    const ty = arrayTy(vi.slots.length + 2, T.ptr);
+    const secs = secondaryBases(rec);
+    const size = secs.reduce((n, b) => n + vinfoOf(b.rec)!.slots.length + 2, vi.slots.length + 2);
+    // with secondary vtables the group holds negative offset-to-top words: an array of i64, as cicc's .u64
+    const wide = secs.length > 0;
+    const ty = arrayTy(size, wide ? T.i64 : T.ptr);
     const name = '_ZTV' + mangleTypeName({ k: 'record', rec, q: 0 }, this.opts.moduleId).slice(2);
     g = newGlobal(name, ty, AS.global, null, { linkage: 'linkonce_odr', isConstant: true, align: 8 });
     this.vtables.set(rec, g);
     this.m.globals.push(g);
-    const elems: Const[] = [cNull(), cNull()];
-    for (const s of vi.slots) {
-      if (s.k === 'dtor') { elems.push(this.genericAddr(this.dtorFunc(rec, s.deleting))); continue; }
-      if (isPure(s.f)) { elems.push(cNull()); continue; }
+    const word = (c: Const): Const => (wide ? (c.kind === 'null' ? cInt(T.i64, 0) : { kind: 'cexpr', ty: T.i64, op: 'ptrtoint', base: c } as Const) : c);
+    const slotFn = (s: VSlot, owner: RecordDecl): Func | null => {
+      if (s.k === 'dtor') return this.dtorFunc(owner, s.deleting);
+      if (isPure(s.f)) return null;
       if (!s.f.isDevice) throw new Unsupported(`host virtual function ${s.f.name} in the vtable of ${rec.name}`);
       const fn = this.func(s.f);
       if (s.f.bodyStart < 0 && !s.f.body && !s.f.defaulted) throw new Unsupported(`virtual function ${s.f.name} of ${rec.name} without a definition`);
-      elems.push(this.genericAddr(fn));
+      return fn;
+    };
+    const elems: Const[] = [word(cNull()), word(cNull())];
+    for (const s of vi.slots) { const fn = slotFn(s, rec); elems.push(word(fn ? this.genericAddr(fn) : cNull())); }
+    for (const sec of secs) {
+      elems.push(cInt(T.i64, -sec.off), cInt(T.i64, 0));
+      const offs = sec.path.map(r => sec.off - baseOffset(r, sec.rec));
+      for (const s of vinfoOf(sec.rec)!.slots) {
+        // the final overrider in rec, and how far `this` moves from the secondary subobject to it
+        const ov = s.k === 'dtor' ? { slot: s, off: 0 } : (() => { const o = overriderOnPath(s.f, sec.path, offs); return { slot: { k: 'fn', f: o.f } as VSlot, off: o.off }; })();
+        const owner = s.k === 'dtor' ? rec : (ov.slot as { f: FuncSym }).f.cls!;
+        const fn = slotFn(ov.slot, owner);
+        elems.push(word(fn ? this.genericAddr(ov.off === sec.off ? fn : this.thunk(fn, sec.off - ov.off)) : cNull()));
+      }
     }
     g.init = { kind: 'agg', ty, elems };
     return g;
+  }
+  /** Address-point offsets (bytes) of rec's vptrs: [subobject offset, offset in the vtable group] for each vptr. */
+  vptrPoints(rec: RecordDecl): [number, number][] {
+    const out: [number, number][] = [[0, 16]];
+    let at = vinfoOf(rec)!.slots.length + 2;
+    for (const sec of secondaryBases(rec)) { out.push([sec.off, 8 * at + 16]); at += vinfoOf(sec.rec)!.slots.length + 2; }
+    return out;
+  }
+  private thunks = new Map<string, Func>();
+  /** `_ZThn<delta>_<f>`: moves `this` back by delta bytes (a secondary base to the overrider's class), then calls f. */
+  private thunk(f: Func, delta: number): Func {
+    const name = `_ZThn${delta}_${f.name.slice(2)}`;
+    let t = this.thunks.get(name);
+    if (t) return t;
+    t = newFunc(name, f.fnTy, f.linkage);
+    this.thunks.set(name, t);
+    this.m.funcs.push(t);
+    const b = new Builder(t);
+    b.setBlock(b.newBlock('entry'));
+    t.params.forEach((p, i) => { p.name = i === 0 ? 'this' : `a${i}`; p.byval = f.params[i]!.byval; p.sret = f.params[i]!.sret; p.align = f.params[i]!.align; });
+    const self = b.gep(T.i8, t.params[0]!, [cInt(T.i64, -delta)]);
+    const r = b.call(f, f.fnTy, [self, ...t.params.slice(1)]);
+    if (f.fnTy.ret.k === 'void') b.ret(); else b.ret(r);
+    return t;
   }
   /**
    * The complete-object destructor (D1) of a dynamic class: sets the vptr, runs the body, destroys members
@@ -492,8 +533,11 @@ class FnGen {
   }
   /** *addr's vptr = the address point of rec's vtable (past its offset-to-top and typeinfo words). */
   private storeVptr(addr: Value, rec: RecordDecl): void {
-    const vt = this.b.gep(T.i8, this.g.genericAddr(this.g.vtable(rec)), [cInt(T.i64, 16)]);
-    this.b.store(vt, this.generic(addr), 8);
+    const g = this.g.genericAddr(this.g.vtable(rec));
+    for (const [off, point] of this.g.vptrPoints(rec)) {
+      const vt = this.b.gep(T.i8, g, [cInt(T.i64, point)]);
+      this.b.store(vt, off === 0 ? this.generic(addr) : this.b.gep(T.i8, this.generic(addr), [cInt(T.i64, off)]), 8);
+    }
   }
 
   // ------------------------------------------------------------------ statements
@@ -947,7 +991,11 @@ class FnGen {
       case 'addr': return this.generic(this.addr(e.e));
       case 'incdec': return this.incdec(e);
       case 'bin': return this.binary(e);
-      case 'ptradd': return this.ptrAdd(this.rv(e.p), e.p.ty, e.i, e.neg);
+      case 'ptradd': {
+        const p = this.rv(e.p), r = this.ptrAdd(p, e.p.ty, e.i, e.neg);
+        // a class pointer adjusted between base and derived: null stays null
+        return (e as { keepNull?: boolean }).keepNull ? this.b.select(this.b.icmp('eq', p, cNull(p.ty.k === 'ptr' ? (p.ty as { as: number }).as : 0)), p, r) : r;
+      }
       case 'ptrdiff': {
         const a = this.b.cast('ptrtoint', this.rv(e.a), T.i64), b = this.b.cast('ptrtoint', this.rv(e.b), T.i64);
         const d = this.b.bin('sub', a, b);
@@ -1295,7 +1343,7 @@ class FnGen {
       else if (obj.k === 'member' && !(obj.field as Field).isBase && unqual(obj.field.ty).k === 'record') known = obj.ty.rec;
       else if (vinfoOf(obj.ty.rec)?.final) known = obj.ty.rec;
     }
-    if (known) {
+    if (known && primaryChain(known).includes(f.cls!)) {
       const t = finalOverrider(f, known);
       if (isPure(t)) throw new Unsupported(`call of pure virtual function ${f.name}`);
       return this.g.func(t);

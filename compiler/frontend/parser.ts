@@ -2760,7 +2760,7 @@ export class Parser {
     }
     return this.parseUnary();
   }
-  explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
+  explicitCast(e: Expr, ty: CType, pos: Pos, reinterpret = false): Expr {
     if (e.ty.k === 'error') return e;
     if (ty.k === 'record' && e.ty.k === 'record' && e.ty.rec !== ty.rec) {
       // a conversion function of the operand's class to exactly the target class (static_cast<__nv_bfloat16_raw>(b))
@@ -2781,7 +2781,7 @@ export class Parser {
       e = this.buildCall(pick, null, pick.ty, [], pos, e);
       if (e.ty.k === 'error') return e;
     }
-    const r = explicitConvert(e, ty);
+    const r = explicitConvert(e, ty, reinterpret);
     if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
     return { ...r, pos: r.pos } as Expr;
@@ -2863,6 +2863,7 @@ export class Parser {
         const name = this.tx(); const npos = this.p;
         if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
         this.p++;
+        if (this.at('::') && this.kind(1) === Tok.Ident) { e = this.qualifiedMember(e, name, arrow, npos); continue; }
         e = this.member(e, name, arrow, npos);
       } else if (this.at('++') || this.at('--')) {
         const op = this.tx(); this.p++;
@@ -2921,6 +2922,27 @@ export class Parser {
       if ((t.rec.methods ?? []).some(m => m.name === 'operator delete' || m.name === 'operator delete[]')) throw new Unsupported(`operator delete of class ${t.rec.name}`);
     }
     return mk(C.void, pos, false, { k: 'delete', e, array });
+  }
+  /** `obj.Base::m` / `p->Base::m` (after `Base`): the member of base class Base (or the class itself), a call of it not virtual. */
+  private qualifiedMember(e: Expr, cls: string, arrow: boolean, pos: Pos): Expr {
+    if (e.ty.k === 'error') return e;
+    const obj = arrow ? this.deref(rval(e), pos) : e;
+    const rt = obj.ty;
+    if (rt.k !== 'record') { this.u.error(pos, 153, `expression must have class type but it has type "${typeName(rt)}"`); return errExpr(pos); }
+    const find = (r: RecordDecl): RecordDecl | null => {
+      if (r.name === cls) return r;
+      for (const b of r.bases ?? []) { const x = find(b.rec); if (x) return x; }
+      return null;
+    };
+    const target = find(rt.rec);
+    if (!target) throw new Unsupported(`qualified member name ${cls}::${this.tx(1)}`);
+    this.p++;
+    const name = this.tx(), npos = this.p;
+    this.p++;
+    const sub = target === rt.rec ? obj : this.baseSubobject(obj, rt.rec, target, pos);
+    const m = this.member(sub, name, false, npos);
+    (m as Expr & { qualified?: boolean }).qualified = true;
+    return m;
   }
   /** `new (place) T(args)` / `new (place) T{args}` / `new (place) T`: construct a T in given storage. */
   private parsePlacementNew(): Expr {
@@ -3366,7 +3388,7 @@ export class Parser {
           this.expect('(');
           const e = this.parseExpr();
           this.expect(')');
-          return this.explicitCast(e, ty, pos);
+          return this.explicitCast(e, ty, pos, t === 'reinterpret_cast');
         }
         case 'dynamic_cast': case 'typeid': throw new Unsupported(t);
         case '__func__': case '__FUNCTION__': case '__PRETTY_FUNCTION__': {

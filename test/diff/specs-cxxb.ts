@@ -8,4 +8,9 @@ export const SPECS_CXXB: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 5) % 13) - 4) }, dout: { type: 'i32', n: 32 * 12 } },
     launches: [{ kernel: '_Z10newObjectsPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_bases_multiple',
+    buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 7) % 9) - 3) }, dout: { type: 'i32', n: 32 * 10 } },
+    launches: [{ kernel: '_Z13basesMultiplePKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

@@ -13,4 +13,9 @@ export const SPECS_CXXB: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 7) % 9) - 3) }, dout: { type: 'i32', n: 32 * 10 } },
     launches: [{ kernel: '_Z13basesMultiplePKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_bases_casts',
+    buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 11) % 7) - 2) }, dout: { type: 'i32', n: 32 * 10 } },
+    launches: [{ kernel: '_Z10basesCastsPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

@@ -1294,7 +1294,9 @@ class FnGen {
       return r;
     }
     // --expt-relaxed-constexpr (cicc's --relaxed_constexpr): constexpr host functions are callable from device code
-    if (f && !f.isDevice && !f.isGlobal && !(this.g.opts.relaxedConstexpr && f.isConstexpr)) {
+    // std::move and std::forward are callable anyway (cicc exempts them; not std::addressof, std::as_const...)
+    const stdCast = !!f && f.isConstexpr && f.scope.length === 1 && f.scope[0] === 'std' && (f.name === 'move' || f.name === 'forward');
+    if (f && !f.isDevice && !f.isGlobal && !(this.g.opts.relaxedConstexpr && f.isConstexpr) && !stdCast) {
       const u = this.g.u;
       const sig = (x: FuncSym) => u.prettyFunction(x).replace(/^\S+ /, '');
       u.error(e.pos, 20014, `calling a __host__ function("${sig(f)}") from a ${this.f.isGlobal ? '__global__' : '__device__'} function("${sig(this.f)}") is not allowed`);

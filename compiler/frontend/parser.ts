@@ -8,7 +8,7 @@ import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath,
 } from './ctype';
-import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
+import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue } from './sema';
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
@@ -2170,9 +2170,13 @@ export class Parser {
           const c = implicitConvert(e, this.retTy);
           if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
           if (this.retTy.k === 'record' && c.lv) {
+            if (ownMoveCtor(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
+              // a local returned by name is moved from ([class.copy.elision]: first treated as an rvalue)
+              const x = markXvalue({ ...e } as Expr);
+              return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [x], false, epos), pos };
+            }
             if (ownCopyCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec)) {
-              // the copy constructor makes the returned object (a local returned by name would be moved)
-              if (ownMoveCtor(this.retTy.rec)) throw new Unsupported(`return by value of class ${this.retTy.rec.name} with a move constructor`);
+              // the copy constructor makes the returned object
               return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [e], false, epos), pos };
             }
             this.checkTrivialCopy(this.retTy);
@@ -2885,7 +2889,7 @@ export class Parser {
     let ty = ds.ty!;
     while (this.at('*')) { this.p++; ty = ptrTo(ty); }
     if (ty.k === 'record' && !ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
-    if (ty.k === 'record' && (ty.rec.methods ?? []).some(m => m.name === 'operator new' || m.name === 'operator new[]')) throw new Unsupported(`operator new of class ${ty.rec.name}`);
+    if (ty.k === 'record' && classAllocator(ty.rec, 'new')) throw new Unsupported(`operator new of class ${ty.rec.name}`);
     if (this.at('[')) {
       this.p++;
       const n = rval(this.parseExpr());
@@ -2919,7 +2923,7 @@ export class Parser {
     const t = e.ty.to;
     if (t.k === 'record') {
       if (!t.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
-      if ((t.rec.methods ?? []).some(m => m.name === 'operator delete' || m.name === 'operator delete[]')) throw new Unsupported(`operator delete of class ${t.rec.name}`);
+      if (classAllocator(t.rec, 'delete')) throw new Unsupported(`operator delete of class ${t.rec.name}`);
     }
     return mk(C.void, pos, false, { k: 'delete', e, array });
   }
@@ -3232,11 +3236,12 @@ export class Parser {
       const a = args[i]!;
       if (!ownCopyCtor(pt.rec)) { this.checkTrivialCopy(pt); continue; }
       if (!a.lv && a.ty.k === 'record' && a.ty.rec === pt.rec) continue;
-      if (ownMoveCtor(pt.rec)) throw new Unsupported(`by-value argument of class ${pt.rec.name} with a move constructor`);
+      // an xvalue argument picks the move constructor, an lvalue the copy constructor
       (argInits ??= [])[i] = this.initFromArgs(unqual(pt), [a], false, a.pos);
     }
     const thisPtr = obj ? mk(ptrTo(obj.ty), pos, false, { k: 'addr', e: obj }) : undefined;
     const call = mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+    if (fty.ret.k === 'ref' && fty.ret.rv) markXvalue(call);
     if (argInits) (call as Expr & { argInits?: (Init | undefined)[] }).argInits = argInits;
     return call;
   }
@@ -3681,6 +3686,15 @@ export function ownCopyCtor(rec: RecordDecl): boolean {
   return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !(m.ty.params[0] as { rv?: boolean }).rv
     && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec
     && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
+}
+/**
+ * Does the class (or a base) declare its own operator new/delete (or new[]/delete[])? Such declarations are
+ * unreadable members today (recorded by the token before their `(`: `new`, `delete` or `]`).
+ */
+function classAllocator(rec: RecordDecl, which: 'new' | 'delete'): boolean {
+  const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers;
+  if ((rec.methods ?? []).some(m => m.name === `operator ${which}` || m.name === `operator ${which}[]`) || bad?.has(which) || bad?.has(']')) return true;
+  return (rec.bases ?? []).some(b => classAllocator(b.rec, which));
 }
 /** A user-provided move constructor `C(C &&)`. */
 export function ownMoveCtor(rec: RecordDecl): boolean {

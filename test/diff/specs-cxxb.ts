@@ -18,4 +18,9 @@ export const SPECS_CXXB: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 11) % 7) - 2) }, dout: { type: 'i32', n: 32 * 10 } },
     launches: [{ kernel: '_Z10basesCastsPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_moves_byvalue',
+    buffers: { din: { type: 'i32', n: 32, init: gen(t => (t % 5) + 1) }, dout: { type: 'i32', n: 32 * 10 } },
+    launches: [{ kernel: '_Z12movesByValuePKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

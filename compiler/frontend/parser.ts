@@ -3689,11 +3689,12 @@ export function ownCopyCtor(rec: RecordDecl): boolean {
 }
 /**
  * Does the class (or a base) declare its own operator new/delete (or new[]/delete[])? Such declarations are
- * unreadable members today (recorded by the token before their `(`: `new`, `delete` or `]`).
+ * unreadable members today (recorded by the token before their `(`, or by parseOperatorId's reason).
  */
 function classAllocator(rec: RecordDecl, which: 'new' | 'delete'): boolean {
   const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers;
   if ((rec.methods ?? []).some(m => m.name === `operator ${which}` || m.name === `operator ${which}[]`) || bad?.has(which) || bad?.has(']')) return true;
+  if ([...(bad?.values() ?? [])].some(r => r === `operator ${which}`)) return true;   // parseOperatorId refused it
   return (rec.bases ?? []).some(b => classAllocator(b.rec, which));
 }
 /** A user-provided move constructor `C(C &&)`. */

@@ -2788,6 +2788,7 @@ export class Parser {
     const r = explicitConvert(e, ty, reinterpret);
     if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
+    if (ty.k === 'ref' && ty.rv && r.lv) return markXvalue({ ...r, pos: r.pos } as Expr);
     return { ...r, pos: r.pos } as Expr;
   }
   /**

@@ -129,20 +129,23 @@ const addsCv = (from: number, to: number): number => ((to & ~from) & (Q.Const | 
  * 0.125: exact but adding cv-qualification; 0.25: a class rvalue bound to a const lvalue reference),
  * or -1 when there is none.
  */
+/** An xvalue: an expression with an address (lv) that rvalue references may bind (`static_cast<T &&>(x)`). */
+export const isXvalue = (e: Expr): boolean => (e as Expr & { xv?: boolean }).xv === true;
+export const markXvalue = (e: Expr): Expr => { (e as Expr & { xv?: boolean }).xv = true; return e; };
 export function convRank(e: Expr, to: CType): number {
   const from = e.ty;
   if (from.k === 'error' || to.k === 'error') return 0;
   if (to.k === 'ref') {
     const target = to.to;
     if (to.rv) {
-      // an rvalue reference binds rvalues (through a temporary when a conversion is needed) and xvalues, never lvalues
-      if (e.lv && isXvalue(e) && sameType(unqual(from), unqual(target)) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return addsCv(from.q, target.q);
-      if (e.lv) return -1;
+      // an rvalue reference binds rvalues (through a temporary when a conversion is needed), never lvalues;
+      // an xvalue (`static_cast<T &&>(x)`, a call returning T&&) is an rvalue with an address
+      if (e.lv && !isXvalue(e)) return -1;
       const r = convRank(e, unqual(target));
       return r < 0 ? -1 : r;
     }
     if (isXvalue(e) && !(target.q & Q.Const)) return -1;   // a non-const lvalue reference never binds an xvalue
-    if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return addsCv(from.q, target.q) + (isXvalue(e) ? 0.25 : 0);
+    if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return addsCv(from.q, target.q);
     if (e.lv && sameArrayBinding(from, target)) return 0;
     // a class rvalue binds a const lvalue reference exactly, but an rvalue reference better ([over.ics.rank]: T&& beats const T&)
     if (!e.lv && from.k === 'record' && (target.q & Q.Const) && sameType(unqual(from), unqual(target))) return 0.25;
@@ -217,13 +220,6 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
   return null;
 }
 
-/**
- * An xvalue: an lvalue expression (it has an address) that names an object whose resources may be taken
- * (a call returning T&&, static_cast<T&&>, a local returned by name): it binds rvalue references.
- */
-export const isXvalue = (e: Expr): boolean => !!(e as Expr & { xv?: boolean }).xv;
-export function markXvalue(e: Expr): Expr { (e as Expr & { xv?: boolean }).xv = true; return e; }
-
 /** Explicit (C-style / static_cast / reinterpret_cast) conversion; null when impossible. */
 export function explicitConvert(e: Expr, to: CType, reinterpret = false): Expr | null {
   if (e.ty.k === 'error') return e;
@@ -231,14 +227,13 @@ export function explicitConvert(e: Expr, to: CType, reinterpret = false): Expr |
   if (t.k === 'void') return cast(rval(e), 'void', C.void);
   if (to.k === 'ref') {
     if (!e.lv) return implicitConvert(e, to);
-    const xv = (r: Expr): Expr => (to.rv ? markXvalue(r) : r);
     if (!reinterpret && isBaseOf(unqual(e.ty), unqual(to.to))) {
       // static_cast of a base lvalue to a derived class: the object that contains it
       const off = -baseOffset((unqual(to.to) as CType & { k: 'record' }).rec, (unqual(e.ty) as CType & { k: 'record' }).rec);
-      return xv(mk(to.to, e.pos, true, { k: 'deref', e: adjustPtr(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), off, ptrTo(to.to), false) }));
+      return mk(to.to, e.pos, true, { k: 'deref', e: adjustPtr(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), off, ptrTo(to.to), false) });
     }
     // the object itself, seen through the target type (its address, not its value)
-    return xv(mk(to.to, e.pos, true, { k: 'deref', e: cast(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), 'p2p', ptrTo(to.to)) }));
+    return mk(to.to, e.pos, true, { k: 'deref', e: cast(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), 'p2p', ptrTo(to.to)) });
   }
   if (reinterpret && t.k === 'ptr' && rval(e).ty.k === 'ptr') return cast(rval(e), 'p2p', t);
   const imp = implicitConvert(e, t);

@@ -625,6 +625,15 @@ export class Parser {
         const save = this.p;
         this.skipMember();
         let name = '';
+        // a member class template `template <...> struct N {...}`: named by its class name (using it falls back)
+        let j0 = save + 1;
+        if (this.u.text(j0) === '<') { let d = 0; do { const x = this.u.text(j0); if (x === '<') d++; else if (x === '>') d--; else if (x === '>>') d -= 2; j0++; } while (d > 0 && j0 < this.p); }
+        const tagKw = this.u.text(j0);
+        if ((tagKw === 'struct' || tagKw === 'class' || tagKw === 'union') && this.u.toks.kind[j0 + 1] === Tok.Ident) {
+          name = this.u.text(j0 + 1);
+          (rec.memberTemplates ??= new Set()).add(name);
+          continue;
+        }
         for (let j = save; j < this.p; j++) {
           if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
           if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }

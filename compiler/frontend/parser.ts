@@ -12,6 +12,7 @@ import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConve
 import { evalConst, evalInt } from './consteval';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
+import { instantiateMemberClass, type MemberClassTmpl } from './templates';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -311,6 +312,7 @@ export class Parser {
 
   /** A class template's name (or the injected name of the specialisation being parsed), before `<args>`. */
   private isClassTemplateName(t: string): boolean {
+    if (this.memberClassTmpl(t)) return true;
     const s = this.lookup(t);
     if (s.length) return s[0]!.kind === 'type' && s[0]!.ty.k === 'record' && !!s[0]!.ty.rec.targs;
     return this.u.templateEntries(t, this.ns, 'record').length > 0;
@@ -499,6 +501,8 @@ export class Parser {
             if (q) { named = q; continue; }
             this.p = save;
           }
+          const mct = this.at('<', 1) ? this.memberClassTmpl(t) : undefined;
+          if (mct) { named = this.memberClassType(mct); continue; }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
             named = syms[0]!.ty; this.p++;
@@ -625,13 +629,18 @@ export class Parser {
         const save = this.p;
         this.skipMember();
         let name = '';
-        // a member class template `template <...> struct N {...}`: named by its class name (using it falls back)
+        // a member class template `template <...> struct N {...}`: instantiated when named with arguments
+        // (N<args>, Outer<...>::N<args>); a forward declaration or a specialisation stays unusable (falls back)
         let j0 = save + 1;
         if (this.u.text(j0) === '<') { let d = 0; do { const x = this.u.text(j0); if (x === '<') d++; else if (x === '>') d--; else if (x === '>>') d -= 2; j0++; } while (d > 0 && j0 < this.p); }
         const tagKw = this.u.text(j0);
         if ((tagKw === 'struct' || tagKw === 'class' || tagKw === 'union') && this.u.toks.kind[j0 + 1] === Tok.Ident) {
           name = this.u.text(j0 + 1);
           (rec.memberTemplates ??= new Set()).add(name);
+          if (tagKw !== 'union' && (this.u.text(j0 + 2) === '{' || this.u.text(j0 + 2) === ':')) {
+            const mct: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map() };
+            ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mct);
+          }
           continue;
         }
         for (let j = save; j < this.p; j++) {
@@ -1113,7 +1122,8 @@ export class Parser {
       if (r.kind === 'record') { rec = r.rec; this.p += 2; }
       else if (r.kind === 'ns') { path = r.path; this.p += 2; }
       else if (this.at('<', 1)) {
-        const t = this.templateIdType(first, this.ns, false);
+        const mct = this.memberClassTmpl(first);
+        const t = mct ? this.memberClassType(mct) : this.templateIdType(first, this.ns, false);
         if (!t) { this.p = save; return null; }
         if (t.k === 'record' && this.at('::') && this.kind(1) === Tok.Ident) { rec = t.rec; this.p++; }
         else return t;
@@ -1125,7 +1135,9 @@ export class Parser {
       if (this.kind() !== Tok.Ident) { this.p = save; return null; }
       const n = this.tx();
       let ty: CType | null = null;
-      if (rec) {
+      const mct = rec && this.at('<', 1) ? memberClassTmplOf(rec, n) : undefined;
+      if (mct) ty = this.memberClassType(mct);
+      else if (rec) {
         const m = this.classMember(rec, n, true);
         if (m.length && m[0]!.kind === 'type') { ty = m[0]!.ty; this.p++; }
       } else if (this.at('<', 1) && this.u.templateEntries(n, path, 'record', true).length) {
@@ -2937,6 +2949,18 @@ export class Parser {
     }
     return mk(C.void, pos, false, { k: 'delete', e, array });
   }
+  /** A member class template named `t` of a class we are in (its body, or a member function's). */
+  private memberClassTmpl(t: string): MemberClassTmpl | undefined {
+    for (let i = this.recordStack.length - 1; i >= 0; i--) { const m = memberClassTmplOf(this.recordStack[i]!, t); if (m) return m; }
+    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const m = memberClassTmplOf(c, t); if (m) return m; }
+    return undefined;
+  }
+  /** At `N<args>` of a member class template: its specialisation (the cursor moves past the arguments). */
+  private memberClassType(mct: MemberClassTmpl): CType {
+    this.p++;
+    const args = this.parseTemplateArgs();
+    return { k: 'record', rec: instantiateMemberClass(this.u, mct, args), q: 0 };
+  }
   /** `obj.Base::m` / `p->Base::m` (after `Base`): the member of base class Base (or the class itself), a call of it not virtual. */
   private qualifiedMember(e: Expr, cls: string, arrow: boolean, pos: Pos): Expr {
     if (e.ty.k === 'error') return e;
@@ -3696,6 +3720,13 @@ export function ownCopyCtor(rec: RecordDecl): boolean {
   return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !(m.ty.params[0] as { rv?: boolean }).rv
     && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec
     && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
+}
+/** The member class template `name` of rec or of one of its bases. */
+function memberClassTmplOf(rec: RecordDecl, name: string): MemberClassTmpl | undefined {
+  const m = (rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls?.get(name);
+  if (m) return m;
+  for (const b of rec.bases ?? []) { const r = memberClassTmplOf(b.rec, name); if (r) return r; }
+  return undefined;
 }
 /**
  * Does the class (or a base) declare its own operator new/delete (or new[]/delete[])? Such declarations are

@@ -23,4 +23,9 @@ export const SPECS_CXXB: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(t => (t % 5) + 1) }, dout: { type: 'i32', n: 32 * 10 } },
     launches: [{ kernel: '_Z12movesByValuePKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_membertmpl_nested',
+    buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 3) % 10) - 4) }, fout: { type: 'f32', n: 32 * 3 }, iout: { type: 'i32', n: 32 * 5 } },
+    launches: [{ kernel: '_Z16membertmplNestedPKiPfPi', grid: 1, block: 32, args: [buf('din'), buf('fout'), buf('iout')] }],
+  },
 ];

@@ -2191,7 +2191,7 @@ export class Parser {
           const c = implicitConvert(e, this.retTy);
           if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
           if (this.retTy.k === 'record' && c.lv) {
-            if (ownMoveCtor(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
+            if (ownMoveCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
               // a local returned by name is moved from ([class.copy.elision]: first treated as an rvalue)
               const x = markXvalue({ ...e } as Expr);
               return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [x], false, epos), pos };

@@ -28,4 +28,9 @@ export const SPECS_CXXB: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 3) % 10) - 4) }, fout: { type: 'f32', n: 32 * 3 }, iout: { type: 'i32', n: 32 * 5 } },
     launches: [{ kernel: '_Z16membertmplNestedPKiPfPi', grid: 1, block: 32, args: [buf('din'), buf('fout'), buf('iout')] }],
   },
+  {
+    name: 'cxx2_bases_deep',
+    buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 13) % 11) - 5) }, dout: { type: 'i32', n: 32 * 6 } },
+    launches: [{ kernel: '_Z9basesDeepPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

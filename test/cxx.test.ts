@@ -15,8 +15,9 @@ const UNSUPPORTED: [string, string, RegExp][] = [
   ['virtual_base_class', `struct A { __device__ virtual int f() { return 1; } }; struct B : virtual A { int x; };
 __device__ __noinline__ int call(A *a) { return a->f(); } __global__ void k(int *p) { B b; p[0] = call(&b); }`, /virtual base class/],
   ['deduced_launch_in_template', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; run(f); return 0; }`, /deduced template arguments/],
-  ['class_operator_new', `struct M { int v; __device__ static void *operator new(unsigned long n) { return nullptr; } };
-__global__ void k(int *p) { M *m = new M; p[0] = m != nullptr; }`, /operator new/],
+  ['class_operator_new_overloads', `struct M { int v; __device__ static void *operator new(unsigned long n) { return nullptr; }
+  __device__ static void *operator new(unsigned long n, int k) { return nullptr; } };
+__global__ void k(int *p) { M *m = new M; p[0] = m != nullptr; }`, /operator new of class M/],
   ['extended_lambda', `// nvcc-flags: --extended-lambda\ntemplate <typename F> __global__ void k(F f, float *p) { p[0] = f(p[0]); }\nint main() { float *p = 0; float s = 2; k<<<1, 1>>>([s] __device__ (float x) { return x * s; }, p); return 0; }`, /extended lambda passed to a kernel/],
   ['hd_extended_lambda', `// nvcc-flags: --extended-lambda\ntemplate <typename F> __global__ void k(F f, float *p) { p[0] = f(p[0]); }\nint main() { float *p = 0; float s = 2; k<<<1, 1>>>([s] __host__ __device__ (float x) { return x * s; }, p); return 0; }`, /__host__ __device__ extended lambda/],
   ['forwarding_ctor_template', `struct S { int v; template <typename T> __device__ S(T &&t) : v(1) {} __device__ S(const S &o) : v(o.v) {} }; __global__ void k(int *p) { S a(2); S b(a); p[0] = b.v; }`, /constructor template/],

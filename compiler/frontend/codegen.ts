@@ -12,7 +12,7 @@ import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
 import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual, baseOffset } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
-import { ownCopyCtor } from './parser';
+import { ownCopyCtor, classAllocFn } from './parser';
 import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider, primaryChain, secondaryBases, overriderOnPath, type VSlot } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
@@ -189,7 +189,9 @@ export class ModuleGen {
     b.setBlock(b.newBlock('entry'));
     d0.params[0]!.name = 'this';
     b.call(d1, d1.fnTy, [d0.params[0]!]);
-    const free = declareFunc(this.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
+    // the class's own operator delete when it declares one (looked up from the class, as a delete-expression would)
+    const own = classAllocFn(rec, 'operator delete', 1);
+    const free = own ? this.func(own) : declareFunc(this.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
     b.call(free, free.fnTy, [d0.params[0]!]);
     b.ret();
     return d0;
@@ -721,7 +723,7 @@ class FnGen {
   /** `new T(...)` / `new T[n]`: malloc (device operator new, never null to the caller), the cookie, the objects. */
   private heapNew(e: Expr & { k: 'new' }): Value {
     const et = e.elem, sz = sizeOfC(et);
-    const malloc = declareFunc(this.g.m, 'malloc', funcTy(T.ptr, [T.i64]) as IRType & { k: 'func' });
+    const malloc = e.alloc ? this.g.func(e.alloc) : declareFunc(this.g.m, 'malloc', funcTy(T.ptr, [T.i64]) as IRType & { k: 'func' });
     if (!e.count) {
       const p = this.b.call(malloc, malloc.fnTy, [cInt(T.i64, Math.max(sz, 1))]);
       if (e.init) this.initInto(p, e.init, et);
@@ -746,7 +748,8 @@ class FnGen {
     const p = this.generic(this.rv(e.e));
     const et = (e.e.ty as CType & { k: 'ptr' }).to;
     const rec = et.k === 'record' ? et.rec : null;
-    const free = declareFunc(this.g.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
+    const own = rec ? classAllocFn(rec, e.array ? 'operator delete[]' : 'operator delete', 1) : undefined;
+    const free = own ? this.g.func(own) : declareFunc(this.g.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
     const live = this.blk('del.notnull'), done = this.blk('del.end');
     this.b.condbr(this.b.icmp('ne', p, cNull()), live, done);
     this.enter(live);

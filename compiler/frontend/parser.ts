@@ -1446,7 +1446,13 @@ export class Parser {
   parseOperatorId(): { op: string; name: string; conv?: CType } {
     if (this.at('(') && this.at(')', 1)) { this.p += 2; return { op: '()', name: 'operator()' }; }
     if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: '[]', name: 'operator[]' }; }
-    if (this.at('new') || this.at('delete')) throw new Unsupported(`operator ${this.tx()}`);
+    if (this.at('new') || this.at('delete')) {
+      // a class's own allocation functions (static members); the global ones stay unread
+      if (!this.recordStack.length) throw new Unsupported(`operator ${this.tx()}`);
+      const w = this.tx(); this.p++;
+      if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: w + '[]', name: `operator ${w}[]` }; }
+      return { op: w, name: `operator ${w}` };
+    }
     if (this.kind() === Tok.Punct) { const op = this.tx(); this.p++; return { op, name: 'operator' + op }; }
     if (this.kind() === Tok.String) throw new Unsupported('user-defined literal');
     // conversion-type-id: type specifiers and pointer operators, no parentheses
@@ -2912,6 +2918,7 @@ export class Parser {
     while (this.at('*')) { this.p++; ty = ptrTo(ty); }
     if (ty.k === 'record' && !ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
     if (ty.k === 'record' && classAllocator(ty.rec, 'new')) throw new Unsupported(`operator new of class ${ty.rec.name}`);
+    const alloc = (arr: boolean): FuncSym | undefined => (ty.k === 'record' ? classAllocFn(ty.rec, arr ? 'operator new[]' : 'operator new', 1) : undefined);
     if (this.at('[')) {
       this.p++;
       const n = rval(this.parseExpr());
@@ -2921,7 +2928,7 @@ export class Parser {
       let init: Init | null = this.defaultInit(ty, pos);
       if (this.at('{')) throw new Unsupported('new[] with an initializer list');
       if (this.at('(')) { this.p++; this.expect(')'); if (ty.k !== 'record') init = { k: 'zero', ty }; }
-      return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: convertArith(n, C.ulong), init });
+      return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: convertArith(n, C.ulong), init, alloc: alloc(true) });
     }
     let init: Init | null;
     if (this.at('(') || this.at('{')) {
@@ -2931,7 +2938,7 @@ export class Parser {
       this.expect(braced ? '}' : ')');
       init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
     } else init = this.defaultInit(ty, pos);
-    return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: null, init });
+    return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: null, init, alloc: alloc(false) });
   }
   /** `delete p` / `delete[] p`: destructor(s) then free; a virtual destructor deletes through the vtable. */
   private parseDelete(): Expr {
@@ -3734,9 +3741,19 @@ function memberClassTmplOf(rec: RecordDecl, name: string): MemberClassTmpl | und
  */
 function classAllocator(rec: RecordDecl, which: 'new' | 'delete'): boolean {
   const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers;
-  if ((rec.methods ?? []).some(m => m.name === `operator ${which}` || m.name === `operator ${which}[]`) || bad?.has(which) || bad?.has(']')) return true;
+  // declared ones we can call: a single operator new(size_t) / operator delete(void *) of each form
+  const own = (rec.methods ?? []).filter(m => m.name === `operator ${which}` || m.name === `operator ${which}[]`);
+  if (own.some(m => m.ty.params.length !== 1 || m.bodyStart < 0 || own.filter(o => o.name === m.name).length > 1)) return true;
+  if (bad?.has(which) || bad?.has(']')) return true;
   if ([...(bad?.values() ?? [])].some(r => r === `operator ${which}`)) return true;   // parseOperatorId refused it
   return (rec.bases ?? []).some(b => classAllocator(b.rec, which));
+}
+/** The class's own (or a base's) allocation function `name` taking one parameter, if it declares one. */
+export function classAllocFn(rec: RecordDecl, name: string, nparams: number): FuncSym | undefined {
+  const m = (rec.methods ?? []).find(x => x.name === name && x.ty.params.length === nparams);
+  if (m) return m;
+  for (const b of rec.bases ?? []) { const r = classAllocFn(b.rec, name, nparams); if (r) return r; }
+  return undefined;
 }
 /** A user-provided move constructor `C(C &&)`. */
 export function ownMoveCtor(rec: RecordDecl): boolean {

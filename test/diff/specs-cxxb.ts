@@ -33,4 +33,10 @@ export const SPECS_CXXB: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 13) % 11) - 5) }, dout: { type: 'i32', n: 32 * 6 } },
     launches: [{ kernel: '_Z9basesDeepPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_new_operators',
+    buffers: { din: { type: 'i32', n: 32, init: gen(t => ((t * 9) % 14) - 6) }, dout: { type: 'i32', n: 32 * 8 } },
+    symbols: { arenaUsed: { type: 'i32', n: 32 }, released: { type: 'i32', n: 32 } },
+    launches: [{ kernel: '_Z12newOperatorsPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

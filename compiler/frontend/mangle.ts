@@ -17,6 +17,7 @@ export const OPERATOR_CODES: Record<string, string> = {
   '*=': 'mL', '/=': 'dV', '%=': 'rM', '&=': 'aN', '|=': 'oR', '^=': 'eO', '<<': 'ls', '>>': 'rs', '<<=': 'lS', '>>=': 'rS',
   '==': 'eq', '!=': 'ne', '<': 'lt', '>': 'gt', '<=': 'le', '>=': 'ge', '!': 'nt', '&&': 'aa', '||': 'oo', '++': 'pp', '--': 'mm',
   ',': 'cm', '->*': 'pm', '->': 'pt', '()': 'cl', '[]': 'ix', '~': 'co', 'u+': 'ps', 'u-': 'ng', 'u*': 'de', 'u&': 'ad',
+  'new': 'nw', 'new[]': 'na', 'delete': 'dl', 'delete[]': 'da',
 };
 
 const src = (s: string): string => `${s.length}${s}`;

@@ -8,11 +8,12 @@ import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath,
 } from './ctype';
-import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
+import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue } from './sema';
 import { evalConst, evalInt } from './consteval';
 import { TYPE_TRAITS, evalTypeTrait } from './traits';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
+import { instantiateMemberClass, type MemberClassTmpl } from './templates';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -332,6 +333,7 @@ export class Parser {
 
   /** A class template's name (or the injected name of the specialisation being parsed), before `<args>`. */
   private isClassTemplateName(t: string): boolean {
+    if (this.memberClassTmpl(t)) return true;
     const s = this.lookup(t);
     if (s.length) return s[0]!.kind === 'type' && s[0]!.ty.k === 'record' && !!s[0]!.ty.rec.targs;
     return this.u.templateEntries(t, this.ns, 'record').length > 0;
@@ -520,6 +522,8 @@ export class Parser {
             if (q) { named = q; continue; }
             this.p = save;
           }
+          const mct = this.at('<', 1) ? this.memberClassTmpl(t) : undefined;
+          if (mct) { named = this.memberClassType(mct); continue; }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
             named = syms[0]!.ty; this.p++;
@@ -646,6 +650,20 @@ export class Parser {
         const save = this.p;
         this.skipMember();
         let name = '';
+        // a member class template `template <...> struct N {...}`: instantiated when named with arguments
+        // (N<args>, Outer<...>::N<args>); a forward declaration or a specialisation stays unusable (falls back)
+        let j0 = save + 1;
+        if (this.u.text(j0) === '<') { let d = 0; do { const x = this.u.text(j0); if (x === '<') d++; else if (x === '>') d--; else if (x === '>>') d -= 2; j0++; } while (d > 0 && j0 < this.p); }
+        const tagKw = this.u.text(j0);
+        if ((tagKw === 'struct' || tagKw === 'class' || tagKw === 'union') && this.u.toks.kind[j0 + 1] === Tok.Ident) {
+          name = this.u.text(j0 + 1);
+          (rec.memberTemplates ??= new Set()).add(name);
+          if (tagKw !== 'union' && (this.u.text(j0 + 2) === '{' || this.u.text(j0 + 2) === ':')) {
+            const mct: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map() };
+            ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mct);
+          }
+          continue;
+        }
         for (let j = save; j < this.p; j++) {
           if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
           if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }
@@ -1126,7 +1144,8 @@ export class Parser {
       if (r.kind === 'record') { rec = r.rec; this.p += 2; }
       else if (r.kind === 'ns') { path = r.path; this.p += 2; }
       else if (this.at('<', 1)) {
-        const t = this.templateIdType(first, this.ns, false);
+        const mct = this.memberClassTmpl(first);
+        const t = mct ? this.memberClassType(mct) : this.templateIdType(first, this.ns, false);
         if (!t) { this.p = save; return null; }
         if (t.k === 'record' && this.at('::') && this.kind(1) === Tok.Ident) { rec = t.rec; this.p++; }
         else return t;
@@ -1138,7 +1157,9 @@ export class Parser {
       if (this.kind() !== Tok.Ident) { this.p = save; return null; }
       const n = this.tx();
       let ty: CType | null = null;
-      if (rec) {
+      const mct = rec && this.at('<', 1) ? memberClassTmplOf(rec, n) : undefined;
+      if (mct) ty = this.memberClassType(mct);
+      else if (rec) {
         const m = this.classMember(rec, n, true);
         if (m.length && m[0]!.kind === 'type') { ty = m[0]!.ty; this.p++; }
       } else if (this.at('<', 1) && this.u.templateEntries(n, path, 'record', true).length) {
@@ -1467,7 +1488,13 @@ export class Parser {
   parseOperatorId(): { op: string; name: string; conv?: CType } {
     if (this.at('(') && this.at(')', 1)) { this.p += 2; return { op: '()', name: 'operator()' }; }
     if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: '[]', name: 'operator[]' }; }
-    if (this.at('new') || this.at('delete')) throw new Unsupported(`operator ${this.tx()}`);
+    if (this.at('new') || this.at('delete')) {
+      // a class's own allocation functions (static members); the global ones stay unread
+      if (!this.recordStack.length) throw new Unsupported(`operator ${this.tx()}`);
+      const w = this.tx(); this.p++;
+      if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: w + '[]', name: `operator ${w}[]` }; }
+      return { op: w, name: `operator ${w}` };
+    }
     if (this.kind() === Tok.Punct) { const op = this.tx(); this.p++; return { op, name: 'operator' + op }; }
     if (this.kind() === Tok.String) throw new Unsupported('user-defined literal');
     // conversion-type-id: type specifiers and pointer operators, no parentheses
@@ -2212,9 +2239,13 @@ export class Parser {
           const c = implicitConvert(e, this.retTy);
           if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
           if (this.retTy.k === 'record' && c.lv) {
+            if (ownMoveCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
+              // a local returned by name is moved from ([class.copy.elision]: first treated as an rvalue)
+              const x = markXvalue({ ...e } as Expr);
+              return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [x], false, epos), pos };
+            }
             if (ownCopyCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec)) {
-              // the copy constructor makes the returned object (a local returned by name would be moved)
-              if (ownMoveCtor(this.retTy.rec)) throw new Unsupported(`return by value of class ${this.retTy.rec.name} with a move constructor`);
+              // the copy constructor makes the returned object
               return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [e], false, epos), pos };
             }
             this.checkTrivialCopy(this.retTy);
@@ -2740,8 +2771,8 @@ export class Parser {
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(alignOfC(ty.k === 'ref' ? ty.to : ty)) });
         }
         case '__extension__': this.p++; return this.parseCastExpr();
-        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); throw new Unsupported(`operator ${t}`);
-        case 'delete': throw new Unsupported(`operator ${t}`);
+        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); return this.parseNew();
+        case 'delete': return this.parseDelete();
         case '__builtin_offsetof': {
           this.p++; this.expect('(');
           const ty = this.parseTypeName(); this.expect(',');
@@ -2804,7 +2835,7 @@ export class Parser {
     }
     return this.parseUnary();
   }
-  explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
+  explicitCast(e: Expr, ty: CType, pos: Pos, reinterpret = false): Expr {
     if (e.ty.k === 'error') return e;
     if (ty.k === 'record' && e.ty.k === 'record' && e.ty.rec !== ty.rec) {
       // a conversion function of the operand's class to exactly the target class (static_cast<__nv_bfloat16_raw>(b))
@@ -2825,9 +2856,10 @@ export class Parser {
       e = this.buildCall(pick, null, pick.ty, [], pos, e);
       if (e.ty.k === 'error') return e;
     }
-    const r = explicitConvert(e, ty);
+    const r = explicitConvert(e, ty, reinterpret);
     if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
+    if (ty.k === 'ref' && ty.rv && r.lv) return markXvalue({ ...r, pos: r.pos } as Expr);
     return { ...r, pos: r.pos } as Expr;
   }
   /**
@@ -2907,6 +2939,7 @@ export class Parser {
         const name = this.tx(); const npos = this.p;
         if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
         this.p++;
+        if (this.at('::') && this.kind(1) === Tok.Ident) { e = this.qualifiedMember(e, name, arrow, npos); continue; }
         e = this.member(e, name, arrow, npos);
       } else if (this.at('++') || this.at('--')) {
         const op = this.tx(); this.p++;
@@ -2914,6 +2947,91 @@ export class Parser {
         else e = this.incdec(op, false, e, pos);
       } else return e;
     }
+  }
+  /**
+   * `new T`, `new T(args)`, `new T{args}`, `new T[n]`, `new T[n]()`: an object or array on the device heap
+   * (cicc calls malloc). Arrays of classes with destructors get the Itanium array cookie (the count).
+   */
+  private parseNew(): Expr {
+    const pos = this.p;
+    this.p++;
+    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    let ty = ds.ty!;
+    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    if (ty.k === 'record' && !ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+    if (ty.k === 'record' && classAllocator(ty.rec, 'new')) throw new Unsupported(`operator new of class ${ty.rec.name}`);
+    const alloc = (arr: boolean): FuncSym | undefined => (ty.k === 'record' ? classAllocFn(ty.rec, arr ? 'operator new[]' : 'operator new', 1) : undefined);
+    if (this.at('[')) {
+      this.p++;
+      const n = rval(this.parseExpr());
+      this.expect(']');
+      if (this.at('[')) throw new Unsupported('new of a multidimensional array');
+      if (!isIntegral(n.ty)) { this.u.error(n.pos, 32, 'expression must have integral or unscoped enum type'); return errExpr(pos); }
+      let init: Init | null = this.defaultInit(ty, pos);
+      if (this.at('{')) throw new Unsupported('new[] with an initializer list');
+      if (this.at('(')) { this.p++; this.expect(')'); if (ty.k !== 'record') init = { k: 'zero', ty }; }
+      return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: convertArith(n, C.ulong), init, alloc: alloc(true) });
+    }
+    let init: Init | null;
+    if (this.at('(') || this.at('{')) {
+      const braced = this.at('{');
+      this.p++;
+      const args = this.parseArgs(braced ? '}' : ')');
+      this.expect(braced ? '}' : ')');
+      init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
+    } else init = this.defaultInit(ty, pos);
+    return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: null, init, alloc: alloc(false) });
+  }
+  /** `delete p` / `delete[] p`: destructor(s) then free; a virtual destructor deletes through the vtable. */
+  private parseDelete(): Expr {
+    const pos = this.p;
+    this.p++;
+    let array = false;
+    if (this.at('[') && this.at(']', 1)) { this.p += 2; array = true; }
+    const e = rval(this.parseCastExpr());
+    if (e.ty.k === 'error') return e;
+    if (e.ty.k !== 'ptr') { this.u.error(pos, 1005, 'expression must be a pointer to a complete object type'); return errExpr(pos); }
+    const t = e.ty.to;
+    if (t.k === 'record') {
+      if (!t.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+      if (classAllocator(t.rec, 'delete')) throw new Unsupported(`operator delete of class ${t.rec.name}`);
+    }
+    return mk(C.void, pos, false, { k: 'delete', e, array });
+  }
+  /** A member class template named `t` of a class we are in (its body, or a member function's). */
+  private memberClassTmpl(t: string): MemberClassTmpl | undefined {
+    for (let i = this.recordStack.length - 1; i >= 0; i--) { const m = memberClassTmplOf(this.recordStack[i]!, t); if (m) return m; }
+    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const m = memberClassTmplOf(c, t); if (m) return m; }
+    return undefined;
+  }
+  /** At `N<args>` of a member class template: its specialisation (the cursor moves past the arguments). */
+  private memberClassType(mct: MemberClassTmpl): CType {
+    this.p++;
+    const args = this.parseTemplateArgs();
+    return { k: 'record', rec: instantiateMemberClass(this.u, mct, args), q: 0 };
+  }
+  /** `obj.Base::m` / `p->Base::m` (after `Base`): the member of base class Base (or the class itself), a call of it not virtual. */
+  private qualifiedMember(e: Expr, cls: string, arrow: boolean, pos: Pos): Expr {
+    if (e.ty.k === 'error') return e;
+    const obj = arrow ? this.deref(rval(e), pos) : e;
+    const rt = obj.ty;
+    if (rt.k !== 'record') { this.u.error(pos, 153, `expression must have class type but it has type "${typeName(rt)}"`); return errExpr(pos); }
+    const find = (r: RecordDecl): RecordDecl | null => {
+      if (r.name === cls) return r;
+      for (const b of r.bases ?? []) { const x = find(b.rec); if (x) return x; }
+      return null;
+    };
+    const target = find(rt.rec);
+    if (!target) throw new Unsupported(`qualified member name ${cls}::${this.tx(1)}`);
+    this.p++;
+    const name = this.tx(), npos = this.p;
+    this.p++;
+    const sub = target === rt.rec ? obj : this.baseSubobject(obj, rt.rec, target, pos);
+    const m = this.member(sub, name, false, npos);
+    (m as Expr & { qualified?: boolean }).qualified = true;
+    return m;
   }
   /** `new (place) T(args)` / `new (place) T{args}` / `new (place) T`: construct a T in given storage. */
   private parsePlacementNew(): Expr {
@@ -3204,11 +3322,12 @@ export class Parser {
       const a = args[i]!;
       if (!ownCopyCtor(pt.rec)) { this.checkTrivialCopy(pt); continue; }
       if (!a.lv && a.ty.k === 'record' && a.ty.rec === pt.rec) continue;
-      if (ownMoveCtor(pt.rec)) throw new Unsupported(`by-value argument of class ${pt.rec.name} with a move constructor`);
+      // an xvalue argument picks the move constructor, an lvalue the copy constructor
       (argInits ??= [])[i] = this.initFromArgs(unqual(pt), [a], false, a.pos);
     }
     const thisPtr = obj ? mk(ptrTo(obj.ty), pos, false, { k: 'addr', e: obj }) : undefined;
     const call = mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+    if (fty.ret.k === 'ref' && fty.ret.rv) markXvalue(call);
     if (argInits) (call as Expr & { argInits?: (Init | undefined)[] }).argInits = argInits;
     return call;
   }
@@ -3360,7 +3479,7 @@ export class Parser {
           this.expect('(');
           const e = this.parseExpr();
           this.expect(')');
-          return this.explicitCast(e, ty, pos);
+          return this.explicitCast(e, ty, pos, t === 'reinterpret_cast');
         }
         case 'dynamic_cast': case 'typeid': throw new Unsupported(t);
         case '__func__': case '__FUNCTION__': case '__PRETTY_FUNCTION__': {
@@ -3653,6 +3772,33 @@ export function ownCopyCtor(rec: RecordDecl): boolean {
   return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !(m.ty.params[0] as { rv?: boolean }).rv
     && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec
     && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
+}
+/** The member class template `name` of rec or of one of its bases. */
+function memberClassTmplOf(rec: RecordDecl, name: string): MemberClassTmpl | undefined {
+  const m = (rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls?.get(name);
+  if (m) return m;
+  for (const b of rec.bases ?? []) { const r = memberClassTmplOf(b.rec, name); if (r) return r; }
+  return undefined;
+}
+/**
+ * Does the class (or a base) declare its own operator new/delete (or new[]/delete[])? Such declarations are
+ * unreadable members today (recorded by the token before their `(`, or by parseOperatorId's reason).
+ */
+function classAllocator(rec: RecordDecl, which: 'new' | 'delete'): boolean {
+  const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers;
+  // declared ones we can call: a single operator new(size_t) / operator delete(void *) of each form
+  const own = (rec.methods ?? []).filter(m => m.name === `operator ${which}` || m.name === `operator ${which}[]`);
+  if (own.some(m => m.ty.params.length !== 1 || m.bodyStart < 0 || own.filter(o => o.name === m.name).length > 1)) return true;
+  if (bad?.has(which) || bad?.has(']')) return true;
+  if ([...(bad?.values() ?? [])].some(r => r === `operator ${which}`)) return true;   // parseOperatorId refused it
+  return (rec.bases ?? []).some(b => classAllocator(b.rec, which));
+}
+/** The class's own (or a base's) allocation function `name` taking one parameter, if it declares one. */
+export function classAllocFn(rec: RecordDecl, name: string, nparams: number): FuncSym | undefined {
+  const m = (rec.methods ?? []).find(x => x.name === name && x.ty.params.length === nparams);
+  if (m) return m;
+  for (const b of rec.bases ?? []) { const r = classAllocFn(b.rec, name, nparams); if (r) return r; }
+  return undefined;
 }
 /** A user-provided move constructor `C(C &&)`. */
 export function ownMoveCtor(rec: RecordDecl): boolean {

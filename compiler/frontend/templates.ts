@@ -710,3 +710,43 @@ function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   return true;
 }
 void ptrTo;
+
+/** A member class template `template <...> struct N {...}` in a class body: where it is, and what it sees. */
+export interface MemberClassTmpl {
+  name: string;
+  /** Tokens from `template` to the end of the declaration. */
+  start: number; end: number;
+  outer: RecordDecl;
+  /** The enclosing class template's parameters as bound in `outer` (null in a plain class). */
+  tscope: Map<string, Sym> | null;
+  ns: string[];
+  insts: Map<string, RecordDecl>;
+}
+/**
+ * The specialisation `Outer::N<args>`: a class nested in `outer` (mangled inside it), its body parsed with
+ * the member template's parameters bound on top of the outer class's.
+ */
+export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TArg[]): RecordDecl {
+  const q = new Parser(u, mct.start, mct.end, mct.ns);
+  const h = parseTemplateHeader(q);
+  if (h.some(tp => tp.pack)) throw new Unsupported(`variadic member class template ${mct.outer.name}::${mct.name}`);
+  q.tscope = mct.tscope;
+  const b = bindArgs(q, h, explicitFor(h, given));
+  if (!b) throw new Unsupported(`template arguments of ${mct.outer.name}::${mct.name}`);
+  const key = targsKey(b.args);
+  const got = mct.insts.get(key);
+  if (got) return got;
+  const rec = u.newRecord('struct', mct.name, mct.outer.scope, [...mct.outer.outer, mct.outer.name]);
+  rec.targs = b.args;
+  rec.parent = mct.outer;
+  mct.insts.set(key, rec);
+  if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern
+  q.tscope = new Map([...(mct.tscope ?? []), ...b.scope]);
+  q.instRecord = rec;
+  q.instantiating = true;
+  q.recordStack = [mct.outer];
+  q.parseTopDecl(false);
+  for (const m of rec.methods ?? []) m.tscope = q.tscope ?? undefined;
+  if (!rec.complete) throw new Unsupported(`instantiation of ${mct.outer.name}::${mct.name}`);
+  return rec;
+}

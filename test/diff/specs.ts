@@ -12,6 +12,7 @@ import { TEX_SPECS } from './specs-tex';
 import { SPECS_VIRT } from './specs-virt';
 import { SPECS_XLAM } from './specs-xlam';
 import { SPECS_COOP } from './specs-coop';
+import { SPECS_CXXB } from './specs-cxxb';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -575,6 +576,7 @@ export const SPECS: KernelSpec[] = [
   ...SPECS_VIRT,
   ...SPECS_XLAM,
   ...SPECS_COOP,
+  ...SPECS_CXXB,
 ];
 
 void zero; void f64;

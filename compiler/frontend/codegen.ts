@@ -33,11 +33,11 @@ export class ModuleGen {
 
   // ------------------------------------------------------------------ functions
   /** IR signature: [this], [sret], params. */
-  lowerSig(f: CType & { k: 'func' }, hasThis = false, kernel = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
+  lowerSig(f: CType & { k: 'func' }, hasThis = false, kernel = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number; deref?: number }[] } {
     // Itanium, as cicc: a class that is not trivially copyable or destructible is returned through a hidden
     // pointer to the caller's object; any other class by value (the PTX `func_retval0[N]` bytes)
     const sret = f.ret.k === 'record' && byInvisibleRef(f.ret.rec);
-    const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
+    const params: { ty: IRType; byval?: IRType; align?: number; deref?: number }[] = [];
     if (hasThis) params.push({ ty: T.ptr });
     if (sret) params.push({ ty: T.ptr });
     for (const p of f.params) {
@@ -45,6 +45,8 @@ export class ModuleGen {
       // reference to a caller-made copy, which the caller destroys
       if (p.k === 'record' && !kernel && byInvisibleRef(p.rec)) params.push({ ty: T.ptr });
       else if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
+      // a reference is bound to an object: its bytes may be read wherever the callee could read them
+      else if (p.k === 'ref' && p.to.k !== 'func' && p.to.k !== 'void' && !(p.to.k === 'record' && !p.to.rec.complete) && !(p.to.k === 'array' && p.to.n === null)) params.push({ ty: irType(p), deref: sizeOfC(p.to) });
       else params.push({ ty: irType(p) });
     }
     const ret = sret ? T.void : irType(f.ret);
@@ -63,6 +65,7 @@ export class ModuleGen {
     sig.params.forEach((p, i) => {
       const a = fn!.params[i]!;
       if (p.byval) { a.byval = p.byval; a.align = p.align; }
+      if (p.deref) a.attrs.push(`dereferenceable(${p.deref})`);
       if (sig.sret && i === (hasThis ? 1 : 0)) { a.sret = irType(f.ty.ret); a.align = alignOfC(f.ty.ret); }
     });
     if (f.forceinline) fn.attrs.alwaysinline = true;

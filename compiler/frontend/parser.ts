@@ -1162,14 +1162,6 @@ export class Parser {
       else if (rec) {
         const m = this.classMember(rec, n, true);
         if (m.length && m[0]!.kind === 'type') { ty = m[0]!.ty; this.p++; }
-        else if (rec.targs && !rec.complete && this.tscope) {
-          // a member of a specialisation with dependent arguments (`typename helper_traits<T>::type` in a
-          // template's signature): it stays dependent, a context that is never deduced
-          const names = [n];
-          this.p++;
-          while (this.at('::') && this.kind(1) === Tok.Ident) { this.p++; names.push(this.tx()); this.p++; }
-          return { k: 'error', q: 0, dep: { base: { k: 'record', rec, q: 0 }, names } } as CType;
-        }
       } else if (this.at('<', 1) && this.u.templateEntries(n, path, 'record', true).length) {
         ty = this.templateIdType(n, path, true);
       } else {

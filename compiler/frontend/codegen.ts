@@ -727,7 +727,7 @@ class FnGen {
   }
   /** Destroy n objects of class rec stored one after another at addr, last first. */
   private destroyArray(addr: Value, rec: RecordDecl, n: number): void {
-    this.loopElems(n, true, i => this.destroy(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC({ k: 'record', rec, q: 0 })))]), rec));
+    this.loopDyn(n, true, i => this.destroy(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC({ k: 'record', rec, q: 0 })))]), rec));
   }
   /** `new T(...)` / `new T[n]`: malloc (device operator new, never null to the caller), the cookie, the objects. */
   private heapNew(e: Expr & { k: 'new' }): Value {
@@ -783,36 +783,27 @@ class FnGen {
     }
     this.enter(done);
   }
-  /** A loop over element indices 0..n-1 for a run-time n (i64), forwards or backwards; nothing when n is 0. */
-  private loopDyn(n: Value, backwards: boolean, body: (i: Value) => void): void {
+  /**
+   * A loop over element indices 0..n-1 (i64), forwards or backwards; nothing when n is 0. With a constant
+   * n, a few elements are straight-line code (what unrolling would make of the loop) and no test guards it.
+   */
+  private loopDyn(n: Value | number, backwards: boolean, body: (i: Value) => void): void {
+    if (typeof n === 'number') {
+      if (n === 0) return;
+      if (n <= 8) { for (let k = 0; k < n; k++) body(cInt(T.i64, backwards ? n - 1 - k : k)); return; }
+    }
+    const count = typeof n === 'number' ? cInt(T.i64, n) : n;
     const ctr = this.b.alloca(T.i64, 8, 'arr.idx');
-    this.b.store(backwards ? n : cInt(T.i64, 0), ctr, 8);
+    this.b.store(backwards ? count : cInt(T.i64, 0), ctr, 8);
     const head = this.blk('arr.loop'), done = this.blk('arr.done');
-    this.b.condbr(this.b.icmp('eq', n, cInt(T.i64, 0)), done, head);
-    this.enter(head);
+    if (typeof n === 'number') this.enter(head);
+    else { this.b.condbr(this.b.icmp('eq', count, cInt(T.i64, 0)), done, head); this.enter(head); }
     let i: Value = this.b.load(T.i64, ctr, 8);
     if (backwards) i = this.b.bin('add', i, cInt(T.i64, -1));
     body(i);
     const next = backwards ? i : this.b.bin('add', i, cInt(T.i64, 1));
     this.b.store(next, ctr, 8);
-    this.b.condbr(this.b.icmp('ne', next, backwards ? cInt(T.i64, 0) : n), head, done);
-    this.enter(done);
-  }
-  /** A counted loop over element indices 0..n-1 (i64), forwards or backwards. */
-  private loopElems(n: number, backwards: boolean, body: (i: Value) => void): void {
-    if (n === 0) return;
-    // a few elements: straight-line code (what unrolling would make of the loop)
-    if (n <= 8) { for (let k = 0; k < n; k++) body(cInt(T.i64, backwards ? n - 1 - k : k)); return; }
-    const ctr = this.b.alloca(T.i64, 8, 'arr.idx');
-    this.b.store(cInt(T.i64, backwards ? n : 0), ctr, 8);
-    const head = this.blk('arr.loop'), done = this.blk('arr.done');
-    this.enter(head);
-    let i: Value = this.b.load(T.i64, ctr, 8);
-    if (backwards) i = this.b.bin('add', i, cInt(T.i64, -1));
-    body(i);
-    const next = backwards ? i : this.b.bin('add', i, cInt(T.i64, 1));
-    this.b.store(next, ctr, 8);
-    this.b.condbr(this.b.icmp('ne', next, cInt(T.i64, backwards ? 0 : n)), head, done);
+    this.b.condbr(this.b.icmp('ne', next, backwards ? cInt(T.i64, 0) : count), head, done);
     this.enter(done);
   }
   /** Destroy the members and bases of the object at addr (after its own destructor's body). */
@@ -878,7 +869,7 @@ class FnGen {
     if (each && ty.k === 'array' && ty.n !== null) {
       // default initialisation of an array of class objects: each element in order
       const et = ty.elem;
-      this.loopElems(ty.n, false, i => this.initInto(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC(et)))]), each, et));
+      this.loopDyn(ty.n, false, i => this.initInto(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC(et)))]), each, et));
       return;
     }
     if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); if (ty.k === 'record' && isDynamic(ty.rec)) this.storeVptr(addr, ty.rec); return; }

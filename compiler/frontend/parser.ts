@@ -211,6 +211,15 @@ export class Parser {
     if (v === null) throw new Unsupported(`type trait ${name}`);
     return mk(C.bool, pos, false, { k: 'int', v: v ? 1n : 0n });
   }
+  /** The initializer of a new-expression's object: `(args)`, `{args}`, or default-initialisation. */
+  private newInitializer(ty: CType, pos: Pos): Init | null {
+    if (!this.at('(') && !this.at('{')) return this.defaultInit(ty, pos);
+    const braced = this.at('{');
+    this.p++;
+    const args = this.parseArgs(braced ? '}' : ')');
+    this.expect(braced ? '}' : ')');
+    return ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
+  }
   /** Members of a class (and its bases) named `name`: types, static data members, fields, member functions. */
   classMember(rec: RecordDecl, name: string, typesOnly: boolean): Sym[] {
     if (name === rec.name && !rec.targs) return [{ kind: 'type', name, ty: { k: 'record', rec, q: 0 } }];
@@ -2974,14 +2983,7 @@ export class Parser {
       if (this.at('(')) { this.p++; this.expect(')'); if (ty.k !== 'record') init = { k: 'zero', ty }; }
       return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: convertArith(n, C.ulong), init, alloc: alloc(true) });
     }
-    let init: Init | null;
-    if (this.at('(') || this.at('{')) {
-      const braced = this.at('{');
-      this.p++;
-      const args = this.parseArgs(braced ? '}' : ')');
-      this.expect(braced ? '}' : ')');
-      init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
-    } else init = this.defaultInit(ty, pos);
+    const init = this.newInitializer(ty, pos);
     return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: null, init, alloc: alloc(false) });
   }
   /** `delete p` / `delete[] p`: destructor(s) then free; a virtual destructor deletes through the vtable. */
@@ -3047,14 +3049,7 @@ export class Parser {
     while (this.at('*')) { this.p++; ty = ptrTo(ty); }
     if (this.at('[')) throw new Unsupported('array placement new');
     if (place.ty.k !== 'ptr') { this.u.error(pos, 167, `argument of type "${typeName(place.ty)}" is incompatible with parameter of type "void *"`); return errExpr(pos); }
-    let init: Init | null;
-    if (this.at('(') || this.at('{')) {
-      const braced = this.at('{');
-      this.p++;
-      const args = this.parseArgs(braced ? '}' : ')');
-      this.expect(braced ? '}' : ')');
-      init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
-    } else init = this.defaultInit(ty, pos);
+    const init = this.newInitializer(ty, pos);
     return mk(ptrTo(ty), pos, false, { k: 'pnew', place: cast(place, 'p2p', ptrTo(ty)), init });
   }
   /** `obj.~T()` / `p->~T()`: the destructor (virtual when the class's is), or nothing for a scalar type. */

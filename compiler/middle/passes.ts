@@ -36,32 +36,50 @@ export function succsOf(b: Block): Block[] {
   return t.targets;
 }
 
-export function buildCFG(f: Func): CFG {
+/** Predecessor lists (one entry per edge), as buildCFG() makes them, for passes that need nothing else. */
+export function predsOf(f: Func): Map<Block, Block[]> {
   const preds = new Map<Block, Block[]>();
   for (const b of f.blocks) preds.set(b, []);
   for (const b of f.blocks) for (const s of succsOf(b)) { const l = preds.get(s); if (l) l.push(b); }
+  return preds;
+}
+
+// Every pass builds a CFG, most of them several times per function: this is written with parallel
+// arrays rather than tuples and maps where it can, so that it allocates little.
+export function buildCFG(f: Func): CFG {
+  const preds = predsOf(f);
   // reverse post-order (iterative DFS)
   const rpo: Block[] = [];
-  const seen = new Set<Block>();
   const entry = f.blocks[0];
   if (entry) {
-    const stack: [Block, number][] = [[entry, 0]];
-    seen.add(entry);
-    while (stack.length) {
-      const top = stack[stack.length - 1]!;
-      const ss = succsOf(top[0]);
-      if (top[1] < ss.length) {
-        const s = ss[top[1]++]!;
-        if (!seen.has(s) && preds.has(s)) { seen.add(s); stack.push([s, 0]); }
-      } else { rpo.push(top[0]); stack.pop(); }
+    const seen = new Set<Block>([entry]);
+    const stackB: Block[] = [entry], stackK: number[] = [0];
+    while (stackB.length) {
+      const top = stackB.length - 1;
+      const b = stackB[top]!;
+      const ss = succsOf(b);
+      const k = stackK[top]!;
+      if (k < ss.length) {
+        stackK[top] = k + 1;
+        const s = ss[k]!;
+        if (!seen.has(s) && preds.has(s)) { seen.add(s); stackB.push(s); stackK.push(0); }
+      } else { rpo.push(b); stackB.pop(); stackK.pop(); }
     }
     rpo.reverse();
   }
+  const n = rpo.length;
   const rpoIndex = new Map<Block, number>();
-  rpo.forEach((b, i) => rpoIndex.set(b, i));
+  for (let i = 0; i < n; i++) rpoIndex.set(rpo[i]!, i);
+  // the reachable predecessors of each block by rpo index, in edge order
+  const predIdx: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const l: number[] = [];
+    for (const p of preds.get(rpo[i]!)!) { const pi = rpoIndex.get(p); if (pi !== undefined) l.push(pi); }
+    predIdx[i] = l;
+  }
   // Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm".
-  const idomIdx: number[] = new Array(rpo.length).fill(-1);
-  if (rpo.length) idomIdx[0] = 0;
+  const idomIdx: number[] = new Array(n).fill(-1);
+  if (n) idomIdx[0] = 0;
   const intersect = (a: number, b: number): number => {
     while (a !== b) {
       while (a > b) a = idomIdx[a]!;
@@ -71,11 +89,10 @@ export function buildCFG(f: Func): CFG {
   };
   for (let changed = true; changed;) {
     changed = false;
-    for (let i = 1; i < rpo.length; i++) {
+    for (let i = 1; i < n; i++) {
       let nd = -1;
-      for (const p of preds.get(rpo[i]!)!) {
-        const pi = rpoIndex.get(p);
-        if (pi === undefined || idomIdx[pi] === -1) continue;
+      for (const pi of predIdx[i]!) {
+        if (idomIdx[pi] === -1) continue;
         nd = nd === -1 ? pi : intersect(pi, nd);
       }
       if (nd !== idomIdx[i]) { idomIdx[i] = nd; changed = true; }
@@ -83,18 +100,21 @@ export function buildCFG(f: Func): CFG {
   }
   const idom = new Map<Block, Block | null>();
   const children = new Map<Block, Block[]>();
-  rpo.forEach((b, i) => { children.set(b, []); idom.set(b, i === 0 ? null : rpo[idomIdx[i]!]!); });
-  for (let i = 1; i < rpo.length; i++) children.get(rpo[idomIdx[i]!]!)!.push(rpo[i]!);
+  const kids: Block[][] = new Array(n);
+  for (let i = 0; i < n; i++) { kids[i] = []; children.set(rpo[i]!, kids[i]!); idom.set(rpo[i]!, i === 0 ? null : rpo[idomIdx[i]!]!); }
+  for (let i = 1; i < n; i++) kids[idomIdx[i]!]!.push(rpo[i]!);
   const pre = new Map<Block, number>(), post = new Map<Block, number>();
-  if (rpo.length) {
-    let n = 0;
-    const st: [Block, number][] = [[rpo[0]!, 0]];
-    pre.set(rpo[0]!, n++);
-    while (st.length) {
-      const top = st[st.length - 1]!;
-      const ch = children.get(top[0])!;
-      if (top[1] < ch.length) { const c = ch[top[1]++]!; pre.set(c, n++); st.push([c, 0]); }
-      else { post.set(top[0], n++); st.pop(); }
+  if (n) {
+    let c = 0;
+    const stackB: Block[] = [rpo[0]!], stackK: number[] = [0];
+    pre.set(rpo[0]!, c++);
+    while (stackB.length) {
+      const top = stackB.length - 1;
+      const b = stackB[top]!;
+      const ch = children.get(b)!;
+      const k = stackK[top]!;
+      if (k < ch.length) { stackK[top] = k + 1; const x = ch[k]!; pre.set(x, c++); stackB.push(x); stackK.push(0); }
+      else { post.set(b, c++); stackB.pop(); stackK.pop(); }
     }
   }
   return { preds, rpo, rpoIndex, idom, children, pre, post };
@@ -1006,25 +1026,48 @@ function allocaLoc(p: Value, size: number): { base: Value; off: number; size: nu
 export function cse(f: Func): boolean {
   const cfg = buildCFG(f);
   const ids = new Map<Value, number>();
+  // keys are built for every instruction of every CSE run: type and constant spellings are remembered
+  // for the run (types and constants are not changed while it runs)
+  const tyStrs = new Map<Type, string>();
+  const tyStr = (t: Type): string => { let s = tyStrs.get(t); if (s === undefined) { s = typeStr(t); tyStrs.set(t, s); } return s; };
+  const constKeys = new Map<Value, string>();
   const key = (v: Value): string => {
     switch (v.kind) {
       case 'inst': case 'arg': case 'global': case 'func': case 'asm': {
         let n = ids.get(v); if (n === undefined) { n = ids.size; ids.set(v, n); } return '#' + n;
       }
-      default: return `${typeStr(v.ty)} ${constStr(v)}`;
+      default: {
+        let s = constKeys.get(v);
+        if (s === undefined) { s = `${tyStr(v.ty)} ${constStr(v)}`; constKeys.set(v, s); }
+        return s;
+      }
     }
   };
+  // the same string as `${op}|${attrs.join('|')}|${ops.join(',')}` with attrs [type, pred, srcTy, idx, nsw,
+  // nuw, exact, inbounds, fmf], the operands of a commutative operation in order of their keys
   const instKey = (i: Inst): string => {
-    const ops = i.ops.map(key);
-    if (COMMUTATIVE.has(i.op) && ops[0]! > ops[1]!) ops.reverse();
-    const attrs = [typeStr(i.ty), i.pred ?? '', i.srcTy ? typeStr(i.srcTy) : '', i.idx?.join('.') ?? '',
-      i.nsw ? 'nsw' : '', i.nuw ? 'nuw' : '', i.exact ? 'exact' : '', i.inbounds ? 'ib' : '', (i.fmf ?? []).join('.')];
-    return `${i.op}|${attrs.join('|')}|${ops.join(',')}`;
+    const ops = i.ops;
+    let o = '';
+    if (ops.length === 2 && COMMUTATIVE.has(i.op)) {
+      const a = key(ops[0]!), b = key(ops[1]!);
+      o = a > b ? b + ',' + a : a + ',' + b;
+    } else if (COMMUTATIVE.has(i.op) && ops.length > 2) {
+      const ks = ops.map(key);
+      if (ks[0]! > ks[1]!) ks.reverse();
+      o = ks.join(',');
+    } else {
+      for (let k = 0; k < ops.length; k++) o += (k ? ',' : '') + key(ops[k]!);
+    }
+    return i.op + '|' + tyStr(i.ty) + '|' + (i.pred ?? '') + '|' + (i.srcTy ? tyStr(i.srcTy) : '') + '|' + (i.idx?.join('.') ?? '')
+      + '|' + (i.nsw ? 'nsw' : '') + '|' + (i.nuw ? 'nuw' : '') + '|' + (i.exact ? 'exact' : '') + '|' + (i.inbounds ? 'ib' : '')
+      + '|' + (i.fmf ? i.fmf.join('.') : '') + '|' + o;
   };
   const repl = new Map<Value, Value>();
   const dead = new Set<Inst>();
-  const scope: Map<string, Inst>[] = [];
-  const lookup = (k: string): Inst | undefined => { for (let s = scope.length - 1; s >= 0; s--) { const x = scope[s]!.get(k); if (x) return x; } return undefined; };
+  // the expressions available in the current block (dominating ones included): one table, with the keys
+  // each open dominator-tree scope added, removed when it closes (a key is added only when absent)
+  const avail = new Map<string, Inst>();
+  const scope: string[][] = [];
   // Available memory values (loads, and stored values for store-to-load forwarding), scoped like the
   // expression table. Each carries the memory generation it was seen in: a write bumps the generation,
   // and so does entering a block that other paths may reach (several predecessors), so a load is reused
@@ -1036,8 +1079,8 @@ export function cse(f: Func): boolean {
   const stack: [Block, boolean, number][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, -1]] : [];
   while (stack.length) {
     const [b, done, parentGen] = stack.pop()!;
-    if (done) { scope.pop(); memScope.pop(); continue; }
-    const table = new Map<string, Inst>();
+    if (done) { for (const k of scope.pop()!) avail.delete(k); memScope.pop(); continue; }
+    const table: string[] = [];
     scope.push(table);
     const mem = new Map<string, MemEntry>();
     memScope.push(mem);
@@ -1047,10 +1090,10 @@ export function cse(f: Func): boolean {
       for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
       if (PURE_OPS.has(i.op) || (i.op === 'call' && isPureCallee(i.ops[0]!))) {
         const k = instKey(i);
-        const prev = lookup(k);
-        if (prev) { repl.set(i, prev); dead.add(i); } else table.set(k, i);
+        const prev = avail.get(k);
+        if (prev) { repl.set(i, prev); dead.add(i); } else { avail.set(k, i); table.push(k); }
       } else if (i.op === 'load' && !i.volatile && !i.ordering) {
-        const k = `${typeStr(i.ty)}|${key(i.ops[0]!)}`;
+        const k = `${tyStr(i.ty)}|${key(i.ops[0]!)}`;
         const prev = memLookup(k);
         if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen, loc: allocaLoc(i.ops[0]!, sizeOf(i.ty)) });
       } else if (mayWriteMemory(i) || i.op === 'load') {
@@ -1069,7 +1112,7 @@ export function cse(f: Func): boolean {
             }
           }
           // a plain store makes its value available to later loads of the same address and type
-          mem.set(`${typeStr(i.ops[0]!.ty)}|${key(i.ops[1]!)}`, { v: i.ops[0]!, gen, loc: at });
+          mem.set(`${tyStr(i.ops[0]!.ty)}|${key(i.ops[1]!)}`, { v: i.ops[0]!, gen, loc: at });
         }
       }
     }
@@ -1207,7 +1250,7 @@ export function removeUnreachable(f: Func): boolean {
 
 function mergeBlocks(f: Func): boolean {
   let changed = false;
-  const preds = buildCFG(f).preds;
+  const preds = predsOf(f);
   const repl = new Map<Value, Value>();
   for (let bi = 1; bi < f.blocks.length; bi++) {
     const b = f.blocks[bi]!;
@@ -1237,7 +1280,7 @@ function mergeBlocks(f: Func): boolean {
 
 function removeForwardingBlocks(f: Func): boolean {
   let changed = false;
-  const preds = buildCFG(f).preds;        // kept up to date below
+  const preds = predsOf(f);        // kept up to date below
   const dropOne = (l: Block[], x: Block): void => { const k = l.indexOf(x); if (k >= 0) l.splice(k, 1); };
   for (let bi = 1; bi < f.blocks.length; bi++) {
     const b = f.blocks[bi]!;

@@ -120,14 +120,18 @@ const addsCv = (from: number, to: number): number => ((to & ~from) & (Q.Const | 
  * 0.125: exact but adding cv-qualification; 0.25: a class rvalue bound to a const lvalue reference),
  * or -1 when there is none.
  */
+/** An xvalue: an expression with an address (lv) that rvalue references may bind (`static_cast<T &&>(x)`). */
+export const isXvalue = (e: Expr): boolean => (e as Expr & { xv?: boolean }).xv === true;
+export const markXvalue = (e: Expr): Expr => { (e as Expr & { xv?: boolean }).xv = true; return e; };
 export function convRank(e: Expr, to: CType): number {
   const from = e.ty;
   if (from.k === 'error' || to.k === 'error') return 0;
   if (to.k === 'ref') {
     const target = to.to;
     if (to.rv) {
-      // an rvalue reference binds rvalues (through a temporary when a conversion is needed), never lvalues
-      if (e.lv) return -1;
+      // an rvalue reference binds rvalues (through a temporary when a conversion is needed), never lvalues;
+      // an xvalue (`static_cast<T &&>(x)`, a call returning T&&) is an rvalue with an address
+      if (e.lv && !isXvalue(e)) return -1;
       const r = convRank(e, unqual(target));
       return r < 0 ? -1 : r;
     }

@@ -394,7 +394,7 @@ export class Unit {
   /** Builtins cicc declares implicitly (parser.implicitMatchBuiltin), one FuncSym per name. */
   readonly implicitBuiltins = new Map<string, FuncSym>();
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
-  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false, depth = 0): number[] {
+  templateEntries(name: string, ns: string[], kind: 'function' | 'record' | 'variable', exact = false, depth = 0): number[] {
     const parts = this.visibleScope(ns.join('::'));
     const arr = parts ? parts.split('::') : [];
     for (let d = arr.length; d >= 0; d--) {
@@ -407,7 +407,7 @@ export class Unit {
         return (e.kind === kind || (kind === 'record' && e.kind === 'using' && !e.qualifier)) && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && scopes.includes(this.visibleScope(e.scope))
           && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
       });
-      if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
+      if (found.length) return kind !== 'function' ? found.filter(di => !this.isSpecialization(di)) : found;
       // a using-declaration naming another namespace's template (`namespace details { using cuda::std::plus; }`)
       if (depth < 8) {
         for (const di of this.entriesNamed(name)) {

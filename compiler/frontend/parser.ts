@@ -3080,6 +3080,9 @@ export class Parser {
       if (!f) return errExpr(pos);
       // the template we could not read might have been the better match (std::pow(float, int) is libstdc++'s
       // promoting template, not powf): only an exact match is certainly the best
+      // a candidate with a template template parameter is more specialised than a generic template that takes
+      // any type there (cg::reduce's `TyOp<T> &&op` overloads use redux.sync; the `TyFn &&op` one a shuffle tree)
+      if (unreadable === 'template template parameter' && f.targs) throw new Unsupported(unreadable);
       if (unreadable && !f.targs && !args.every((a, i) => i >= f!.ty.params.length || convRank(a, f!.ty.params[i]!) < 1)) {
         f = promotedMathOverload(callee.sym.name, set, args);
         if (!f) throw new Unsupported(unreadable);

@@ -327,28 +327,44 @@ export class Templates {
         const ps = p.parseParams();
         r = { h, params: [...ps.params], ret: C.void, nparams: ps.params.length, variadic: ps.variadic, defaults: ps.defaults.filter(x => x !== null).length };
       }
-      const ds = r ? null : p.parseDeclSpecs();
-      if (ds && !ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;
-      if (ds && ds.ty) {
-        const at = p.p;
-        let d: ReturnType<Parser['parseDeclarator']> | null = null;
-        try { d = p.parseDeclarator(ds.ty, false); } catch (e) {
-          if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
-          // a trailing return type naming the parameters (`-> decltype(op(val, val))`): read the declarator
-          // without it, like a function template's (patternWithoutReturnType); the return type is the specialisation's
-          const arrow = this.trailingArrow(at, mt.end);
-          if (arrow < 0) throw e;
-          const q = new Parser(this.u, mt.start, arrow, mt.rec.scope);
-          q.cls = mt.rec; q.tscope = scope; q.p = at; q.recordStack.push(mt.rec);
-          const qd = q.parseDeclarator(ds.ty, false);
-          if (qd.ty.k === 'func') r = { h, params: [...qd.ty.params], ret: NO_RET, nparams: qd.ty.params.length, variadic: qd.ty.variadic, defaults: qd.defaults.filter(x => x !== null).length };
+      const at = p.p;
+      try {
+        const ds = r ? null : p.parseDeclSpecs();
+        if (ds && !ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;
+        if (ds && ds.ty) {
+          const d = p.parseDeclarator(ds.ty, false);
+          if (d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
         }
-        if (d && d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
+      } catch (e) {
+        if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+        // a return type we cannot express while the parameters are unknown (`remove_qual<T>`, or a trailing
+        // `-> decltype(op(val, val))` naming the parameters): the parameters alone serve deduction, like a
+        // function template's (patternWithoutReturnType); the specialisation has its own return type
+        r = this.memberPatternWithoutReturnType(mt, h, scope, at);
+        if (!r) throw e;
       }
     } finally { this.u.diags.length = before; this.u.errorCount = errs; }
     if (!r) throw new Unsupported(`member template ${mt.rec.name}::${mt.name} with a signature we cannot read`);
     this.memberPatterns.set(mt, r);
     return r;
+  }
+  private memberPatternWithoutReturnType(mt: MemberTmpl, h: TParam[], scope: Map<string, Sym>, from: number): { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null {
+    let depth = 0, at = -1;
+    for (let j = from; j < mt.end; j++) {
+      const t = this.u.text(j);
+      if (t === '<') depth++;
+      else if (t === '>') depth--;
+      else if (t === '>>') depth -= 2;
+      else if (t === '(' && depth <= 0 && this.u.text(j - 1) === mt.name) { at = j - 1; break; }
+      else if (t === '{' || t === ';') break;
+    }
+    if (at < 0) return null;
+    const arrow = this.trailingArrow(at, mt.end);
+    const q = new Parser(this.u, mt.start, arrow < 0 ? mt.end : arrow, mt.rec.scope);
+    q.cls = mt.rec; q.tscope = scope; q.p = at; q.recordStack.push(mt.rec);
+    const d = q.parseDeclarator(C.int, false);
+    if (d.ty.k !== 'func') return null;
+    return { h, params: [...d.ty.params], ret: NO_RET, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
   }
   /** The `->` of a trailing return type after the parameter list that starts at or after token `from` (-1 if none). */
   private trailingArrow(from: number, end: number): number {
@@ -388,7 +404,7 @@ export class Templates {
     f.targs = b.args;
     f.tscope = scope;
     (f as FuncSym & { tsig?: CType[] }).tsig = pat.params;
-    (f as FuncSym & { tret?: CType }).tret = pat.ret;
+    if (pat.ret !== NO_RET) (f as FuncSym & { tret?: CType }).tret = pat.ret;
     this.memberFuncs.set(key, f);
     return f;
   }

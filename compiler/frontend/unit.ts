@@ -592,8 +592,10 @@ export class Unit {
     if (isFloat) {
       const m = /^(.*?)([fFlL]?)$/.exec(s)!;
       const suf = m[2]!.toLowerCase();
-      if (suf === 'l') throw new Unsupported('long double literal');
       const v = isHex ? parseHexFloat(m[1]!) : Number(m[1]);
+      // a long double constant converted to double or float (libcu++'s numeric_limits<double>: `double(1.79...e+308L)`)
+      // folds in convertArith; any other use of the long double reaches codegen, which falls back
+      if (suf === 'l') return mk({ k: 'ldouble', q: 0 }, pos, false, { k: 'fp', v });
       const ty = suf === 'f' ? C.float : C.double;
       return mk(ty, pos, false, { k: 'fp', v: suf === 'f' ? Math.fround(v) : v });
     }

@@ -11,6 +11,7 @@ import { SPECS_CXX2 } from './specs-cxx2';
 import { TEX_SPECS } from './specs-tex';
 import { SPECS_VIRT } from './specs-virt';
 import { SPECS_COOP } from './specs-coop';
+import { SPECS_LIBS } from './specs-libs';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -544,6 +545,7 @@ export const SPECS: KernelSpec[] = [
   ...TEX_SPECS,
   ...SPECS_VIRT,
   ...SPECS_COOP,
+  ...SPECS_LIBS,
 ];
 
 void zero; void f64;

@@ -1,0 +1,15 @@
+// Differential specs for the cuda::std and cooperative_groups/scan.h programs (test/kernels/cuda_std_*.cu,
+// cuda_coop_scan_*.cu). Inputs follow each program's host main().
+
+import { type KernelSpec, buf, gen } from './spec';
+
+export const SPECS_LIBS: KernelSpec[] = [
+  {
+    name: 'cuda_coop_scan_inclusive',
+    buffers: {
+      din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 2001) - 1000) }, dfin: { type: 'f32', n: 256, init: gen(i => (((i * 37) % 64) - 32) * 0.25) },
+      dio: { type: 'i32', n: 14 * 256 }, duo: { type: 'u32', n: 2 * 256 }, dfo: { type: 'f32', n: 2 * 256 },
+    },
+    launches: [{ kernel: '_Z11scan_kernelPKiPKfPiPjPf', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo')] }],
+  },
+];

@@ -581,6 +581,8 @@ class FnGen {
       case 'return': {
         this.full(() => {
           if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
+          // `return {};` / `return {v};` for a type returned by value in registers (cg's exclusive scan returns {})
+          else if (s.init && this.retSlot && this.f.ty.ret.k !== 'ref') this.initInto(this.retSlot, s.init, this.f.ty.ret);
           else if (s.e && this.sret && !s.e.lv && needsDtor(this.f.ty.ret)) this.initInto(this.sret, { k: 'expr', e: s.e }, this.f.ty.ret);
           else if (s.e) {
             if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);

@@ -12,4 +12,12 @@ export const SPECS_LIBS: KernelSpec[] = [
     },
     launches: [{ kernel: '_Z11scan_kernelPKiPKfPiPjPf', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo')] }],
   },
+  {
+    name: 'cuda_coop_scan_exclusive',
+    buffers: {
+      din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 2001) - 1000) }, dfin: { type: 'f32', n: 256, init: gen(i => (((i * 37) % 64) - 32) * 0.25) },
+      dio: { type: 'i32', n: 12 * 256 }, duo: { type: 'u32', n: 2 * 256 }, dfo: { type: 'f32', n: 2 * 256 }, dco: { type: 'i32', n: 256 },
+    },
+    launches: [{ kernel: '_Z13exscan_kernelPKiPKfPiPjPfS3_', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo'), buf('dco')] }],
+  },
 ];

@@ -20,4 +20,9 @@ export const SPECS_LIBS: KernelSpec[] = [
     },
     launches: [{ kernel: '_Z13exscan_kernelPKiPKfPiPjPfS3_', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo'), buf('dco')] }],
   },
+  {
+    name: 'cuda_std_array',
+    buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 10 }, dfout: { type: 'f32', n: 128 } },
+    launches: [{ kernel: '_Z12array_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],
+  },
 ];

@@ -219,6 +219,9 @@ export class ModuleGen {
         bytes.set(e.bytes.subarray(0, bytes.length));
         return { kind: 'bytes', ty: it, bytes };
       }
+      // an object of an empty class (CCCL's customization point objects, `__device__ constexpr auto begin = __fn{};`):
+      // a constant initialiser has nothing to store
+      if (ty.k === 'record' && emptyClass(ty.rec)) return cZero(it);
       if (ty.k === 'record') throw new Unsupported('struct copy in a global initializer');
       return this.constScalar(e, ty);
     }
@@ -1299,3 +1302,8 @@ class FnGen {
 
 function intBitsOf(t: CType): number { return t.k === 'int' ? t.bits : 32; }
 void isIntegral; void alignOf;
+
+/** A class without data: no members but bases without data, no virtual functions. */
+function emptyClass(rec: RecordDecl): boolean {
+  return !isDynamic(rec) && rec.fields.every(f => f.isBase === true && f.ty.k === 'record' && emptyClass(f.ty.rec));
+}

@@ -79,9 +79,9 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
       }
       for (const s of u.load(di)) {
         if (s.kind !== 'var' || s.name !== d.name || s.space === 'none' || s.isExtern || vars.includes(s)) continue;
-        // a header's constexpr device object (`constexpr auto begin = __begin::__fn{};`) has internal linkage: it is
-        // emitted only where device code uses it, as cicc does
-        if (s.isConstexpr && !u.isUserFile(d.first)) continue;
+        // a namespace-scope constexpr (not inline) or static object has internal linkage: cicc emits it, unused
+        // ones too (CCCL's `__device__ constexpr auto begin = __begin::__fn{};`), under the _INTERNAL_ prefix
+        if ((s.isConstexpr && !(d.flags & DeclFlag.Inline)) || s.isStatic) (s as VarSym & { internalLinkage?: boolean }).internalLinkage = true;
         vars.push(s); declOf?.set(s, di);
       }
     }

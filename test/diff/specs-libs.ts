@@ -30,4 +30,9 @@ export const SPECS_LIBS: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 64, init: gen(i => ((i * 53) % 97) - 48) }, dout: { type: 'i64', n: 64 * 8 }, dfout: { type: 'f32', n: 64 * 3 }, ddout: { type: 'f64', n: 64 * 3 } },
     launches: [{ kernel: '_Z13limits_kernelPKiPxPfPd', grid: 2, block: 32, args: [buf('din'), buf('dout'), buf('dfout'), buf('ddout')] }],
   },
+  {
+    name: 'cuda_std_functional',
+    buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 12 }, dfout: { type: 'f32', n: 128 } },
+    launches: [{ kernel: '_Z17functional_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],
+  },
 ];

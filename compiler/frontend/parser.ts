@@ -248,8 +248,8 @@ export class Parser {
         if (t && t.k === 'record' && this.at('::')) { this.p++; return this.recordMemberLookup(t.rec, pos); }
         this.syntax('expected an expression', 29);
       }
-      if (this.at('<')) {
-        // a variable template (`is_same_v<T, U>`): its value for these arguments
+      if (this.at('<') && !(path === null && this.lookup(name).some(x => x.kind === 'var'))) {
+        // a variable template (`is_same_v<T, U>`, not hidden by a local of that name): its value for these arguments
         const vents = this.u.templateEntries(name, path ?? this.ns, 'variable', path !== null);
         if (vents.length) { const args = this.parseTemplateArgs(); return { name, syms: [], pos, value: this.u.templates.instantiateVariable(vents[0]!, args, this, pos) }; }
       }

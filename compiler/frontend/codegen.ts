@@ -267,6 +267,9 @@ export class ModuleGen {
         bytes.set(e.bytes.subarray(0, bytes.length));
         return { kind: 'bytes', ty: it, bytes };
       }
+      // an object of an empty class (CCCL's customization point objects, `__device__ constexpr auto begin = __fn{};`):
+      // a constant initialiser has nothing to store
+      if (ty.k === 'record' && emptyClass(ty.rec)) return cZero(it);
       if (ty.k === 'record') throw new Unsupported('struct copy in a global initializer');
       return this.constScalar(e, ty);
     }
@@ -647,6 +650,8 @@ class FnGen {
       case 'return': {
         this.full(() => {
           if (s.init && this.sret) { this.initInto(this.sret, s.init, this.f.ty.ret); }
+          // `return {};` / `return {v};` for a type returned by value in registers (cg's exclusive scan returns {})
+          else if (s.init && this.retSlot && this.f.ty.ret.k !== 'ref') this.initInto(this.retSlot, s.init, this.f.ty.ret);
           else if (s.e && this.sret && !s.e.lv && needsDtor(this.f.ty.ret)) this.initInto(this.sret, { k: 'expr', e: s.e }, this.f.ty.ret);
           else if (s.e) {
             if (this.sret) this.copyRecord(this.sret, this.addr(s.e), this.f.ty.ret);
@@ -1438,3 +1443,8 @@ class FnGen {
 
 function intBitsOf(t: CType): number { return t.k === 'int' ? t.bits : 32; }
 void isIntegral; void alignOf;
+
+/** A class without data: no members but bases without data, no virtual functions. */
+function emptyClass(rec: RecordDecl): boolean {
+  return !isDynamic(rec) && rec.fields.every(f => f.isBase === true && f.ty.k === 'record' && emptyClass(f.ty.rec));
+}

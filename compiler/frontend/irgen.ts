@@ -60,6 +60,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 /** The unit's device roots in index order: non-template kernels, device variables, and kernel templates by name. */
 export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernelTemplates: Map<string, number[]>, declOf?: Map<FuncSym | VarSym, number>): void {
   const index = u.index;
+  const at = new Map<VarSym, number>();
   for (let di = 0; di < index.decls.length; di++) {
     const d = index.decls[di]!;
     if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
@@ -80,13 +81,29 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
       }
       for (const s of u.load(di)) {
         if (s.kind !== 'var' || s.name !== d.name || s.space === 'none' || s.isExtern || vars.includes(s)) continue;
-        // a header's constexpr device object (`constexpr auto begin = __begin::__fn{};`) has internal linkage: it is
-        // emitted only where device code uses it, as cicc does
-        if (s.isConstexpr && !u.isUserFile(d.first)) continue;
-        vars.push(s); declOf?.set(s, di);
+        // a namespace-scope constexpr (not inline) or static object has internal linkage: cicc emits it, unused
+        // ones too (CCCL's `__device__ constexpr auto begin = __begin::__fn{};`), under the _INTERNAL_ prefix
+        if ((s.isConstexpr && !(d.flags & DeclFlag.Inline)) || s.isStatic) (s as VarSym & { internalLinkage?: boolean }).internalLinkage = true;
+        vars.push(s); declOf?.set(s, di); at.set(s, d.first);
       }
     }
   }
+  // cicc emits and registers variables walking EDG's scope tree, each namespace's reopenings together: the
+  // global namespace's own variables, then its namespaces in the order they were first opened; inside a
+  // namespace, its nested namespaces first (in that order), then its own variables in declaration order
+  const firstOpen = (path: string): number => index.namespaces?.get(path)?.opens[0] ?? 0;
+  const key = new Map<VarSym, number[]>();
+  for (const v of vars) {
+    const pos = at.get(v) ?? 0, n = v.scope.length;
+    const k = n === 0 ? [0, pos] : [1, firstOpen(v.scope[0]!)];
+    for (let i = 1; i <= n; i++) k.push(...(i === n ? [1, pos] : [0, firstOpen(v.scope.slice(0, i + 1).join('::'))]));
+    key.set(v, k);
+  }
+  vars.sort((a, b) => {
+    const ka = key.get(a)!, kb = key.get(b)!;
+    for (let i = 0; i < ka.length && i < kb.length; i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+    return ka.length - kb.length;
+  });
 
 }
 

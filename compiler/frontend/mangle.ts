@@ -294,7 +294,7 @@ export function mangleVariable(v: VarSym, moduleId: string): string {
   const m = new Mangler(moduleId);
   const inAnon = v.scope.includes('(anonymous)');
   const prefix: (string | RecordDecl)[] = cls ? recordPath(cls) : [...v.scope];
-  if (inAnon) prefix.unshift(`_INTERNAL${moduleId}`);
+  if (inAnon || (!cls && (v as VarSym & { internalLinkage?: boolean }).internalLinkage)) prefix.unshift(`_INTERNAL${moduleId}`);
   return '_Z' + m.nested(prefix, { text: src(v.name), key: '' });
 }
 

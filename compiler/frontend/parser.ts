@@ -249,7 +249,7 @@ export class Parser {
   /** Member function templates named by the last unqualified lookup that stopped at a class member (or null). */
   foundMemberTmpls: MemberTmpl[] | null = null;
   /** Parse an optionally qualified name; returns the syms it denotes (may be empty) and the last name. */
-  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: TmplRef } {
+  qualifiedLookup(): { name: string; syms: Sym[]; pos: Pos; tmpl?: TmplRef; value?: Expr } {
     const pos = this.p;
     let path: string[] | null = null;
     if (this.at('::')) { this.p++; path = []; }
@@ -278,6 +278,11 @@ export class Parser {
         const t = this.templateIdType(name, path ?? this.ns, path !== null);
         if (t && t.k === 'record' && this.at('::')) { this.p++; return this.recordMemberLookup(t.rec, pos); }
         this.syntax('expected an expression', 29);
+      }
+      if (this.at('<') && !(path === null && this.lookup(name).some(x => x.kind === 'var'))) {
+        // a variable template (`is_same_v<T, U>`, not hidden by a local of that name): its value for these arguments
+        const vents = this.u.templateEntries(name, path ?? this.ns, 'variable', path !== null);
+        if (vents.length) { const args = this.parseTemplateArgs(); return { name, syms: [], pos, value: this.u.templates.instantiateVariable(vents[0]!, args, this, pos) }; }
       }
       this.foundMemberTmpls = null;
       const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
@@ -937,6 +942,8 @@ export class Parser {
       if (t === 'operator') return true;
       if (t === '__attribute__' && this.at('(', i + 1)) { let d = 0; let j = i + 1; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
       if (t === '(' ) return this.kind(i - 1) === Tok.Ident && !this.at('*', i + 1) && !this.at('&', i + 1) && !this.at('^', i + 1);
+      // an attribute (`[[nodiscard]] constexpr T operator()(...)`), not an array declarator
+      if (t === '[' && this.at('[', i + 1)) { let d = 0; let j = i; do { const x = this.tx(j); if (x === '[') d++; else if (x === ']') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
       if (t === '[' ) return false;
     }
   }
@@ -1880,8 +1887,9 @@ export class Parser {
         const f = fields[i];
         if (!f) { this.u.error(this.p, 146, 'too many initializer values'); this.skipInitTail(); break; }
         // `std::array<int, 4> a = {1, 2, 3, 4}`: the inner braces of the array member elided
-        if (f.ty.k === 'array' && !this.at('{') && this.kind() !== Tok.String) throw new Unsupported('brace elision in an aggregate initializer');
-        items.push({ off: f.offset, path: [i], init: this.parseInitializer(f.ty) });
+        const ft = f.ty;
+        const elide = ft.k === 'array' && !this.at('{') && this.kind() !== Tok.String;
+        items.push({ off: f.offset, path: [i], init: ft.k === 'array' && elide ? this.parseElidedArray(ft) : this.parseInitializer(ft) });
         i++;
         if (ty.rec.tag === 'union') { this.eat(','); break; }
         if (!this.eat(',')) break;
@@ -1895,6 +1903,26 @@ export class Parser {
     this.eat(',');
     this.expect('}');
     return init;
+  }
+  /** An array member initialised from the enclosing list without its own braces ([dcl.init.aggr] brace
+   *  elision): it takes as many of the following initializers as it has elements, and leaves the comma after
+   *  its last one to the enclosing list. */
+  private parseElidedArray(ty: CType & { k: 'array' }): Init {
+    const pos = this.p;
+    const items: { off: number; path: number[]; init: Init }[] = [];
+    const es = sizeOfC(ty.elem);
+    const n = ty.n ?? 0;
+    for (let j = 0; j < n; j++) {
+      if (j > 0) { if (!this.at(',') || this.at('}', 1)) break; this.p++; }
+      if (this.at('}')) break;
+      const elem = ty.elem;
+      if (elem.k === 'record' && !this.at('{')) throw new Unsupported('brace elision in an aggregate initializer');
+      const init = elem.k === 'array' && !this.at('{') && this.kind() !== Tok.String ? this.parseElidedArray(elem) : this.parseInitializer(elem);
+      items.push({ off: j * es, path: [j], init });
+    }
+    const d = items.length < n ? this.defaultInit(ty.elem, pos) : null;
+    if (d) for (let j = items.length; j < n; j++) items.push({ off: j * es, path: [j], init: d });
+    return { k: 'list', ty, items, pos };
   }
   private braceArg(): Expr { throw new Unsupported('braced argument to a constructor'); }
   private skipInitTail(): void { while (!this.at('}') && this.kind() !== Tok.EOF) { if (this.at('{') || this.at('(')) this.skipBalanced(); else this.p++; } }
@@ -2345,7 +2373,7 @@ export class Parser {
     this.expect(')');
     if (range.ty.k === 'error') { this.loopBody(); return { k: 'null' }; }
     if (range.ty.k !== 'array' || range.ty.n === null) {
-      if (range.ty.k === 'record') throw new Unsupported('range-based for over a class (begin/end)');
+      if (range.ty.k === 'record') return this.rangeForClass(d, range, pos, unroll);
       this.u.error(range.pos, 2291, `this range-based "for" statement requires a suitable "begin" function and none was found`);
       this.loopBody(); return { k: 'null' };
     }
@@ -2370,6 +2398,39 @@ export class Parser {
     this.pop();
     const loop: Stmt = { k: 'for', init: { k: 'block', body: [initB, initE] }, c, inc, body: { k: 'block', body: [{ k: 'decl', v, init: vinit, pos }, body] }, pos, unroll };
     return loop;
+  }
+  /** `for (decl : range)` over a class object with begin()/end() members, as
+   *  `{ auto &__range = range; auto __begin = __range.begin(), __end = __range.end();
+   *     for (; __begin != __end; ++__begin) { decl = *__begin; body } }`. */
+  private rangeForClass(d: { name: string; ty: CType; pos: Pos }, range: Expr, pos: Pos, unroll: number | undefined): Stmt {
+    if (!range.lv) throw new Unsupported('range-based for over a class temporary');
+    const rt = range.ty;
+    const r = this.u.newVar('__range', refTo(rt), 'local', pos);
+    const rref = (): Expr => mk(rt, pos, true, { k: 'var', sym: r });
+    const initR: Stmt = { k: 'decl', v: r, init: this.initFromExpr(range, refTo(rt), pos), pos };
+    const bcall = this.call(this.member(rref(), 'begin', false, pos), [], pos);
+    const ecall = this.call(this.member(rref(), 'end', false, pos), [], pos);
+    if (bcall.ty.k === 'error' || ecall.ty.k === 'error') { this.loopBody(); return { k: 'null' }; }
+    const it = unqual(bcall.ty), et = unqual(ecall.ty);
+    if (it.k === 'record' || et.k === 'record') throw new Unsupported('range-based for with a class iterator');
+    const b = this.u.newVar('__begin', it, 'local', pos), e = this.u.newVar('__end', et, 'local', pos);
+    const bref = (): Expr => mk(it, pos, true, { k: 'var', sym: b });
+    const eref = (): Expr => mk(et, pos, true, { k: 'var', sym: e });
+    const initB: Stmt = { k: 'decl', v: b, init: this.initFromExpr(bcall, it, pos), pos };
+    const initE: Stmt = { k: 'decl', v: e, init: this.initFromExpr(ecall, et, pos), pos };
+    const c = this.binary('!=', bref(), eref(), pos);
+    const inc = this.incdec('++', true, bref(), pos);
+    const cur = this.deref(bref(), pos);
+    this.push();
+    let ty = d.ty;
+    if (hasAuto(ty)) ty = this.deduceAuto(ty, cur);
+    const v = this.u.newVar(d.name, ty, 'local', d.pos);
+    const vinit = this.initFromExpr(cur, ty, pos);
+    this.declare(v);
+    const body = this.loopBody();
+    this.pop();
+    const loop: Stmt = { k: 'for', init: { k: 'block', body: [initB, initE] }, c, inc, body: { k: 'block', body: [{ k: 'decl', v, init: vinit, pos }, body] }, pos, unroll };
+    return { k: 'block', body: [initR, loop] };
   }
   private takeUnroll(): number | undefined { const u = this.pendingUnroll; this.pendingUnroll = undefined; return u; }
   private parseSubStmt(): Stmt {
@@ -3176,6 +3237,9 @@ export class Parser {
       if (!f) return errExpr(pos);
       // the template we could not read might have been the better match (std::pow(float, int) is libstdc++'s
       // promoting template, not powf): only an exact match is certainly the best
+      // a candidate with a template template parameter is more specialised than a generic template that takes
+      // any type there (cg::reduce's `TyOp<T> &&op` overloads use redux.sync; the `TyFn &&op` one a shuffle tree)
+      if (unreadable === 'template template parameter' && f.targs) throw new Unsupported(unreadable);
       if (unreadable && !f.targs && !args.every((a, i) => i >= f!.ty.params.length || convRank(a, f!.ty.params[i]!) < 1)) {
         f = promotedMathOverload(callee.sym.name, set, args);
         if (!f) throw new Unsupported(unreadable);
@@ -3522,7 +3586,8 @@ export class Parser {
       }
       if (this.u.isKeyword(t) && t !== '::') this.syntax('expected an expression', 29);
       const qstart = this.p;
-      const { name, syms: found, tmpl } = this.qualifiedLookup();
+      const { name, syms: found, tmpl, value } = this.qualifiedLookup();
+      if (value) return value;
       let syms = found;
       if (syms.length === 0 && name.startsWith('__builtin_') && this.at('(')) {
         // GCC's math builtins (CCCL's <cuda/std/cmath> calls __builtin_sqrtf) are the C library functions that the

@@ -106,6 +106,8 @@ export function convertArith(e: Expr, to: CType): Expr {
     return cast(e, 'int', to);
   }
   if (isFloating(to)) {
+    // long double is double on the device (cicc demotes it): a constant converts exactly
+    if (from.k === 'ldouble' && e.k === 'fp' && to.k !== 'ldouble') return mk(to, e.pos, false, { k: 'fp', v: to.k === 'float' ? Math.fround(e.v) : e.v });
     if (isFloating(from)) return cast(e, 'f2f', to);
     return cast(e, 'i2f', to);
   }

@@ -198,7 +198,7 @@ interface ScopeNode<T> { name: string; children: ScopeNode<T>[]; own: T[] }
 
 /**
  * EDG's walks over the scopes. Both start with the global scope's own entities, then visit each
- * namespace (order of first appearance, the anonymous one last). 'nested-first' visits a namespace's
+ * namespace (order of first appearance, the global anonymous one last). 'nested-first' visits a namespace's
  * nested namespaces before its own entities (the order of stub definitions, variables and type
  * aliases); 'own-first' visits its own entities first (reversed, the order of kernel registration).
  */
@@ -217,7 +217,8 @@ function scopeOrder<T>(items: readonly T[], scopeOf: (x: T) => readonly string[]
   const sorted = (n: ScopeNode<T>) => [...n.children.filter(c => c.name !== ANON), ...n.children.filter(c => c.name === ANON)];
   const visit = (n: ScopeNode<T>) => {
     if (walk === 'own-first') out.push(...n.own);
-    for (const c of sorted(n)) visit(c);
+    // inside a namespace an anonymous one keeps its place (cuda::std::__4's `namespace { ignore }` comes before __cpo)
+    for (const c of n.children) visit(c);
     if (walk === 'nested-first') out.push(...n.own);
   };
   out.push(...root.own);

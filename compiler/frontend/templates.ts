@@ -4,9 +4,10 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
-import { rval, wrapInt } from './sema';
+import { rval, wrapInt, mk, implicitConvert } from './sema';
+import { evalConst } from './consteval';
 import type { Unit } from './unit';
 
 export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number; pack?: boolean }
@@ -327,16 +328,56 @@ export class Templates {
         const ps = p.parseParams();
         r = { h, params: [...ps.params], ret: C.void, nparams: ps.params.length, variadic: ps.variadic, defaults: ps.defaults.filter(x => x !== null).length };
       }
-      const ds = r ? null : p.parseDeclSpecs();
-      if (ds && !ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;
-      if (ds && ds.ty) {
-        const d = p.parseDeclarator(ds.ty, false);
-        if (d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
+      const at = p.p;
+      try {
+        const ds = r ? null : p.parseDeclSpecs();
+        if (ds && !ds.ty && ds.auto) ds.ty = (ds as { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO;
+        if (ds && ds.ty) {
+          const d = p.parseDeclarator(ds.ty, false);
+          if (d.ty.k === 'func') r = { h, params: [...d.ty.params], ret: d.ty.ret, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
+        }
+      } catch (e) {
+        if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+        // a return type we cannot express while the parameters are unknown (`remove_qual<T>`, or a trailing
+        // `-> decltype(op(val, val))` naming the parameters): the parameters alone serve deduction, like a
+        // function template's (patternWithoutReturnType); the specialisation has its own return type
+        r = this.memberPatternWithoutReturnType(mt, h, scope, at);
+        if (!r) throw e;
       }
     } finally { this.u.diags.length = before; this.u.errorCount = errs; }
     if (!r) throw new Unsupported(`member template ${mt.rec.name}::${mt.name} with a signature we cannot read`);
     this.memberPatterns.set(mt, r);
     return r;
+  }
+  private memberPatternWithoutReturnType(mt: MemberTmpl, h: TParam[], scope: Map<string, Sym>, from: number): { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null {
+    let depth = 0, at = -1;
+    for (let j = from; j < mt.end; j++) {
+      const t = this.u.text(j);
+      if (t === '<') depth++;
+      else if (t === '>') depth--;
+      else if (t === '>>') depth -= 2;
+      else if (t === '(' && depth <= 0 && this.u.text(j - 1) === mt.name) { at = j - 1; break; }
+      else if (t === '{' || t === ';') break;
+    }
+    if (at < 0) return null;
+    const arrow = this.trailingArrow(at, mt.end);
+    const q = new Parser(this.u, mt.start, arrow < 0 ? mt.end : arrow, mt.rec.scope);
+    q.cls = mt.rec; q.tscope = scope; q.p = at; q.recordStack.push(mt.rec);
+    const d = q.parseDeclarator(C.int, false);
+    if (d.ty.k !== 'func') return null;
+    return { h, params: [...d.ty.params], ret: NO_RET, nparams: d.ty.params.length, variadic: d.ty.variadic, defaults: d.defaults.filter(x => x !== null).length };
+  }
+  /** The `->` of a trailing return type after the parameter list that starts at or after token `from` (-1 if none). */
+  private trailingArrow(from: number, end: number): number {
+    let depth = 0, seenParams = false;
+    for (let j = from; j < end; j++) {
+      const t = this.u.text(j);
+      if (t === '(' || t === '[') depth++;
+      else if (t === ')' || t === ']') { depth--; if (depth === 0) seenParams = true; }
+      else if (depth === 0 && (t === '{' || t === ';')) return -1;
+      else if (depth === 0 && seenParams && t === '->') return j;
+    }
+    return -1;
   }
   private memberFuncs = new Map<string, FuncSym>();
   /** Deduce the arguments of a member function template for a call and instantiate it (null: not viable). */
@@ -364,7 +405,7 @@ export class Templates {
     f.targs = b.args;
     f.tscope = scope;
     (f as FuncSym & { tsig?: CType[] }).tsig = pat.params;
-    (f as FuncSym & { tret?: CType }).tret = pat.ret;
+    if (pat.ret !== NO_RET) (f as FuncSym & { tret?: CType }).tret = pat.ret;
     this.memberFuncs.set(key, f);
     return f;
   }
@@ -464,6 +505,38 @@ export class Templates {
     return ty;
   }
   private aliases = new Map<string, CType>();
+  /**
+   * The value of the variable template `di<args>` (`template <class T, class U> inline constexpr bool
+   * is_same_v = ...;`, with its partial and explicit specialisations), as a constant: device code reads
+   * these in constant expressions (`if constexpr`, template arguments), never as objects.
+   */
+  instantiateVariable(di: number, given: TArg[], p0: Parser, pos: number): Expr {
+    const { b, key } = this.bind(di, given, p0);
+    const name = this.u.index.decls[di]!.name;
+    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) throw new Unsupported(`variable template ${name} with dependent arguments`);
+    let got = this.variables.get(key);
+    if (!got) {
+      const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
+      const q = this.parserAt(spec?.di ?? di);
+      parseTemplateHeader(q);
+      q.tscope = spec === undefined ? b.scope : spec.scope;
+      q.instantiating = true;
+      const ds = q.parseDeclSpecs();
+      if (q.tx() !== name) throw new Unsupported(`variable template ${name} of this declarator form`);
+      q.p++;
+      if (q.at('<')) q.p += q.angleLength(0);
+      if (!q.eat('=')) throw new Unsupported(`variable template ${name} without an = initializer`);
+      const e = rval(q.parseAssign());
+      const ty = ds.ty ? unqual(ds.ty) : unqual(e.ty);
+      const c = isArith(ty) ? implicitConvert(e, ty) : null;
+      const v = c ? evalConst(c) : null;
+      if (!c || v === null || !q.at(';')) throw new Unsupported(`variable template ${name} that is not an arithmetic constant`);
+      got = { ty, v };
+      this.variables.set(key, got);
+    }
+    return typeof got.v === 'bigint' ? mk(got.ty, pos, false, { k: 'int', v: got.v }) : mk(got.ty, pos, false, { k: 'fp', v: got.v });
+  }
+  private variables = new Map<string, { ty: CType; v: bigint | number }>();
   private firstTagTok(di: number): number {
     const d = this.u.index.decls[di]!;
     for (let j = d.first; j <= d.last; j++) { const t = this.u.text(j); if (t === 'struct' || t === 'class' || t === 'union') return j; }
@@ -475,6 +548,7 @@ export class Templates {
     return (this.u.index.byName.get(d.name) ?? []).filter(ei => {
       if (ei === di) return false;
       const e = this.u.index.decls[ei]!;
+      if (d.kind === 'variable') return e.kind === 'variable' && (e.flags & DeclFlag.Template) !== 0 && e.scope === d.scope && this.u.isSpecialization(ei);
       return e.kind === 'record' && (e.flags & DeclFlag.Template) !== 0 && e.scope === d.scope && e.bodyStart >= 0;
     });
   }
@@ -521,7 +595,7 @@ export class Templates {
     for (const ei of this.u.index.byName.get(d.name) ?? []) {
       if (ei === di) continue;
       const e = this.u.index.decls[ei]!;
-      if (e.kind !== 'record' || !(e.flags & DeclFlag.Template) || e.scope !== d.scope || e.bodyStart < 0) continue;
+      if (e.kind !== d.kind || !(e.flags & DeclFlag.Template) || e.scope !== d.scope || (e.kind === 'record' ? e.bodyStart < 0 : !this.u.isSpecialization(ei))) continue;
       const h = this.header(ei);
       if (h.length > 0) continue;
       const p = this.parserAt(ei);

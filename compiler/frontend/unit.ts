@@ -394,7 +394,7 @@ export class Unit {
   /** Builtins cicc declares implicitly (parser.implicitMatchBuiltin), one FuncSym per name. */
   readonly implicitBuiltins = new Map<string, FuncSym>();
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
-  templateEntries(name: string, ns: string[], kind: 'function' | 'record', exact = false, depth = 0): number[] {
+  templateEntries(name: string, ns: string[], kind: 'function' | 'record' | 'variable', exact = false, depth = 0): number[] {
     const parts = this.visibleScope(ns.join('::'));
     const arr = parts ? parts.split('::') : [];
     for (let d = arr.length; d >= 0; d--) {
@@ -407,7 +407,7 @@ export class Unit {
         return (e.kind === kind || (kind === 'record' && e.kind === 'using' && !e.qualifier)) && (e.flags & DeclFlag.Template) && !(e.flags & DeclFlag.ExplicitInst) && !e.qualifier && scopes.includes(this.visibleScope(e.scope))
           && this.text(e.first) === 'template' && this.text(e.first + 1) === '<' && this.text(e.first + 2) !== '>';
       });
-      if (found.length) return kind === 'record' ? found.filter(di => !this.isSpecialization(di)) : found;
+      if (found.length) return kind !== 'function' ? found.filter(di => !this.isSpecialization(di)) : found;
       // a using-declaration naming another namespace's template (`namespace details { using cuda::std::plus; }`)
       if (depth < 8) {
         for (const di of this.entriesNamed(name)) {
@@ -593,8 +593,10 @@ export class Unit {
     if (isFloat) {
       const m = /^(.*?)([fFlL]?)$/.exec(s)!;
       const suf = m[2]!.toLowerCase();
-      if (suf === 'l') throw new Unsupported('long double literal');
       const v = isHex ? parseHexFloat(m[1]!) : Number(m[1]);
+      // a long double constant converted to double or float (libcu++'s numeric_limits<double>: `double(1.79...e+308L)`)
+      // folds in convertArith; any other use of the long double reaches codegen, which falls back
+      if (suf === 'l') return mk({ k: 'ldouble', q: 0 }, pos, false, { k: 'fp', v });
       const ty = suf === 'f' ? C.float : C.double;
       return mk(ty, pos, false, { k: 'fp', v: suf === 'f' ? Math.fround(v) : v });
     }

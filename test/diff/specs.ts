@@ -13,6 +13,7 @@ import { SPECS_VIRT } from './specs-virt';
 import { SPECS_XLAM } from './specs-xlam';
 import { SPECS_COOP } from './specs-coop';
 import { SPECS_CXXB } from './specs-cxxb';
+import { SPECS_LIBS } from './specs-libs';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -577,6 +578,7 @@ export const SPECS: KernelSpec[] = [
   ...SPECS_XLAM,
   ...SPECS_COOP,
   ...SPECS_CXXB,
+  ...SPECS_LIBS,
 ];
 
 void zero; void f64;

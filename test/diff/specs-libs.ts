@@ -1,0 +1,38 @@
+// Differential specs for the cuda::std and cooperative_groups/scan.h programs (test/kernels/cuda_std_*.cu,
+// cuda_coop_scan_*.cu). Inputs follow each program's host main().
+
+import { type KernelSpec, buf, gen } from './spec';
+
+export const SPECS_LIBS: KernelSpec[] = [
+  {
+    name: 'cuda_coop_scan_inclusive',
+    buffers: {
+      din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 2001) - 1000) }, dfin: { type: 'f32', n: 256, init: gen(i => (((i * 37) % 64) - 32) * 0.25) },
+      dio: { type: 'i32', n: 14 * 256 }, duo: { type: 'u32', n: 2 * 256 }, dfo: { type: 'f32', n: 2 * 256 },
+    },
+    launches: [{ kernel: '_Z11scan_kernelPKiPKfPiPjPf', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo')] }],
+  },
+  {
+    name: 'cuda_coop_scan_exclusive',
+    buffers: {
+      din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 2001) - 1000) }, dfin: { type: 'f32', n: 256, init: gen(i => (((i * 37) % 64) - 32) * 0.25) },
+      dio: { type: 'i32', n: 12 * 256 }, duo: { type: 'u32', n: 2 * 256 }, dfo: { type: 'f32', n: 2 * 256 }, dco: { type: 'i32', n: 256 },
+    },
+    launches: [{ kernel: '_Z13exscan_kernelPKiPKfPiPjPfS3_', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo'), buf('dco')] }],
+  },
+  {
+    name: 'cuda_std_array',
+    buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 10 }, dfout: { type: 'f32', n: 128 } },
+    launches: [{ kernel: '_Z12array_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],
+  },
+  {
+    name: 'cuda_std_limits_traits',
+    buffers: { din: { type: 'i32', n: 64, init: gen(i => ((i * 53) % 97) - 48) }, dout: { type: 'i64', n: 64 * 8 }, dfout: { type: 'f32', n: 64 * 3 }, ddout: { type: 'f64', n: 64 * 3 } },
+    launches: [{ kernel: '_Z13limits_kernelPKiPxPfPd', grid: 2, block: 32, args: [buf('din'), buf('dout'), buf('dfout'), buf('ddout')] }],
+  },
+  {
+    name: 'cuda_std_functional',
+    buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 12 }, dfout: { type: 'f32', n: 128 } },
+    launches: [{ kernel: '_Z17functional_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],
+  },
+];

@@ -6,7 +6,7 @@ import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
 import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith } from './ctype';
 import { Parser, SyntaxAbort } from './parser';
-import { rval, wrapInt, mk, implicitConvert } from './sema';
+import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
 import type { Unit } from './unit';
 
@@ -706,7 +706,7 @@ function deduceAll(h: TParam[], pat: { params: CType[]; nparams: number; variadi
 function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): boolean {
   let A: CType;
   if (P.k === 'ref') {
-    if (P.rv && tparamOf(P.to) !== undefined && P.to.q === 0 && arg.lv) return bind(tparamOf(P.to)!, refTo(arg.ty), out);   // forwarding reference
+    if (P.rv && tparamOf(P.to) !== undefined && P.to.q === 0 && arg.lv && !isXvalue(arg)) return bind(tparamOf(P.to)!, refTo(arg.ty), out);   // forwarding reference
     P = P.to;
     A = arg.ty;
   } else {

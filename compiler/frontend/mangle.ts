@@ -49,7 +49,10 @@ class Mangler {
   }
   /** One <template-arg>: a type, a literal, or an argument pack J...E. */
   private targ(a: TArg): string {
-    if (a.k === 'val' && valParamIndex(a.v) !== undefined) return tparamRef(valParamIndex(a.v)!);   // a template's own non-type parameter
+    if (a.k === 'val' && valParamIndex(a.v) !== undefined) {
+      // a template's own non-type parameter; its pack expansion `Is...` is an expression X..E to EDG (cicc's `IJXT_EE`)
+      return (a as { packExp?: boolean }).packExp ? 'X' + tparamRef(valParamIndex(a.v)!) + 'E' : tparamRef(valParamIndex(a.v)!);
+    }
     return a.k === 'type' ? this.type(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.targ(x)).join('') + 'E' : this.literal(a.ty, a.v);
   }
   private argKey(a: TArg): string { return a.k === 'val' && valParamIndex(a.v) !== undefined ? `T${valParamIndex(a.v)}` : a.k === 'type' ? this.key(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.argKey(x)).join('') + 'E' : 'L' + builtinCode(a.ty) + a.v + 'E'; }

@@ -6,7 +6,7 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
 import { evalConst, evalInt } from './consteval';
@@ -88,6 +88,12 @@ const TYPE_KW = new Set(['void', 'bool', 'char', 'short', 'int', 'long', 'float'
   'typename', 'decltype', '__typeof__', 'typeof', '__builtin_va_list', '_Float128', '__float128', '__fp16', '_Float16', 'auto']);
 const SPEC_KW = new Set(['typedef', 'extern', 'static', 'inline', '__inline__', '__inline', 'constexpr', 'register', 'virtual', 'explicit', 'friend',
   'mutable', 'thread_local', '__thread', '__extension__', '__attribute__', '__noinline__', '__attribute', '__restrict__', '__restrict', 'consteval', 'constinit', 'alignas', '__declspec']);
+
+/** A bound non-type parameter pack: sizeof... and expansions read its values; a plain use is an error. */
+export function valPackSym(name: string, ty: CType, vals: bigint[]): Sym { return { kind: 'enumconst', name, ty, value: 0n, packVals: vals } as Sym; }
+export const packValsOf = (s: Sym | undefined): bigint[] | undefined => (s as { packVals?: bigint[] } | undefined)?.packVals;
+/** A non-type parameter pack of a pattern (`Is` in `seq<Is...>` while deducing): its parameter index. */
+export const valPackParamOf = (s: Sym | undefined): number | undefined => (s as { valPackParam?: number } | undefined)?.valPackParam;
 
 export class Parser {
   p: number;
@@ -1392,6 +1398,25 @@ export class Parser {
         }
         out.push({ k: 'type', ty });
       }
+      else if (this.tmplArgDotsAhead() >= 0) {
+        // `Is...` / `(Is * 2)...`: a non-type pack expansion, one argument per element
+        const dots = this.tmplArgDotsAhead();
+        const pi = dots === this.p + 1 ? valPackParamOf(this.tscope?.get(this.tx())) : undefined;
+        if (pi !== undefined) {
+          // `Is...` of a pattern (a partial specialisation's arguments, a declared signature): matches the remaining values
+          out.push({ k: 'pack', args: [{ k: 'val', ty: C.int, v: valParam(pi), packExp: true } as TArg] });
+          this.p = dots + 1;
+        } else {
+          const vals = this.expandPack(this.p, dots, () => {
+            const savedGt = this.gtEnds;
+            this.gtEnds = true;
+            try { const e = this.parseBinary(1); return { k: 'val' as const, ty: unqual(e.ty.k === 'error' ? C.int : e.ty), v: this.constInt(e) }; } finally { this.gtEnds = savedGt; }
+          });
+          out.push({ k: 'pack', args: vals });
+        }
+        if (!this.eat(',')) break;
+        continue;
+      }
       else {
         // a constant expression up to the `>` or `,` that ends it (`(N > 32) && (N <= 1024)`)
         const savedGt = this.gtEnds;
@@ -1406,6 +1431,19 @@ export class Parser {
     }
     this.closeAngle();
     return out;
+  }
+  /** If the template argument at the cursor ends in `...` (before the ',' or '>' that ends it), the index of that `...`. */
+  private tmplArgDotsAhead(): number {
+    let depth = 0;
+    for (let j = this.p; j < this.end; j++) {
+      const t = this.u.text(j);
+      if (this.u.toks.kind[j] === Tok.EOF) return -1;
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { if (--depth < 0) return -1; }
+      else if (depth === 0 && (t === ',' || t === '>' || t === '>>')) return j > this.p && this.u.text(j - 1) === '...' ? j - 1 : -1;
+      else if (t === ';') return -1;
+    }
+    return -1;
   }
   closeAngle(): void {
     if (this.halfGt) { this.halfGt = false; this.p++; return; }
@@ -1530,7 +1568,7 @@ export class Parser {
    * `dots`, the token at `end` is the `...` and the cursor is left after it.
    */
   expandPack<T>(start: number, end: number, one: () => T, dots = true): T[] {
-    const types = new Map<string, CType[]>(), vars = new Map<string, VarSym[]>();
+    const types = new Map<string, CType[]>(), vars = new Map<string, VarSym[]>(), vals = new Map<string, { ty: CType; vs: bigint[] }>();
     for (let j = start; j < end; j++) {
       if (this.u.toks.kind[j] !== Tok.Ident) continue;
       const n = this.u.text(j);
@@ -1539,8 +1577,11 @@ export class Parser {
       const ts = this.tscope?.get(n);
       const el = ts && ts.kind === 'type' ? packOf(ts.ty) : undefined;
       if (el) types.set(n, el);
+      const pv = packValsOf(ts);
+      if (pv) vals.set(n, { ty: (ts as { ty: CType }).ty, vs: pv });
+      if (valPackParamOf(ts) !== undefined) throw new Unsupported('expansion of a non-type parameter pack in a pattern');
     }
-    const lens = new Set([...[...types.values()].map(x => x.length), ...[...vars.values()].map(x => x.length)]);
+    const lens = new Set([...[...types.values()].map(x => x.length), ...[...vars.values()].map(x => x.length), ...[...vals.values()].map(x => x.vs.length)]);
     if (lens.size !== 1) throw new Unsupported(lens.size ? 'pack expansion of packs of different lengths' : 'pack expansion without a parameter pack');
     const n = [...lens][0]!;
     const out: T[] = [];
@@ -1548,6 +1589,7 @@ export class Parser {
     for (let i = 0; i < n; i++) {
       const ts = new Map(savedT ?? []);
       for (const [name, el] of types) ts.set(name, { kind: 'type', name, ty: el[i]! });
+      for (const [name, el] of vals) ts.set(name, { kind: 'enumconst', name, ty: el.ty, value: el.vs[i]! });
       this.tscope = ts;
       this.push();
       for (const [name, vs] of vars) this.scopes[this.scopes.length - 1]!.set(name, vs[i]!);
@@ -1777,6 +1819,13 @@ export class Parser {
       const es = sizeOfC(ty.elem);
       while (!this.at('}')) {
         if (this.at('[')) throw new Unsupported('designated initializer');
+        const dots = this.at('{') ? -1 : this.packDotsAhead();
+        if (dots >= 0) {
+          // `{Is...}`, `{f(xs)...}`: one element per element of the pack
+          for (const init of this.expandPack(this.p, dots, () => this.parseInitializer(ty.elem))) { items.push({ off: i * es, path: [i], init }); i++; }
+          if (!this.eat(',')) break;
+          continue;
+        }
         items.push({ off: i * es, path: [i], init: this.parseInitializer(ty.elem) });
         i++;
         if (!this.eat(',')) break;
@@ -2678,7 +2727,7 @@ export class Parser {
             const n = this.tx(); this.p++;
             this.expect(')');
             const ts = this.tscope?.get(n);
-            const el: unknown[] | undefined = this.packVar(n) ?? (ts && ts.kind === 'type' ? packOf(ts.ty) : undefined);
+            const el: unknown[] | undefined = this.packVar(n) ?? (ts && ts.kind === 'type' ? packOf(ts.ty) : undefined) ?? packValsOf(ts);
             if (!el) throw new Unsupported(`sizeof... of ${n}`);
             return mk(C.ulong, pos, false, { k: 'int', v: BigInt(el.length) });
           }
@@ -3416,7 +3465,9 @@ export class Parser {
           }
           return e;
         }
-        case 'enumconst': return mk(s.ty, pos, false, { k: 'int', v: s.value });
+        case 'enumconst':
+          if (packValsOf(s) || valPackParamOf(s) !== undefined) throw new Unsupported(`parameter pack ${s.name} used other than in an expansion`);
+          return mk(s.ty, pos, false, { k: 'int', v: s.value });
         case 'field': {
           const m = this.member(this.objectFor(s.rec, pos), s.name, false, pos);
           return (s as { byRef?: boolean }).byRef ? this.deref(m, pos) : m;
@@ -3451,7 +3502,7 @@ export class Parser {
     else if (isOp(dots - 1) && isOp(dots + 1) && this.u.text(dots - 1) === this.u.text(dots + 1)) {
       op = this.u.text(dots - 1);
       const lhs: [number, number] = [open + 1, dots - 1], rhs: [number, number] = [dots + 2, close];
-      const names = (r: [number, number]) => { for (let j = r[0]; j < r[1]; j++) { if (this.u.toks.kind[j] !== Tok.Ident) continue; const n = this.u.text(j); const ts = this.tscope?.get(n); if (this.packVar(n) || (ts && ts.kind === 'type' && packOf(ts.ty))) return true; } return false; };
+      const names = (r: [number, number]) => { for (let j = r[0]; j < r[1]; j++) { if (this.u.toks.kind[j] !== Tok.Ident) continue; const n = this.u.text(j); const ts = this.tscope?.get(n); if (this.packVar(n) || (ts && ts.kind === 'type' && packOf(ts.ty)) || packValsOf(ts)) return true; } return false; };
       right = names(lhs);
       pat = right ? lhs : rhs; init = right ? rhs : lhs;
     } else return null;

@@ -11,6 +11,7 @@ import { SPECS_CXX2 } from './specs-cxx2';
 import { TEX_SPECS } from './specs-tex';
 import { SPECS_VIRT } from './specs-virt';
 import { SPECS_COOP } from './specs-coop';
+import { SPECS_TMPL } from './specs-tmpl';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -543,6 +544,7 @@ export const SPECS: KernelSpec[] = [
   ...SPECS_CXX2,
   ...TEX_SPECS,
   ...SPECS_VIRT,
+  ...SPECS_TMPL,
   ...SPECS_COOP,
 ];
 

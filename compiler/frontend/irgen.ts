@@ -204,7 +204,13 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
   const cast: string[] = [], plain: string[] = [];
   for (const a of f.targs) {
     if (a.k === 'pack') throw new Unsupported('variadic kernel template');
-    if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
+    const tt = a.k === 'type' ? (a.ty as { tmplRec?: { name: string; scope: string[] } }).tmplRec : undefined;
+    if (tt) {
+      // a template template argument: EDG spells a namespace member ` ::ns::Name` (a global one differently in the cast)
+      if (!tt.scope.length || tt.scope.includes('(anonymous)')) throw new Unsupported('template template argument of a kernel outside a named namespace');
+      const s = ' ::' + [...tt.scope, tt.name].join('::');
+      cast.push(s); plain.push(s);
+    } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
     else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
   }
   return { cast, plain };

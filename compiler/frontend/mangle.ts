@@ -105,6 +105,8 @@ class Mangler {
   }
   /** Canonical (substitution-free) form of a type: the key substitutions are matched by. */
   key(t: CType): string {
+    const tr = (t as { tmplRec?: RecordDecl }).tmplRec;
+    if (tr) return this.key({ k: 'record', rec: tr, q: 0 });   // a template template argument: the template's name
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     if (q) return qualStr(q) + this.key(unq(t));
     const ti = tparamOf(t);
@@ -124,6 +126,8 @@ class Mangler {
     }
   }
   type(t: CType): string {
+    const tr = (t as { tmplRec?: RecordDecl }).tmplRec;
+    if (tr) return this.record(tr);
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     const tp = tparamOf(t);
     if (isAuto(t)) return isDecltypeAuto(t) ? 'Dc' : 'Da';

@@ -509,6 +509,9 @@ export class Parser {
           if (syms.length && syms[0]!.kind === 'type') {
             named = syms[0]!.ty; this.p++;
             if (this.at('<')) {
+              // a template template parameter given its arguments (`Store<T>`): that class template's specialisation
+              const tdi = (named as { tmplDecl?: number }).tmplDecl;
+              if (tdi !== undefined) { named = { k: 'record', rec: this.u.templates.instantiateClass(tdi, this.parseTemplateArgs(), this), q: 0 }; continue; }
               // the injected class name of a class template used with arguments, or a template found by name
               if (named.k === 'record' && named.rec.targs) { this.p--; const r = this.templateIdType(t, named.rec.scope, false); if (r) { named = r; continue; } this.p++; }
               throw new Unsupported(`template ${t}<...>`);
@@ -642,6 +645,8 @@ export class Parser {
           }
         }
         (rec.memberTemplates ??= new Set()).add(name);
+        const cname = this.memberClassTemplateName(save);
+        if (cname) (this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates = ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates ?? new Set()).add(cname);
         // a member function template (not a constructor or operator): instantiated on use
         if (name && name !== 'operator') {
           const mt: MemberTmpl = { name, start: save, end: this.p, rec, tscope: this.tscope };
@@ -859,9 +864,26 @@ export class Parser {
   }
   /** `static T x = v;` / `static constexpr T x = v;` in a class. */
   private parseStaticMember(rec: RecordDecl, ds: DeclSpec): void {
-    if (!ds.ty) throw new Unsupported('static data member without a type');
+    // `static constexpr auto ALIGN = AlignBytes<T>::ALIGN_BYTES;` (cub): the type comes from the initializer
+    const autoVar = !ds.ty && ds.auto && !(ds as DeclSpec & { dcauto?: boolean }).dcauto;
+    if (!ds.ty && !autoVar) throw new Unsupported('static data member without a type');
     for (;;) {
-      const d = this.parseDeclarator(ds.ty, false);
+      const d = this.parseDeclarator(ds.ty ?? withQ(AUTO, (ds as DeclSpec & { q: number }).q), false);
+      if (autoVar) {
+        if (d.ty.k === 'func' || !hasAuto(d.ty) || !this.eat('=')) throw new Unsupported('static data member without a type');
+        const e = this.at('{') ? this.braceExpr() : this.parseAssign();
+        const ty = this.deduceAuto(d.ty, e);
+        const v = this.u.newVar(d.name, ds.constexpr ? withQ(ty, Q.Const) : ty, 'global', d.pos);
+        v.scope = [...rec.scope];
+        (v as VarSym & { cls?: RecordDecl }).cls = rec;
+        v.isConstexpr = ds.constexpr;
+        v.space = ds.attrs.device ? 'device' : ds.attrs.constant ? 'constant' : ds.attrs.shared ? 'shared' : 'none';
+        v.init = this.initFromExpr(e, v.ty, e.pos);
+        if (isArith(v.ty)) { const cv = evalConst(e); if (cv !== null) v.constVal = cv; }
+        rec.statics!.set(d.name, v);
+        if (!this.eat(',')) break;
+        continue;
+      }
       if (d.ty.k === 'func') {
         // static member function
         const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
@@ -884,6 +906,25 @@ export class Parser {
       if (!this.eat(',')) break;
     }
     this.expect(';');
+  }
+  /**
+   * The name a member class or alias template declares (`template <class U> struct IsMultiple {...}`,
+   * `template <class U> using X = ...`) from its `template` token at j, or ''. Such members are not
+   * instantiated yet: a use of the name falls back naming them instead of reading as undefined.
+   */
+  private memberClassTemplateName(j: number): string {
+    let depth = 0;
+    for (j++; j < this.end; j++) {
+      const t = this.u.text(j);
+      if (t === '(' || t === '[') { let d = 0; do { const x = this.u.text(j); if (x === '(' || x === '[') d++; else if (x === ')' || x === ']') d--; j++; } while (d > 0 && j < this.end); j--; continue; }
+      if (t === '<') depth++;
+      else if (t === '>') { if (--depth === 0) break; }
+      else if (t === '>>') { depth -= 2; if (depth <= 0) break; }
+      else if (t === ';' || t === '{') return '';
+    }
+    const k = this.u.text(j + 1);
+    if ((k === 'struct' || k === 'class' || k === 'union' || k === 'using') && this.u.toks.kind[j + 2] === Tok.Ident) return this.u.text(j + 2);
+    return '';
   }
   /** A member function declaration/definition (incl. constructors, operators): `name (` before any `;`/`{`/`=` at depth 0. */
   private isMemberFunction(): boolean {
@@ -1379,6 +1420,8 @@ export class Parser {
     while (!this.at('>') && !this.at('>>')) {
       if (this.at('...')) throw new Unsupported('pack expansion');
       const start = this.p;
+      const tt = this.templateNameArg();
+      if (tt) { out.push({ k: 'type', ty: tt }); if (!this.eat(',')) break; continue; }
       if (this.startsType()) {
         const ty = this.parseTypeName();
         if (this.at('...') && !hasPack(ty) && hasPlaceholder(ty)) {
@@ -1431,6 +1474,40 @@ export class Parser {
     }
     this.closeAngle();
     return out;
+  }
+  /**
+   * A template template argument at the cursor: a class template's (qualified) name alone, up to the ',' or
+   * '>' that ends the argument, or a template template parameter; the cursor moves past it. Null otherwise.
+   */
+  templateNameArg(): CType | null {
+    let j = this.p;
+    const path: string[] = [];
+    const global = this.u.text(j) === '::';
+    if (global) j++;
+    for (;;) {
+      if (this.u.toks.kind[j] !== Tok.Ident || this.u.isKeyword(this.u.text(j))) return null;
+      path.push(this.u.text(j)); j++;
+      if (this.u.text(j) === '::') { j++; continue; }
+      break;
+    }
+    const after = this.u.text(j);
+    if (after !== ',' && after !== '>' && after !== '>>' && j < this.end) return null;
+    const name = path[path.length - 1]!;
+    if (path.length === 1 && !global) {
+      const ts = this.tscope?.get(name);
+      if (ts) { if (ts.kind === 'type' && (ts.ty as { tmplRec?: RecordDecl }).tmplRec) { this.p = j; return ts.ty; } return null; }
+      // the injected class name inside its own template names the current specialisation (a type)
+      if (this.recordStack.some(r => r.name === name) || this.cls?.name === name) return null;
+      if (this.lookup(name).some(x => x.kind === 'type' || x.kind === 'var' || x.kind === 'enumconst')) return null;
+    }
+    const isRec = (di: number) => this.u.index.decls[di]!.kind === 'record';
+    let ents: number[] = [];
+    if (global) ents = this.u.templateEntries(name, path.slice(0, -1), 'record', true).filter(isRec);
+    else if (path.length === 1) ents = this.u.templateEntries(name, this.ns, 'record', false).filter(isRec);
+    else for (let d = this.ns.length; d >= 0 && !ents.length; d--) ents = this.u.templateEntries(name, [...this.ns.slice(0, d), ...path.slice(0, -1)], 'record', true).filter(isRec);
+    if (!ents.length) return null;
+    this.p = j;
+    return this.u.templates.tmplRef(ents[0]!);
   }
   /** If the template argument at the cursor ends in `...` (before the ',' or '>' that ends it), the index of that `...`. */
   private tmplArgDotsAhead(): number {
@@ -3434,6 +3511,7 @@ export class Parser {
       }
       if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
       if (syms.length === 0) {
+        if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member class template ${name}`);
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);
       }

@@ -9,7 +9,7 @@ import { Parser, SyntaxAbort, valPackSym } from './parser';
 import { rval, wrapInt } from './sema';
 import type { Unit } from './unit';
 
-export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number; pack?: boolean }
+export interface TParam { kind: 'type' | 'val' | 'tmpl'; name: string; typeStart: number; defStart: number; pack?: boolean }
 
 /** A template parameter of a pattern (the declared signature, used for deduction and mangling). */
 export const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
@@ -23,7 +23,22 @@ export function parseTemplateHeader(p: Parser): TParam[] {
   p.expect('<');
   const out: TParam[] = [];
   while (!p.at('>')) {
-    if (p.at('template')) throw new Unsupported('template template parameter');
+    if (p.at('template')) {
+      // `template <class> class TT [= ns::Default]`: its own parameter list is not read (only class templates bind to it)
+      p.p++;
+      if (!p.at('<')) throw new Unsupported('template template parameter');
+      let depth = 0;
+      do { if (p.at('<')) depth++; else if (p.at('>')) depth--; else if (p.at('>>')) depth -= 2; else if (p.at('(')) { p.skipBalanced(); continue; } p.p++; } while (depth > 0 && p.kind() !== 0);
+      if (depth < 0 || !(p.eat('class') || p.eat('typename'))) throw new Unsupported('template template parameter');
+      if (p.at('...')) throw new Unsupported('template template parameter pack');
+      let name = '';
+      if (p.isIdent()) { name = p.tx(); p.p++; }
+      let defStart = -1;
+      if (p.eat('=')) { defStart = p.p; if (skipArg(p)) { out.push({ kind: 'tmpl', name, typeStart: -1, defStart }); p.p++; return out; } }
+      out.push({ kind: 'tmpl', name, typeStart: -1, defStart });
+      if (!p.eat(',')) break;
+      continue;
+    }
     // `typename X<...>::type = 0` and `typename T::type N` are non-type parameters of a dependent type
     if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))
       && !(p.at('typename') && p.isIdent(1) && (p.at('<', 2) || p.at('::', 2)))) {
@@ -79,6 +94,22 @@ function skipArg(p: Parser): boolean {
   return false;
 }
 
+/** A class template passed as a template template argument: a stand-in record (for mangling: its name, no arguments). */
+export const tmplRecOf = (t: CType): RecordDecl | undefined => (t as { tmplRec?: RecordDecl }).tmplRec;
+/** A template template argument's type for the class template di (one per template, so keys compare). */
+export function tmplRefType(u: Unit, di: number): CType {
+  const cache = ((u as Unit & { tmplRefs?: Map<number, CType> }).tmplRefs ??= new Map());
+  let t = cache.get(di);
+  if (!t) {
+    const d = u.index.decls[di]!;
+    const rec = u.newRecord('struct', d.name, splitScope(d.scope), []);
+    t = { k: 'error', q: 0, tmplRec: rec, tmplDecl: di } as CType;
+    cache.set(di, t);
+  }
+  return t;
+}
+/** The class template a template template argument names. */
+export const tmplDeclOf = (t: CType): number | undefined => (t as { tmplDecl?: number }).tmplDecl;
 /** A template parameter as a placeholder of a pattern (a value parameter reads as a sentinel far from ordinary values). */
 function patternSym(tp: TParam, i: number): Sym {
   if (tp.kind === 'type') return { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) };
@@ -114,6 +145,14 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
         if (a.k !== 'pack' || a.args.some(x => x.k !== 'type')) return null;
         args.push(a);
         if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) });
+        continue;
+      }
+      if (tp.kind === 'tmpl') {
+        // a class template named as an argument (or the default's name)
+        if (!a && tp.defStart >= 0) { const save = p.p; p.p = tp.defStart; const t = p.templateNameArg(); p.p = save; p.resetHalfGt(); if (t) a = { k: 'type', ty: t }; }
+        if (!a || a.k !== 'type' || !tmplRecOf(a.ty)) return null;
+        args.push(a);
+        if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: a.ty });
         continue;
       }
       let valTy: CType = C.int;
@@ -152,7 +191,7 @@ function typeKey(t: CType): string {
     case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
     case 'int': return `${t.name}${q}`;
     case 'func': return `fn(${typeKey(t.ret)};${t.params.map(typeKey).join(',')})`;
-    default: return tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
+    default: return tmplRecOf(t) ? `TT#${recId(tmplRecOf(t)!)}` : tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
   }
 }
 const ids = new WeakMap<RecordDecl, number>();
@@ -201,6 +240,8 @@ export class Templates {
         && this.u.text(e.first + 2) !== '>';
     });
   }
+  /** The template template argument naming class template di. */
+  tmplRef(di: number): CType { return tmplRefType(this.u, di); }
   /** Is the entry an explicit specialisation (`template<>`)? */
   isExplicitSpec(di: number): boolean { return this.header(di).length === 0; }
 

@@ -9,4 +9,12 @@ export const SPECS_TMPL: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 48, init: gen(j => ((j * 7) % 13) - 6) }, dout: { type: 'i32', n: 32 * 8 } },
     launches: [{ kernel: 'packsNontype', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'cxx2_tmpltmpl_basic',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 11) - 4) }, dout: { type: 'i32', n: 32 * 4 } },
+    launches: [
+      { kernel: '_Z8tmplTmplIN3ops4PlusEEvPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
+      { kernel: '_Z8tmplTmplIN3ops3MaxEEvPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
+    ],
+  },
 ];

@@ -1504,7 +1504,14 @@ export class Parser {
     let ents: number[] = [];
     if (global) ents = this.u.templateEntries(name, path.slice(0, -1), 'record', true).filter(isRec);
     else if (path.length === 1) ents = this.u.templateEntries(name, this.ns, 'record', false).filter(isRec);
-    else for (let d = this.ns.length; d >= 0 && !ents.length; d--) ents = this.u.templateEntries(name, [...this.ns.slice(0, d), ...path.slice(0, -1)], 'record', true).filter(isRec);
+    else {
+      // the namespaces resolved one by one (inline namespaces included), as qualifiedType() does
+      const r = this.resolveNamespaceOrType(path[0]!);
+      if (r.kind !== 'ns') return null;
+      let nsPath = r.path;
+      for (const c of path.slice(1, -1)) { const rc = this.u.resolveIn(nsPath, c); if (rc.kind !== 'ns') return null; nsPath = rc.path; }
+      ents = this.u.templateEntries(name, nsPath, 'record', true).filter(isRec);
+    }
     if (!ents.length) return null;
     this.p = j;
     return this.u.templates.tmplRef(ents[0]!);

@@ -553,6 +553,8 @@ export class Templates {
     for (const ei of this.specEntries(di)) {
       const h = this.header(ei);
       if (h.length === 0) continue;
+      // its patterns could not be matched (a wrong match would pick the primary template): fall back
+      if (h.some(tp => tp.kind === 'tmpl')) throw new Unsupported('partial specialization with a template template parameter');
       const p = this.parserAt(ei);
       parseTemplateHeader(p);
       // the parameters as placeholders; a value parameter reads as a sentinel value far from ordinary ones

@@ -1,9 +1,9 @@
 // Non-type template parameter packs: an index sequence built by recursion through a partial specialisation,
 // deduced back from a function parameter (`Seq<Is...>`), expanded in folds, braced lists, call arguments and
-// template argument lists, counted with sizeof..., and given explicitly to a __noinline__ function (mangled J...E).
+// template argument lists, counted with sizeof... (into a `static constexpr auto` member), and given explicitly to a __noinline__ function (mangled J...E).
 #include <cstdio>
 
-template <int... Is> struct Seq { static constexpr int size = sizeof...(Is); };
+template <int... Is> struct Seq { static constexpr auto size = sizeof...(Is); };
 template <int N, int... Is> struct MakeSeq { using type = typename MakeSeq<N - 1, N - 1, Is...>::type; };
 template <int... Is> struct MakeSeq<0, Is...> { using type = Seq<Is...>; };
 

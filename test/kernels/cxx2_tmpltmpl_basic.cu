@@ -1,5 +1,6 @@
 // Template template parameters: a container template passed to a holder, an operation template chosen per
-// kernel instantiation (the kernel's name mangles the template's own name), and a default template template argument.
+// kernel instantiation (the kernel's name mangles the template's own name), a default template template argument,
+// and thrust's policy pattern (a class named in a specialisation while its own definition is read).
 #include <cstdio>
 
 template <class T> struct Box { T v; __device__ T get() const { return v; } };
@@ -7,6 +8,16 @@ template <class T> struct Twice { T v; __device__ T get() const { return v + v; 
 namespace ops {
 template <class T> struct Plus { __device__ T operator()(T a, T b) const { return a + b; } };
 template <class T> struct Max { __device__ T operator()(T a, T b) const { return a > b ? a : b; } };
+}
+
+// thrust's policy pattern: a class named in a specialisation's arguments while its own definition is read
+namespace pol {
+template <class D> struct base { };
+struct tag;
+template <class> struct policy;
+template <> struct policy<tag> : base<tag> { using tag_type = tag; };
+template <template <class> class P> struct aware { };
+struct tag : policy<tag>, aware<pol::policy> { };
 }
 
 template <template <class> class Store, class T> struct Holder {
@@ -24,7 +35,7 @@ template <template <class> class Op> __global__ void tmplTmpl(const int *in, int
   o[0] = op(hb.read(), ht.read());
   o[1] = combine<int>(in[t], 5);
   o[2] = combine<int, ops::Max>(in[t], 2);
-  o[3] = (int)sizeof(Holder<Box, short>);
+  o[3] = (int)sizeof(Holder<Box, short>) + (int)sizeof(pol::tag);
 }
 
 int main() {
@@ -40,7 +51,7 @@ int main() {
     cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost);
     for (int t = 0; t < n; t++) {
       int a = hin[t], b = 2 * (hin[t] - 3);
-      int e[4] = {pass == 0 ? a + b : (a > b ? a : b), a + 5, a > 2 ? a : 2, 2};
+      int e[4] = {pass == 0 ? a + b : (a > b ? a : b), a + 5, a > 2 ? a : 2, 3};
       for (int k = 0; k < 4; k++)
         if (hout[t * 4 + k] != e[k]) { printf("FAIL cxx2_tmpltmpl_basic: pass %d t=%d k=%d got %d want %d\n", pass, t, k, hout[t * 4 + k], e[k]); return 1; }
     }

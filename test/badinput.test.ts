@@ -21,11 +21,11 @@ const GOOD = `__global__ void scale(float *x, float a, int n) {
   if (i < n) x[i] = x[i] * a;
 }
 `;
-// A class with two dynamic bases (two vtable pointers) is not supported by ptxd yet: the unit must fall back
+// A class with a virtual base class is not supported by ptxd yet: the unit must fall back
 // (or fail under PTXD_FALLBACK=never). If that changes, pick another unsupported feature.
 const MATH = `struct A { __device__ virtual float f() const { return 1.0f; } };
 struct B { __device__ virtual float g() const { return 2.0f; } };
-struct C : A, B { float s; };
+struct C : virtual A, B { float s; };
 __device__ __noinline__ float call(const A *a) { return a->f(); }
 __global__ void wave(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

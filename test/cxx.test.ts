@@ -12,13 +12,14 @@ import { KERNELS_DIR, ciccArgv, libdeviceBytes, mkTempDir, prepareUnits, require
 
 /** Features not implemented yet: the unit must come back unsupported, with a reason naming the feature. */
 const UNSUPPORTED: [string, string, RegExp][] = [
-  ['virtual_multiple_bases', `struct A { __device__ virtual int f() { return 1; } }; struct B { __device__ virtual int g() { return 2; } }; struct C : A, B { int x; };
-__device__ __noinline__ int call(A *a) { return a->f(); } __global__ void k(int *p) { C c; p[0] = call(&c); }`, /more than one dynamic base/],
+  ['virtual_base_class', `struct A { __device__ virtual int f() { return 1; } }; struct B : virtual A { int x; };
+__device__ __noinline__ int call(A *a) { return a->f(); } __global__ void k(int *p) { B b; p[0] = call(&b); }`, /virtual base class/],
   ['deduced_launch_in_template', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; run(f); return 0; }`, /deduced template arguments/],
-  ['move_ctor_by_value', `struct M { int v; __device__ M(int x) : v(x) {} __device__ M(const M &o) : v(o.v + 1) {} __device__ M(M &&o) : v(o.v + 2) {} };
-__device__ __noinline__ int take(M m) { return m.v; } __global__ void k(int *p) { M m(p[0]); p[1] = take(m); }`, /move constructor/],
-  ['extended_lambda', `// nvcc-flags: --extended-lambda\ntemplate <typename F> __global__ void k(F f, float *p) { p[0] = f(p[0]); }\nint main() { float *p = 0; float s = 2; k<<<1, 1>>>([s] __device__ (float x) { return x * s; }, p); return 0; }`, /extended lambda passed to a kernel/],
-  ['hd_extended_lambda', `// nvcc-flags: --extended-lambda\ntemplate <typename F> __global__ void k(F f, float *p) { p[0] = f(p[0]); }\nint main() { float *p = 0; float s = 2; k<<<1, 1>>>([s] __host__ __device__ (float x) { return x * s; }, p); return 0; }`, /__host__ __device__ extended lambda/],
+  ['class_operator_new_overloads', `struct M { int v; __device__ static void *operator new(unsigned long n) { return nullptr; }
+  __device__ static void *operator new(unsigned long n, int k) { return nullptr; } };
+__global__ void k(int *p) { M *m = new M; p[0] = m != nullptr; }`, /operator new of class M/],
+  // extended lambdas compile (test/kernels/cxx2_xlambda_*.cu); one capturing a class template specialisation with a value argument does not yet
+  ['xlambda_value_template_capture', `// nvcc-flags: --extended-lambda\ntemplate <int N> struct Arr { float v[N]; };\ntemplate <typename F> __global__ void k(F f, float *p) { p[0] = f(p[0]); }\nint main() { Arr<2> t{{2, 3}}; k<<<1, 1>>>([t] __device__ (float x) { return x * t.v[1]; }, (float *)0); return 0; }`, /extended lambda capturing a class template specialisation with value arguments/],
   ['forwarding_ctor_template', `struct S { int v; template <typename T> __device__ S(T &&t) : v(1) {} __device__ S(const S &o) : v(o.v) {} }; __global__ void k(int *p) { S a(2); S b(a); p[0] = b.v; }`, /constructor template/],
 ];
 

@@ -8,6 +8,8 @@
 // - A client killed by SIGTERM or SIGINT while it holds extra tokens gives them back (its signal handler).
 // - Under make with ordinary recipes (the pipe fds are closed on exec: no tokens to take) no unit is split;
 //   not under make, a unit is split across the idle pool workers.
+// - make 4.4's fifo jobserver (`--jobserver-auth=fifo:PATH`), with the test in make's place (make 4.4 is not
+//   on this machine): the tokens are taken from the named fifo and are all in it again afterwards.
 // Tokens are checked at the end of each make run by a last `+` recipe that takes exactly the 3 free
 // tokens of -j4 and finds no 4th; make 4.3 itself complains "INTERNAL: Exiting with N jobserver tokens
 // available" when tokens were lost.
@@ -19,6 +21,7 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
 import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
 import { PTXD_CICC_BIN, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
@@ -231,6 +234,54 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
       for (let i = 0; i < 200 && p.running > 0; i++) { await new Promise(res => setTimeout(res, 100)); p = scheduler(sb); }
       expect(p.running).toBe(0);
       expect(p.extraTokensReturned).toBe(0);
+    }, 600_000);
+  }
+
+  // make 4.4 passes `--jobserver-auth=fifo:PATH`: a named fifo holding the free tokens, which every job opens
+  // by name. make 4.4 is not on this machine (Debian bookworm has 4.3), so the test plays make's part with
+  // the same protocol: it creates the fifo, puts the 3 free tokens of -j4 in it, and runs nvcc with the
+  // MAKEFLAGS make 4.4 would export; afterwards exactly those 3 tokens must be in the fifo again.
+  function fifoJobserver(dir: string): { path: string; fd: number; tokens: () => number } {
+    const fifo = path.join(dir, 'GMfifo');
+    const mk = spawnSync('mkfifo', [fifo]);
+    expect(mk.status, String(mk.stderr)).toBe(0);
+    const fd = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+    fs.writeSync(fd, Buffer.from('+++'));
+    const tokens = () => {
+      const b = Buffer.alloc(16);
+      let n = 0;
+      for (;;) {
+        try { const got = fs.readSync(fd, b, 0, b.length, null); if (got <= 0) break; n += got; } catch { break; }
+      }
+      return n;
+    };
+    return { path: fifo, fd, tokens };
+  }
+
+  for (const kill of [undefined, 'SIGTERM'] as const) {
+    it(`make 4.4's fifo jobserver: ${kill ? `a client killed by ${kill} gives its tokens back` : 'an 8-kernel unit takes the 3 free tokens and returns them, same PTX'}`, async () => {
+      const { sb, src } = project(`jsplitfifo${kill ?? ''}`, [{ kernels: kill ? 12 : 8 }]);
+      fs.mkdirSync(path.join(src, 'build'), { recursive: true });
+      const js = fifoJobserver(src);
+      try {
+        const env = { ...sb.env, MAKEFLAGS: ` -j4 --jobserver-auth=fifo:${js.path}`, MAKELEVEL: '1', ...(kill ? { KILL_WITH: kill } : {}) };
+        const prefix = kill ? path.join(src, 'killer') : PTXD_CICC_BIN;
+        const n = await runAsync(requireTool('nvcc'), ['-arch=sm_90', '-O3', '-ptx', `--cicc-prefix=${prefix}`, 'u0.cu', '-o', path.join(src, 'build', 'u0.ptx')], { env, cwd: src });
+        const p = scheduler(sb);
+        if (kill) {
+          expect(n.code).not.toBe(0);
+          expect(n.out).toMatch(/killer: client holds [1-3] extra tokens/);
+          expect(n.out).toContain(`killer: ptxd-cicc ended by ${kill}`);
+        } else {
+          expect(n.code, n.out + n.err).toBe(0);
+          expect(p).toMatchObject({ extraTokensAcquired: 3, extraTokensReturned: 3, splitJobs: 1, peakSlotsPerJob: 4 });
+          await wholePtx(sb, src);
+          samePtx(src, ['u0']);
+        }
+        expect(js.tokens(), 'tokens in the fifo after the build').toBe(3);
+      } finally {
+        fs.closeSync(js.fd);
+      }
     }, 600_000);
   }
 

@@ -20,6 +20,7 @@ const ptr = (to: HostType, q: { const?: boolean; volatile?: boolean; restrict?: 
 const rec = (qualName: string, tag: 'struct' | 'class' | 'union' = 'struct', q: { const?: boolean } = {}): HostType => ({ k: 'record', tag, qualName, ...q });
 const en = (qualName: string): HostType => ({ k: 'enum', qualName });
 const td = (qualName: string, target: HostType, q: { const?: boolean } = {}): HostType => ({ k: 'typedef', qualName, target, ...q });
+const fn = (ret: HostType, ps: HostType[], variadic = false): HostType => ({ k: 'func', ret, params: ps, variadic });
 
 /** Parameters with their (size, align); offsets are laid out like the kernel parameter buffer. */
 function params(...ps: [HostType, number, number][]): StubParam[] {
@@ -260,6 +261,17 @@ static __global__ void two(int * __restrict__ p, const float * __restrict__ q) {
         kernel('x.cu', '_Z2d6Pf', 'd6', 15, params(P8(ptr(b('float')))), { endLine: 21 }),
         kernel('x.cu', '_Z3twoPiPKf', 'two', 22, params(P8(ptr(b('int'), { restrict: true })), P8(ptr(b('float', { const: true }), { restrict: true }))), { isStatic: true }),
       ],
+      variables: [],
+    }),
+  },
+  {
+    name: 'function pointer parameters',
+    src: `__global__ void fp(float (*g)(float), unsigned char (*h)(unsigned char, float), void (*v)(void), int *p) {}
+`,
+    input: () => ({
+      kernels: [kernel('x.cu', '_Z2fpPFffEPFhhfEPFvvEPi', 'fp', 1, params(
+        P8(ptr(fn(b('float'), [b('float')]))), P8(ptr(fn(b('unsigned char'), [b('unsigned char'), b('float')]))),
+        P8(ptr(fn(b('void'), []))), P8(ptr(b('int')))))],
       variables: [],
     }),
   },

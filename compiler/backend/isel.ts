@@ -2,6 +2,7 @@
 // Every SSA value gets its own virtual register(s) (aggregates: one per scalar leaf); phis are eliminated by
 // parallel copies on the incoming edges, critical edges going through edge blocks placed after the body.
 // The text depends only on the function (labels and the depot name carry FN_MARK, replaced at assembly).
+import { emitDivByConst } from './divconst';
 import { mutateIns, mutateRaw } from './mutations';
 import type { Func, Block, Inst, Value, Const, Type, Arg, Global, ICmpPred, FCmpPred } from '../middle/ir';
 import { T, AS, sizeOf, alignOf, fieldOffset, isInt, ptrTy, typeStr, isTerminator } from '../middle/ir';
@@ -76,8 +77,10 @@ export class FnEmitter {
   private inEdgeCopies = false;
   /** Geps with constant indices whose every use is a load/store address: folded into `[base+off]`. */
   private foldedGep = new Set<Inst>();
-  /** `add nsw x, C` used only as a gep index (directly or extended): the gep adds C * scale to its offset. */
+  /** `add nsw x, C` used as a gep index (directly or extended): the gep adds C * scale to its offset. */
   private peeledAdd = new Set<Inst>();
+  /** Peeled adds with no other use: not computed at all. */
+  private unusedAdd = new Set<Inst>();
   /** Geps with dynamic indices used only as load/store addresses, grouped by (block, base, dynamic terms). */
   private dynGroup = new Map<Inst, { reg: string | null }>();
   /** zext/sext of a single-use i8/i16 load: one ld.{u,s}{8,16} straight into the wide register. */
@@ -256,7 +259,10 @@ export class FnEmitter {
       if (i.op !== 'add' || !i.nsw || i.ops[1]!.kind !== 'int' || (i.ty !== T.i32 && i.ty !== T.i64) || this.madOf.has(i)) continue;
       const us = this.users.get(i) ?? [];
       const asIndex = (u: Inst): boolean => u.op === 'gep' && u.ops[0] !== i;
-      if (us.length > 0 && us.every(u => (asIndex(u) && i.ty === T.i64) || (this.wideIdx.has(u) && u.op === 'sext'))) this.peeledAdd.add(i);
+      const peels = (u: Inst): boolean => (asIndex(u) && i.ty === T.i64) || (this.wideIdx.has(u) && u.op === 'sext');
+      if (!us.some(peels)) continue;
+      this.peeledAdd.add(i);
+      if (us.every(peels)) this.unusedAdd.add(i);
     }
   }
 
@@ -957,15 +963,23 @@ export class FnEmitter {
           default: throw new Unsupported(`i1 ${i.op}`);
         }
       }
-      if (this.peeledAdd.has(i)) return;
+      if (this.unusedAdd.has(i)) return;
       const mad = this.madOf.get(i);
       if (mad) { this.ins(`mad.lo.s${w}`, d, this.src(mad.mul.ops[0]!), this.src(mad.mul.ops[1]!), this.src(mad.other)); return; }
       switch (i.op) {
         case 'add': this.ins(`add.s${w}`, d, this.src(a), this.src(b)); return;
         case 'sub': this.ins(`sub.s${w}`, d, this.src(a), this.src(b)); return;
         case 'mul': this.ins(`mul.lo.s${w}`, d, this.src(a), this.src(b)); return;
-        case 'sdiv': this.ins(`div.s${w}`, d, this.intSrc(a, true), this.intSrc(b, true)); return;
-        case 'udiv': this.ins(`div.u${w}`, d, this.intSrc(a, false), this.intSrc(b, false)); return;
+        case 'sdiv': case 'udiv': {
+          const signed = i.op === 'sdiv';
+          if (b.kind === 'int' && (w === 32 || w === 64)) {
+            const rc = w === 32 ? 'r' : 'rd';
+            const e = { fresh: () => this.fresh(rc), freshPred: () => this.fresh('p'), op: (o: string, dd: string, ...ss: string[]) => this.ins(o, dd, ...ss) };
+            if (emitDivByConst(e, d, this.src(a), b.value, w, signed)) return;
+          }
+          this.ins(`div.${signed ? 's' : 'u'}${w}`, d, this.intSrc(a, signed), this.intSrc(b, signed));
+          return;
+        }
         case 'srem': this.ins(`rem.s${w}`, d, this.intSrc(a, true), this.intSrc(b, true)); return;
         case 'urem': this.ins(`rem.u${w}`, d, this.intSrc(a, false), this.intSrc(b, false)); return;
         case 'and': this.ins(`and.b${w}`, d, this.src(a), this.src(b)); return;

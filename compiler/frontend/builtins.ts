@@ -180,6 +180,15 @@ function lowerMisc(ctx: BuiltinCtx, name: string, args: Value[], retTy: Type): V
       return fitTo(b, emitAsm(b, 'mov.u64 $0, %clock64;', [T.i64], [], true), retTy);
     case '__trap': case '__builtin_trap':
       emitAsm(b, 'trap;', [], [], true); return undefined;
+    // the device heap: calls of the external malloc/free the CUDA runtime provides (as new/delete use them)
+    case 'malloc': {
+      const f = declareFunc(ctx.m, 'malloc', funcTy(T.ptr, [T.i64]) as Type & { k: 'func' });
+      return b.call(f, f.fnTy, [fitTo(b, args[0]!, T.i64)]);
+    }
+    case 'free': {
+      const f = declareFunc(ctx.m, 'free', funcTy(T.void, [T.ptr]) as Type & { k: 'func' });
+      b.call(f, f.fnTy, [args[0]!]); return undefined;
+    }
     case '__brkpt':
       emitAsm(b, 'brkpt;', [], [], true); return undefined;
     case '__prof_trigger': {

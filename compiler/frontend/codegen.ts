@@ -9,11 +9,11 @@ import {
 import { Unsupported } from '../diagnostics';
 import type { CompileOptions } from '../options';
 import type { Expr, Stmt, Init, VarSym, FuncSym } from './ast';
-import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual } from './ctype';
+import { type CType, type Field, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isSigned, isFloating, isIntegral, unqual, baseOffset } from './ctype';
 import { evalConst } from './consteval';
 import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
-import { ownCopyCtor } from './parser';
-import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider } from './virtuals';
+import { ownCopyCtor, classAllocFn } from './parser';
+import { vinfoOf, isDynamic, isVirtual, isPure, isFinalFunction, slotOf, dtorSlot, finalOverrider, primaryChain, secondaryBases, overriderOnPath, type VSlot } from './virtuals';
 import { lowerBuiltinCall, lowerBuiltinVar, type BuiltinCtx } from './builtins';
 import { lowerCudartBuiltin } from './builtins-std';
 import { lowerTexSurf } from './builtins-tex';
@@ -33,9 +33,11 @@ export class ModuleGen {
 
   // ------------------------------------------------------------------ functions
   /** IR signature: [this], [sret], params. */
-  lowerSig(f: CType & { k: 'func' }, hasThis = false, kernel = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number }[] } {
-    const sret = f.ret.k === 'record';
-    const params: { ty: IRType; byval?: IRType; align?: number }[] = [];
+  lowerSig(f: CType & { k: 'func' }, hasThis = false, kernel = false): { fnTy: IRType & { k: 'func' }; sret: boolean; params: { ty: IRType; byval?: IRType; align?: number; deref?: number }[] } {
+    // Itanium, as cicc: a class that is not trivially copyable or destructible is returned through a hidden
+    // pointer to the caller's object; any other class by value (the PTX `func_retval0[N]` bytes)
+    const sret = f.ret.k === 'record' && byInvisibleRef(f.ret.rec);
+    const params: { ty: IRType; byval?: IRType; align?: number; deref?: number }[] = [];
     if (hasThis) params.push({ ty: T.ptr });
     if (sret) params.push({ ty: T.ptr });
     for (const p of f.params) {
@@ -43,6 +45,8 @@ export class ModuleGen {
       // reference to a caller-made copy, which the caller destroys
       if (p.k === 'record' && !kernel && byInvisibleRef(p.rec)) params.push({ ty: T.ptr });
       else if (p.k === 'record') params.push({ ty: T.ptr, byval: irType(p), align: alignOfC(p) });
+      // a reference is bound to an object: its bytes may be read wherever the callee could read them
+      else if (p.k === 'ref' && p.to.k !== 'func' && p.to.k !== 'void' && !(p.to.k === 'record' && !p.to.rec.complete) && !(p.to.k === 'array' && p.to.n === null)) params.push({ ty: irType(p), deref: sizeOfC(p.to) });
       else params.push({ ty: irType(p) });
     }
     const ret = sret ? T.void : irType(f.ret);
@@ -61,6 +65,7 @@ export class ModuleGen {
     sig.params.forEach((p, i) => {
       const a = fn!.params[i]!;
       if (p.byval) { a.byval = p.byval; a.align = p.align; }
+      if (p.deref) a.attrs.push(`dereferenceable(${p.deref})`);
       if (sig.sret && i === (hasThis ? 1 : 0)) { a.sret = irType(f.ty.ret); a.align = alignOfC(f.ty.ret); }
     });
     if (f.forceinline) fn.attrs.alwaysinline = true;
@@ -94,22 +99,63 @@ export class ModuleGen {
     let g = this.vtables.get(rec);
     if (g) return g;
     const vi = vinfoOf(rec)!;
-    const ty = arrayTy(vi.slots.length + 2, T.ptr);
+    const secs = secondaryBases(rec);
+    const size = secs.reduce((n, b) => n + vinfoOf(b.rec)!.slots.length + 2, vi.slots.length + 2);
+    // with secondary vtables the group holds negative offset-to-top words: an array of i64, as cicc's .u64
+    const wide = secs.length > 0;
+    const ty = arrayTy(size, wide ? T.i64 : T.ptr);
     const name = '_ZTV' + mangleTypeName({ k: 'record', rec, q: 0 }, this.opts.moduleId).slice(2);
     g = newGlobal(name, ty, AS.global, null, { linkage: 'linkonce_odr', isConstant: true, align: 8 });
     this.vtables.set(rec, g);
     this.m.globals.push(g);
-    const elems: Const[] = [cNull(), cNull()];
-    for (const s of vi.slots) {
-      if (s.k === 'dtor') { elems.push(this.genericAddr(this.dtorFunc(rec, s.deleting))); continue; }
-      if (isPure(s.f)) { elems.push(cNull()); continue; }
+    const word = (c: Const): Const => (wide ? (c.kind === 'null' ? cInt(T.i64, 0) : { kind: 'cexpr', ty: T.i64, op: 'ptrtoint', base: c } as Const) : c);
+    const slotFn = (s: VSlot, owner: RecordDecl): Func | null => {
+      if (s.k === 'dtor') return this.dtorFunc(owner, s.deleting);
+      if (isPure(s.f)) return null;
       if (!s.f.isDevice) throw new Unsupported(`host virtual function ${s.f.name} in the vtable of ${rec.name}`);
       const fn = this.func(s.f);
       if (s.f.bodyStart < 0 && !s.f.body && !s.f.defaulted) throw new Unsupported(`virtual function ${s.f.name} of ${rec.name} without a definition`);
-      elems.push(this.genericAddr(fn));
+      return fn;
+    };
+    const elems: Const[] = [word(cNull()), word(cNull())];
+    for (const s of vi.slots) { const fn = slotFn(s, rec); elems.push(word(fn ? this.genericAddr(fn) : cNull())); }
+    for (const sec of secs) {
+      elems.push(cInt(T.i64, -sec.off), cInt(T.i64, 0));
+      const offs = sec.path.map(r => sec.off - baseOffset(r, sec.rec));
+      for (const s of vinfoOf(sec.rec)!.slots) {
+        // the final overrider in rec, and how far `this` moves from the secondary subobject to it
+        const ov = s.k === 'dtor' ? { slot: s, off: 0 } : (() => { const o = overriderOnPath(s.f, sec.path, offs); return { slot: { k: 'fn', f: o.f } as VSlot, off: o.off }; })();
+        const owner = s.k === 'dtor' ? rec : (ov.slot as { f: FuncSym }).f.cls!;
+        const fn = slotFn(ov.slot, owner);
+        elems.push(word(fn ? this.genericAddr(ov.off === sec.off ? fn : this.thunk(fn, sec.off - ov.off)) : cNull()));
+      }
     }
     g.init = { kind: 'agg', ty, elems };
     return g;
+  }
+  /** Address-point offsets (bytes) of rec's vptrs: [subobject offset, offset in the vtable group] for each vptr. */
+  vptrPoints(rec: RecordDecl): [number, number][] {
+    const out: [number, number][] = [[0, 16]];
+    let at = vinfoOf(rec)!.slots.length + 2;
+    for (const sec of secondaryBases(rec)) { out.push([sec.off, 8 * at + 16]); at += vinfoOf(sec.rec)!.slots.length + 2; }
+    return out;
+  }
+  private thunks = new Map<string, Func>();
+  /** `_ZThn<delta>_<f>`: moves `this` back by delta bytes (a secondary base to the overrider's class), then calls f. */
+  private thunk(f: Func, delta: number): Func {
+    const name = `_ZThn${delta}_${f.name.slice(2)}`;
+    let t = this.thunks.get(name);
+    if (t) return t;
+    t = newFunc(name, f.fnTy, f.linkage);
+    this.thunks.set(name, t);
+    this.m.funcs.push(t);
+    const b = new Builder(t);
+    b.setBlock(b.newBlock('entry'));
+    t.params.forEach((p, i) => { p.name = i === 0 ? 'this' : `a${i}`; p.byval = f.params[i]!.byval; p.sret = f.params[i]!.sret; p.align = f.params[i]!.align; });
+    const self = b.gep(T.i8, t.params[0]!, [cInt(T.i64, -delta)]);
+    const r = b.call(f, f.fnTy, [self, ...t.params.slice(1)]);
+    if (f.fnTy.ret.k === 'void') b.ret(); else b.ret(r);
+    return t;
   }
   /**
    * The complete-object destructor (D1) of a dynamic class: sets the vptr, runs the body, destroys members
@@ -148,7 +194,9 @@ export class ModuleGen {
     b.setBlock(b.newBlock('entry'));
     d0.params[0]!.name = 'this';
     b.call(d1, d1.fnTy, [d0.params[0]!]);
-    const free = declareFunc(this.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
+    // the class's own operator delete when it declares one (looked up from the class, as a delete-expression would)
+    const own = classAllocFn(rec, 'operator delete', 1);
+    const free = own ? this.func(own) : declareFunc(this.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
     b.call(free, free.fnTy, [d0.params[0]!]);
     b.ret();
     return d0;
@@ -321,6 +369,17 @@ function arrayElems(t: CType): { rec: RecordDecl; n: number } | null {
 function byInvisibleRef(rec: RecordDecl): boolean {
   return ownCopyCtor(rec) || needsDtor({ k: 'record', rec, q: 0 }) || isDynamic(rec);
 }
+/** Itanium array cookie size of new T[n]: the count, padded to T's alignment, when T is not trivially destructible. */
+function arrayCookie(t: CType): number {
+  return nonTrivialDtor(t) ? Math.max(8, alignOfC(t)) : 0;
+}
+/** A destructor that is not trivial in the language's sense (user-provided or virtual, or a member's or base's). */
+function nonTrivialDtor(t: CType): boolean {
+  if (t.k === 'array') return nonTrivialDtor(t.elem);
+  if (t.k !== 'record') return false;
+  if ((t.rec.methods ?? []).some(m => m.dtor && (!m.defaulted || isVirtual(m)))) return true;
+  return t.rec.fields.some(f => nonTrivialDtor(f.ty)) || (t.rec.bases ?? []).some(b => nonTrivialDtor({ k: 'record', rec: b.rec, q: 0 }));
+}
 /** Do objects of this type need destructor calls (a non-trivial destructor of the class, its members or bases)? */
 export function needsDtor(t: CType): boolean {
   if (t.k === 'array') return needsDtor(t.elem);
@@ -389,7 +448,10 @@ class FnGen {
       if (tv) { const slot = this.b.alloca(T.ptr, 8, 'this.addr'); this.b.store(a, slot, 8); this.locals.set(tv, slot); }
       ai = 1;
     }
-    if (this.f.ty.ret.k === 'record') { this.sret = this.fn.params[ai]!; this.fn.params[ai]!.name = 'agg.result'; ai++; }
+    const rt = this.f.ty.ret;
+    if (rt.k === 'record' && byInvisibleRef(rt.rec)) { this.sret = this.fn.params[ai]!; this.fn.params[ai]!.name = 'agg.result'; ai++; }
+    // a class returned by value is built in a local object, loaded whole at the return
+    else if (rt.k === 'record') this.sret = this.b.alloca(irType(rt), alignOfC(rt), 'agg.result');
     ps.forEach((v, i) => {
       const a = this.fn.params[ai + i]!;
       a.name = v.name || `p${i}`;
@@ -398,7 +460,6 @@ class FnGen {
       this.b.store(a, slot, alignOfC(v.ty));
       this.locals.set(v, slot);
     });
-    const rt = this.f.ty.ret;
     const ra = rt.k === 'ref' ? 8 : alignOfC(rt);
     if (rt.k !== 'void' && rt.k !== 'record') this.retSlot = this.b.alloca(irType(rt), ra, 'retval');
     this.retBlock = this.b.detachedBlock('return');
@@ -412,6 +473,8 @@ class FnGen {
     if (dyn && this.f.dtor) this.destroyParts(this.fn.params[0]!, dyn);
     if (this.retSlot) {
       this.b.ret(this.b.load(irType(rt), this.retSlot, ra));
+    } else if (rt.k === 'record' && this.sret && this.sret.kind === 'inst') {
+      this.b.ret(this.b.load(irType(rt), this.sret, ra));
     } else this.b.ret();
   }
 
@@ -481,8 +544,11 @@ class FnGen {
   }
   /** *addr's vptr = the address point of rec's vtable (past its offset-to-top and typeinfo words). */
   private storeVptr(addr: Value, rec: RecordDecl): void {
-    const vt = this.b.gep(T.i8, this.g.genericAddr(this.g.vtable(rec)), [cInt(T.i64, 16)]);
-    this.b.store(vt, this.generic(addr), 8);
+    const g = this.g.genericAddr(this.g.vtable(rec));
+    for (const [off, point] of this.g.vptrPoints(rec)) {
+      const vt = this.b.gep(T.i8, g, [cInt(T.i64, point)]);
+      this.b.store(vt, off === 0 ? this.generic(addr) : this.b.gep(T.i8, this.generic(addr), [cInt(T.i64, off)]), 8);
+    }
   }
 
   // ------------------------------------------------------------------ statements
@@ -661,23 +727,83 @@ class FnGen {
   }
   /** Destroy n objects of class rec stored one after another at addr, last first. */
   private destroyArray(addr: Value, rec: RecordDecl, n: number): void {
-    this.loopElems(n, true, i => this.destroy(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC({ k: 'record', rec, q: 0 })))]), rec));
+    this.loopDyn(n, true, i => this.destroy(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC({ k: 'record', rec, q: 0 })))]), rec));
   }
-  /** A counted loop over element indices 0..n-1 (i64), forwards or backwards. */
-  private loopElems(n: number, backwards: boolean, body: (i: Value) => void): void {
-    if (n === 0) return;
-    // a few elements: straight-line code (what unrolling would make of the loop)
-    if (n <= 8) { for (let k = 0; k < n; k++) body(cInt(T.i64, backwards ? n - 1 - k : k)); return; }
+  /** `new T(...)` / `new T[n]`: malloc (device operator new, never null to the caller), the cookie, the objects. */
+  private heapNew(e: Expr & { k: 'new' }): Value {
+    const et = e.elem, sz = sizeOfC(et);
+    const malloc = e.alloc ? this.g.func(e.alloc) : declareFunc(this.g.m, 'malloc', funcTy(T.ptr, [T.i64]) as IRType & { k: 'func' });
+    if (!e.count) {
+      const p = this.b.call(malloc, malloc.fnTy, [cInt(T.i64, Math.max(sz, 1))]);
+      if (e.init) this.initInto(p, e.init, et);
+      return p;
+    }
+    const cookie = arrayCookie(et);
+    const n = this.rv(e.count);
+    let bytes = this.b.bin('mul', n, cInt(T.i64, sz));
+    if (cookie) bytes = this.b.bin('add', bytes, cInt(T.i64, cookie));
+    const base = this.b.call(malloc, malloc.fnTy, [bytes]);
+    let arr = base;
+    if (cookie) {
+      this.b.store(n, cookie === 8 ? base : this.b.gep(T.i8, base, [cInt(T.i64, cookie - 8)]), 8);
+      arr = this.b.gep(T.i8, base, [cInt(T.i64, cookie)]);
+    }
+    const init = e.init;
+    if (init) this.loopDyn(n, false, i => this.initInto(this.b.gep(T.i8, arr, [this.b.bin('mul', i, cInt(T.i64, sz))]), init, et));
+    return arr;
+  }
+  /** `delete p` / `delete[] p`: nothing for null; else the destructor(s) then free (D0 through the vtable for a virtual destructor). */
+  private heapDelete(e: Expr & { k: 'delete' }): void {
+    const p = this.generic(this.rv(e.e));
+    const et = (e.e.ty as CType & { k: 'ptr' }).to;
+    const rec = et.k === 'record' ? et.rec : null;
+    const own = rec ? classAllocFn(rec, e.array ? 'operator delete[]' : 'operator delete', 1) : undefined;
+    const free = own ? this.g.func(own) : declareFunc(this.g.m, 'free', funcTy(T.void, [T.ptr]) as IRType & { k: 'func' });
+    const live = this.blk('del.notnull'), done = this.blk('del.end');
+    this.b.condbr(this.b.icmp('ne', p, cNull()), live, done);
+    this.enter(live);
+    if (!e.array) {
+      const slot = rec ? dtorSlot(rec) : -1;
+      if (rec && slot >= 0 && !vinfoOf(rec)!.final) {
+        const vptr = this.b.load(T.ptr, p, 8);
+        const fp = this.b.load(T.ptr, this.b.gep(T.i8, vptr, [cInt(T.i64, 8 * (slot + 1))]), 8);
+        this.b.call(fp, funcTy(T.void, [T.ptr]) as IRType & { k: 'func' }, [p]);
+      } else {
+        if (rec && (needsDtor(et) || isDynamic(rec))) this.destroy(p, rec);
+        this.b.call(free, free.fnTy, [p]);
+      }
+    } else {
+      const cookie = arrayCookie(et);
+      if (cookie && rec) {
+        const n = this.b.load(T.i64, this.b.gep(T.i8, p, [cInt(T.i64, -8)]), 8);
+        const sz = sizeOfC(et);
+        if (needsDtor(et) || isDynamic(rec)) this.loopDyn(n, true, i => this.destroy(this.b.gep(T.i8, p, [this.b.bin('mul', i, cInt(T.i64, sz))]), rec));
+        this.b.call(free, free.fnTy, [this.b.gep(T.i8, p, [cInt(T.i64, -cookie)])]);
+      } else this.b.call(free, free.fnTy, [p]);
+    }
+    this.enter(done);
+  }
+  /**
+   * A loop over element indices 0..n-1 (i64), forwards or backwards; nothing when n is 0. With a constant
+   * n, a few elements are straight-line code (what unrolling would make of the loop) and no test guards it.
+   */
+  private loopDyn(n: Value | number, backwards: boolean, body: (i: Value) => void): void {
+    if (typeof n === 'number') {
+      if (n === 0) return;
+      if (n <= 8) { for (let k = 0; k < n; k++) body(cInt(T.i64, backwards ? n - 1 - k : k)); return; }
+    }
+    const count = typeof n === 'number' ? cInt(T.i64, n) : n;
     const ctr = this.b.alloca(T.i64, 8, 'arr.idx');
-    this.b.store(cInt(T.i64, backwards ? n : 0), ctr, 8);
+    this.b.store(backwards ? count : cInt(T.i64, 0), ctr, 8);
     const head = this.blk('arr.loop'), done = this.blk('arr.done');
-    this.enter(head);
+    if (typeof n === 'number') this.enter(head);
+    else { this.b.condbr(this.b.icmp('eq', count, cInt(T.i64, 0)), done, head); this.enter(head); }
     let i: Value = this.b.load(T.i64, ctr, 8);
     if (backwards) i = this.b.bin('add', i, cInt(T.i64, -1));
     body(i);
     const next = backwards ? i : this.b.bin('add', i, cInt(T.i64, 1));
     this.b.store(next, ctr, 8);
-    this.b.condbr(this.b.icmp('ne', next, cInt(T.i64, backwards ? 0 : n)), head, done);
+    this.b.condbr(this.b.icmp('ne', next, backwards ? cInt(T.i64, 0) : count), head, done);
     this.enter(done);
   }
   /** Destroy the members and bases of the object at addr (after its own destructor's body). */
@@ -743,7 +869,7 @@ class FnGen {
     if (each && ty.k === 'array' && ty.n !== null) {
       // default initialisation of an array of class objects: each element in order
       const et = ty.elem;
-      this.loopElems(ty.n, false, i => this.initInto(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC(et)))]), each, et));
+      this.loopDyn(ty.n, false, i => this.initInto(this.b.gep(T.i8, addr, [this.b.bin('mul', i, cInt(T.i64, sizeOfC(et)))]), each, et));
       return;
     }
     if (init.k === 'zero') { this.b.store(cZero(irType(ty)), addr, alignOfC(ty)); if (ty.k === 'record' && isDynamic(ty.rec)) this.storeVptr(addr, ty.rec); return; }
@@ -793,7 +919,8 @@ class FnGen {
     const dyn = ty.k === 'record' && isDynamic(ty.rec) ? ty.rec : null;
     let size = sizeOfC(ty);
     if (dyn && assign) { d = this.b.gep(T.i8, d, [cInt(T.i64, 8)]); s = this.b.gep(T.i8, s, [cInt(T.i64, 8)]); size -= 8; }
-    if (size > 0) this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, size), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]);
+    // both sides are objects of this type: their alignment lets SROA copy small ones as one integer
+    if (size > 0) this.b.call(memcpy, memcpy.fnTy, [d, s, cInt(T.i64, size), cInt(T.i1, (ty.q & Q.Volatile) ? 1 : 0)]).align = alignOfC(ty);
     if (dyn && !assign) this.storeVptr(d, dyn);
   }
 
@@ -856,6 +983,8 @@ class FnGen {
         if (e.init && e.ty.k === 'ptr') this.initInto(p, e.init, e.ty.to);
         return p;
       }
+      case 'new': return this.heapNew(e);
+      case 'delete': this.heapDelete(e); return undefined;
       case 'unary': {
         if (e.op === '!') return this.boolVal(this.cond(e));
         const v = this.rv(e.e);
@@ -866,7 +995,11 @@ class FnGen {
       case 'addr': return this.generic(this.addr(e.e));
       case 'incdec': return this.incdec(e);
       case 'bin': return this.binary(e);
-      case 'ptradd': return this.ptrAdd(this.rv(e.p), e.p.ty, e.i, e.neg);
+      case 'ptradd': {
+        const p = this.rv(e.p), r = this.ptrAdd(p, e.p.ty, e.i, e.neg);
+        // a class pointer adjusted between base and derived: null stays null
+        return (e as { keepNull?: boolean }).keepNull ? this.b.select(this.b.icmp('eq', p, cNull(p.ty.k === 'ptr' ? (p.ty as { as: number }).as : 0)), p, r) : r;
+      }
       case 'ptrdiff': {
         const a = this.b.cast('ptrtoint', this.rv(e.a), T.i64), b = this.b.cast('ptrtoint', this.rv(e.b), T.i64);
         const d = this.b.bin('sub', a, b);
@@ -1165,7 +1298,9 @@ class FnGen {
       return r;
     }
     // --expt-relaxed-constexpr (cicc's --relaxed_constexpr): constexpr host functions are callable from device code
-    if (f && !f.isDevice && !f.isGlobal && !(this.g.opts.relaxedConstexpr && f.isConstexpr)) {
+    // std::move and std::forward are callable anyway (cicc exempts them; not std::addressof, std::as_const...)
+    const stdCast = !!f && f.isConstexpr && f.scope.length === 1 && f.scope[0] === 'std' && (f.name === 'move' || f.name === 'forward');
+    if (f && !f.isDevice && !f.isGlobal && !(this.g.opts.relaxedConstexpr && f.isConstexpr) && !stdCast) {
       const u = this.g.u;
       const sig = (x: FuncSym) => u.prettyFunction(x).replace(/^\S+ /, '');
       u.error(e.pos, 20014, `calling a __host__ function("${sig(f)}") from a ${this.f.isGlobal ? '__global__' : '__device__'} function("${sig(this.f)}") is not allowed`);
@@ -1198,6 +1333,12 @@ class FnGen {
     const callee: Value = f && hasThis && isVirtual(f) ? this.virtualCallee(e, f, args[0]!) : f ? this.g.func(f) : this.rv(e.callee!);
     const r = this.b.call(callee, sig.fnTy, args);
     if (sig.sret) return slot;
+    if (fty.ret.k === 'record') {
+      // a class returned by value: stored into the object the caller wanted built (or a temporary)
+      const to = sretSlot ?? this.b.alloca(irType(fty.ret), alignOfC(fty.ret), 'agg.tmp');
+      this.b.store(r, to, alignOfC(fty.ret));
+      return to;
+    }
     return fty.ret.k === 'void' ? undefined : r;
   }
   /**
@@ -1214,7 +1355,7 @@ class FnGen {
       else if (obj.k === 'member' && !(obj.field as Field).isBase && unqual(obj.field.ty).k === 'record') known = obj.ty.rec;
       else if (vinfoOf(obj.ty.rec)?.final) known = obj.ty.rec;
     }
-    if (known) {
+    if (known && primaryChain(known).includes(f.cls!)) {
       const t = finalOverrider(f, known);
       if (isPure(t)) throw new Unsupported(`call of pure virtual function ${f.name}`);
       return this.g.func(t);

@@ -63,6 +63,8 @@ export interface RecordDecl {
   /** Member typedefs / nested classes and enums, and static data members, by name. */
   types?: Map<string, CType>;
   statics?: Map<string, VarSym>;
+  /** Enumerators of unscoped enums declared in the class (`enum { num_elements = size };`): class members. */
+  enumerators?: Map<string, { ty: CType; value: bigint }>;
   /** Names of member templates (calls to them are unsupported for now). */
   memberTemplates?: Set<string>;
   /** Member function templates we can instantiate: their tokens (from `template`) and the class's template scope. */
@@ -75,7 +77,21 @@ export interface RecordDecl {
    * A lambda's closure type in a function body: mangled as a local name `Z<function>EUl<params>E[n]_`,
    * n counting the function's earlier lambdas with the same parameter types (`siblings`, in source order).
    */
-  lambda?: { fn: FuncSym; pos: number; params: CType[]; siblings: RecordDecl[] };
+  lambda?: { fn: FuncSym; pos: number; params: CType[]; siblings: RecordDecl[]; ext?: ExtendedLambda };
+}
+
+/**
+ * An nvcc extended lambda (`[=] __device__ (...) {...}` or `__host__ __device__`, written in host code): host code
+ * sees its closure through cudafe++'s wrapper templates (`__nv_dl_wrapper_t`, `__nv_hdl_wrapper_t`), which the host
+ * stub spells and its kernel stub names mangle (`Unvdl`, `Unvdtl`, `Unvhdl`); `tag` numbers the enclosing
+ * function's extended lambdas from 1 in source order.
+ */
+export interface ExtendedLambda {
+  hd: boolean; tag: number; mutable: boolean; noexcept: boolean; trailingRet: CType | null;
+  /** The captured members' types as EDG names them (cv-qualifiers of the captured variable kept), in member order. */
+  capTypes?: CType[];
+  /** Written in a member function defined in its class: EDG declares its stub alias after all the others. */
+  late?: boolean;
 }
 
 /** The type a template parameter pack's name stands for once bound: its elements (never a type of its own). */

@@ -2,7 +2,7 @@
 // what they reach, generate IR, and describe the kernels/variables for the host stub.
 
 import type { Tokens } from './tokens';
-import { type Index, DeclFlag } from './index-types';
+import { type DeclEntry, type Index, DeclFlag } from './index-types';
 import type { CompileOptions } from '../options';
 import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
@@ -13,7 +13,8 @@ import { Tok } from './tokens';
 import { Parser, SyntaxAbort } from './parser';
 import { Unit } from './unit';
 import { ModuleGen } from './codegen';
-import { mangleFunction, mangleVariable, mangleTypeName } from './mangle';
+import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
+import { closureHostSpelling } from './xlambda';
 
 /** Module id for host-side spellings that need mangled names (set per unit). */
 let hostModuleId = '';
@@ -153,6 +154,11 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     if (u.errorCount > errs || args.length === 0) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(`template arguments of kernel ${name} in host code`); }
     if (ents.length > 1) throw new Unsupported(`overloaded kernel template ${name}`);
     const f = u.templates.instantiateExplicit(ents[0]!, args);
+    if (!f && u.text(p.p) === '<<' && u.text(p.p + 1) === '<') {
+      // `k<float><<<g, b>>>(lambda, p)`: the remaining arguments are deduced from the launch's arguments
+      for (const g of deducedLaunches(u, i, name)) if (!out.includes(g)) out.push(g);
+      continue;
+    }
     if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
     if (!out.includes(f)) out.push(f);
   }
@@ -164,11 +170,41 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
  * makes the unit unsupported.
  */
 const hostScanned = new WeakMap<Unit, Map<number, FuncSym[]>>();
+/** The member function whose body (in its class's definition, decl di) holds token tok. */
+function memberAround(u: Unit, di: number, tok: number): FuncSym | undefined {
+  for (const sym of u.load(di)) {
+    const rec = sym.kind === 'type' && sym.ty.k === 'record' ? sym.ty.rec : null;
+    const m = rec?.methods?.find(x => x.bodyStart >= 0 && x.bodyStart < tok && x.bodyEnd > tok);
+    // EDG reads such bodies at the end of the unit: their closures' stub typedefs come last (see ExtendedLambda.late)
+    if (m) { (m as FuncSym & { bodyInClass?: boolean }).bodyInClass = true; return m; }
+  }
+  return undefined;
+}
+/** The member function an out-of-line definition `void R::go(...) {...}` (already loaded) gave its body to. */
+function outOfLineMember(u: Unit, d: DeclEntry): FuncSym | undefined {
+  if (!d.qualifier || d.qualifier.includes('::')) return undefined;
+  for (const ri of u.index.byName.get(d.qualifier) ?? []) {
+    const r = u.index.decls[ri]!;
+    if (r.kind !== 'record' || r.scope !== d.scope || (r.flags & DeclFlag.Template)) continue;
+    for (const sym of u.load(ri)) {
+      const rec = sym.kind === 'type' && sym.ty.k === 'record' ? sym.ty.rec : null;
+      const m = rec?.methods?.find(x => x.name === d.name && x.bodyStart === d.bodyStart);
+      if (m) return m;
+    }
+  }
+  return undefined;
+}
 function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   let di = -1;
   u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
   const why = `kernel template ${name} launched with deduced template arguments`;
-  if (di < 0) throw new Unsupported(why + ' outside a function we can read');
+  let inClass: FuncSym | undefined;
+  if (di < 0) {
+    // a member function defined in its class: the innermost (non-template) class around the launch
+    u.index.decls.forEach((d, k) => { if (d.kind === 'record' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
+    if (di >= 0) inClass = memberAround(u, di, tok);
+    if (!inClass) throw new Unsupported(why + ' outside a function we can read');
+  }
   let done = hostScanned.get(u);
   if (!done) { done = new Map(); hostScanned.set(u, done); }
   const got = done.get(di);
@@ -177,9 +213,9 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   const found: FuncSym[] = [];
   try {
     const syms = u.load(di);
-    const f = syms.find((s): s is FuncSym => s.kind === 'func');
-    if (!f || f.bodyStart < 0) throw new Unsupported(why);
     const d = u.index.decls[di]!;
+    const f = inClass ?? syms.find((s): s is FuncSym => s.kind === 'func') ?? outOfLineMember(u, d);
+    if (!f || f.bodyStart < 0) throw new Unsupported(why);
     const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, d.scope ? d.scope.split('::').filter(s => s && s !== '(anonymous)') : []);
     p.hostLaunches = found;
     p.parseFunctionBody({ ...f, params: undefined, body: undefined });
@@ -206,11 +242,19 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
     if (a.k === 'pack') throw new Unsupported('variadic kernel template');
     const tt = a.k === 'type' ? (a.ty as { tmplRec?: { name: string; scope: string[] } }).tmplRec : undefined;
     if (tt) {
-      // a template template argument: EDG spells a namespace member ` ::ns::Name` (a global one differently in the cast)
-      if (!tt.scope.length || tt.scope.includes('(anonymous)')) throw new Unsupported('template template argument of a kernel outside a named namespace');
+      // a template template argument: EDG spells it like a class (` ::ns::Name`; from the global scope `    ::N` in the cast)
+      if (tt.scope.includes('(anonymous)')) throw new Unsupported('template template argument of a kernel from an anonymous namespace');
       const s = ' ::' + [...tt.scope, tt.name].join('::');
-      cast.push(s); plain.push(s);
-    } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(s); }
+      cast.push(tt.scope.length ? s : '   ' + s); plain.push(s);
+    } else if (a.k === 'type' && a.ty.k === 'record' && a.ty.rec.lambda?.ext) {
+      // an extended lambda's closure: the launch cast spells cudafe++'s wrapper, the wrapper specialisation its alias
+      const c = closureHostSpelling(a.ty.rec, hostModuleId);
+      cast.push(` ::${c.spelling}`); plain.push(c.alias);
+    } else if (a.k === 'type' && a.ty.k === 'record' && !a.ty.q && !a.ty.rec.targs && !a.ty.rec.parent && a.ty.rec.scope.length === 0) {
+      // a class from the global scope: EDG qualifies it (`k<    ::P>` in the cast, `k< ::P>` in the wrapper)
+      const n = a.ty.rec.name || a.ty.rec.typedefName;
+      cast.push(`    ::${n}`); plain.push(` ::${n}`);
+    } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(a.ty.k === 'int' && a.ty.name === 'unsigned int' && !a.ty.q ? 'unsigned' : s); }
     else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
   }
   return { cast, plain };
@@ -229,7 +273,7 @@ export function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKerne
     return p;
   });
   return {
-    mangled: mangleFunction(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
+    mangled: mangleFunction(k, opts.moduleId), stubName: mangleStubName(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
     file: u.fileOf(k.pos), line: u.lineOf(k.pos), params, ...(k.targs ? { templateArgs: templateArgSpelling(k) } : {}),
     ...(k.bodyStart >= 0 ? { braceLine: u.lineOf(k.bodyStart), endLine: u.lineOf(k.bodyEnd) } : {}),
   } as StubKernel;
@@ -263,14 +307,16 @@ export function hostType(t: CType): HostType {
     case 'record': {
       // nvcc's stub names an extended lambda's closure through __nv_dl_wrapper_t<__nv_dl_tag<...>, captures...>
       const lam = t.rec.lambda;
-      if (lam && !lam.fn.isDevice && !lam.fn.isGlobal) throw new Unsupported('extended lambda passed to a kernel (its host stub is not modelled yet)');
+      if (lam?.ext) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { ...closureHostSpelling(t.rec, hostModuleId), closure: true } });
+      if (lam && !lam.fn.isDevice && !lam.fn.isGlobal) throw new Unsupported('lambda without __device__ passed to a kernel');
       if (!t.rec.targs) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
       const unq = { ...t, q: 0 } as CType;
       return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, hostModuleId) } });
     }
     case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
     case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');
-    case 'func': case 'error':
+    case 'func': return { k: 'func', ret: hostType(t.ret), params: t.params.map(hostType), variadic: t.variadic };
+    case 'error':
       throw new Unsupported(`kernel parameter of type ${t.k}`);
   }
 }

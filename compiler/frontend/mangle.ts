@@ -2,7 +2,7 @@
 // _INTERNAL_<moduleId> prefix for internal-linkage device functions and variables).
 
 import type { FuncSym, VarSym } from './ast';
-import type { CType, RecordDecl, TArg } from './ctype';
+import type { CType, ExtendedLambda, RecordDecl, TArg } from './ctype';
 import { Q, packExpOf, isAuto, isDecltypeAuto, valParamIndex } from './ctype';
 
 const BUILTIN: Record<string, string> = {
@@ -17,6 +17,7 @@ export const OPERATOR_CODES: Record<string, string> = {
   '*=': 'mL', '/=': 'dV', '%=': 'rM', '&=': 'aN', '|=': 'oR', '^=': 'eO', '<<': 'ls', '>>': 'rs', '<<=': 'lS', '>>=': 'rS',
   '==': 'eq', '!=': 'ne', '<': 'lt', '>': 'gt', '<=': 'le', '>=': 'ge', '!': 'nt', '&&': 'aa', '||': 'oo', '++': 'pp', '--': 'mm',
   ',': 'cm', '->*': 'pm', '->': 'pt', '()': 'cl', '[]': 'ix', '~': 'co', 'u+': 'ps', 'u-': 'ng', 'u*': 'de', 'u&': 'ad',
+  'new': 'nw', 'new[]': 'na', 'delete': 'dl', 'delete[]': 'da',
 };
 
 const src = (s: string): string => `${s.length}${s}`;
@@ -27,6 +28,8 @@ class Mangler {
   subs: string[] = [];
   /** Template parameters of the function template being mangled, by placeholder identity. */
   tparams: CType[] = [];
+  /** Name extended lambdas' closures as host code sees them (cudafe++'s wrappers), for the kernel stubs' names. */
+  hostClosures = false;
   constructor(private moduleId: string) {}
   private find(key: string): number { return this.subs.indexOf(key); }
   component(c: string): string {
@@ -99,9 +102,43 @@ class Mangler {
     const enc = f.externC || (f.name === 'main' && !f.cls && f.scope.length === 0) ? src(f.name) : encoding(this, f, !f.isGlobal && (f.isStatic || f.inAnon) && !f.cls, this.moduleId);
     const sig = (ps: CType[]): string => ps.map(p => new Mangler(this.moduleId).key(p)).join(',');
     const mine = sig(l.params);
+    if (l.ext && this.hostClosures) return `Z${enc}E${this.hostClosure(l, l.ext)}`;
     const n = l.siblings.filter(r => r.lambda && sig(r.lambda.params) === mine && r.lambda.pos < l.pos).length;
     const params = l.params.length ? l.params.map(p => this.type(p)).join('') : 'v';
     return `Z${enc}EUl${params}E${n === 0 ? '' : String(n - 1)}_`;
+  }
+  /**
+   * EDG's vendor encoding of cudafe++'s wrapper of an extended lambda (learnt from the real cicc's stubs):
+   * Unvdl <captures>_ <tag> | Unvdtl <captures>_ <fn-ptr type> <fn name> <return type> <n>_ <capture types> |
+   * Unvhdl <mutable>_<captureless>_<noexcept>_<captures>_ <tag> <return type> <param types> E <capture types>,
+   * where <tag> is <fn-ptr type> <fn name> <n>_ (the enclosing function's address and the lambda's number).
+   */
+  private hostClosure(l: NonNullable<RecordDecl['lambda']>, x: ExtendedLambda): string {
+    const rec = l.siblings.find(r => r.lambda === l)!;
+    const fields = rec.fields;
+    const f = l.fn;
+    const fty = { ...f.ty, q: 0 } as CType;
+    let fnPtr: string;
+    if (f.cls) {
+      // a pointer to member function: M <class> <function type>, itself a candidate
+      const cls: CType = { k: 'record', rec: f.cls, q: 0 };
+      const key = 'M' + this.key(cls) + this.key(fty);
+      const i = this.subs.indexOf(key);
+      if (i >= 0) fnPtr = subRef(i);
+      else { fnPtr = 'M' + this.type(cls) + this.type(fty); this.subs.push(key); }
+    } else fnPtr = this.type({ k: 'ptr', to: fty, q: 0 } as CType);
+    const internal = (f.isStatic || f.inAnon) && !f.cls;
+    const prefix: (string | RecordDecl)[] = f.cls ? recordPath(f.cls) : internal ? [`_INTERNAL${this.moduleId}`, ...f.scope] : f.scope;
+    const fnName = prefix.length === 0 || f.name === 'main' ? src(f.name) : this.nested(prefix, { text: src(f.name), key: '' });
+    const caps = (x.capTypes ?? fields.map(fl => fl.ty)).map(t => this.type(t)).join('');
+    if (x.hd) {
+      const op = rec.methods!.find(m => m.name === 'operator()')!;
+      const sig = this.type(op.ty.ret) + (l.params.length ? l.params.map(p => this.type(p)).join('') : 'v') + 'E';
+      const b = (v: boolean) => (v ? '1_' : '0_');
+      return `Unvhdl${b(x.mutable)}${b(fields.length === 0)}${b(x.noexcept)}${fields.length}_${fnPtr}${fnName}${x.tag}_${sig}${caps}`;
+    }
+    if (x.trailingRet) return `Unvdtl${fields.length}_${fnPtr}${fnName}${this.type(x.trailingRet)}${x.tag}_${caps}`;
+    return `Unvdl${fields.length}_${fnPtr}${fnName}${x.tag}_${caps}`;
   }
   /** Canonical (substitution-free) form of a type: the key substitutions are matched by. */
   key(t: CType): string {
@@ -246,6 +283,15 @@ export function mangleFunction(f: FuncSym, moduleId: string): string {
   if (f.name === 'main') return f.name;
   const internal = !f.isGlobal && (f.isStatic || f.inAnon) && !f.cls;
   return '_Z' + encoding(new Mangler(moduleId), f, internal, moduleId);
+}
+
+/** The name in a kernel's host stub (`__device_stub_<this>`): its symbol name, extended lambdas named as host code sees them. */
+export function mangleStubName(f: FuncSym, moduleId: string): string {
+  if (f.externC || f.name === 'main') return f.name;
+  const internal = !f.isGlobal && (f.isStatic || f.inAnon) && !f.cls;
+  const m = new Mangler(moduleId);
+  m.hostClosures = true;
+  return '_Z' + encoding(m, f, internal, moduleId);
 }
 
 /** The symbol name of a namespace-scope variable (or static data member). */

@@ -8,10 +8,12 @@ import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam,
 } from './ctype';
-import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion } from './sema';
+import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue } from './sema';
 import { evalConst, evalInt } from './consteval';
+import { TYPE_TRAITS, evalTypeTrait } from './traits';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
+import { instantiateMemberClass, type MemberClassTmpl } from './templates';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -197,12 +199,41 @@ export class Parser {
     for (let i = this.usingNs.length - 1; i >= 0; i--) { const x = this.u.lookupIn(this.usingNs[i]!.path, name); if (x.length) return x; }
     return r;
   }
+  /** `__is_trivially_copyable(T)` and the other type-trait intrinsics: a bool constant. */
+  private parseTypeTrait(name: string, pos: Pos): Expr {
+    this.p++;
+    this.expect('(');
+    const tys: CType[] = [];
+    do {
+      tys.push(this.parseTypeName());
+      if (this.at('...')) throw new Unsupported(`type trait ${name} over a pack`);
+    } while (this.eat(','));
+    this.expect(')');
+    if (tys.length !== TYPE_TRAITS.get(name)) throw new Unsupported(`type trait ${name} with ${tys.length} arguments`);
+    const open = (t: CType): boolean => t.k === 'error' || ((t.k === 'ptr' || t.k === 'ref') && open(t.to)) || (t.k === 'array' && open(t.elem))
+      || (t.k === 'record' && !t.rec.complete);
+    if (tys.some(open)) throw new Unsupported(`type trait ${name} of a dependent or incomplete type`);
+    const v = evalTypeTrait(name, tys);
+    if (v === null) throw new Unsupported(`type trait ${name}`);
+    return mk(C.bool, pos, false, { k: 'int', v: v ? 1n : 0n });
+  }
+  /** The initializer of a new-expression's object: `(args)`, `{args}`, or default-initialisation. */
+  private newInitializer(ty: CType, pos: Pos): Init | null {
+    if (!this.at('(') && !this.at('{')) return this.defaultInit(ty, pos);
+    const braced = this.at('{');
+    this.p++;
+    const args = this.parseArgs(braced ? '}' : ')');
+    this.expect(braced ? '}' : ')');
+    return ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
+  }
   /** Members of a class (and its bases) named `name`: types, static data members, fields, member functions. */
   classMember(rec: RecordDecl, name: string, typesOnly: boolean): Sym[] {
     if (name === rec.name && !rec.targs) return [{ kind: 'type', name, ty: { k: 'record', rec, q: 0 } }];
     if (name === rec.name && rec.targs) return [{ kind: 'type', name, ty: { k: 'record', rec, q: 0 } }];
     const t = rec.types?.get(name);
     if (t) return [{ kind: 'type', name, ty: t }];
+    const en = rec.enumerators?.get(name);
+    if (en) return [{ kind: 'enumconst', name, ty: en.ty, value: en.value }];
     if (!typesOnly) {
       const sv = rec.statics?.get(name);
       if (sv) return [sv];
@@ -317,6 +348,7 @@ export class Parser {
 
   /** A class template's name (or the injected name of the specialisation being parsed), before `<args>`. */
   private isClassTemplateName(t: string): boolean {
+    if (this.memberClassTmpl(t)) return true;
     const s = this.lookup(t);
     if (s.length) return s[0]!.kind === 'type' && s[0]!.ty.k === 'record' && !!s[0]!.ty.rec.targs;
     return this.u.templateEntries(t, this.ns, 'record').length > 0;
@@ -505,6 +537,8 @@ export class Parser {
             if (q) { named = q; continue; }
             this.p = save;
           }
+          const mct = this.at('<', 1) ? this.memberClassTmpl(t) : undefined;
+          if (mct) { named = this.memberClassType(mct); continue; }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
             named = syms[0]!.ty; this.p++;
@@ -634,6 +668,20 @@ export class Parser {
         const save = this.p;
         this.skipMember();
         let name = '';
+        // a member class template `template <...> struct N {...}`: instantiated when named with arguments
+        // (N<args>, Outer<...>::N<args>); a forward declaration or a specialisation stays unusable (falls back)
+        let j0 = save + 1;
+        if (this.u.text(j0) === '<') { let d = 0; do { const x = this.u.text(j0); if (x === '<') d++; else if (x === '>') d--; else if (x === '>>') d -= 2; j0++; } while (d > 0 && j0 < this.p); }
+        const tagKw = this.u.text(j0);
+        if ((tagKw === 'struct' || tagKw === 'class' || tagKw === 'union') && this.u.toks.kind[j0 + 1] === Tok.Ident) {
+          name = this.u.text(j0 + 1);
+          (rec.memberTemplates ??= new Set()).add(name);
+          if (tagKw !== 'union' && (this.u.text(j0 + 2) === '{' || this.u.text(j0 + 2) === ':')) {
+            const mct: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map() };
+            ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mct);
+          }
+          continue;
+        }
         for (let j = save; j < this.p; j++) {
           if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
           if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }
@@ -984,6 +1032,7 @@ export class Parser {
       vals.push([nm, next, npos]);
       en.consts.set(nm, next);
       if (!scoped && this.scopes.length) this.declare({ kind: 'enumconst', name: nm, ty: ety, value: next });
+      else if (!scoped && this.recordStack.length) (this.recordStack[this.recordStack.length - 1]!.enumerators ??= new Map()).set(nm, { ty: ety, value: next });
       if (next < min) min = next; if (next > max) max = next;
       next++;
       if (!this.eat(',')) break;
@@ -1151,7 +1200,8 @@ export class Parser {
       if (r.kind === 'record') { rec = r.rec; this.p += 2; }
       else if (r.kind === 'ns') { path = r.path; this.p += 2; }
       else if (this.at('<', 1)) {
-        const t = this.templateIdType(first, this.ns, false);
+        const mct = this.memberClassTmpl(first);
+        const t = mct ? this.memberClassType(mct) : this.templateIdType(first, this.ns, false);
         if (!t) { this.p = save; return null; }
         if (t.k === 'record' && this.at('::') && this.kind(1) === Tok.Ident) { rec = t.rec; this.p++; }
         else return t;
@@ -1163,7 +1213,9 @@ export class Parser {
       if (this.kind() !== Tok.Ident) { this.p = save; return null; }
       const n = this.tx();
       let ty: CType | null = null;
-      if (rec) {
+      const mct = rec && this.at('<', 1) ? memberClassTmplOf(rec, n) : undefined;
+      if (mct) ty = this.memberClassType(mct);
+      else if (rec) {
         const m = this.classMember(rec, n, true);
         if (m.length && m[0]!.kind === 'type') { ty = m[0]!.ty; this.p++; }
       } else if (this.at('<', 1) && this.u.templateEntries(n, path, 'record', true).length) {
@@ -1231,9 +1283,8 @@ export class Parser {
     // an extended lambda (nvcc --extended-lambda): `[=] __device__ (float x) {...}`, the attribute after the introducer
     const execAttrs: Attrs = {};
     while (this.parseAttributes(execAttrs)) { /* __device__: the call operator is callable from device code anyway */ }
-    // nvcc passes a __host__ __device__ lambda written in host code wrapped in a larger object (16 bytes for one
-    // float pair): its layout is not modelled yet
-    if (execAttrs.host && execAttrs.device && this.fn && !this.fn.isDevice && !this.fn.isGlobal) throw new Unsupported('__host__ __device__ extended lambda');
+    // (`__host__` alone does not make a lambda extended)
+    const extended = !!execAttrs.device && !!this.fn && !this.fn.isDevice && !this.fn.isGlobal;
     const rec = this.u.newRecord('class', `__lambda_${this.u.lambdaCount++}`, this.ns, []);
     rec.methods = []; rec.fields = []; rec.types = new Map(); rec.statics = new Map();
     let ps: { params: CType[]; names: string[]; defaults: (number | null)[]; variadic: boolean; pos: Pos[] } = { params: [], names: [], defaults: [], variadic: false, pos: [] };
@@ -1254,16 +1305,24 @@ export class Parser {
       rec.lambda = { fn: closureIn, pos, params: ps.params, siblings };
       if (!siblings.includes(rec) && !siblings.some(r => r.lambda?.pos === pos)) siblings.push(rec);
     }
-    let mutable = false;
+    let mutable = false, noexcept = false;
     const attrs: Attrs = {};
     for (;;) {
       if (this.eat('mutable')) { mutable = true; continue; }
+      if (this.at('noexcept') && !this.at('(', 1)) noexcept = true;
       if (this.at('constexpr') || this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
       if (this.parseAttributes(attrs)) continue;
       break;
     }
     let ret: CType = AUTO;
-    if (this.eat('->')) ret = this.parseTypeName();
+    const trailing = this.eat('->');
+    if (trailing) ret = this.parseTypeName();
+    if (extended && rec.lambda) {
+      // cudafe++ numbers the function's extended lambdas (its wrapper tags) from 1 in source order
+      const tag = 1 + rec.lambda.siblings.filter(r => r.lambda?.ext && r.lambda.pos < pos).length;
+      rec.lambda.ext = { hd: !!(execAttrs.host && execAttrs.device), tag, mutable, noexcept, trailingRet: trailing ? ret : null };
+      if ((closureIn as FuncSym & { bodyInClass?: boolean }).bodyInClass) rec.lambda.ext.late = true;
+    } else if (extended) throw new Unsupported('extended lambda in a generic or nested lambda');
     if (!this.at('{')) this.syntax('expected a "{"', 130);
     const d: DeclaratorInfo = { name: 'operator()', qual: [], pos, ty: { k: 'func', ret, params: ps.params, variadic: ps.variadic, q: 0 }, paramNames: ps.names, defaults: ps.defaults, paramPos: ps.pos, attrs: {}, isFuncDeclarator: true };
     (d as DeclaratorInfo & { op?: string; fnQ?: number }).op = '()';
@@ -1317,6 +1376,19 @@ export class Parser {
       (rec as RecordDecl & { genericLambda?: typeof gen }).genericLambda = gen;
     }
     layoutRecord(rec);
+    if (rec.lambda?.ext) {
+      rec.lambda.ext.capTypes = rec.fields.map(fld => {
+        const c = L.caps.find(x => x.v.name === fld.name);
+        return c && !c.byRef ? (c.v.ty.k === 'ref' ? c.v.ty.to : c.v.ty) : fld.ty;
+      });
+    }
+    if (rec.lambda?.ext?.hd && rec.fields.length) {
+      // device code sees a capturing __host__ __device__ lambda as cudafe++'s __nv_hdl_wrapper_t: the captures,
+      // then an 8-byte member (the real cicc's kernel parameter: 16 bytes, align 8, for one float captured;
+      // 32 bytes, align 16, for a float4)
+      rec.align = Math.max(rec.align, 8);
+      rec.size = Math.ceil((Math.ceil(rec.size / 8) * 8 + 8) / rec.align) * rec.align;
+    }
     const ty: CType = { k: 'record', rec, q: 0 };
     const items = rec.fields.map((fld, i) => {
       let init: Init;
@@ -1547,7 +1619,13 @@ export class Parser {
   parseOperatorId(): { op: string; name: string; conv?: CType } {
     if (this.at('(') && this.at(')', 1)) { this.p += 2; return { op: '()', name: 'operator()' }; }
     if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: '[]', name: 'operator[]' }; }
-    if (this.at('new') || this.at('delete')) throw new Unsupported(`operator ${this.tx()}`);
+    if (this.at('new') || this.at('delete')) {
+      // a class's own allocation functions (static members); the global ones stay unread
+      if (!this.recordStack.length) throw new Unsupported(`operator ${this.tx()}`);
+      const w = this.tx(); this.p++;
+      if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: w + '[]', name: `operator ${w}[]` }; }
+      return { op: w, name: `operator ${w}` };
+    }
     if (this.kind() === Tok.Punct) { const op = this.tx(); this.p++; return { op, name: 'operator' + op }; }
     if (this.kind() === Tok.String) throw new Unsupported('user-defined literal');
     // conversion-type-id: type specifiers and pointer operators, no parentheses
@@ -2303,9 +2381,13 @@ export class Parser {
           const c = implicitConvert(e, this.retTy);
           if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
           if (this.retTy.k === 'record' && c.lv) {
+            if (ownMoveCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
+              // a local returned by name is moved from ([class.copy.elision]: first treated as an rvalue)
+              const x = markXvalue({ ...e } as Expr);
+              return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [x], false, epos), pos };
+            }
             if (ownCopyCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec)) {
-              // the copy constructor makes the returned object (a local returned by name would be moved)
-              if (ownMoveCtor(this.retTy.rec)) throw new Unsupported(`return by value of class ${this.retTy.rec.name} with a move constructor`);
+              // the copy constructor makes the returned object
               return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [e], false, epos), pos };
             }
             this.checkTrivialCopy(this.retTy);
@@ -2831,8 +2913,8 @@ export class Parser {
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(alignOfC(ty.k === 'ref' ? ty.to : ty)) });
         }
         case '__extension__': this.p++; return this.parseCastExpr();
-        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); throw new Unsupported(`operator ${t}`);
-        case 'delete': throw new Unsupported(`operator ${t}`);
+        case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); return this.parseNew();
+        case 'delete': return this.parseDelete();
         case '__builtin_offsetof': {
           this.p++; this.expect('(');
           const ty = this.parseTypeName(); this.expect(',');
@@ -2850,7 +2932,9 @@ export class Parser {
           this.expect(')');
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(off) });
         }
-        default: break;
+        default:
+          if (TYPE_TRAITS.has(t) && this.at('(', 1) && this.lookup(t).length === 0) return this.parseTypeTrait(t, pos);
+          break;
       }
     }
     return this.parsePostfix(this.parsePrimary());
@@ -2893,7 +2977,7 @@ export class Parser {
     }
     return this.parseUnary();
   }
-  explicitCast(e: Expr, ty: CType, pos: Pos): Expr {
+  explicitCast(e: Expr, ty: CType, pos: Pos, reinterpret = false): Expr {
     if (e.ty.k === 'error') return e;
     if (ty.k === 'record' && e.ty.k === 'record' && e.ty.rec !== ty.rec) {
       // a conversion function of the operand's class to exactly the target class (static_cast<__nv_bfloat16_raw>(b))
@@ -2914,9 +2998,10 @@ export class Parser {
       e = this.buildCall(pick, null, pick.ty, [], pos, e);
       if (e.ty.k === 'error') return e;
     }
-    const r = explicitConvert(e, ty);
+    const r = explicitConvert(e, ty, reinterpret);
     if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
+    if (ty.k === 'ref' && ty.rv && r.lv) return markXvalue({ ...r, pos: r.pos } as Expr);
     return { ...r, pos: r.pos } as Expr;
   }
   /**
@@ -2996,6 +3081,7 @@ export class Parser {
         const name = this.tx(); const npos = this.p;
         if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40);
         this.p++;
+        if (this.at('::') && this.kind(1) === Tok.Ident) { e = this.qualifiedMember(e, name, arrow, npos); continue; }
         e = this.member(e, name, arrow, npos);
       } else if (this.at('++') || this.at('--')) {
         const op = this.tx(); this.p++;
@@ -3003,6 +3089,84 @@ export class Parser {
         else e = this.incdec(op, false, e, pos);
       } else return e;
     }
+  }
+  /**
+   * `new T`, `new T(args)`, `new T{args}`, `new T[n]`, `new T[n]()`: an object or array on the device heap
+   * (cicc calls malloc). Arrays of classes with destructors get the Itanium array cookie (the count).
+   */
+  private parseNew(): Expr {
+    const pos = this.p;
+    this.p++;
+    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    let ty = ds.ty!;
+    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    if (ty.k === 'record' && !ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+    if (ty.k === 'record' && classAllocator(ty.rec, 'new')) throw new Unsupported(`operator new of class ${ty.rec.name}`);
+    const alloc = (arr: boolean): FuncSym | undefined => (ty.k === 'record' ? classAllocFn(ty.rec, arr ? 'operator new[]' : 'operator new', 1) : undefined);
+    if (this.at('[')) {
+      this.p++;
+      const n = rval(this.parseExpr());
+      this.expect(']');
+      if (this.at('[')) throw new Unsupported('new of a multidimensional array');
+      if (!isIntegral(n.ty)) { this.u.error(n.pos, 32, 'expression must have integral or unscoped enum type'); return errExpr(pos); }
+      let init: Init | null = this.defaultInit(ty, pos);
+      if (this.at('{')) throw new Unsupported('new[] with an initializer list');
+      if (this.at('(')) { this.p++; this.expect(')'); if (ty.k !== 'record') init = { k: 'zero', ty }; }
+      return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: convertArith(n, C.ulong), init, alloc: alloc(true) });
+    }
+    const init = this.newInitializer(ty, pos);
+    return mk(ptrTo(ty), pos, false, { k: 'new', elem: ty, count: null, init, alloc: alloc(false) });
+  }
+  /** `delete p` / `delete[] p`: destructor(s) then free; a virtual destructor deletes through the vtable. */
+  private parseDelete(): Expr {
+    const pos = this.p;
+    this.p++;
+    let array = false;
+    if (this.at('[') && this.at(']', 1)) { this.p += 2; array = true; }
+    const e = rval(this.parseCastExpr());
+    if (e.ty.k === 'error') return e;
+    if (e.ty.k !== 'ptr') { this.u.error(pos, 1005, 'expression must be a pointer to a complete object type'); return errExpr(pos); }
+    const t = e.ty.to;
+    if (t.k === 'record') {
+      if (!t.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
+      if (classAllocator(t.rec, 'delete')) throw new Unsupported(`operator delete of class ${t.rec.name}`);
+    }
+    return mk(C.void, pos, false, { k: 'delete', e, array });
+  }
+  /** A member class template named `t` of a class we are in (its body, or a member function's). */
+  private memberClassTmpl(t: string): MemberClassTmpl | undefined {
+    for (let i = this.recordStack.length - 1; i >= 0; i--) { const m = memberClassTmplOf(this.recordStack[i]!, t); if (m) return m; }
+    for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) { const m = memberClassTmplOf(c, t); if (m) return m; }
+    return undefined;
+  }
+  /** At `N<args>` of a member class template: its specialisation (the cursor moves past the arguments). */
+  private memberClassType(mct: MemberClassTmpl): CType {
+    this.p++;
+    const args = this.parseTemplateArgs();
+    return { k: 'record', rec: instantiateMemberClass(this.u, mct, args), q: 0 };
+  }
+  /** `obj.Base::m` / `p->Base::m` (after `Base`): the member of base class Base (or the class itself), a call of it not virtual. */
+  private qualifiedMember(e: Expr, cls: string, arrow: boolean, pos: Pos): Expr {
+    if (e.ty.k === 'error') return e;
+    const obj = arrow ? this.deref(rval(e), pos) : e;
+    const rt = obj.ty;
+    if (rt.k !== 'record') { this.u.error(pos, 153, `expression must have class type but it has type "${typeName(rt)}"`); return errExpr(pos); }
+    const find = (r: RecordDecl): RecordDecl | null => {
+      if (r.name === cls) return r;
+      for (const b of r.bases ?? []) { const x = find(b.rec); if (x) return x; }
+      return null;
+    };
+    const target = find(rt.rec);
+    if (!target) throw new Unsupported(`qualified member name ${cls}::${this.tx(1)}`);
+    this.p++;
+    const name = this.tx(), npos = this.p;
+    this.p++;
+    const sub = target === rt.rec ? obj : this.baseSubobject(obj, rt.rec, target, pos);
+    const m = this.member(sub, name, false, npos);
+    (m as Expr & { qualified?: boolean }).qualified = true;
+    return m;
   }
   /** `new (place) T(args)` / `new (place) T{args}` / `new (place) T`: construct a T in given storage. */
   private parsePlacementNew(): Expr {
@@ -3018,14 +3182,7 @@ export class Parser {
     while (this.at('*')) { this.p++; ty = ptrTo(ty); }
     if (this.at('[')) throw new Unsupported('array placement new');
     if (place.ty.k !== 'ptr') { this.u.error(pos, 167, `argument of type "${typeName(place.ty)}" is incompatible with parameter of type "void *"`); return errExpr(pos); }
-    let init: Init | null;
-    if (this.at('(') || this.at('{')) {
-      const braced = this.at('{');
-      this.p++;
-      const args = this.parseArgs(braced ? '}' : ')');
-      this.expect(braced ? '}' : ')');
-      init = ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
-    } else init = this.defaultInit(ty, pos);
+    const init = this.newInitializer(ty, pos);
     return mk(ptrTo(ty), pos, false, { k: 'pnew', place: cast(place, 'p2p', ptrTo(ty)), init });
   }
   /** `obj.~T()` / `p->~T()`: the destructor (virtual when the class's is), or nothing for a scalar type. */
@@ -3101,6 +3258,7 @@ export class Parser {
           return this.member(b, name, false, pos);
         }
         if (m.kind === 'var') { this.u.noteVarUse(m, this.fn, pos); return mk(m.ty.k === 'ref' ? m.ty.to : m.ty, pos, true, { k: 'var', sym: m }); }
+        if (m.kind === 'enumconst') return mk(m.ty, pos, false, { k: 'int', v: m.value });
         if (m.kind === 'func') {
           const fs = ms.filter((x): x is FuncSym => x.kind === 'func');
           const owner = fs[0]!.cls!;
@@ -3292,11 +3450,12 @@ export class Parser {
       const a = args[i]!;
       if (!ownCopyCtor(pt.rec)) { this.checkTrivialCopy(pt); continue; }
       if (!a.lv && a.ty.k === 'record' && a.ty.rec === pt.rec) continue;
-      if (ownMoveCtor(pt.rec)) throw new Unsupported(`by-value argument of class ${pt.rec.name} with a move constructor`);
+      // an xvalue argument picks the move constructor, an lvalue the copy constructor
       (argInits ??= [])[i] = this.initFromArgs(unqual(pt), [a], false, a.pos);
     }
     const thisPtr = obj ? mk(ptrTo(obj.ty), pos, false, { k: 'addr', e: obj }) : undefined;
     const call = mk(rt, pos, lv, { k: 'call', f, callee, args: conv, ...(thisPtr ? { thisPtr } : {}) });
+    if (fty.ret.k === 'ref' && fty.ret.rv) markXvalue(call);
     if (argInits) (call as Expr & { argInits?: (Init | undefined)[] }).argInits = argInits;
     return call;
   }
@@ -3448,7 +3607,7 @@ export class Parser {
           this.expect('(');
           const e = this.parseExpr();
           this.expect(')');
-          return this.explicitCast(e, ty, pos);
+          return this.explicitCast(e, ty, pos, t === 'reinterpret_cast');
         }
         case 'dynamic_cast': case 'typeid': throw new Unsupported(t);
         case '__func__': case '__FUNCTION__': case '__PRETTY_FUNCTION__': {
@@ -3744,6 +3903,33 @@ export function ownCopyCtor(rec: RecordDecl): boolean {
   return (rec.methods ?? []).some(m => m.ctor && !m.defaulted && m.ty.params.length >= 1 && m.ty.params[0]!.k === 'ref' && !(m.ty.params[0] as { rv?: boolean }).rv
     && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec
     && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
+}
+/** The member class template `name` of rec or of one of its bases. */
+function memberClassTmplOf(rec: RecordDecl, name: string): MemberClassTmpl | undefined {
+  const m = (rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls?.get(name);
+  if (m) return m;
+  for (const b of rec.bases ?? []) { const r = memberClassTmplOf(b.rec, name); if (r) return r; }
+  return undefined;
+}
+/**
+ * Does the class (or a base) declare its own operator new/delete (or new[]/delete[])? Such declarations are
+ * unreadable members today (recorded by the token before their `(`, or by parseOperatorId's reason).
+ */
+function classAllocator(rec: RecordDecl, which: 'new' | 'delete'): boolean {
+  const bad = (rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers;
+  // declared ones we can call: a single operator new(size_t) / operator delete(void *) of each form
+  const own = (rec.methods ?? []).filter(m => m.name === `operator ${which}` || m.name === `operator ${which}[]`);
+  if (own.some(m => m.ty.params.length !== 1 || m.bodyStart < 0 || own.filter(o => o.name === m.name).length > 1)) return true;
+  if (bad?.has(which) || bad?.has(']')) return true;
+  if ([...(bad?.values() ?? [])].some(r => r === `operator ${which}`)) return true;   // parseOperatorId refused it
+  return (rec.bases ?? []).some(b => classAllocator(b.rec, which));
+}
+/** The class's own (or a base's) allocation function `name` taking one parameter, if it declares one. */
+export function classAllocFn(rec: RecordDecl, name: string, nparams: number): FuncSym | undefined {
+  const m = (rec.methods ?? []).find(x => x.name === name && x.ty.params.length === nparams);
+  if (m) return m;
+  for (const b of rec.bases ?? []) { const r = classAllocFn(b.rec, name, nparams); if (r) return r; }
+  return undefined;
 }
 /** A user-provided move constructor `C(C &&)`. */
 export function ownMoveCtor(rec: RecordDecl): boolean {

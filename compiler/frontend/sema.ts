@@ -20,13 +20,22 @@ function sameArrayBinding(from: CType, target: CType): boolean {
   if (from.k !== 'array' || target.k !== 'array' || from.n !== target.n) return false;
   return sameType(unqual(from.elem), unqual(target.elem)) && ((from.elem.q & ~target.elem.q) & (Q.Const | Q.Volatile)) === 0;
 }
-/** Pointer to a derived class converted to a pointer to its base `to` (adjusted by the base's offset). */
-function derivedToBase(p: Expr, to: CType & { k: 'ptr' }): Expr {
+/**
+ * Pointer to a derived class converted to a pointer to its base `to` (adjusted by the base's offset); a
+ * pointer that may be null stays null (`keepNull` on the adjustment).
+ */
+function derivedToBase(p: Expr, to: CType & { k: 'ptr' }, nullable = false): Expr {
   const from = (p.ty as CType & { k: 'ptr' }).to as CType & { k: 'record' };
   const off = baseOffset(from.rec, (to.to as CType & { k: 'record' }).rec);
+  return adjustPtr(p, off, to, nullable);
+}
+/** p moved by off bytes (the derived-to-base direction; negative: base to derived), as a pointer of type `to`. */
+function adjustPtr(p: Expr, off: number, to: CType, nullable: boolean): Expr {
   if (off === 0) return cast(p, 'p2p', to);
   const bytes = cast(p, 'p2p', ptrTo(C.char));
-  return cast(mk(ptrTo(C.char), p.pos, false, { k: 'ptradd', p: bytes, i: mk(C.long, p.pos, false, { k: 'int', v: BigInt(off) }), neg: false }), 'p2p', to);
+  const add = mk(ptrTo(C.char), p.pos, false, { k: 'ptradd', p: bytes, i: mk(C.long, p.pos, false, { k: 'int', v: BigInt(Math.abs(off)) }), neg: off < 0 });
+  if (nullable) (add as Expr & { keepNull?: boolean }).keepNull = true;
+  return cast(add, 'p2p', to);
 }
 const isBaseOf = (b: CType, d: CType): boolean => b.k === 'record' && d.k === 'record' && b.rec !== d.rec && basePath(d.rec, b.rec) !== null;
 
@@ -120,17 +129,22 @@ const addsCv = (from: number, to: number): number => ((to & ~from) & (Q.Const | 
  * 0.125: exact but adding cv-qualification; 0.25: a class rvalue bound to a const lvalue reference),
  * or -1 when there is none.
  */
+/** An xvalue: an expression with an address (lv) that rvalue references may bind (`static_cast<T &&>(x)`). */
+export const isXvalue = (e: Expr): boolean => (e as Expr & { xv?: boolean }).xv === true;
+export const markXvalue = (e: Expr): Expr => { (e as Expr & { xv?: boolean }).xv = true; return e; };
 export function convRank(e: Expr, to: CType): number {
   const from = e.ty;
   if (from.k === 'error' || to.k === 'error') return 0;
   if (to.k === 'ref') {
     const target = to.to;
     if (to.rv) {
-      // an rvalue reference binds rvalues (through a temporary when a conversion is needed), never lvalues
-      if (e.lv) return -1;
+      // an rvalue reference binds rvalues (through a temporary when a conversion is needed), never lvalues;
+      // an xvalue (`static_cast<T &&>(x)`, a call returning T&&) is an rvalue with an address
+      if (e.lv && !isXvalue(e)) return -1;
       const r = convRank(e, unqual(target));
       return r < 0 ? -1 : r;
     }
+    if (isXvalue(e) && !(target.q & Q.Const)) return -1;   // a non-const lvalue reference never binds an xvalue
     if (e.lv && (sameType(unqual(from), unqual(target))) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0) return addsCv(from.q, target.q);
     if (e.lv && sameArrayBinding(from, target)) return 0;
     // a class rvalue binds a const lvalue reference exactly, but an rvalue reference better ([over.ics.rank]: T&& beats const T&)
@@ -200,26 +214,37 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
       const ok = sameType(unqual(f.to), unqual(t.to)) || t.to.k === 'void';
       const qok = ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0;
       if (ok && qok) return cast(r, 'p2p', t);
-      if (qok && isBaseOf(unqual(t.to), unqual(f.to))) return derivedToBase(r, t as CType & { k: 'ptr' });
+      if (qok && isBaseOf(unqual(t.to), unqual(f.to))) return derivedToBase(r, t as CType & { k: 'ptr' }, true);
     }
   }
   return null;
 }
 
 /** Explicit (C-style / static_cast / reinterpret_cast) conversion; null when impossible. */
-export function explicitConvert(e: Expr, to: CType): Expr | null {
+export function explicitConvert(e: Expr, to: CType, reinterpret = false): Expr | null {
   if (e.ty.k === 'error') return e;
   const t = unqual(to);
   if (t.k === 'void') return cast(rval(e), 'void', C.void);
   if (to.k === 'ref') {
     if (!e.lv) return implicitConvert(e, to);
+    if (!reinterpret && isBaseOf(unqual(e.ty), unqual(to.to))) {
+      // static_cast of a base lvalue to a derived class: the object that contains it
+      const off = -baseOffset((unqual(to.to) as CType & { k: 'record' }).rec, (unqual(e.ty) as CType & { k: 'record' }).rec);
+      return mk(to.to, e.pos, true, { k: 'deref', e: adjustPtr(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), off, ptrTo(to.to), false) });
+    }
     // the object itself, seen through the target type (its address, not its value)
     return mk(to.to, e.pos, true, { k: 'deref', e: cast(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), 'p2p', ptrTo(to.to)) });
   }
+  if (reinterpret && t.k === 'ptr' && rval(e).ty.k === 'ptr') return cast(rval(e), 'p2p', t);
   const imp = implicitConvert(e, t);
   if (imp) return imp;
   const r = rval(e);
   const f = unqual(r.ty);
+  if (t.k === 'ptr' && f.k === 'ptr' && isBaseOf(unqual(f.to), unqual(t.to))) {
+    // static_cast of a base pointer to a derived class: back by the base's offset, null staying null
+    const off = -baseOffset((unqual(t.to) as CType & { k: 'record' }).rec, (unqual(f.to) as CType & { k: 'record' }).rec);
+    return adjustPtr(r, off, t, true);
+  }
   if (isArith(t) && isArith(f)) return convertArith(r, t);
   if (t.k === 'ptr' && (f.k === 'ptr' || f.k === 'nullptr')) return cast(r, f.k === 'nullptr' ? 'null' : 'p2p', t);
   if (t.k === 'ptr' && isIntegral(f)) return cast(r, 'i2p', t);

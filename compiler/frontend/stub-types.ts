@@ -9,11 +9,14 @@ export type HostType =
   | { k: 'ref'; to: HostType; rvalue?: boolean }
   | { k: 'record'; tag: 'struct' | 'class' | 'union'; qualName: string; const?: boolean; volatile?: boolean; // qualName without leading '::', e.g. 'P', 'ns::P'
       /** A class template specialisation: its host spelling (`Acc<float>`) and the alias the stub declares for it (`_Z3AccIfE`). */
-      template?: { spelling: string; alias: string } }
+      template?: { spelling: string; alias: string; /** an extended lambda's closure (cudafe++'s wrapper) */ closure?: boolean;
+        /** its alias is declared after the others (a closure in a member function defined in its class) */ late?: boolean } }
   | { k: 'enum'; qualName: string; const?: boolean; volatile?: boolean }
   | { k: 'typedef'; qualName: string; target: HostType; const?: boolean; volatile?: boolean }
   /** An array (only behind a pointer in a kernel parameter: `int (*p)[4]`). */
-  | { k: 'array'; elem: HostType; n: number };
+  | { k: 'array'; elem: HostType; n: number }
+  /** A function type (only behind a pointer: `float (*f)(float)`). */
+  | { k: 'func'; ret: HostType; params: HostType[]; variadic: boolean };
 
 export interface StubParam {
   type: HostType;

@@ -18,6 +18,10 @@
 //   `__restrict__` pointers are copied to a temporary `__T<n>` first (numbered across the file).
 // - `--device-c`: `#define __NV_MODULE_ID`, `extern` cubin handle, `____cudaRegisterLinkedBinary`, and
 //   internal-linkage entities are registered as `__nv_static_<len(id)>_<id>_<name>`.
+// - Extended lambdas (nvcc --extended-lambda) passed to kernel templates: the closure type is named through a
+//   typedef of cudafe++'s wrapper (`typedef __nv_dl_wrapper_t<...> _ZZ4mainEUlfE_;`, compiler/frontend/xlambda.ts),
+//   one space before the alias; the stub's own name mangles the closure with the vendor encoding (Unvdl...),
+//   while the launch registers the PTX name (Ul...).
 // Not modelled yet: template kernels (`__wrapper__device_stub_…`), array parameters (the definition
 // spells them `int __cuda_0[]`), EDG temporaries consumed by device code (they shift `__T<n>`: see
 // StubInputExtras.firstTemp).
@@ -31,6 +35,8 @@ export interface StubKernelExtras {
   braceLine?: number;
   /** Line of the body's closing `}` (default: the brace line). */
   endLine?: number;
+  /** The name after `__device_stub_` when it differs from `mangled` (extended lambdas mangled as host code sees them). */
+  stubName?: string;
 }
 
 /** Optional facts about the whole unit. */
@@ -103,19 +109,24 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
     case 'typedef':
       if (isNested(t.qualName)) return `${cvPrefix(t)}${mangledTypeName(t.qualName, moduleId)}`;
       return `${cvPrefix(t)}${mode === 'def' ? '::' : ''}${t.qualName}`;
-    case 'array':
+    case 'array': case 'func':
       return declarator(t, '', mode, moduleId);
   }
 }
 
-/** Does the type need a declarator around the name (a pointer to an array)? */
+/** Does the type need a declarator around the name (a pointer to an array or a function)? */
 function hasArray(t: HostType): boolean {
-  return t.k === 'array' || ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to));
+  return t.k === 'array' || t.k === 'func' || ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to));
 }
 
-/** C declarator syntax for types with arrays: `const int (*name)[16]`, abstract `const int (*)[16]`. */
+/** C declarator syntax for types with arrays and functions: `const int (*name)[16]`, `float (*)(float)`. */
 function declarator(t: HostType, inner: string, mode: Mode, moduleId: string): string {
   if (t.k === 'array') return declarator(t.elem, `${inner}[${t.n}]`, mode, moduleId);
+  if (t.k === 'func') {
+    const ps = t.params.map(p => spell(p, mode, moduleId));
+    if (t.variadic) ps.push('...');
+    return declarator(t.ret, `${inner}(${ps.length ? ps.join(', ') : 'void'})`, mode, moduleId);
+  }
   if ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to)) {
     const op = t.k === 'ref' ? (t.rvalue ? '&&' : '&') : '*' + [t.const ? 'const' : '', t.volatile ? 'volatile' : '', t.restrict ? '__restrict__' : ''].filter(q => q).join(' ');
     return declarator(t.to, `(${op}${inner})`, mode, moduleId);
@@ -160,7 +171,9 @@ function collectNestedTypes(t: HostType, out: string[], types: Map<string, HostT
   switch (t.k) {
     case 'ptr': case 'ref': collectNestedTypes(t.to, out, types); return;
     case 'array': collectNestedTypes(t.elem, out, types); return;
+    case 'func': collectNestedTypes(t.ret, out, types); for (const p of t.params) collectNestedTypes(p, out, types); return;
     case 'record': case 'enum': case 'typedef':
+      if (t.k === 'record' && t.template?.closure) return;   // named through its own alias
       if (isNested(t.qualName) && !out.includes(t.qualName)) { out.push(t.qualName); types.set(t.qualName, t); }
       return;
     default: return;
@@ -177,6 +190,7 @@ function plainSpelling(t: HostType): string {
     case 'ptr': return `${plainSpelling(t.to)} *`;
     case 'ref': return `${plainSpelling(t.to)}&`;
     case 'array': return `${plainSpelling(t.elem)} [${t.n}]`;
+    case 'func': return `${plainSpelling(t.ret)} (${t.params.map(plainSpelling).join(', ')})`;
   }
 }
 
@@ -277,12 +291,21 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   const collectTemplates = (t: HostType): void => {
     if (t.k === 'ptr' || t.k === 'ref') collectTemplates(t.to);
     else if (t.k === 'array') collectTemplates(t.elem);
-    else if (t.k === 'record' && t.template && !templ.has(t.template.alias)) templ.set(t.template.alias, t.template.spelling);
+    else if (t.k === 'func') { collectTemplates(t.ret); t.params.forEach(collectTemplates); }
+    // (EDG prints one space before an extended lambda's alias, two before a class template's)
+    else if (t.k === 'record' && t.template && !templ.has(t.template.alias)) templ.set(t.template.alias, t.template.spelling + (t.template.closure ? '' : ' '));
+  };
+  const late = new Map<string, string>();
+  const collectLate = (t: HostType): void => {
+    if (t.k === 'ptr' || t.k === 'ref') collectLate(t.to);
+    else if (t.k === 'record' && t.template?.late) { templ.delete(t.template.alias); late.set(t.template.alias, t.template.spelling); }
   };
   for (const k of kernels) for (const p of k.params) collectTemplates(p.type);
-  for (const [alias, spelling] of templ) lines.push(`typedef ${spelling}  ${alias};`);
+  for (const k of kernels) for (const p of k.params) collectLate(p.type);
+  for (const [alias, spelling] of [...templ, ...late]) lines.push(`typedef ${spelling} ${alias};`);
   for (const q of scopeOrder(nested, nsScope)) lines.push(`typedef ${plainSpelling(aliasTarget.get(q)!)} ${mangledTypeName(q, id)};`);
 
+  const stubName = (k: StubKernel) => (k as StubKernel & StubKernelExtras).stubName ?? k.mangled;
   const stubParamType = (p: StubParam) => spell(p.type, 'stub', id) + (passedByRef(p) ? '&' : '');
   /** How the stub names the kernel: `k`, or for a template specialisation `k<float, (int)4> `. */
   const entityName = (k: StubKernel) => {
@@ -293,7 +316,7 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
 
   for (const k of kernels) {
     const storage = k.isStatic || k.templateArgs ? 'static ' : `extern ${hiddenFor(k)}`;
-    lines.push(`${storage}void __device_stub_${k.mangled}${paramList(k.params.map(stubParamType), false)};`);
+    lines.push(`${storage}void __device_stub_${stubName(k)}${paramList(k.params.map(stubParamType), false)};`);
   }
   lines.push('static void __nv_cudaEntityRegisterCallback(void **);');
   lines.push('static void __sti____cudaRegisterAll(void) __attribute__((__constructor__));');
@@ -322,18 +345,19 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
     const params = k.params.map((p, i) => declT(p.type, `__par${i}`, 'stub', id, passedByRef(p)));
     if (k.templateArgs) {
       // a kernel template specialisation: a static stub, and the wrapper specialisation the launch calls
-      text += `static void __device_stub_${k.mangled}${paramList(params, spaced)}${spaced ? ' ' : ''}${body(temps, stmts, spaced)}\n`;
-      const refTy = (p: StubParam) => { const t = spell(p.type, 'stub', id); return hasArray(p.type) ? declarator(p.type, '&', 'stub', id) : t.endsWith('*') ? `${t}&` : `${t} &`; };
-      const refs = k.params.map((p, i) => hasArray(p.type) ? declarator(p.type, `&__cuda_${i}`, 'stub', id) : `${refTy(p)}__cuda_${i}`);
+      text += `static void __device_stub_${stubName(k)}${paramList(params, spaced)}${spaced ? ' ' : ''}${body(temps, stmts, spaced)}\n`;
+      // the wrapper specialisation qualifies global records like a definition does (`struct ::P *&`)
+      const refTy = (p: StubParam) => { const t = spell(p.type, 'def', id); return hasArray(p.type) ? declarator(p.type, '&', 'def', id) : t.endsWith('*') ? `${t}&` : `${t} &`; };
+      const refs = k.params.map((p, i) => hasArray(p.type) ? declarator(p.type, `&__cuda_${i}`, 'def', id) : `${refTy(p)}__cuda_${i}`);
       const casts = k.params.map((p, i) => `(${refTy(p)})__cuda_${i}`);
-      const wrapper = `template<> __specialization_static void __wrapper__device_stub_${k.name}<${k.templateArgs.plain.join(',')}>${k.params.length ? `( ${refs.join(',')})` : '(void)'}{__device_stub_${k.mangled}${k.params.length ? `( ${casts.join(',')})` : '()'};}`;
+      const wrapper = `template<> __specialization_static void __wrapper__device_stub_${k.name}<${k.templateArgs.plain.join(',')}>${k.params.length ? `( ${refs.join(',')})` : '(void)'}{__device_stub_${stubName(k)}${k.params.length ? `( ${casts.join(',')})` : '()'};}`;
       if (k.namespaces.length) {
         // the wrapper specialisation lives in the kernel's namespace
         text = text.replace(/\n$/, '') + k.namespaces.map(n => `namespace ${n}{`).join('') + `\n\n${wrapper}${'}'.repeat(k.namespaces.length)}\n`;
       } else text += `${wrapper}\n`;
       continue;
     }
-    const head = `${k.isStatic ? 'static ' : hiddenFor(k)}void __device_stub_${k.mangled}${paramList(params, spaced)}`;
+    const head = `${k.isStatic ? 'static ' : hiddenFor(k)}void __device_stub_${stubName(k)}${paramList(params, spaced)}`;
     text += `${head}${spaced ? ' ' : ''}${body(temps, stmts, spaced)}\n`;
 
     // The kernel's host-side definition, forwarding to the stub, with line directives into the .cu.
@@ -346,7 +370,7 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
     text += `# ${k.line} "${k.file}"\n`;
     text += `${k.isStatic ? 'static ' : ''}void ${qual}${defParams}\n`;
     text += `# ${braceLine} "${k.file}"\n`;
-    text += `{__device_stub_${k.mangled}${callArgs};${close}\n`;
+    text += `{__device_stub_${stubName(k)}${callArgs};${close}\n`;
     text += `# 1 "${stubPath}"\n`;
     spaced = true;
   }

@@ -288,6 +288,7 @@ export class Templates {
       else if (t === '>') depth--;
       else if (t === '>>') depth -= 2;
       else if (t === '(' && depth <= 0 && this.u.text(j - 1) === d.name) { at = j - 1; break; }
+      else if (t === '(' && depth > 0) { let k = 0; do { const x = this.u.text(j); if (x === '(') k++; else if (x === ')') k--; j++; } while (k > 0 && j <= d.last); j--; }   // sizeof(T) in an argument
       else if (t === '(' || t === '{' || t === ';') break;
     }
     if (at < 0) return null;
@@ -594,7 +595,11 @@ export class Templates {
       const p = this.parserAt(ei);
       parseTemplateHeader(p);
       while (!p.at('<') && p.kind() !== 0) p.p++;
-      const sargs = p.parseTemplateArgs();
+      let sargs = p.parseTemplateArgs();
+      // `template<> class fragment<accumulator, 16, 16, 16, float>`: the primary's defaults complete it
+      if (flatArgs(sargs).length < flatArgs(args).length) {
+        try { sargs = this.bind(di, sargs, p).b.args; } catch (e) { if (!(e instanceof Unsupported)) throw e; continue; }
+      }
       if (targsKey(flatArgs(sargs)) === targsKey(flatArgs(args))) return { di: ei, scope: new Map() };
     }
     return undefined;
@@ -784,3 +789,43 @@ function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   return true;
 }
 void ptrTo;
+
+/** A member class template `template <...> struct N {...}` in a class body: where it is, and what it sees. */
+export interface MemberClassTmpl {
+  name: string;
+  /** Tokens from `template` to the end of the declaration. */
+  start: number; end: number;
+  outer: RecordDecl;
+  /** The enclosing class template's parameters as bound in `outer` (null in a plain class). */
+  tscope: Map<string, Sym> | null;
+  ns: string[];
+  insts: Map<string, RecordDecl>;
+}
+/**
+ * The specialisation `Outer::N<args>`: a class nested in `outer` (mangled inside it), its body parsed with
+ * the member template's parameters bound on top of the outer class's.
+ */
+export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TArg[]): RecordDecl {
+  const q = new Parser(u, mct.start, mct.end, mct.ns);
+  const h = parseTemplateHeader(q);
+  if (h.some(tp => tp.pack)) throw new Unsupported(`variadic member class template ${mct.outer.name}::${mct.name}`);
+  q.tscope = mct.tscope;
+  const b = bindArgs(q, h, explicitFor(h, given));
+  if (!b) throw new Unsupported(`template arguments of ${mct.outer.name}::${mct.name}`);
+  const key = targsKey(b.args);
+  const got = mct.insts.get(key);
+  if (got) return got;
+  const rec = u.newRecord('struct', mct.name, mct.outer.scope, [...mct.outer.outer, mct.outer.name]);
+  rec.targs = b.args;
+  rec.parent = mct.outer;
+  mct.insts.set(key, rec);
+  if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern
+  q.tscope = new Map([...(mct.tscope ?? []), ...b.scope]);
+  q.instRecord = rec;
+  q.instantiating = true;
+  q.recordStack = [mct.outer];
+  q.parseTopDecl(false);
+  for (const m of rec.methods ?? []) m.tscope = q.tscope ?? undefined;
+  if (!rec.complete) throw new Unsupported(`instantiation of ${mct.outer.name}::${mct.name}`);
+  return rec;
+}

@@ -497,6 +497,7 @@ export class Unit {
         kind: 'func', name: d.name, ty, scope: [...ns], paramNames: d.paramNames, defaults: d.defaults,
         isGlobal: false, isDevice: false, isHost: false, deviceBuiltin: false, isStatic: false, inAnon, externC: ds.externC,
         isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
+        op: (d as DeclaratorInfo & { op?: string }).op,   // a namespace-scope operator function (mangled by its operator code)
       };
       if (!fresh) this.funcs.set(key, f);
     } else {
@@ -521,7 +522,7 @@ export class Unit {
       kind: 'func', name: d.name, ty, scope: [...rec.scope], paramNames: d.paramNames, defaults: d.defaults,
       isGlobal: false, isDevice: !!attrs.device, isHost: !!attrs.host, deviceBuiltin: false, isStatic: false, inAnon: rec.scope.includes('(anonymous)'), externC: false,
       isInline: true, forceinline: !!attrs.alwaysInline, noinline: !!attrs.noinline, bodyStart: -1, bodyEnd: -1, pos: d.pos, file: this.fileOf(d.pos), id: this.nextId++,
-      cls: rec, thisQ: x.fnQ ?? 0, ctor: x.ctor, dtor: x.dtor, op: x.op, staticMember: ds.static, isConstexpr: ds.constexpr,
+      cls: rec, thisQ: x.fnQ ?? 0, ctor: x.ctor, dtor: x.dtor, op: x.op, staticMember: ds.static || /^(new|delete)/.test(x.op ?? ''), isConstexpr: ds.constexpr,
     };
     if ((ds as DeclSpec & { explicit?: boolean }).explicit) (f as FuncSym & { explicit?: boolean }).explicit = true;
     if (attrs.global) throw new Unsupported('__global__ member function');

@@ -208,7 +208,7 @@ export interface Inst {
   failOrdering?: Ordering;
   scope?: SyncScope;
   idx?: number[];                    // extractvalue / insertvalue indices
-  align?: number;                    // load/store/alloca alignment
+  align?: number;                    // load/store/alloca alignment; a memcpy's: both pointers' (a C++ object copy)
   volatile?: boolean;
   inbounds?: boolean;
   /** Fast-math flags on FP ops, e.g. ['contract'] or ['fast']. */

@@ -241,6 +241,36 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   if (opts.optLevel >= 2) inferAddressSpaces(f);
   scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
+  if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
+}
+
+/**
+ * x % c with a constant c becomes x - (x / c) * c (x & (c - 1) for an unsigned power of two), as LLVM's
+ * instruction selection does: the backend divides by a constant without a divide instruction, and a
+ * quotient of the same operands computed nearby is shared (the `i / w`, `i % w` of 2-D indexing).
+ */
+function expandRemainders(f: Func): boolean {
+  let changed = false;
+  for (const b of f.blocks) {
+    for (let k = 0; k < b.insts.length; k++) {
+      const i = b.insts[k]!;
+      if ((i.op !== 'urem' && i.op !== 'srem') || i.ty.k !== 'int' || (i.ty.bits !== 32 && i.ty.bits !== 64)) continue;
+      const c = i.ops[1]!;
+      if (!isIntConst(c)) continue;
+      const bits = i.ty.bits;
+      const u = U(c.value, bits), s = S(c.value, bits);
+      if (u === 0n || s === 1n || s === -1n) continue;
+      if (i.op === 'urem' && (u & (u - 1n)) === 0n) { i.op = 'and'; i.ops[1] = cInt(i.ty, u - 1n); changed = true; continue; }
+      const mk = (op: Inst['op'], ops: Value[]): Inst => ({ kind: 'inst', op, ty: i.ty, ops, targets: [], parent: b, name: '', loc: i.loc });
+      const q = mk(i.op === 'urem' ? 'udiv' : 'sdiv', [i.ops[0]!, c]);
+      const m = mk('mul', [q, c]);
+      b.insts.splice(k, 0, q, m);
+      k += 2;
+      i.op = 'sub'; i.ops = [i.ops[0]!, m];
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 // ================================================================ mem2reg
@@ -434,7 +464,7 @@ function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
   if (x.kind === 'undef') {
     // as LLVM's instsimplify: the extended bits are known, so one choice (0) of the undef bits is a refinement
     if (i.op === 'zext' || i.op === 'sext') return cInt(to, 0);
-    if (i.op === 'trunc') return cUndef(to);
+    if (i.op === 'trunc' || i.op === 'ptrtoint') return cUndef(to);
     return null;
   }
   if (x.kind === 'poison') return null;
@@ -496,12 +526,43 @@ function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null {
     if (i.op === 'addrspacecast' && x.op === 'addrspacecast' && y && y.ty === to) return y;
     // (T*)(uintptr_t)p: the same pointer (64-bit integers only, so nothing was truncated)
     if (i.op === 'inttoptr' && x.op === 'ptrtoint' && y && y.ty === to && x.ty === T.i64) return y;
+    // (uintptr_t)(T*)n: the same integer (a pointer-typed union leaf updated bit by bit)
+    if (i.op === 'ptrtoint' && x.op === 'inttoptr' && y && y.ty === to && to === T.i64) return y;
   }
   if (i.op === 'ptrtoint' && (x.kind === 'null' || x.kind === 'zero')) return cInt(to, 0);
   return null;
 }
 
 /** Returns a value equivalent to i, or null. May swap commutative operands in place. */
+/**
+ * A phi whose web (the phis it reaches through phi operands, loops included) takes one value v from
+ * outside, apart from undef, is v: SROA of a conditionally built temporary leaves such webs around a loop.
+ * Without undef, v dominates the whole web (every way into it passes through v); with undef, v must be
+ * available on every path: a constant, an argument, a global or an entry-block value.
+ */
+function simplifyPhiWeb(phi: Inst): Value | null {
+  const seen = new Set<Inst>([phi]);
+  const work = [phi];
+  let v: Value | null = null;
+  let undef = false;
+  while (work.length > 0) {
+    for (const x of work.pop()!.ops) {
+      if (x.kind === 'undef' || x.kind === 'poison') { undef = true; continue; }
+      if (x.kind === 'inst' && x.op === 'phi') {
+        if (seen.has(x)) continue;
+        if (seen.size >= 32) return null;
+        seen.add(x); work.push(x);
+        continue;
+      }
+      if (v === null) v = x;
+      else if (v !== x) return null;
+    }
+  }
+  if (v === null || v.ty !== phi.ty) return null;
+  if (undef && v.kind === 'inst' && v.parent !== phi.parent?.parent?.blocks[0]) return null;
+  return v;
+}
+
 export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
   const o = i.ops;
   switch (i.op) {
@@ -512,6 +573,12 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       if (COMMUTATIVE.has(i.op) && (isIntConst(o[0]!) && !isIntConst(o[1]!))) { const t = o[0]!; o[0] = o[1]!; o[1] = t; }
       const a = o[0]!, b = o[1]!;
       if (isIntConst(a) && isIntConst(b)) { const r = foldIntBin(i.op, a.value, b.value, bits); return r === null ? null : cInt(i.ty, r); }
+      // an undef operand of a bit operation or a sum may be taken as 0 (the bits of an uninitialised union)
+      if (a.kind === 'undef' || b.kind === 'undef') {
+        const other = a.kind === 'undef' ? b : a;
+        if (i.op === 'and') return cInt(i.ty, 0);
+        if ((i.op === 'or' || i.op === 'xor' || i.op === 'add') && other.kind !== 'undef') return other;
+      }
       const same = a === b && isLocal(a);
       const zero = cInt(i.ty, 0);
       if (isIntConst(b)) {
@@ -595,12 +662,14 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
     case 'phi': {
       let v: Value | null = null;
       let undef = false;
+      let several = false;
       for (const x of o) {
         if (x === i) continue;
         if (x.kind === 'undef' || x.kind === 'poison') { undef = true; continue; }
         if (v === null) v = x;
-        else if (v !== x) return null;
+        else if (v !== x) { several = true; break; }
       }
+      if (several) return simplifyPhiWeb(i);
       if (v === null) return null;
       // phi(undef, x) is x where x is available on every path: a constant, an argument, an entry-block value
       if (undef && v.kind === 'inst' && v.parent !== i.parent?.parent?.blocks[0]) return null;
@@ -622,9 +691,21 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       return loadFromConstant(p, at.off, i.ty);
     }
     case 'extractvalue': {
-      const a = o[0]!;
-      const idx = i.idx ?? [];
-      if (a.kind === 'inst' && a.op === 'insertvalue' && sameIdx(a.idx ?? [], idx)) return a.ops[1]!;
+      // look through the insertvalue chain that built the aggregate (a class returned by value, then
+      // taken apart by SROA): inserts elsewhere do not matter, an insert of an enclosing part is entered
+      let a = o[0]!;
+      let idx = i.idx ?? [];
+      for (let steps = 0; a.kind === 'inst' && a.op === 'insertvalue' && steps < 256; steps++) {
+        const ins = a.idx ?? [];
+        if (sameIdx(ins, idx)) return a.ops[1]!.ty === i.ty ? a.ops[1]! : null;
+        const n = Math.min(ins.length, idx.length);
+        let k = 0;
+        while (k < n && ins[k] === idx[k]) k++;
+        if (k < n) { a = a.ops[0]!; continue; }          // disjoint: the element comes from the aggregate below
+        if (k === ins.length) { a = a.ops[1]!; idx = idx.slice(k); continue; }   // inside the inserted part
+        return null;                                     // the insert is part of the element extracted
+      }
+      if (a.kind === 'undef' || a.kind === 'poison') return cUndef(i.ty);
       const e = constElement(a, idx);
       return e && e.ty === i.ty ? e : null;
     }
@@ -736,17 +817,54 @@ function baseAndOffset(p: Value): { base: Value; off: number } | null {
   return { base: cur, off };
 }
 
+function useCounts(f: Func): Map<Value, number> {
+  const n = new Map<Value, number>();
+  for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) if (o.kind === 'inst') n.set(o, (n.get(o) ?? 0) + 1);
+  return n;
+}
+
+/** a + b cannot overflow as signed: a is known non-negative and small enough (b a constant, or small too). */
+function noSignedWrap(a: Value, b: Value, bits: number): boolean {
+  const smax = (1n << BigInt(bits - 1)) - 1n;
+  const ma = maybeOnes(a);
+  if (ma > smax) return false;
+  if (isIntConst(b)) return ma + S(b.value, bits) <= smax;
+  const mb = maybeOnes(b);
+  return mb <= smax && ma + mb <= smax;
+}
+
 /**
  * In-place rewrites that need a new operand rather than an existing value: constant add/sub chains
  * (x + c1) + c2 → x + (c1 + c2), x - c → x + (-c). Wrap flags are dropped (the sum may wrap differently).
  */
 export function instCombine(f: Func): boolean {
   let changed = false;
+  let uses: Map<Value, number> | undefined;
   const extracts: { b: Block; i: Inst; x: Value; shift: number }[] = [];
   for (const b of f.blocks) for (const i of b.insts) {
     // a call through a constant function address (a devirtualised vtable load) is a direct call
     if (i.op === 'call' && i.ops[0]!.kind === 'cexpr' && i.ops[0]!.op === 'bitcast' && i.ops[0]!.base.kind === 'func' && i.ops[0]!.base.fnTy === i.fnTy) {
       i.ops[0] = i.ops[0]!.base; changed = true; continue;
+    }
+    // a sum that cannot wrap (tid.x + 3: the special registers are small) is nsw, so that address
+    // arithmetic can fold its constant into the load's offset
+    if (i.op === 'add' && !i.nsw && i.ty.k === 'int' && (i.ty.bits === 32 || i.ty.bits === 64) && noSignedWrap(i.ops[0]!, i.ops[1]!, i.ty.bits)) {
+      i.nsw = true; changed = true;
+    }
+    // trunc (a | b) → trunc b when a has no bit below the truncation (the low half of a packed handle),
+    // where that does not keep both the or and a second value alive: b a constant or an extension the
+    // trunc undoes, or the or used once
+    if (i.op === 'trunc' && i.ty.k === 'int' && i.ops[0]!.kind === 'inst' && (i.ops[0].op === 'or' || i.ops[0].op === 'xor')) {
+      const x = i.ops[0], low = (1n << BigInt(i.ty.bits)) - 1n;
+      const keep = (maybeOnes(x.ops[0]!) & low) === 0n ? x.ops[1]! : (maybeOnes(x.ops[1]!) & low) === 0n ? x.ops[0]! : null;
+      const undone = keep?.kind === 'inst' && (keep.op === 'zext' || keep.op === 'sext') && keep.ops[0]!.ty === i.ty;
+      if (keep && (isIntConst(keep) || undone || (uses ??= useCounts(f)).get(x) === 1)) { i.ops[0] = keep; changed = true; continue; }
+    }
+    // signed division of a value known non-negative by a positive constant is unsigned (cheaper: no
+    // rounding correction, a power of two is a shift or a mask)
+    if ((i.op === 'sdiv' || i.op === 'srem') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && S(i.ops[1].value, i.ty.bits) > 0n
+      && maybeOnes(i.ops[0]!) <= (1n << BigInt(i.ty.bits - 1)) - 1n) {
+      i.op = i.op === 'sdiv' ? 'udiv' : 'urem'; changed = true; continue;
     }
     // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2)
     if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {

@@ -53,7 +53,10 @@ function caseFile(spec: KernelSpec, ptx: string, v: Version, dir: string, cubin:
     fs.writeFileSync(path.join(dir, `${v}.p${k}.bin`), params);
     const offs = kernelParamOffsets(f);
     const patches: string[] = [];
-    l.args.forEach((a, j) => { if ('buf' in a) patches.push(`${offs[j]} ${index.get(a.buf)}`); });
+    l.args.forEach((a, j) => {
+      if ('buf' in a) patches.push(`${offs[j]} ${index.get(a.buf)}`);
+      if ('bytes' in a) for (const [o, b] of a.ptrs ?? []) patches.push(`${offs[j]! + o} ${index.get(b)}`);
+    });
     lines.push(`launch ${f.name} ${dim(l.grid).join(' ')} ${dim(l.block).join(' ')} ${l.dynShared ?? 0} ${v}.p${k}.bin ${patches.length} ${patches.join(' ')}`.trimEnd());
   });
   return `${lines.join('\n')}\n`;

@@ -125,6 +125,11 @@ export function packParams(f: Func, args: Arg[], addrs: Map<string, number>, han
     } else if ('bytes' in a) {
       if (a.bytes.length !== p.size) throw new Error(`parameter ${k} of ${f.name} is ${p.size} bytes, spec gives ${a.bytes.length}`);
       out.set(a.bytes, off);
+      for (const [o, b] of a.ptrs ?? []) {
+        const addr = addrs.get(b);
+        if (addr === undefined) throw new Error(`no buffer ${b}`);
+        dv.setBigUint64(off + o, BigInt(addr), true);
+      }
     } else {
       if (SIZE[a.t] !== p.size) throw new Error(`parameter ${k} of ${f.name} is ${p.size} bytes, spec gives ${a.t}`);
       setScalar(dv, off, a.t, a.v);

@@ -32,8 +32,8 @@ export type Arg =
   | { tex: string }
   | { surf: string }
   | { t: Scalar; v: number | bigint }
-  /** Raw bytes of an aggregate passed by value. */
-  | { bytes: number[] };
+  /** Raw bytes of an aggregate passed by value; `ptrs` puts buffers' device addresses at byte offsets in it. */
+  | { bytes: number[]; ptrs?: [number, string][] };
 
 /**
  * A texture object over a buffer's bytes (test/emulator/texsurf.ts TexDesc without the address): 'linear' for

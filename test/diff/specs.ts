@@ -10,8 +10,10 @@ import { CUDA_SPECS } from './specs-cuda';
 import { SPECS_CXX2 } from './specs-cxx2';
 import { TEX_SPECS } from './specs-tex';
 import { SPECS_VIRT } from './specs-virt';
+import { SPECS_XLAM } from './specs-xlam';
 import { SPECS_COOP } from './specs-coop';
 import { SPECS_TMPL } from './specs-tmpl';
+import { SPECS_CXXB } from './specs-cxxb';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -463,6 +465,35 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'kernel', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
   },
   {
+    name: 'cxx2_class_enums',
+    buffers: {
+      din: { type: 'i32', n: 32, init: gen(i => i * 7 - 50) },
+      dout: { type: 'i32', n: 32 * 6 },
+      dd: { type: 'f64', n: 128, init: gen(i => (Math.floor(i / 4) % 5) * 0.5 + (i % 4) - 1.25 * ((i % 4) & 1)) },
+      dex: { type: 'u32', n: 32 },
+    },
+    launches: [{ kernel: 'classEnums', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), buf('dex')] }],
+  },
+  {
+    name: 'cxx2_type_traits',
+    buffers: { d: { type: 'i32', n: 4 * 11 } },
+    launches: [{ kernel: 'typeTraits', grid: 1, block: 4, args: [buf('d')] }],
+  },
+  {
+    name: 'divide_by_constants',
+    buffers: {
+      din: { type: 'u64', n: 64, init: (() => {
+        const edges = [0n, 1n, 2n, 3n, 6n, 7n, 9n, 10n, 99n, 100n, 0x7fffffffn, 0x80000000n, 0xffffffffn, 0xfffffffen, 0x80000001n,
+          0xffffffff80000000n, 0xffffffffffffffffn, 0x7fffffffffffffffn, 0x8000000000000000n, 0x8000000000000001n,
+          0xfffffffffffffff9n, 0xffffffffffffff9cn];
+        const r = xorshift64(0x9e3779b97f4a7c15n, 64);
+        return gen(i => (i < edges.length ? edges[i]! : i & 1 ? r[i]! : r[i]! >> BigInt(i % 40)));
+      })() },
+      dout: { type: 'i64', n: 64 * 40 },
+    },
+    launches: [{ kernel: 'divide', grid: 2, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'shifts_divmod',
     buffers: { d: { type: 'i64', n: 256 * 22 } },
     launches: [{ kernel: 'kernel', grid: 4, block: 64, args: [buf('d'), i32(256), i32(5)] }],
@@ -545,7 +576,9 @@ export const SPECS: KernelSpec[] = [
   ...TEX_SPECS,
   ...SPECS_VIRT,
   ...SPECS_TMPL,
+  ...SPECS_XLAM,
   ...SPECS_COOP,
+  ...SPECS_CXXB,
 ];
 
 void zero; void f64;

@@ -39,7 +39,40 @@ function run(ptx: string, threads: number, words: number) {
   return { r, u32: (i: number) => dv.getUint32(i * 4, true), i32: (i: number) => dv.getInt32(i * 4, true) };
 }
 
+const MALLOC_DECL = `.extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);
+.extern .func free(.param .b64 free_param_0);`;
+/** `%rd<dst> = malloc(bytes)` and `free(%rd<src>)` as cicc writes the calls. */
+const mallocCall = (dst: number, bytes: number): string => `
+  { .param .b64 param0; st.param.b64 [param0+0], ${bytes}; .param .b64 retval0;
+    call.uni (retval0), malloc, (param0); ld.param.b64 %rd${dst}, [retval0+0]; }`;
+const freeCall = (src: number): string => `
+  { .param .b64 param0; st.param.b64 [param0+0], %rd${src}; call.uni free, (param0); }`;
+
 describe('PTX emulator', () => {
+  it('device malloc gives each call its own 16-byte aligned block; free accepts null and live blocks only', () => {
+    // each thread: two blocks, writes through both, reads back; the second block's address is 16-aligned and
+    // differs from the first; free(0) is a no-op
+    const body = `${mallocCall(10, 12)}${mallocCall(11, 4)}
+  st.u32 [%rd10+8], %r1;
+  add.u32 %r2, %r1, 100;
+  st.u32 [%rd11], %r2;
+  ld.u32 %r3, [%rd10+8];
+  ld.u32 %r4, [%rd11];
+  add.u32 %r5, %r3, %r4;
+  st.global.u32 [%rd4], %r5;
+  and.b64 %rd12, %rd11, 15;
+  setp.ne.s64 %p1, %rd10, %rd11;
+  setp.eq.s64 %p2, %rd12, 0;
+  and.pred %p3, %p1, %p2;
+  selp.u32 %r6, 1, 0, %p3;
+  st.global.u32 [%rd4+128], %r6;
+  mov.u64 %rd13, 0;${freeCall(13)}${freeCall(10)}${freeCall(11)}`;
+    const o = run(kernel(body, MALLOC_DECL), 32, 64);
+    for (let t = 0; t < 32; t++) { expect(o.u32(t)).toBe(2 * t + 100); expect(o.u32(32 + t)).toBe(1); }
+    // freeing a block twice is a program error, reported rather than ignored
+    expect(() => run(kernel(`${mallocCall(10, 8)}${freeCall(10)}${freeCall(10)}`, MALLOC_DECL), 1, 1)).toThrow(/free of 0x[0-9a-f]+, not a live device-heap block/);
+  });
+
   it('names an unknown instruction instead of ignoring it', () => {
     expect(() => new Machine(kernel('  frobnicate.b32 %r2, %r1;'))).toThrow(/unsupported PTX instruction 'frobnicate\.b32'/);
   });

@@ -263,6 +263,8 @@ export class Machine {
   /** Texture and surface objects by handle (the value of a cudaTextureObject_t / cudaSurfaceObject_t). */
   private texObjs = new Map<number, TexDesc>();
   private surfObjs = new Map<number, SurfDesc>();
+  /** Live device-heap blocks (malloc in device code) by address, with their sizes. */
+  private deviceBlocks = new Map<number, number>();
 
   constructor(ptx: string) {
     this.module = parseModule(ptx);
@@ -1783,6 +1785,25 @@ export class Machine {
         };
         this.printfOut += printfMod.formatPrintf(fmt, reader);
         if (retOff >= 0) P.setInt32(th.pOrigin + retOff, printfMod.printfArgCount, true);
+        return;
+      }
+      case 'malloc': {
+        // device malloc: a fresh block in the user heap window, 16-byte aligned (as the CUDA device heap),
+        // filled with POISON so reads of memory nobody wrote differ from any value a program stores
+        const size = argU64(0);
+        const off = this.heap.alloc(Math.max(size, 1), 16);
+        this.heap.buf.fill(POISON, off, off + Math.max(size, 1));
+        this.deviceBlocks.set(HEAP_BASE + off, size);
+        if (retOff >= 0) {
+          P.setUint32(th.pOrigin + retOff, (HEAP_BASE + off) % TWO32, true);
+          P.setUint32(th.pOrigin + retOff + 4, Math.floor((HEAP_BASE + off) / TWO32), true);
+        }
+        return;
+      }
+      case 'free': {
+        const a = argU64(0);
+        if (a === 0) return;
+        if (!this.deviceBlocks.delete(a)) throw new EmuError(`free of 0x${a.toString(16)}, not a live device-heap block`);
         return;
       }
       case '__assertfail': {

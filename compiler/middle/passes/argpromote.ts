@@ -5,7 +5,7 @@
 // memory: the caller's SROA turns it into registers (no .local traffic), as the real cicc does.
 import type { CompileOptions } from '../../options';
 import type { Arg, Func, Inst, Module, Type, Value } from '../ir';
-import { T, cInt, funcTy } from '../ir';
+import { T, cInt, funcTy, sizeOf as sizeOfTy } from '../ir';
 import { constGepOffset } from './sroa';
 
 const MAX_NEW_PARAMS = 8;   // per promoted argument: beyond that, passing the pointer is cheaper
@@ -36,11 +36,15 @@ function writesMemory(f: Func): boolean {
  * How argument `a` of `f` can be promoted, or null. A by-value aggregate is the callee's private copy,
  * so its loads may sit anywhere; any other pointer is loaded by the caller before the call, which is
  * only exact when the callee writes no memory (nothing can change the value in between) and loads it
- * in the entry block (so the caller's load happens only when the callee's would).
+ * in the entry block (so the caller's load happens only when the callee's would), or anywhere when the
+ * argument is a reference, which is bound to an object the caller may read.
  */
 function planArg(f: Func, a: Arg, users: Map<Value, Inst[]>, calleeWrites: boolean): Plan | null {
   if (a.ty.k !== 'ptr' || a.sret) return null;
   const byval = !!a.byval;
+  // a C++ reference (dereferenceable): the caller may load it even where the callee loads it conditionally
+  const derefAttr = a.attrs.find(x => x.startsWith('dereferenceable('));
+  const deref = derefAttr ? Number(derefAttr.slice('dereferenceable('.length, -1)) : 0;
   if (!byval && calleeWrites) return null;
   const entry = f.blocks[0]!;
   const parts: Part[] = [];
@@ -56,7 +60,7 @@ function planArg(f: Func, a: Arg, users: Map<Value, Inst[]>, calleeWrites: boole
         continue;
       }
       if (u.op !== 'load' || u.ops[0] !== p || u.volatile || !scalarTy(u.ty)) return null;
-      if (!byval && u.parent !== entry) return null;
+      if (!byval && u.parent !== entry && !(base >= 0 && base + sizeOfTy(u.ty) <= deref)) return null;
       let k = parts.findIndex(x => x.off === base && x.ty === u.ty);
       if (k < 0) { k = parts.length; parts.push({ off: base, ty: u.ty, align: u.align ?? 1 }); }
       else parts[k]!.align = Math.min(parts[k]!.align, u.align ?? 1);

@@ -22,6 +22,26 @@ export function maybeOnes(v: Value, depth = 0): bigint {
     case 'zext': return a.ty.k === 'int' ? maybeOnes(a, depth + 1) : ones;
     case 'trunc': return maybeOnes(a, depth + 1) & ones;
     case 'select': return maybeOnes(v.ops[1]!, depth + 1) | maybeOnes(v.ops[2]!, depth + 1);
+    case 'add': {
+      // a sum of small values stays small: the mask of the largest possible sum (tid.x + 3)
+      const x = maybeOnes(a, depth + 1), y = maybeOnes(b!, depth + 1);
+      if (x === ones || y === ones) return ones;
+      const sum = x + y;
+      return sum > ones ? ones : (1n << BigInt(sum.toString(2).length)) - 1n;
+    }
+    case 'call': {
+      const c = v.ops[0]!;
+      const r = c.kind === 'func' ? SREG_MAX.get(c.name) : undefined;
+      return r === undefined ? ones : BigInt(r) & ones;
+    }
     default: return ones;
   }
 }
+
+/** Masks covering the hardware limits of the special registers (PTX ISA: tid < 1024, ntid.z <= 64, ...). */
+const SREG_MAX = new Map<string, number>([
+  ['llvm.nvvm.read.ptx.sreg.tid.x', 0x3ff], ['llvm.nvvm.read.ptx.sreg.tid.y', 0x3ff], ['llvm.nvvm.read.ptx.sreg.tid.z', 0x3f],
+  ['llvm.nvvm.read.ptx.sreg.ntid.x', 0x7ff], ['llvm.nvvm.read.ptx.sreg.ntid.y', 0x7ff], ['llvm.nvvm.read.ptx.sreg.ntid.z', 0x7f],
+  ['llvm.nvvm.read.ptx.sreg.ctaid.x', 0x7fffffff], ['llvm.nvvm.read.ptx.sreg.ctaid.y', 0xffff], ['llvm.nvvm.read.ptx.sreg.ctaid.z', 0xffff],
+  ['llvm.nvvm.read.ptx.sreg.laneid', 0x1f], ['llvm.nvvm.read.ptx.sreg.warpsize', 0x3f],
+]);

@@ -4,7 +4,7 @@
 // loads/stores are rewritten leaf by leaf. Anything else (a dynamic index, an escaping address, a
 // type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
 import type { Block, Func, Inst, Type, Value } from '../ir';
-import { T, cInt, cFP, cZero, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
+import { T, cInt, cFP, cZero, cTrue, cFalse, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -56,6 +56,8 @@ type Use =
   | { kind: 'copy'; i: Inst; off: number; dstSide: boolean; len: number }
   | { kind: 'set'; i: Inst; off: number; len: number; byte: number }
   | { kind: 'drop'; i: Inst }
+  /** `p == null` / `p != null` on an address in the alloca (a destructor's `if (l)` once l is known): never null. */
+  | { kind: 'nullcmp'; i: Inst }
   /** A gep with a dynamic index into an array member: that member stays in memory (a region). */
   | { kind: 'region'; i: Inst; off: number; start: number; size: number }
   /** A copy between two parts of this alloca (a member struct assigned to another). */
@@ -158,6 +160,7 @@ function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
       } else if (u.op === 'load' && u.ops[0] === v && !u.ordering) out.push({ kind: 'load', i: u, off });
       else if (u.op === 'store' && u.ops[1] === v && u.ops[0] !== v && !u.ordering) out.push({ kind: 'store', i: u, off });
       else if (isMemIntrinsic(u, 'llvm.lifetime.')) out.push({ kind: 'drop', i: u });
+      else if (u.op === 'icmp' && (u.pred === 'eq' || u.pred === 'ne') && u.ops.some(x => x.kind === 'null')) out.push({ kind: 'nullcmp', i: u });
       else if (isMemIntrinsic(u, 'llvm.memcpy.') || isMemIntrinsic(u, 'llvm.memmove.')) {
         const [, d, s, n, vol] = u.ops;
         if (n?.kind !== 'int' || (vol?.kind === 'int' && vol.value !== 0n) || d === s) return false;
@@ -298,8 +301,32 @@ function usable(u: Use, leaves: Leaf[], regions: Region[]): boolean {
       const c = coveredLeaves(leaves, u.off, u.len);
       return c !== null && c.every(l => isInt(l.ty) || u.byte === 0);
     }
-    case 'drop': return true;
+    case 'drop': case 'nullcmp': return true;
   }
+}
+
+/**
+ * A copy of 2, 4 or 8 bytes between this alloca and memory that is not another alloca, both sides aligned
+ * to the size (an object copy: the memcpy carries the type's alignment), whose bytes are integer leaves
+ * with no padding between them, and which the code also reads or writes as one integer of that size
+ * (`*(unsigned *)&h2` in the fp16 headers) or only copies whole: then the integer need not be taken
+ * apart and put together.
+ */
+function wholeWordCopy(u: Use & { kind: 'copy' }, other: Value, covered: Leaf[], uses: Use[]): boolean {
+  if ((u.len !== 2 && u.len !== 4 && u.len !== 8) || (u.i.align ?? 0) < u.len || covered.length < 2) return false;
+  const asWord = (x: Use): boolean => (x.kind === 'load' || x.kind === 'store') && x.off === u.off
+    && (x.kind === 'load' ? x.i.ty : x.i.ops[0]!.ty) === intTy(u.len * 8);
+  const wordOnly = (x: Use): boolean => asWord(x) || x.kind === 'drop' || (x.kind === 'copy' && x.off === u.off && x.len === u.len);
+  if (!uses.some(asWord) && !uses.every(wordOnly)) return false;
+  let root = other;
+  while (root.kind === 'inst' && (root.op === 'gep' || root.op === 'addrspacecast')) root = root.ops[0]!;
+  if (root.kind === 'inst' && root.op === 'alloca') return false;
+  let next = u.off;
+  for (const l of covered) {
+    if (l.ty.k !== 'int' || l.off !== next) return false;
+    next += sizeOf(l.ty);
+  }
+  return next === u.off + u.len;
 }
 
 function mk(parent: Block, op: Inst['op'], ty: Type, ops: Value[], extra: Partial<Inst> = {}): Inst {
@@ -473,7 +500,37 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
           if (lo - u.off) { const g = mk(b, 'gep', other.ty, [other, cInt(T.i64, lo - u.off)], { srcTy: T.i8, inbounds: true }); pre.push(g); theirs = g; }
           pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
         }
-        for (const l of coveredLeaves(leaves, u.off, u.len)!) {
+        const covered = coveredLeaves(leaves, u.off, u.len)!;
+        if (wholeWordCopy(u, other, covered, uses)) {
+          // a small object copied from or to memory elsewhere moves as one integer (a __half2 as one
+          // 32-bit load, not two 16-bit ones); the leaves are its bit fields
+          const wt = intTy(u.len * 8);
+          if (u.dstSide) {
+            const x = mk(b, 'load', wt, [other], { align: u.i.align });
+            pre.push(x);
+            for (const l of covered) {
+              let v: Value = x;
+              const sh = (l.off - u.off) * 8;
+              if (sh) { const t = mk(b, 'lshr', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
+              if (l.ty !== wt) { const t = mk(b, 'trunc', l.ty, [v]); pre.push(t); v = t; }
+              pre.push(mk(b, 'store', T.void, [v, slot.get(l)!], { align: alignOf(l.ty) }));
+            }
+          } else {
+            let acc: Value | null = null;
+            for (const l of covered) {
+              let v: Value = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+              pre.push(v as Inst);
+              if (l.ty !== wt) { const t = mk(b, 'zext', wt, [v]); pre.push(t); v = t; }
+              const sh = (l.off - u.off) * 8;
+              if (sh) { const t = mk(b, 'shl', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
+              if (acc) { const t = mk(b, 'or', wt, [acc, v]); pre.push(t); v = t; }
+              acc = v;
+            }
+            pre.push(mk(b, 'store', T.void, [acc!, other], { align: u.i.align }));
+          }
+          break;
+        }
+        for (const l of covered) {
           const rel = l.off - u.off;
           const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
           if (p !== other) pre.push(p as Inst);
@@ -496,6 +553,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
         for (const l of coveredLeaves(leaves, u.off, u.len)!) pre.push(mk(b, 'store', T.void, [byteSplat(l.ty, u.byte), slot.get(l)!], { align: alignOf(l.ty) }));
         break;
       case 'drop': break;
+      case 'nullcmp': replacement = i.pred === 'ne' ? cTrue : cFalse; break;
     }
     for (const p of pre) if (i.loc && !p.loc) p.loc = i.loc;
     const k = b.insts.indexOf(i);
@@ -586,7 +644,9 @@ export function speculatePtrLoads(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
   // a pointer into an entry alloca at a known in-bounds offset can be loaded anywhere
-  const derefable = (v: Value, bytes: number): boolean => {
+  const derefable = (v: Value, bytes: number, depth = 0): boolean => {
+    // `v < lo ? lo : v > hi ? hi : v` on references: a select of selects of allocas (loaded in the next round)
+    if (v.kind === 'inst' && v.op === 'select' && depth < 4) return derefable(v.ops[1]!, bytes, depth + 1) && derefable(v.ops[2]!, bytes, depth + 1);
     let off = 0;
     let cur = v;
     while (cur.kind === 'inst' && cur.op === 'gep') {

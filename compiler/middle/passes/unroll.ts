@@ -1,6 +1,6 @@
 // Full unrolling of loops with a small constant trip count (cicc unrolls these at -O3 without a pragma).
-// Handled shape: the header is the only exiting block (a `for`/`while` loop as the front end emits it),
-// one latch, a dedicated preheader. The trip count comes from simulating the exit test on constants:
+// Handled shape: the header exits (a `for`/`while` loop as the front end emits it), other blocks may
+// exit too (`return`/`break` in the body), one latch, a dedicated preheader. The trip count comes from simulating the exit test on constants:
 // the header phis that feed it start from constants and step through pure integer operations. The body
 // is then copied once per iteration, plus a last copy of the header that leaves the loop; every copy's
 // exit test is replaced by the branch it is known to take.
@@ -144,7 +144,7 @@ function loopSize(loop: Loop): number {
 function indexesLocalArray(f: Func, loop: Loop): boolean {
   const entry = f.blocks[0]!;
   const rootOf = (v: Value): Value => { while (v.kind === 'inst' && v.op === 'gep') v = v.ops[0]!; return v; };
-  const dynamic = (i: Inst): boolean => i.ops.slice(1).some(x => x.kind === 'inst' || x.kind === 'arg');
+  const dynamic = (i: Inst): boolean => i.ops.slice(1).some(x => (x.kind === 'inst' && !foldsToConst(x, 3 * MAX_TRIPS)) || x.kind === 'arg');
   const arrays = new Set<Inst>();
   for (const b of loop.blocks) for (const i of b.insts) {
     if (i.op !== 'gep' || !dynamic(i)) continue;
@@ -157,6 +157,67 @@ function indexesLocalArray(f: Func, loop: Loop): boolean {
   }
   return arrays.size > 0;
 }
+
+/** A use outside the loop of a value defined in it, and the dedicated exit block that dominates the use. */
+interface ExitUse { user: Inst; k: number; exit: Block; preds: Block[] }
+
+/**
+ * The uses outside the loop of values defined in it, which must go through phis of exit blocks once early
+ * exits are copied (each copy exits with its own values). A phi of an exit block on an edge from the loop
+ * already does; another use is fine when a dedicated exit (all of its predecessors in the loop, each once)
+ * dominates it: it gets a phi there. null when some use has no such exit.
+ */
+function exitUses(f: Func, cfg: CFG, loop: Loop): ExitUse[] | null {
+  const out: ExitUse[] = [];
+  const dedicated = new Map<Block, Block[] | null>();
+  const exitAbove = (b: Block): { exit: Block; preds: Block[] } | null => {
+    for (let x: Block | null | undefined = b; x && !loop.blocks.has(x); x = cfg.idom.get(x)) {
+      let preds = dedicated.get(x);
+      if (preds === undefined) {
+        const ps = cfg.preds.get(x) ?? [];
+        preds = ps.length > 0 && ps.every(p => loop.blocks.has(p)) && new Set(ps).size === ps.length ? ps : null;
+        dedicated.set(x, preds);
+      }
+      if (preds) return { exit: x, preds };
+    }
+    return null;
+  };
+  for (const b of f.blocks) {
+    if (loop.blocks.has(b) || !cfg.idom.has(b)) continue;
+    for (const i of b.insts) {
+      for (let k = 0; k < i.ops.length; k++) {
+        const o = i.ops[k]!;
+        if (o.kind !== 'inst' || !loop.blocks.has(o.parent!)) continue;
+        if (i.op === 'phi' && loop.blocks.has(i.targets[k]!)) continue;
+        const e = exitAbove(i.op === 'phi' ? i.targets[k]! : b);
+        if (!e) return null;
+        out.push({ user: i, k, ...e });
+      }
+    }
+  }
+  return out;
+}
+
+/** Routes one exit use through a phi at the top of its dedicated exit (one per value and exit). */
+function throughExitPhi(u: ExitUse): void {
+  const v = u.user.ops[u.k]!;
+  let phi = u.exit.insts.find(i => i.op === 'phi' && i.ops.every(o => o === v) && i.targets.length === u.preds.length);
+  if (!phi) {
+    phi = { kind: 'inst', op: 'phi', ty: v.ty, ops: u.preds.map(() => v), targets: u.preds.slice(), parent: u.exit, name: '' };
+    u.exit.insts.unshift(phi);
+  }
+  u.user.ops[u.k] = phi;
+}
+
+const isShuffle = (c: Value): boolean => c.kind === 'asm' && /\bshfl\.sync\b/.test(c.text);
+
+/** Integer arithmetic on constants (an index in an already unrolled copy, folded only by the next cleanup). */
+function foldsToConst(v: Value, depth: number): boolean {
+  if (v.kind === 'int') return true;
+  if (v.kind !== 'inst' || depth === 0 || !FOLDABLE.has(v.op)) return false;
+  return v.ops.every(o => foldsToConst(o, depth - 1));
+}
+const FOLDABLE = new Set(['add', 'sub', 'mul', 'shl', 'and', 'or', 'xor', 'sext', 'zext', 'trunc']);
 
 /** Unrolling stops when the function has grown past this many instructions (loops are unrolled innermost first). */
 const FUNC_SIZE_LIMIT = 40000;
@@ -183,22 +244,31 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   const stay = loop.blocks.has(term.targets[0]!) ? 0 : 1;
   if (loop.blocks.has(term.targets[1 - stay]!) || !loop.blocks.has(term.targets[stay]!)) return false;
   const exit = term.targets[1 - stay]!;
-  // the header must be the only exiting block
-  for (const b of loop.blocks) if (b !== h && succsOf(b).some(s => !loop.blocks.has(s))) return false;
+  // Other exiting blocks (a `return` or `break` inside the body) keep their exits in every copy; values
+  // that leave the loop must then do so through phis of the exit blocks, which get one entry per copy.
+  const earlyExits = new Set<Block>();
+  for (const b of loop.blocks) if (b !== h && succsOf(b).some(s => !loop.blocks.has(s))) earlyExits.add(b);
+  const lcssa = earlyExits.size > 0 ? exitUses(f, cfg, loop) : [];
+  if (lcssa === null) return false;
   const outside = (cfg.preds.get(h) ?? []).filter(p => !loop.blocks.has(p));
   if (outside.length !== 1) return false;
   const pre = outside[0]!;
   // the latch must end in an unconditional branch back to the header
   const lt = loop.latch.insts[loop.latch.insts.length - 1]!;
   if (lt.op !== 'br') return false;
-  // Loops with barriers, warp votes and shuffles, or inline asm with side effects stay rolled (as cicc
-  // leaves them). Inline asm without side effects (the fp16 conversions of cuda_fp16.hpp) is unrolled only
+  // Loops with barriers and warp votes, or other inline asm with side effects, stay rolled (as cicc leaves
+  // them); a shuffle loop with a constant trip count (a warp reduction over `off = 16, 8, ...`, written as
+  // `shfl.sync` asm by the headers) is unrolled, as cicc does, with the conversions around the shuffle.
+  // Otherwise inline asm without side effects (the fp16 conversions of cuda_fp16.hpp) is unrolled only
   // when that takes an array out of local memory: cicc counts asm as costly and keeps such loops otherwise.
   const frees = indexesLocalArray(f, loop);
+  const shuffles = [...loop.blocks].some(b => b.insts.some(i => i.op === 'call' && i.ops[0]!.kind === 'asm' && isShuffle(i.ops[0])));
+  // a loop with early exits grows more when copied (every copy keeps its exit): only to free an array
+  if (earlyExits.size > 0 && !frees) return false;
   for (const b of loop.blocks) for (const i of b.insts) {
     if (i.op !== 'call') continue;
     const c = i.ops[0]!;
-    if (c.kind === 'asm' && (c.sideEffects || !frees)) return false;
+    if (c.kind === 'asm' && !isShuffle(c) && (c.sideEffects || (!frees && !shuffles))) return false;
     if (c.kind === 'func' && (c.attrs.convergent || /barrier|bar\.|shfl|vote|syncwarp|match/.test(c.name))) return false;
   }
   // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits
@@ -209,6 +279,7 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   const limit = pragma !== undefined ? PRAGMA_SIZE_LIMIT : frees ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
   if (n * loopSize(loop) > limit) return false;
 
+  for (const u of lcssa) throughExitPhi(u);
   const body = f.blocks.filter(b => loop.blocks.has(b));
   const headerPhis = h.insts.filter(i => i.op === 'phi');
   let prevMap: Map<Value, Value> | null = null;
@@ -270,6 +341,18 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   for (const phi of exit.insts) {
     if (phi.op !== 'phi') break;
     phi.targets = phi.targets.map(t => (t === h ? lastHeader : t));
+  }
+  const exits = new Set<Block>();
+  for (const b of earlyExits) for (const s of succsOf(b)) if (!loop.blocks.has(s)) exits.add(s);
+  for (const x of exits) for (const phi of x.insts) {
+    if (phi.op !== 'phi') break;
+    const ops: Value[] = [], targets: Block[] = [];
+    phi.ops.forEach((v, j) => {
+      const t = phi.targets[j]!;
+      if (!earlyExits.has(t)) { ops.push(v); targets.push(t); return; }
+      for (let k = 0; k < n; k++) { ops.push(maps[k]!.get(v) ?? v); targets.push(copies[k]![body.indexOf(t)]!); }
+    });
+    phi.ops = ops; phi.targets = targets;
   }
   const removed = new Set(body);
   const inserted = copies.flat();

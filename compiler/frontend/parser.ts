@@ -3677,7 +3677,7 @@ export class Parser {
       }
       if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
       if (syms.length === 0) {
-        if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member class template ${name}`);
+        if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);
       }

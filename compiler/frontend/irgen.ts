@@ -257,7 +257,13 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
   const cast: string[] = [], plain: string[] = [];
   for (const a of f.targs) {
     if (a.k === 'pack') throw new Unsupported('variadic kernel template');
-    if (a.k === 'type' && a.ty.k === 'record' && a.ty.rec.lambda?.ext) {
+    const tt = a.k === 'type' ? (a.ty as { tmplRec?: { name: string; scope: string[] } }).tmplRec : undefined;
+    if (tt) {
+      // a template template argument: EDG spells it like a class (` ::ns::Name`; from the global scope `    ::N` in the cast)
+      if (tt.scope.includes('(anonymous)')) throw new Unsupported('template template argument of a kernel from an anonymous namespace');
+      const s = ' ::' + [...tt.scope, tt.name].join('::');
+      cast.push(tt.scope.length ? s : '   ' + s); plain.push(s);
+    } else if (a.k === 'type' && a.ty.k === 'record' && a.ty.rec.lambda?.ext) {
       // an extended lambda's closure: the launch cast spells cudafe++'s wrapper, the wrapper specialisation its alias
       const c = closureHostSpelling(a.ty.rec, hostModuleId);
       cast.push(` ::${c.spelling}`); plain.push(c.alias);

@@ -52,7 +52,10 @@ class Mangler {
   }
   /** One <template-arg>: a type, a literal, or an argument pack J...E. */
   private targ(a: TArg): string {
-    if (a.k === 'val' && valParamIndex(a.v) !== undefined) return tparamRef(valParamIndex(a.v)!);   // a template's own non-type parameter
+    if (a.k === 'val' && valParamIndex(a.v) !== undefined) {
+      // a template's own non-type parameter; its pack expansion `Is...` is an expression X..E to EDG (cicc's `IJXT_EE`)
+      return (a as { packExp?: boolean }).packExp ? 'X' + tparamRef(valParamIndex(a.v)!) + 'E' : tparamRef(valParamIndex(a.v)!);
+    }
     return a.k === 'type' ? this.type(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.targ(x)).join('') + 'E' : this.literal(a.ty, a.v);
   }
   private argKey(a: TArg): string { return a.k === 'val' && valParamIndex(a.v) !== undefined ? `T${valParamIndex(a.v)}` : a.k === 'type' ? this.key(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.argKey(x)).join('') + 'E' : 'L' + builtinCode(a.ty) + a.v + 'E'; }
@@ -139,6 +142,8 @@ class Mangler {
   }
   /** Canonical (substitution-free) form of a type: the key substitutions are matched by. */
   key(t: CType): string {
+    const tr = (t as { tmplRec?: RecordDecl }).tmplRec;
+    if (tr) return this.key({ k: 'record', rec: tr, q: 0 });   // a template template argument: the template's name
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     if (q) return qualStr(q) + this.key(unq(t));
     const ti = tparamOf(t);
@@ -158,6 +163,8 @@ class Mangler {
     }
   }
   type(t: CType): string {
+    const tr = (t as { tmplRec?: RecordDecl }).tmplRec;
+    if (tr) return this.record(tr);
     const q = t.q & (Q.Const | Q.Volatile | Q.Restrict);
     const tp = tparamOf(t);
     if (isAuto(t)) return isDecltypeAuto(t) ? 'Dc' : 'Da';

@@ -6,7 +6,7 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue } from './sema';
 import { evalConst, evalInt } from './consteval';
@@ -90,6 +90,12 @@ const TYPE_KW = new Set(['void', 'bool', 'char', 'short', 'int', 'long', 'float'
   'typename', 'decltype', '__typeof__', 'typeof', '__builtin_va_list', '_Float128', '__float128', '__fp16', '_Float16', 'auto']);
 const SPEC_KW = new Set(['typedef', 'extern', 'static', 'inline', '__inline__', '__inline', 'constexpr', 'register', 'virtual', 'explicit', 'friend',
   'mutable', 'thread_local', '__thread', '__extension__', '__attribute__', '__noinline__', '__attribute', '__restrict__', '__restrict', 'consteval', 'constinit', 'alignas', '__declspec']);
+
+/** A bound non-type parameter pack: sizeof... and expansions read its values; a plain use is an error. */
+export function valPackSym(name: string, ty: CType, vals: bigint[]): Sym { return { kind: 'enumconst', name, ty, value: 0n, packVals: vals } as Sym; }
+export const packValsOf = (s: Sym | undefined): bigint[] | undefined => (s as { packVals?: bigint[] } | undefined)?.packVals;
+/** A non-type parameter pack of a pattern (`Is` in `seq<Is...>` while deducing): its parameter index. */
+export const valPackParamOf = (s: Sym | undefined): number | undefined => (s as { valPackParam?: number } | undefined)?.valPackParam;
 
 export class Parser {
   p: number;
@@ -542,6 +548,9 @@ export class Parser {
           if (syms.length && syms[0]!.kind === 'type') {
             named = syms[0]!.ty; this.p++;
             if (this.at('<')) {
+              // a template template parameter given its arguments (`Store<T>`): that class template's specialisation
+              const tdi = (named as { tmplDecl?: number }).tmplDecl;
+              if (tdi !== undefined) { named = { k: 'record', rec: this.u.templates.instantiateClass(tdi, this.parseTemplateArgs(), this), q: 0 }; continue; }
               // the injected class name of a class template used with arguments, or a template found by name
               if (named.k === 'record' && named.rec.targs) { this.p--; const r = this.templateIdType(t, named.rec.scope, false); if (r) { named = r; continue; } this.p++; }
               throw new Unsupported(`template ${t}<...>`);
@@ -689,6 +698,8 @@ export class Parser {
           }
         }
         (rec.memberTemplates ??= new Set()).add(name);
+        const cname = this.memberClassTemplateName(save);
+        if (cname) (this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates = ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates ?? new Set()).add(cname);
         // a member function template (not a constructor or operator): instantiated on use
         if (name && name !== 'operator') {
           const mt: MemberTmpl = { name, start: save, end: this.p, rec, tscope: this.tscope };
@@ -906,9 +917,26 @@ export class Parser {
   }
   /** `static T x = v;` / `static constexpr T x = v;` in a class. */
   private parseStaticMember(rec: RecordDecl, ds: DeclSpec): void {
-    if (!ds.ty) throw new Unsupported('static data member without a type');
+    // `static constexpr auto ALIGN = AlignBytes<T>::ALIGN_BYTES;` (cub): the type comes from the initializer
+    const autoVar = !ds.ty && ds.auto && !(ds as DeclSpec & { dcauto?: boolean }).dcauto;
+    if (!ds.ty && !autoVar) throw new Unsupported('static data member without a type');
     for (;;) {
-      const d = this.parseDeclarator(ds.ty, false);
+      const d = this.parseDeclarator(ds.ty ?? withQ(AUTO, (ds as DeclSpec & { q: number }).q), false);
+      if (autoVar) {
+        if (d.ty.k === 'func' || !hasAuto(d.ty) || !this.eat('=')) throw new Unsupported('static data member without a type');
+        const e = this.at('{') ? this.braceExpr() : this.parseAssign();
+        const ty = this.deduceAuto(d.ty, e);
+        const v = this.u.newVar(d.name, ds.constexpr ? withQ(ty, Q.Const) : ty, 'global', d.pos);
+        v.scope = [...rec.scope];
+        (v as VarSym & { cls?: RecordDecl }).cls = rec;
+        v.isConstexpr = ds.constexpr;
+        v.space = ds.attrs.device ? 'device' : ds.attrs.constant ? 'constant' : ds.attrs.shared ? 'shared' : 'none';
+        v.init = this.initFromExpr(e, v.ty, e.pos);
+        if (isArith(v.ty)) { const cv = evalConst(e); if (cv !== null) v.constVal = cv; }
+        rec.statics!.set(d.name, v);
+        if (!this.eat(',')) break;
+        continue;
+      }
       if (d.ty.k === 'func') {
         // static member function
         const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
@@ -931,6 +959,25 @@ export class Parser {
       if (!this.eat(',')) break;
     }
     this.expect(';');
+  }
+  /**
+   * The name a member class or alias template declares (`template <class U> struct IsMultiple {...}`,
+   * `template <class U> using X = ...`) from its `template` token at j, or ''. Such members are not
+   * instantiated yet: a use of the name falls back naming them instead of reading as undefined.
+   */
+  private memberClassTemplateName(j: number): string {
+    let depth = 0;
+    for (j++; j < this.end; j++) {
+      const t = this.u.text(j);
+      if (t === '(' || t === '[') { let d = 0; do { const x = this.u.text(j); if (x === '(' || x === '[') d++; else if (x === ')' || x === ']') d--; j++; } while (d > 0 && j < this.end); j--; continue; }
+      if (t === '<') depth++;
+      else if (t === '>') { if (--depth === 0) break; }
+      else if (t === '>>') { depth -= 2; if (depth <= 0) break; }
+      else if (t === ';' || t === '{') return '';
+    }
+    const k = this.u.text(j + 1);
+    if ((k === 'struct' || k === 'class' || k === 'union' || k === 'using') && this.u.toks.kind[j + 2] === Tok.Ident) return this.u.text(j + 2);
+    return '';
   }
   /** A member function declaration/definition (incl. constructors, operators): `name (` before any `;`/`{`/`=` at depth 0. */
   private isMemberFunction(): boolean {
@@ -1452,6 +1499,8 @@ export class Parser {
     while (!this.at('>') && !this.at('>>')) {
       if (this.at('...')) throw new Unsupported('pack expansion');
       const start = this.p;
+      const tt = this.templateNameArg();
+      if (tt) { out.push({ k: 'type', ty: tt }); if (!this.eat(',')) break; continue; }
       if (this.startsType()) {
         const ty = this.parseTypeName();
         if (this.at('...') && !hasPack(ty) && hasPlaceholder(ty)) {
@@ -1471,6 +1520,25 @@ export class Parser {
         }
         out.push({ k: 'type', ty });
       }
+      else if (this.tmplArgDotsAhead() >= 0) {
+        // `Is...` / `(Is * 2)...`: a non-type pack expansion, one argument per element
+        const dots = this.tmplArgDotsAhead();
+        const pi = dots === this.p + 1 ? valPackParamOf(this.tscope?.get(this.tx())) : undefined;
+        if (pi !== undefined) {
+          // `Is...` of a pattern (a partial specialisation's arguments, a declared signature): matches the remaining values
+          out.push({ k: 'pack', args: [{ k: 'val', ty: C.int, v: valParam(pi), packExp: true } as TArg] });
+          this.p = dots + 1;
+        } else {
+          const vals = this.expandPack(this.p, dots, () => {
+            const savedGt = this.gtEnds;
+            this.gtEnds = true;
+            try { const e = this.parseBinary(1); return { k: 'val' as const, ty: unqual(e.ty.k === 'error' ? C.int : e.ty), v: this.constInt(e) }; } finally { this.gtEnds = savedGt; }
+          });
+          out.push({ k: 'pack', args: vals });
+        }
+        if (!this.eat(',')) break;
+        continue;
+      }
       else {
         // a constant expression up to the `>` or `,` that ends it (`(N > 32) && (N <= 1024)`)
         const savedGt = this.gtEnds;
@@ -1485,6 +1553,60 @@ export class Parser {
     }
     this.closeAngle();
     return out;
+  }
+  /**
+   * A template template argument at the cursor: a class template's (qualified) name alone, up to the ',' or
+   * '>' that ends the argument, or a template template parameter; the cursor moves past it. Null otherwise.
+   */
+  templateNameArg(): CType | null {
+    let j = this.p;
+    const path: string[] = [];
+    const global = this.u.text(j) === '::';
+    if (global) j++;
+    for (;;) {
+      if (this.u.toks.kind[j] !== Tok.Ident || this.u.isKeyword(this.u.text(j))) return null;
+      path.push(this.u.text(j)); j++;
+      if (this.u.text(j) === '::') { j++; continue; }
+      break;
+    }
+    const after = this.u.text(j);
+    if (after !== ',' && after !== '>' && after !== '>>' && j < this.end) return null;
+    const name = path[path.length - 1]!;
+    if (path.length === 1 && !global) {
+      const ts = this.tscope?.get(name);
+      if (ts) { if (ts.kind === 'type' && (ts.ty as { tmplRec?: RecordDecl }).tmplRec) { this.p = j; return ts.ty; } return null; }
+      // the injected class name inside its own template names the current specialisation (a type)
+      if (this.recordStack.some(r => r.name === name) || this.cls?.name === name) return null;
+      if (this.lookup(name).some(x => x.kind === 'type' || x.kind === 'var' || x.kind === 'enumconst')) return null;
+    }
+    const isRec = (di: number) => this.u.index.decls[di]!.kind === 'record';
+    let ents: number[] = [];
+    if (global) ents = this.u.templateEntries(name, path.slice(0, -1), 'record', true).filter(isRec);
+    else if (path.length === 1) ents = this.u.templateEntries(name, this.ns, 'record', false).filter(isRec);
+    else {
+      // the namespaces resolved one by one (inline namespaces included), as qualifiedType() does
+      const r = this.resolveNamespaceOrType(path[0]!);
+      if (r.kind !== 'ns') return null;
+      let nsPath = r.path;
+      for (const c of path.slice(1, -1)) { const rc = this.u.resolveIn(nsPath, c); if (rc.kind !== 'ns') return null; nsPath = rc.path; }
+      ents = this.u.templateEntries(name, nsPath, 'record', true).filter(isRec);
+    }
+    if (!ents.length) return null;
+    this.p = j;
+    return this.u.templates.tmplRef(ents[0]!);
+  }
+  /** If the template argument at the cursor ends in `...` (before the ',' or '>' that ends it), the index of that `...`. */
+  private tmplArgDotsAhead(): number {
+    let depth = 0;
+    for (let j = this.p; j < this.end; j++) {
+      const t = this.u.text(j);
+      if (this.u.toks.kind[j] === Tok.EOF) return -1;
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { if (--depth < 0) return -1; }
+      else if (depth === 0 && (t === ',' || t === '>' || t === '>>')) return j > this.p && this.u.text(j - 1) === '...' ? j - 1 : -1;
+      else if (t === ';') return -1;
+    }
+    return -1;
   }
   closeAngle(): void {
     if (this.halfGt) { this.halfGt = false; this.p++; return; }
@@ -1615,7 +1737,7 @@ export class Parser {
    * `dots`, the token at `end` is the `...` and the cursor is left after it.
    */
   expandPack<T>(start: number, end: number, one: () => T, dots = true): T[] {
-    const types = new Map<string, CType[]>(), vars = new Map<string, VarSym[]>();
+    const types = new Map<string, CType[]>(), vars = new Map<string, VarSym[]>(), vals = new Map<string, { ty: CType; vs: bigint[] }>();
     for (let j = start; j < end; j++) {
       if (this.u.toks.kind[j] !== Tok.Ident) continue;
       const n = this.u.text(j);
@@ -1624,8 +1746,11 @@ export class Parser {
       const ts = this.tscope?.get(n);
       const el = ts && ts.kind === 'type' ? packOf(ts.ty) : undefined;
       if (el) types.set(n, el);
+      const pv = packValsOf(ts);
+      if (pv) vals.set(n, { ty: (ts as { ty: CType }).ty, vs: pv });
+      if (valPackParamOf(ts) !== undefined) throw new Unsupported('expansion of a non-type parameter pack in a pattern');
     }
-    const lens = new Set([...[...types.values()].map(x => x.length), ...[...vars.values()].map(x => x.length)]);
+    const lens = new Set([...[...types.values()].map(x => x.length), ...[...vars.values()].map(x => x.length), ...[...vals.values()].map(x => x.vs.length)]);
     if (lens.size !== 1) throw new Unsupported(lens.size ? 'pack expansion of packs of different lengths' : 'pack expansion without a parameter pack');
     const n = [...lens][0]!;
     const out: T[] = [];
@@ -1633,6 +1758,7 @@ export class Parser {
     for (let i = 0; i < n; i++) {
       const ts = new Map(savedT ?? []);
       for (const [name, el] of types) ts.set(name, { kind: 'type', name, ty: el[i]! });
+      for (const [name, el] of vals) ts.set(name, { kind: 'enumconst', name, ty: el.ty, value: el.vs[i]! });
       this.tscope = ts;
       this.push();
       for (const [name, vs] of vars) this.scopes[this.scopes.length - 1]!.set(name, vs[i]!);
@@ -1862,6 +1988,13 @@ export class Parser {
       const es = sizeOfC(ty.elem);
       while (!this.at('}')) {
         if (this.at('[')) throw new Unsupported('designated initializer');
+        const dots = this.at('{') ? -1 : this.packDotsAhead();
+        if (dots >= 0) {
+          // `{Is...}`, `{f(xs)...}`: one element per element of the pack
+          for (const init of this.expandPack(this.p, dots, () => this.parseInitializer(ty.elem))) { items.push({ off: i * es, path: [i], init }); i++; }
+          if (!this.eat(',')) break;
+          continue;
+        }
         items.push({ off: i * es, path: [i], init: this.parseInitializer(ty.elem) });
         i++;
         if (!this.eat(',')) break;
@@ -2821,7 +2954,7 @@ export class Parser {
             const n = this.tx(); this.p++;
             this.expect(')');
             const ts = this.tscope?.get(n);
-            const el: unknown[] | undefined = this.packVar(n) ?? (ts && ts.kind === 'type' ? packOf(ts.ty) : undefined);
+            const el: unknown[] | undefined = this.packVar(n) ?? (ts && ts.kind === 'type' ? packOf(ts.ty) : undefined) ?? packValsOf(ts);
             if (!el) throw new Unsupported(`sizeof... of ${n}`);
             return mk(C.ulong, pos, false, { k: 'int', v: BigInt(el.length) });
           }
@@ -3609,6 +3742,7 @@ export class Parser {
       }
       if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
       if (syms.length === 0) {
+        if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);
       }
@@ -3640,7 +3774,9 @@ export class Parser {
           }
           return e;
         }
-        case 'enumconst': return mk(s.ty, pos, false, { k: 'int', v: s.value });
+        case 'enumconst':
+          if (packValsOf(s) || valPackParamOf(s) !== undefined) throw new Unsupported(`parameter pack ${s.name} used other than in an expansion`);
+          return mk(s.ty, pos, false, { k: 'int', v: s.value });
         case 'field': {
           const m = this.member(this.objectFor(s.rec, pos), s.name, false, pos);
           return (s as { byRef?: boolean }).byRef ? this.deref(m, pos) : m;
@@ -3675,7 +3811,7 @@ export class Parser {
     else if (isOp(dots - 1) && isOp(dots + 1) && this.u.text(dots - 1) === this.u.text(dots + 1)) {
       op = this.u.text(dots - 1);
       const lhs: [number, number] = [open + 1, dots - 1], rhs: [number, number] = [dots + 2, close];
-      const names = (r: [number, number]) => { for (let j = r[0]; j < r[1]; j++) { if (this.u.toks.kind[j] !== Tok.Ident) continue; const n = this.u.text(j); const ts = this.tscope?.get(n); if (this.packVar(n) || (ts && ts.kind === 'type' && packOf(ts.ty))) return true; } return false; };
+      const names = (r: [number, number]) => { for (let j = r[0]; j < r[1]; j++) { if (this.u.toks.kind[j] !== Tok.Ident) continue; const n = this.u.text(j); const ts = this.tscope?.get(n); if (this.packVar(n) || (ts && ts.kind === 'type' && packOf(ts.ty)) || packValsOf(ts)) return true; } return false; };
       right = names(lhs);
       pat = right ? lhs : rhs; init = right ? rhs : lhs;
     } else return null;

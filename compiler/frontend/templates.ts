@@ -5,12 +5,12 @@ import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
 import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith } from './ctype';
-import { Parser, SyntaxAbort } from './parser';
+import { Parser, SyntaxAbort, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
 import type { Unit } from './unit';
 
-export interface TParam { kind: 'type' | 'val'; name: string; typeStart: number; defStart: number; pack?: boolean }
+export interface TParam { kind: 'type' | 'val' | 'tmpl'; name: string; typeStart: number; defStart: number; pack?: boolean }
 
 /** A template parameter of a pattern (the declared signature, used for deduction and mangling). */
 export const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
@@ -24,7 +24,22 @@ export function parseTemplateHeader(p: Parser): TParam[] {
   p.expect('<');
   const out: TParam[] = [];
   while (!p.at('>')) {
-    if (p.at('template')) throw new Unsupported('template template parameter');
+    if (p.at('template')) {
+      // `template <class> class TT [= ns::Default]`: its own parameter list is not read (only class templates bind to it)
+      p.p++;
+      if (!p.at('<')) throw new Unsupported('template template parameter');
+      let depth = 0;
+      do { if (p.at('<')) depth++; else if (p.at('>')) depth--; else if (p.at('>>')) depth -= 2; else if (p.at('(')) { p.skipBalanced(); continue; } p.p++; } while (depth > 0 && p.kind() !== 0);
+      if (depth < 0 || !(p.eat('class') || p.eat('typename'))) throw new Unsupported('template template parameter');
+      if (p.at('...')) throw new Unsupported('template template parameter pack');
+      let name = '';
+      if (p.isIdent()) { name = p.tx(); p.p++; }
+      let defStart = -1;
+      if (p.eat('=')) { defStart = p.p; if (skipArg(p)) { out.push({ kind: 'tmpl', name, typeStart: -1, defStart }); p.p++; return out; } }
+      out.push({ kind: 'tmpl', name, typeStart: -1, defStart });
+      if (!p.eat(',')) break;
+      continue;
+    }
     // `typename X<...>::type = 0` and `typename T::type N` are non-type parameters of a dependent type
     if ((p.at('typename') || p.at('class')) && (p.isIdent(1) || p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('...', 1))
       && !(p.at('typename') && p.isIdent(1) && (p.at('<', 2) || p.at('::', 2)))) {
@@ -40,18 +55,23 @@ export function parseTemplateHeader(p: Parser): TParam[] {
       // a non-type parameter: its type is parsed at binding time (it may use earlier parameters)
       let depth = 0;
       let name = '';
+      let pack = false;
       while (p.kind() !== 0) {
         if (depth === 0 && (p.at(',') || p.at('>') || p.at('='))) break;
         if (p.at('(') || p.at('[')) { p.skipBalanced(); continue; }
         if (p.at('<')) depth++;
         if (p.at('>')) depth--;
-        if (p.at('...')) throw new Unsupported('variadic template (non-type parameter pack)');
+        if (p.at('...')) {
+          // `int... Is`: a non-type parameter pack (of a plain type: its declarator is not read)
+          if (depth !== 0 || pack) throw new Unsupported('variadic template (non-type parameter pack)');
+          pack = true;
+        }
         if (p.isIdent()) name = p.tx();
         p.p++;
       }
       let defStart = -1;
       if (p.eat('=')) { defStart = p.p; if (skipArg(p)) { out.push({ kind: 'val', name, typeStart, defStart }); p.p++; return out; } }
-      out.push({ kind: 'val', name, typeStart, defStart });
+      out.push(pack ? { kind: 'val', name, typeStart, defStart, pack } : { kind: 'val', name, typeStart, defStart });
     }
     if (!p.eat(',')) break;
   }
@@ -75,6 +95,29 @@ function skipArg(p: Parser): boolean {
   return false;
 }
 
+/** A class template passed as a template template argument: a stand-in record (for mangling: its name, no arguments). */
+export const tmplRecOf = (t: CType): RecordDecl | undefined => (t as { tmplRec?: RecordDecl }).tmplRec;
+/** A template template argument's type for the class template di (one per template, so keys compare). */
+export function tmplRefType(u: Unit, di: number): CType {
+  const cache = ((u as Unit & { tmplRefs?: Map<number, CType> }).tmplRefs ??= new Map());
+  let t = cache.get(di);
+  if (!t) {
+    const d = u.index.decls[di]!;
+    const rec = u.newRecord('struct', d.name, splitScope(d.scope), []);
+    t = { k: 'error', q: 0, tmplRec: rec, tmplDecl: di } as CType;
+    cache.set(di, t);
+  }
+  return t;
+}
+/** The class template a template template argument names. */
+export const tmplDeclOf = (t: CType): number | undefined => (t as { tmplDecl?: number }).tmplDecl;
+/** A template parameter as a placeholder of a pattern (a value parameter reads as a sentinel far from ordinary values). */
+function patternSym(tp: TParam, i: number): Sym {
+  if (tp.kind === 'type') return { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) };
+  if (tp.pack) return { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i), valPackParam: i } as Sym;
+  return { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) };
+}
+
 /** Bind template arguments (explicit/deduced, then defaults) to the parameters: the scope a template's tokens are parsed in. */
 export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[]): { scope: Map<string, Sym>; args: TArg[] } | null {
   const scope = new Map<string, Sym>();
@@ -85,12 +128,32 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
     for (let i = 0; i < params.length; i++) {
       const tp = params[i]!;
       let a = given[i];
+      if (tp.pack && tp.kind === 'val') {
+        a ??= { k: 'pack', args: [] };
+        if (a.k !== 'pack' || a.args.some(x => x.k !== 'val')) return null;
+        const save = p.p; p.p = tp.typeStart;
+        const ty = unqual(p.parseDeclSpecs().ty ?? C.int);
+        p.p = save;
+        // a pattern's `Is...` stays itself (with its expansion mark)
+        const vals = (a.args as { v: bigint }[]).map(x => (valParamIndex(x.v) !== undefined ? x as TArg : { k: 'val' as const, ty, v: wrapInt(x.v, ty) }));
+        args.push({ k: 'pack', args: vals });
+        if (tp.name) scope.set(tp.name, valPackSym(tp.name, ty, vals.map(x => (x as { v: bigint }).v)));
+        continue;
+      }
       if (tp.pack) {
         // a trailing pack nothing was deduced for is empty
         a ??= { k: 'pack', args: [] };
         if (a.k !== 'pack' || a.args.some(x => x.k !== 'type')) return null;
         args.push(a);
         if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) });
+        continue;
+      }
+      if (tp.kind === 'tmpl') {
+        // a class template named as an argument (or the default's name)
+        if (!a && tp.defStart >= 0) { const save = p.p; p.p = tp.defStart; const t = p.templateNameArg(); p.p = save; p.resetHalfGt(); if (t) a = { k: 'type', ty: t }; }
+        if (!a || a.k !== 'type' || !tmplRecOf(a.ty)) return null;
+        args.push(a);
+        if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: a.ty });
         continue;
       }
       let valTy: CType = C.int;
@@ -119,7 +182,7 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
   return { scope, args };
 }
 
-export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : a.k === 'pack' ? `p(${targsKey(a.args)})` : `v:${a.v}`).join(',');
+export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : a.k === 'pack' ? `p(${targsKey(a.args)})` : `v:${a.v}${(a as { packExp?: boolean }).packExp ? '...' : ''}`).join(',');
 function typeKey(t: CType): string {
   const q = `${t.q}`;
   switch (t.k) {
@@ -129,7 +192,7 @@ function typeKey(t: CType): string {
     case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
     case 'int': return `${t.name}${q}`;
     case 'func': return `fn(${typeKey(t.ret)};${t.params.map(typeKey).join(',')})`;
-    default: return tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
+    default: return tmplRecOf(t) ? `TT#${recId(tmplRecOf(t)!)}` : tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
   }
 }
 const ids = new WeakMap<RecordDecl, number>();
@@ -178,6 +241,8 @@ export class Templates {
         && this.u.text(e.first + 2) !== '>';
     });
   }
+  /** The template template argument naming class template di. */
+  tmplRef(di: number): CType { return tmplRefType(this.u, di); }
   /** Is the entry an explicit specialisation (`template<>`)? */
   isExplicitSpec(di: number): boolean { return this.header(di).length === 0; }
 
@@ -187,7 +252,7 @@ export class Templates {
     const p = this.parserAt(di);
     const h = parseTemplateHeader(p);
     const scope = new Map<string, Sym>();
-    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, patternSym(tp, i)); });
     p.tscope = scope;
     let r: { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
     const before = this.u.diags.length, errs = this.u.errorCount;
@@ -255,7 +320,7 @@ export class Templates {
   /** Candidates from the function template `di` for a call with these arguments (explicit args first), or null. */
   deduceAndInstantiate(di: number, explicit: TArg[], args: Expr[]): FuncSym | null {
     const h = this.header(di);
-    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
+    if (flatArgs(explicit).length > h.length && !h.some(tp => tp.pack)) return null;   // `f<A, Rest...>` with Rest empty names one argument
     const pat = this.pattern(di);
     // every parameter given explicitly (`cuda::std::forward<T>(x)`): nothing to deduce, the specialisation's own
     // signature decides viability (a dependent `remove_reference_t<T> &` pattern need not be read)
@@ -273,7 +338,7 @@ export class Templates {
   /** A specialisation named with explicit arguments (defaults fill the rest), e.g. a kernel launched as k<float,4>. */
   instantiateExplicit(di: number, explicit: TArg[]): FuncSym | null {
     const h = this.header(di);
-    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
+    if (flatArgs(explicit).length > h.length && !h.some(tp => tp.pack)) return null;   // `f<A, Rest...>` with Rest empty names one argument
     const p = this.parserAt(di);
     parseTemplateHeader(p);
     const b = bindArgs(p, h, explicitFor(h, explicit));
@@ -315,7 +380,7 @@ export class Templates {
     p.tscope = outer;
     const h = parseTemplateHeader(p);
     const scope = new Map<string, Sym>(outer);
-    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
+    h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, patternSym(tp, i)); });
     p.tscope = scope;
     const before = this.u.diags.length, errs = this.u.errorCount;
     let r: { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null = null;
@@ -384,7 +449,7 @@ export class Templates {
   deduceAndInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[]): FuncSym | null {
     const pat = this.memberPattern(mt);
     const h = pat.h;
-    if (explicit.length > h.length && !h.some(tp => tp.pack)) return null;
+    if (flatArgs(explicit).length > h.length && !h.some(tp => tp.pack)) return null;   // `f<A, Rest...>` with Rest empty names one argument
     const given = deduceAll(h, pat, explicit, args);
     if (!given) return null;
     const outer = (mt.tscope ?? new Map()) as Map<string, Sym>;
@@ -417,6 +482,7 @@ export class Templates {
     const bindTo = (hh: TParam[], as: TArg[]) => hh.forEach((tp, i) => {
       const a = as[i]!;
       if (!tp.name) return;
+      if (a.k === 'pack' && tp.kind === 'val') { scope.set(tp.name, valPackSym(tp.name, C.int, a.args.map(x => (x as { v: bigint }).v))); return; }
       if (a.k === 'pack') { scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) }); return; }
       scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: a.ty, value: a.v });
     });
@@ -562,11 +628,13 @@ export class Templates {
     for (const ei of this.specEntries(di)) {
       const h = this.header(ei);
       if (h.length === 0) continue;
+      // its patterns could not be matched (a wrong match would pick the primary template): fall back
+      if (h.some(tp => tp.kind === 'tmpl')) throw new Unsupported('partial specialization with a template template parameter');
       const p = this.parserAt(ei);
       parseTemplateHeader(p);
       // the parameters as placeholders; a value parameter reads as a sentinel value far from ordinary ones
       const scope = new Map<string, Sym>();
-      h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, tp.kind === 'type' ? { kind: 'type', name: tp.name, ty: placeholder(i, tp.name) } : { kind: 'enumconst', name: tp.name, ty: C.int, value: valParam(i) }); });
+      h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, patternSym(tp, i)); });
       p.tscope = scope;
       while (!p.at('<') && p.kind() !== 0) p.p++;
       const before = this.u.diags.length, errs = this.u.errorCount;
@@ -626,6 +694,17 @@ function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: 
   const xs = flatArgs(xs0), ys = flatArgs(ys0);
   for (let k = 0; k < xs.length; k++) {
     const x = xs[k]!;
+    if (x.k === 'val' && (x as { packExp?: boolean }).packExp) {
+      // `Is...` of a pattern: the remaining arguments, all values, are the pack
+      if (k !== xs.length - 1) throw new Unsupported('pack expansion not at the end of a template argument list');
+      const pi = valParamIndex(x.v)!;
+      const rest = ys.slice(k);
+      if (rest.some(y => y.k !== 'val')) return false;
+      const cur = out[pi];
+      if (cur) return targsKey([cur]) === targsKey([{ k: 'pack', args: rest }]);
+      out[pi] = { k: 'pack', args: rest };
+      return true;
+    }
     const pe = x.k === 'type' ? packExpOf(x.ty) : undefined;
     if (pe) {
       if (k !== xs.length - 1) throw new Unsupported('pack expansion not at the end of a template argument list');

@@ -269,6 +269,13 @@ export class Unit {
         continue;
       }
       if (d.qualifier && d.kind !== 'using') continue;
+      if (d.kind === 'record' && this.loading.has(di)) {
+        // a class named while its own definition is being read (`struct tag : policy<tag>`, looked up again from a
+        // specialisation of policy): the record that definition is filling in
+        const r = this.records.get([...splitScope(d.scope), name].join('::'));
+        if (r && !out.some(s => s.kind === 'type' && s.ty.k === 'record' && s.ty.rec === r)) out.push({ kind: 'type', name, ty: { k: 'record', rec: r, q: 0 } });
+        continue;
+      }
       for (const s of this.loadOverload(di)) if (s.name === name && !out.includes(s)) out.push(s);
     }
     if (out.length === 0) {

@@ -12,6 +12,7 @@ import { TEX_SPECS } from './specs-tex';
 import { SPECS_VIRT } from './specs-virt';
 import { SPECS_XLAM } from './specs-xlam';
 import { SPECS_COOP } from './specs-coop';
+import { SPECS_TMPL } from './specs-tmpl';
 import { SPECS_CXXB } from './specs-cxxb';
 import { SPECS_LIBS } from './specs-libs';
 
@@ -575,6 +576,7 @@ export const SPECS: KernelSpec[] = [
   ...SPECS_CXX2,
   ...TEX_SPECS,
   ...SPECS_VIRT,
+  ...SPECS_TMPL,
   ...SPECS_XLAM,
   ...SPECS_COOP,
   ...SPECS_CXXB,

@@ -303,6 +303,8 @@ export function layoutRecord(r: RecordDecl, minAlign = 1): void {
 
 function recordIR(r: RecordDecl): IRType {
   if (r.ir) return r.ir;
+  const opaque = (r as RecordDecl & { opaque?: string }).opaque;
+  if (opaque) throw new Unsupported(opaque);
   const parts: IRType[] = [];
   if (r.tag === 'union') {
     // the most aligned (then largest) member, padded to the union's size

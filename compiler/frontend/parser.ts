@@ -477,7 +477,12 @@ export class Parser {
         case '_Bool': base = 'bool'; this.p++; continue;
         case 'auto': if (base || named) break; ds.auto = true; this.p++; continue;
         case '__builtin_va_list': throw new Unsupported('__builtin_va_list');
-        case '_Float128': case '__float128': case '__fp16': case '_Float16': throw new Unsupported(`type ${t}`);
+        case '_Float128': case '__float128': {
+          // CCCL declares numeric_limits and traits for it on sm_100+: a type to name, not one we compute with
+          if (base || named) break;
+          named = { k: 'record', rec: this.u.float128Record(), q: 0 }; this.p++; continue;
+        }
+        case '__fp16': case '_Float16': throw new Unsupported(`type ${t}`);
         case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
           if (base || named) break;
           this.p++; this.expect('(');

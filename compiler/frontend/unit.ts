@@ -460,6 +460,15 @@ export class Unit {
   }
 
   // ------------------------------------------------------------------ entities
+  private f128: RecordDecl | undefined;
+  /** `__float128` as an opaque 16-byte type: declarations may name it; computing with it falls back (recordIR). */
+  float128Record(): RecordDecl {
+    if (!this.f128) {
+      this.f128 = { ...this.newRecord('struct', '__float128', [], []), complete: true, size: 16, align: 16 };
+      (this.f128 as RecordDecl & { opaque?: string }).opaque = 'type __float128';
+    }
+    return this.f128;
+  }
   newRecord(tag: RecordDecl['tag'], name: string, scope: string[], outer: string[]): RecordDecl {
     return { tag, name, scope: [...scope], outer: [...outer], complete: false, fields: [], size: 0, align: 1, ir: null, hasMethods: false };
   }

@@ -7,7 +7,8 @@ import { DeclFlag } from './index-types';
 import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { FuncSym, Sym } from './ast';
-import type { TArg } from './ctype';
+import { type TArg, C } from './ctype';
+import { evalInt } from './consteval';
 import { Parser, SyntaxAbort } from './parser';
 import { parseTemplateHeader, bindArgs, targsKey } from './templates';
 import type { Unit } from './unit';
@@ -69,7 +70,8 @@ export function launchingHostTemplates(u: Unit, kernels: Set<string>): Map<strin
 export function inOwnDeclarator(u: Unit, j: number, name: string): boolean {
   return (u.index.byName.get(name) ?? []).some(k => {
     const o = u.index.decls[k]!;
-    return o.kind === 'function' && j >= o.first && (o.bodyStart < 0 ? j <= o.last : j < o.bodyStart);
+    // an explicit instantiation (`template void runTest<float>(...);`) requests a binding
+    return o.kind === 'function' && !(o.flags & DeclFlag.ExplicitInst) && j >= o.first && (o.bodyStart < 0 ? j <= o.last : j < o.bodyStart);
   });
 }
 
@@ -129,7 +131,7 @@ const launchCache = new WeakMap<Unit, Map<string, FuncSym[]>>();
 function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: string, ents: number[]): FuncSym[] {
   if (u.text(i + 1) === '<') {
     if (ents.length > 1) throw new Unsupported(`overloaded kernel template ${name}`);
-    const args = readArgs(u, i + 1, u.index.decls[ents[0]!]!.scope, b.scope, `kernel ${name}`);
+    const args = readArgs(u, i + 1, u.index.decls[ents[0]!]!.scope, withLocalConstants(u, hdi, i, b.scope), `kernel ${name}`);
     const f = u.templates.instantiateExplicit(ents[0]!, args);
     if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
     return [f];
@@ -160,4 +162,35 @@ function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: st
     cache.set(key, launches);
   }
   return launches.filter(f => f.name === name);
+}
+
+/**
+ * The binding plus the integral `constexpr` locals of host template hdi in scope at token i
+ * (`constexpr int groups = 2; k<T, 256 / groups><<<...>>>`), which kernel template arguments may name.
+ */
+function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<string, Sym>): Map<string, Sym> {
+  const d = u.index.decls[hdi]!;
+  const blocks: { name: string; sym: Sym }[][] = [[]];
+  for (let j = d.bodyStart + 1; j < i; j++) {
+    const t = u.text(j);
+    if (t === '{') { blocks.push([]); continue; }
+    if (t === '}') { if (blocks.length > 1) blocks.pop(); continue; }
+    if (t !== 'constexpr') continue;
+    let k = j + 1;
+    while (k < i && u.toks.kind[k] === Tok.Ident && u.text(k + 1) !== '=') k++;
+    if (u.toks.kind[k] !== Tok.Ident || u.text(k + 1) !== '=') continue;
+    const sc = new Map(scope);
+    for (const bl of blocks) for (const c of bl) sc.set(c.name, c.sym);
+    const p = new Parser(u, k + 2, d.bodyEnd, splitScope(d.scope));
+    p.tscope = sc;
+    const before = u.diags.length, errs = u.errorCount;
+    let v: bigint | null = null;
+    try { const e = p.parseAssign(); v = u.errorCount === errs && p.at(';') ? evalInt(e) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+    u.diags.length = before; u.errorCount = errs;
+    if (v !== null) blocks[blocks.length - 1]!.push({ name: u.text(k), sym: { kind: 'enumconst', name: u.text(k), ty: C.int, value: v } });
+  }
+  if (blocks.every(bl => bl.length === 0)) return scope;
+  const out = new Map(scope);
+  for (const bl of blocks) for (const c of bl) out.set(c.name, c.sym);
+  return out;
 }

@@ -147,7 +147,10 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     if (own.some(d => i >= d.first && i <= d.last)) continue;
     if (u.text(i - 1) === '.' || u.text(i - 1) === '->') continue;
     // a host function declared with the kernel template's name (`extern "C" void reduceSinglePass(...)`)
-    if ((u.index.byName.get(name) ?? []).some(di => { const d = u.index.decls[di]!; return !ents.includes(di) && d.kind === 'function' && !(d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)) && i >= d.first && (d.bodyStart < 0 || i < d.bodyStart); })) continue;
+    const hostFns = (u.index.byName.get(name) ?? []).map(di => u.index.decls[di]!).filter(d => d.kind === 'function' && !(d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)));
+    if (hostFns.some(d => i >= d.first && (d.bodyStart < 0 || i < d.bodyStart))) continue;
+    // and called by that name: cicc's overload resolution picks the host function (a kernel is launched with <<< >>>)
+    if (hostFns.length && u.text(i + 1) === '(') continue;
     const next = u.text(i + 1);
     const explicitInst = isExplicitInstantiation(u, i);
     // inside a host function template: read under each binding the user's code asks for (walkHostTemplate)

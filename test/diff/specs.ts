@@ -11,6 +11,7 @@ import { SPECS_CXX2 } from './specs-cxx2';
 import { TEX_SPECS } from './specs-tex';
 import { SPECS_VIRT } from './specs-virt';
 import { SPECS_COOP } from './specs-coop';
+import { SPECS_HOSTINST } from './specs-hostinst';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -558,6 +559,7 @@ export const SPECS: KernelSpec[] = [
   ...TEX_SPECS,
   ...SPECS_VIRT,
   ...SPECS_COOP,
+  ...SPECS_HOSTINST,
 ];
 
 void zero; void f64;

@@ -15,6 +15,7 @@ import { Unit } from './unit';
 import { ModuleGen } from './codegen';
 import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
 import { closureHostSpelling } from './xlambda';
+import { enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate } from './hostinst';
 
 /** Module id for host-side spellings that need mangled names (set per unit). */
 let hostModuleId = '';
@@ -150,15 +151,28 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
   const out: FuncSym[] = [];
   const toks = u.toks;
   const own = [...templates.keys()].flatMap(n => u.index.byName.get(n) ?? []).map(di => u.index.decls[di]!).filter(d => (d.flags & DeclFlag.Template) && !(d.flags & DeclFlag.ExplicitInst));
+  const hosts = launchingHostTemplates(u, new Set(templates.keys()));
+  const visited = new Set<string>();
   for (let i = 0; i < toks.count; i++) {
     if (toks.kind[i] !== Tok.Ident) continue;
     const name = u.text(i);
+    if (hosts.has(name) && u.isUserFile(i) && enclosingHostTemplate(u, i) < 0 && !inOwnDeclarator(u, i, name) && u.text(i - 1) !== '.' && u.text(i - 1) !== '->') {
+      walkHostTemplate(u, hosts, templates, i, null, visited, out);
+      continue;
+    }
     const ents = templates.get(name);
     if (!ents) continue;
     if (own.some(d => i >= d.first && i <= d.last)) continue;
     if (u.text(i - 1) === '.' || u.text(i - 1) === '->') continue;
+    // a host function declared with the kernel template's name (`extern "C" void reduceSinglePass(...)`)
+    const hostFns = (u.index.byName.get(name) ?? []).map(di => u.index.decls[di]!).filter(d => d.kind === 'function' && !(d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)));
+    if (hostFns.some(d => i >= d.first && (d.bodyStart < 0 || i < d.bodyStart))) continue;
+    // and called by that name: cicc's overload resolution picks the host function (a kernel is launched with <<< >>>)
+    if (hostFns.length && u.text(i + 1) === '(') continue;
     const next = u.text(i + 1);
     const explicitInst = isExplicitInstantiation(u, i);
+    // inside a host function template: read under each binding the user's code asks for (walkHostTemplate)
+    if (u.isUserFile(i) && enclosingHostTemplate(u, i) >= 0) continue;
     if (next === '<<' || next === '<<<') { for (const f of deducedLaunches(u, i, name)) if (!out.includes(f)) out.push(f); continue; }
     if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); continue; }
     if (!u.isUserFile(i) && !explicitInst) continue;

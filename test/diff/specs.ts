@@ -15,6 +15,7 @@ import { SPECS_COOP } from './specs-coop';
 import { SPECS_TMPL } from './specs-tmpl';
 import { SPECS_CXXB } from './specs-cxxb';
 import { SPECS_LIBS } from './specs-libs';
+import { SPECS_HOSTINST } from './specs-hostinst';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -581,6 +582,7 @@ export const SPECS: KernelSpec[] = [
   ...SPECS_COOP,
   ...SPECS_CXXB,
   ...SPECS_LIBS,
+  ...SPECS_HOSTINST,
 ];
 
 void zero; void f64;

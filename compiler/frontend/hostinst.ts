@@ -1,0 +1,196 @@
+// Kernel template specialisations requested from host function templates:
+//   template <class T> void runTest() { testKernel<T><<<g, b>>>(...); }   int main() { runTest<float>(); }
+// The kernel's arguments name the host template's parameters, so each instantiation of the host template that the
+// user's code asks for (explicitly, possibly from inside another host template) gives one binding to read them with.
+
+import { DeclFlag } from './index-types';
+import { Tok } from './tokens';
+import { Unsupported } from '../diagnostics';
+import type { FuncSym, Sym } from './ast';
+import { type TArg, C } from './ctype';
+import { evalInt } from './consteval';
+import { Parser, SyntaxAbort } from './parser';
+import { parseTemplateHeader, bindArgs, targsKey } from './templates';
+import type { Unit } from './unit';
+
+interface Binding { scope: Map<string, Sym>; args: TArg[] }
+
+const splitScope = (s: string): string[] => (s ? s.split('::').filter(x => x && x !== '(anonymous)') : []);
+
+/** The innermost non-kernel function template whose body holds token i, or -1. */
+export function enclosingHostTemplate(u: Unit, i: number): number {
+  let best = -1;
+  u.index.decls.forEach((d, k) => {
+    if (d.kind === 'function' && (d.flags & DeclFlag.Template) && d.bodyStart >= 0 && d.bodyStart < i && d.bodyEnd > i
+      && (best < 0 || d.bodyStart > u.index.decls[best]!.bodyStart)) best = k;
+  });
+  return best;
+}
+
+/** Template arguments at toks[at] ('<'), read with a host template's binding in scope; Unsupported when unreadable. */
+function readArgs(u: Unit, at: number, scope: string, tscope: Map<string, Sym> | null, what: string): TArg[] {
+  const p = new Parser(u, at, u.toks.count, splitScope(scope));
+  p.tscope = tscope;
+  const before = u.diags.length, errs = u.errorCount;
+  let args: TArg[] = [];
+  try { args = p.parseTemplateArgs(); } catch (e) { if (!(e instanceof SyntaxAbort)) { u.diags.length = before; u.errorCount = errs; throw e; } }
+  if (u.errorCount > errs || args.length === 0) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(`template arguments of ${what} in host code`); }
+  return args;
+}
+
+/** Host function templates whose bodies (directly or through other host templates) name a kernel template. */
+export function launchingHostTemplates(u: Unit, kernels: Set<string>): Map<string, number[]> {
+  const hosts = new Map<string, number[]>();
+  const cands = u.index.decls.map((d, k) => k).filter(k => {
+    const d = u.index.decls[k]!;
+    return d.kind === 'function' && (d.flags & DeclFlag.Template) && d.bodyStart >= 0 && u.isUserFile(d.first) && !kernels.has(d.name);
+  });
+  const names = (k: number): string[] => {
+    const d = u.index.decls[k]!, out: string[] = [];
+    for (let j = d.bodyStart; j < d.bodyEnd; j++) if (u.toks.kind[j] === Tok.Ident) out.push(u.text(j));
+    return out;
+  };
+  const bodyNames = new Map(cands.map(k => [k, new Set(names(k))]));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const k of cands) {
+      const d = u.index.decls[k]!;
+      if (hosts.get(d.name)?.includes(k)) continue;
+      const ns = bodyNames.get(k)!;
+      if ([...kernels].some(n => ns.has(n)) || [...hosts.keys()].some(n => ns.has(n))) {
+        hosts.set(d.name, [...(hosts.get(d.name) ?? []), k]);
+        changed = true;
+      }
+    }
+  }
+  return hosts;
+}
+
+/** Is token j the name of a declaration of the same name, before its body (a forward declaration, an overload)? */
+export function inOwnDeclarator(u: Unit, j: number, name: string): boolean {
+  return (u.index.byName.get(name) ?? []).some(k => {
+    const o = u.index.decls[k]!;
+    // an explicit instantiation (`template void runTest<float>(...);`) requests a binding
+    return o.kind === 'function' && !(o.flags & DeclFlag.ExplicitInst) && j >= o.first && (o.bodyStart < 0 ? j <= o.last : j < o.bodyStart);
+  });
+}
+
+/** Binds the template-id of host template `name` at token j (read with tscope); Unsupported when we cannot. */
+function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<string, Sym> | null): { hdi: number; b: Binding } {
+  const name = u.text(j);
+  const ents = hosts.get(name)!;
+  if (ents.length > 1) throw new Unsupported(`overloaded host template ${name} launching a kernel template`);
+  const hdi = ents[0]!;
+  if (u.text(j + 1) !== '<') throw new Unsupported(`host template ${name} used with deduced template arguments`);
+  const d = u.index.decls[hdi]!;
+  const h = u.templates.header(hdi);
+  if (h.some(tp => tp.pack)) throw new Unsupported(`variadic host template ${name} launching a kernel template`);
+  const given = readArgs(u, j + 1, d.scope, tscope, name);
+  if (given.length > h.length || given.some(a => a.k === 'pack')) throw new Unsupported(`template arguments of host template ${name}`);
+  const p = new Parser(u, d.first, d.last + 1, splitScope(d.scope));
+  parseTemplateHeader(p);
+  const b = bindArgs(p, h, h.map((_, k) => given[k]));
+  if (!b) throw new Unsupported(`template arguments of host template ${name}`);
+  return { hdi, b };
+}
+
+/**
+ * Walks the host template named at token j (a user-code template-id `runTest<float>`) depth-first, as cicc
+ * instantiates: each kernel template use in its body, and each host template it names in turn, under the
+ * binding; pushes the kernel specialisations to out in that order. `visited` holds host bindings already walked.
+ */
+export function walkHostTemplate(u: Unit, hosts: Map<string, number[]>, kernels: Map<string, number[]>, j: number,
+  tscope: Map<string, Sym> | null, visited: Set<string>, out: FuncSym[]): void {
+  const { hdi, b } = bindHost(u, hosts, j, tscope);
+  const key = `${hdi}|${targsKey(b.args)}`;
+  if (visited.has(key)) return;
+  if (visited.size > 10000) throw new Unsupported('host template instantiation depth');
+  visited.add(key);
+  const d = u.index.decls[hdi]!;
+  for (let i = d.bodyStart + 1; i < d.bodyEnd; i++) {
+    if (u.toks.kind[i] !== Tok.Ident) continue;
+    const prev = u.text(i - 1);
+    if (prev === '.' || prev === '->') continue;
+    const name = u.text(i);
+    const ents = kernels.get(name);
+    if (ents) {
+      if (u.text(i + 1) !== '<' && u.text(i + 1) !== '<<' && u.text(i + 1) !== '<<<') throw new Unsupported(`kernel template ${name} used without template arguments`);
+      for (const f of kernelInstancesAt(u, hdi, b, i, name, ents)) if (!out.includes(f)) out.push(f);
+      continue;
+    }
+    if (hosts.has(name) && !inOwnDeclarator(u, i, name)) walkHostTemplate(u, hosts, kernels, i, b.scope, visited, out);
+  }
+}
+
+const launchCache = new WeakMap<Unit, Map<string, FuncSym[]>>();
+
+/**
+ * The kernel template specialisations that the use of kernel `name` at token i (a template-id `k<T, 4>` or a
+ * deduced launch `k<<<...>>>(p)`) inside host template hdi asks for under binding b.
+ */
+function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: string, ents: number[]): FuncSym[] {
+  if (u.text(i + 1) === '<') {
+    if (ents.length > 1) throw new Unsupported(`overloaded kernel template ${name}`);
+    const args = readArgs(u, i + 1, u.index.decls[ents[0]!]!.scope, withLocalConstants(u, hdi, i, b.scope), `kernel ${name}`);
+    const f = u.templates.instantiateExplicit(ents[0]!, args);
+    if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
+    return [f];
+  }
+  // a deduced launch: read the host template's body under the binding to learn the argument types
+  let cache = launchCache.get(u);
+  if (!cache) { cache = new Map(); launchCache.set(u, cache); }
+  const key = `${hdi}|${targsKey(b.args)}`;
+  let launches = cache.get(key);
+  if (!launches) {
+    const why = `kernel template ${name} launched with deduced template arguments in host template ${u.index.decls[hdi]!.name}`;
+    const before = u.diags.length, errs = u.errorCount;
+    launches = [];
+    try {
+      const host = u.templates.instantiateFunction(hdi, b.args);
+      if (host.bodyStart < 0) throw new Unsupported(why);
+      const p = new Parser(u, host.bodyStart, host.bodyEnd + 1, splitScope(u.index.decls[hdi]!.scope));
+      p.tscope = host.tscope ?? b.scope;
+      p.hostLaunches = launches;
+      p.parseFunctionBody({ ...host, params: undefined, body: undefined });
+    } catch (e) {
+      u.diags.length = before; u.errorCount = errs;
+      if (e instanceof SyntaxAbort) throw new Unsupported(why + ' (host code we cannot read)');
+      if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
+      throw e;
+    }
+    if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+    cache.set(key, launches);
+  }
+  return launches.filter(f => f.name === name);
+}
+
+/**
+ * The binding plus the integral `constexpr` locals of host template hdi in scope at token i
+ * (`constexpr int groups = 2; k<T, 256 / groups><<<...>>>`), which kernel template arguments may name.
+ */
+function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<string, Sym>): Map<string, Sym> {
+  const d = u.index.decls[hdi]!;
+  const blocks: { name: string; sym: Sym }[][] = [[]];
+  for (let j = d.bodyStart + 1; j < i; j++) {
+    const t = u.text(j);
+    if (t === '{') { blocks.push([]); continue; }
+    if (t === '}') { if (blocks.length > 1) blocks.pop(); continue; }
+    if (t !== 'constexpr') continue;
+    let k = j + 1;
+    while (k < i && u.toks.kind[k] === Tok.Ident && u.text(k + 1) !== '=') k++;
+    if (u.toks.kind[k] !== Tok.Ident || u.text(k + 1) !== '=') continue;
+    const sc = new Map(scope);
+    for (const bl of blocks) for (const c of bl) sc.set(c.name, c.sym);
+    const p = new Parser(u, k + 2, d.bodyEnd, splitScope(d.scope));
+    p.tscope = sc;
+    const before = u.diags.length, errs = u.errorCount;
+    let v: bigint | null = null;
+    try { const e = p.parseAssign(); v = u.errorCount === errs && p.at(';') ? evalInt(e) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+    u.diags.length = before; u.errorCount = errs;
+    if (v !== null) blocks[blocks.length - 1]!.push({ name: u.text(k), sym: { kind: 'enumconst', name: u.text(k), ty: C.int, value: v } });
+  }
+  if (blocks.every(bl => bl.length === 0)) return scope;
+  const out = new Map(scope);
+  for (const bl of blocks) for (const c of bl) out.set(c.name, c.sym);
+  return out;
+}

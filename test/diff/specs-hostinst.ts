@@ -1,0 +1,54 @@
+// Differential specs of the programs test/kernels/cxx2_hostinst_*.cu (issue 8, hostinst): kernel template
+// specialisations requested from host function templates, launched as each program's main() does.
+import { type KernelSpec, buf, i32, f32, u32, gen } from './spec';
+
+export const SPECS_HOSTINST: KernelSpec[] = [
+  {
+    name: 'cxx2_hostinst_templates',
+    buffers: {
+      fin: { type: 'f32', n: 128, init: gen(j => j % 7) }, fout: { type: 'f32', n: 64 },
+      iin: { type: 'i32', n: 128, init: gen(j => j % 7) }, iout: { type: 'i32', n: 64 },
+      din: { type: 'f64', n: 16, init: gen(j => j) }, dout: { type: 'f64', n: 16 },
+      fsum: { type: 'f32', n: 2 }, isum: { type: 'i32', n: 2 }, ff: { type: 'f32', n: 32 }, uf: { type: 'u32', n: 32 },
+    },
+    launches: [
+      { kernel: '_Z11scaleKernelIfEvPKT_PS0_i', grid: 1, block: 64, args: [buf('fin'), buf('fout'), i32(40)] },
+      { kernel: '_Z8blockSumIfLj64ELb1EEvPKT_PS0_', grid: 2, block: 64, args: [buf('fin'), buf('fsum')] },
+      { kernel: '_Z8blockSumIfLj32ELb0EEvPKT_PS0_', grid: 2, block: 32, args: [buf('fin'), buf('fsum')] },
+      { kernel: '_Z11scaleKernelIiEvPKT_PS0_i', grid: 1, block: 64, args: [buf('iin'), buf('iout'), i32(40)] },
+      { kernel: '_Z8blockSumIiLj64ELb1EEvPKT_PS0_', grid: 2, block: 64, args: [buf('iin'), buf('isum')] },
+      { kernel: '_Z8blockSumIiLj32ELb0EEvPKT_PS0_', grid: 2, block: 32, args: [buf('iin'), buf('isum')] },
+      { kernel: '_Z11scaleKernelIdEvPKT_PS0_i', grid: 1, block: 64, args: [buf('din'), buf('dout'), i32(16)] },
+      { kernel: '_Z10fillKernelIfEvPT_S0_', grid: 1, block: 32, args: [buf('ff'), f32(2.5)] },
+      { kernel: '_Z10fillKernelIjEvPT_S0_', grid: 1, block: 32, args: [buf('uf'), u32(7)] },
+    ],
+  },
+  {
+    name: 'cxx2_hostinst_levels',
+    buffers: {
+      iin: { type: 'i32', n: 32, init: gen(j => j * 2 + 1) }, iout: { type: 'i32', n: 32 },
+      fin: { type: 'f32', n: 32, init: gen(j => j * 2 + 1) }, fout: { type: 'f32', n: 32 },
+      din: { type: 'f64', n: 32, init: gen(j => j * 2 + 1) }, dout: { type: 'f64', n: 32 },
+      pairs: { type: 'i32', n: 64, init: gen(j => (j % 2 === 0 ? j / 2 : 100 - (j - 1) / 2)) },
+    },
+    launches: [
+      { kernel: '_Z7stridedIiLi5EEvPKT_PS0_', grid: 1, block: 32, args: [buf('iin'), buf('iout')] },
+      { kernel: '_Z7stridedIfLi5EEvPKT_PS0_', grid: 1, block: 32, args: [buf('fin'), buf('fout')] },
+      { kernel: '_Z7stridedIdLi5EEvPKT_PS0_', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
+      { kernel: '_Z9swapPairsI4PairEvPT_', grid: 1, block: 32, args: [buf('pairs')] },
+    ],
+  },
+  {
+    name: 'cxx2_hostinst_shadow',
+    buffers: {
+      iin: { type: 'i32', n: 64, init: gen(j => j % 5) }, sum: { type: 'i32', n: 1 },
+      f: { type: 'f32', n: 32, init: gen(j => j - 10) }, l: { type: 'i64', n: 32, init: gen(j => j - 10) },
+    },
+    launches: [
+      { kernel: '_Z8sumBlockILj64ELb1EEvPKiPi', grid: 1, block: 64, args: [buf('iin'), buf('sum')] },
+      { kernel: '_Z8sumBlockILj32ELb0EEvPKiPi', grid: 1, block: 32, args: [buf('iin'), buf('sum')] },
+      { kernel: '_ZN4work6negateIfEEvPT_', grid: 1, block: 32, args: [buf('f')] },
+      { kernel: '_ZN4work6negateIxEEvPT_', grid: 1, block: 32, args: [buf('l')] },
+    ],
+  },
+];

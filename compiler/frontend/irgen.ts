@@ -286,7 +286,13 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
       const n = a.ty.rec.name || a.ty.rec.typedefName;
       cast.push(`    ::${n}`); plain.push(` ::${n}`);
     } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(a.ty.k === 'int' && a.ty.name === 'unsigned int' && !a.ty.q ? 'unsigned' : s); }
-    else { const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? (a.ty.name === 'unsigned int' ? 'unsigned' : a.ty.name) : 'int'; cast.push(`(${t})${a.v}`); plain.push(`${a.v}`); }
+    else {
+      // EDG's spellings: `(unsigned int)64u` in the cast, `64U` in the wrapper; a bool as `true`/`false` there
+      const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? a.ty.name : 'int';
+      const unsignedInt = t === 'unsigned int';
+      cast.push(`(${t})${a.v}${unsignedInt ? 'u' : ''}`);
+      plain.push(t === 'bool' ? (a.v ? 'true' : 'false') : `${a.v}${unsignedInt ? 'U' : ''}`);
+    }
   }
   return { cast, plain };
 }

@@ -2526,16 +2526,7 @@ export class Parser {
     const c = mk(C.bool, pos, false, { k: 'bin', op: '!=', a: rval(bref()), b: rval(eref()) });
     const inc = mk(pty, pos, true, { k: 'incdec', op: '++', prefix: true, e: bref() });
     const cur = mk(elem, pos, true, { k: 'deref', e: rval(bref()) });
-    this.push();
-    let ty = d.ty;
-    if (hasAuto(ty)) ty = this.deduceAuto(ty, cur);
-    const v = this.u.newVar(d.name, ty, 'local', d.pos);
-    const vinit = this.initFromExpr(cur, ty, pos);
-    this.declare(v);
-    const body = this.loopBody();
-    this.pop();
-    const loop: Stmt = { k: 'for', init: { k: 'block', body: [initB, initE] }, c, inc, body: { k: 'block', body: [{ k: 'decl', v, init: vinit, pos }, body] }, pos, unroll };
-    return loop;
+    return this.rangeForLoop(d, cur, [initB, initE], c, inc, pos, unroll);
   }
   /** `for (decl : range)` over a class object with begin()/end() members, as
    *  `{ auto &__range = range; auto __begin = __range.begin(), __end = __range.end();
@@ -2559,6 +2550,10 @@ export class Parser {
     const c = this.binary('!=', bref(), eref(), pos);
     const inc = this.incdec('++', true, bref(), pos);
     const cur = this.deref(bref(), pos);
+    return { k: 'block', body: [initR, this.rangeForLoop(d, cur, [initB, initE], c, inc, pos, unroll)] };
+  }
+  /** The loop of a range-based for: `for (inits; c; inc) { decl = cur; body }`, the declaration's auto deduced from cur. */
+  private rangeForLoop(d: { name: string; ty: CType; pos: Pos }, cur: Expr, inits: Stmt[], c: Expr, inc: Expr, pos: Pos, unroll: number | undefined): Stmt {
     this.push();
     let ty = d.ty;
     if (hasAuto(ty)) ty = this.deduceAuto(ty, cur);
@@ -2567,8 +2562,7 @@ export class Parser {
     this.declare(v);
     const body = this.loopBody();
     this.pop();
-    const loop: Stmt = { k: 'for', init: { k: 'block', body: [initB, initE] }, c, inc, body: { k: 'block', body: [{ k: 'decl', v, init: vinit, pos }, body] }, pos, unroll };
-    return { k: 'block', body: [initR, loop] };
+    return { k: 'for', init: { k: 'block', body: inits }, c, inc, body: { k: 'block', body: [{ k: 'decl', v, init: vinit, pos }, body] }, pos, unroll };
   }
   private takeUnroll(): number | undefined { const u = this.pendingUnroll; this.pendingUnroll = undefined; return u; }
   private parseSubStmt(): Stmt {

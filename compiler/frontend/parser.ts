@@ -217,6 +217,15 @@ export class Parser {
     if (v === null) throw new Unsupported(`type trait ${name}`);
     return mk(C.bool, pos, false, { k: 'int', v: v ? 1n : 0n });
   }
+  /** The type of a new-expression (`new T*`): decl-specifiers and pointer declarators, no parentheses. */
+  private newTypeId(): CType {
+    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
+    const ds = this.parseDeclSpecs();
+    if (!ds.ty) this.syntax('expected a type specifier', 79);
+    let ty = ds.ty!;
+    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    return ty;
+  }
   /** The initializer of a new-expression's object: `(args)`, `{args}`, or default-initialisation. */
   private newInitializer(ty: CType, pos: Pos): Init | null {
     if (!this.at('(') && !this.at('{')) return this.defaultInit(ty, pos);
@@ -3157,11 +3166,7 @@ export class Parser {
   private parseNew(): Expr {
     const pos = this.p;
     this.p++;
-    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
-    const ds = this.parseDeclSpecs();
-    if (!ds.ty) this.syntax('expected a type specifier', 79);
-    let ty = ds.ty!;
-    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    const ty = this.newTypeId();
     if (ty.k === 'record' && !ty.rec.complete) { this.u.error(pos, 70, 'incomplete type is not allowed'); return errExpr(pos); }
     if (ty.k === 'record' && classAllocator(ty.rec, 'new')) throw new Unsupported(`operator new of class ${ty.rec.name}`);
     const alloc = (arr: boolean): FuncSym | undefined => (ty.k === 'record' ? classAllocFn(ty.rec, arr ? 'operator new[]' : 'operator new', 1) : undefined);
@@ -3235,11 +3240,7 @@ export class Parser {
     const place = rval(this.parseAssign());
     if (!this.at(')')) throw new Unsupported('operator new with several placement arguments');
     this.p++;
-    if (this.at('(')) throw new Unsupported('operator new with a parenthesised type');
-    const ds = this.parseDeclSpecs();
-    if (!ds.ty) this.syntax('expected a type specifier', 79);
-    let ty = ds.ty!;
-    while (this.at('*')) { this.p++; ty = ptrTo(ty); }
+    const ty = this.newTypeId();
     if (this.at('[')) throw new Unsupported('array placement new');
     if (place.ty.k !== 'ptr') { this.u.error(pos, 167, `argument of type "${typeName(place.ty)}" is incompatible with parameter of type "void *"`); return errExpr(pos); }
     const init = this.newInitializer(ty, pos);

@@ -31,8 +31,7 @@ const userDtor = (r: RecordDecl): boolean => methods(r).some(m => m.dtor && user
 const userDefaultCtor = (r: RecordDecl): boolean => methods(r).some(m => m.ctor && userProvided(m) && m.ty.params.length - m.defaults.filter(d => d !== null).length === 0);
 
 const bases = (r: RecordDecl): RecordDecl[] => (r.bases ?? []).map(b => b.rec);
-const memberTypes = (r: RecordDecl): CType[] => r.fields.filter(f => !f.isBase && !f.anon).map(f => f.ty)
-  .concat(r.fields.filter(f => f.anon).map(f => f.ty));
+const memberTypes = (r: RecordDecl): CType[] => r.fields.filter(f => !f.isBase).map(f => f.ty);
 
 function elementOf(t: CType): CType {
   let e = t;

@@ -725,6 +725,7 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
         if (k === ins.length) { a = a.ops[1]!; idx = idx.slice(k); continue; }   // inside the inserted part
         return null;                                     // the insert is part of the element extracted
       }
+      if (idx.length === 0) return a.ty === i.ty ? a : null;   // the whole inserted part
       if (a.kind === 'undef' || a.kind === 'poison') return cUndef(i.ty);
       const e = constElement(a, idx);
       return e && e.ty === i.ty ? e : null;

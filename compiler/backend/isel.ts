@@ -89,6 +89,10 @@ export class FnEmitter {
   /** ext(trunc x to i8/i16) with a single-use trunc: one cvt from x's register (sign/zero-extend in place). */
   private truncExt = new Map<Inst, Inst>();
   private foldedTrunc = new Set<Inst>();
+  /** select(icmp a, b), a, b) on integers → min/max (LLVM canonicalises these to smin/smax/umin/umax). */
+  private minMaxOf = new Map<Inst, { op: 'min' | 'max'; signed: boolean }>();
+  /** icmps used only by such selects: not computed. */
+  private foldedCmp = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -157,6 +161,7 @@ export class FnEmitter {
     this.findMads();
     this.findWideIndices();
     this.findExtLoads();
+    this.findMinMax();
     this.findDynGroups();
     this.findFoldedGeps();
     // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
@@ -188,6 +193,26 @@ export class FnEmitter {
         break;
       }
     }
+  }
+
+  private findMinMax(): void {
+    const same = (x: Value, y: Value): boolean => x === y || (x.kind === 'int' && y.kind === 'int' && x.ty === y.ty && x.value === y.value);
+    const cmps = new Set<Inst>();
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if (i.op !== 'select' || i.ty.k !== 'int' || (i.ty.bits !== 16 && i.ty.bits !== 32 && i.ty.bits !== 64)) continue;
+      const c = i.ops[0]!;
+      if (c.kind !== 'inst' || c.op !== 'icmp' || c.pred === 'eq' || c.pred === 'ne' || c.ops[0]!.ty !== i.ty) continue;
+      const [x, y] = c.ops as [Value, Value];
+      let firstIsX: boolean;
+      if (same(i.ops[1]!, x) && same(i.ops[2]!, y)) firstIsX = true;
+      else if (same(i.ops[1]!, y) && same(i.ops[2]!, x)) firstIsX = false;
+      else continue;
+      const p = c.pred!;
+      const less = p.endsWith('lt') || p.endsWith('le');
+      this.minMaxOf.set(i, { op: less === firstIsX ? 'min' : 'max', signed: p[0] === 's' });
+      cmps.add(c);
+    }
+    for (const c of cmps) if ((this.users.get(c) ?? []).every(u => this.minMaxOf.has(u))) this.foldedCmp.add(c);
   }
 
   private findExtLoads(): void {
@@ -1075,6 +1100,7 @@ export class FnEmitter {
   }
 
   private emitICmp(i: Inst): void {
+    if (this.foldedCmp.has(i)) return;
     const [a, b] = i.ops as [Value, Value];
     const p = i.pred as ICmpPred;
     const d = this.reg(i);
@@ -1111,6 +1137,15 @@ export class FnEmitter {
   }
 
   private emitSelect(i: Inst): void {
+    const mm = this.minMaxOf.get(i);
+    if (mm) {
+      const c = i.ops[0] as Inst;
+      let x = this.src(c.ops[0]!), y = this.src(c.ops[1]!);
+      if (!x.startsWith('%')) [x, y] = [y, x];
+      if (!x.startsWith('%')) x = this.scalar(c.ops[0]!);
+      this.ins(`${mm.op}.${mm.signed ? 's' : 'u'}${bitsOf(i.ty)}`, this.reg(i), x, y);
+      return;
+    }
     const [c, a, b] = i.ops as [Value, Value, Value];
     const ds = this.regsOf(i);
     if (c.kind === 'int') { const s = this.leaves(c.value ? a : b); ds.forEach((d, k) => this.mov(d, s[k]!)); return; }

@@ -496,6 +496,19 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'divide', grid: 2, block: 32, args: [buf('din'), buf('dout')] }],
   },
   {
+    name: 'min_max_select',
+    buffers: {
+      din: { type: 'u64', n: 64, init: (() => {
+        const edges = [0n, 1n, 2n, 7n, 8n, 99n, 100n, 101n, 0x7fffn, 0x8000n, 0xffffn, 0x7fffffffn, 0x80000000n, 0xffffffffn,
+          0xffffffffffffff9cn, 0xffffff9bn, 0xffffffffffffffffn, 0x7fffffffffffffffn, 0x8000000000000000n, 0x8000000000000001n];
+        const r = xorshift64(0x9e3779b97f4a7c15n, 64);
+        return gen(i => (i < edges.length ? edges[i]! : i & 1 ? r[i]! : r[i]! >> BigInt(i % 40)));
+      })() },
+      dout: { type: 'i64', n: 64 * 16 },
+    },
+    launches: [{ kernel: 'minmax', grid: 2, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'shifts_divmod',
     buffers: { d: { type: 'i64', n: 256 * 22 } },
     launches: [{ kernel: 'kernel', grid: 4, block: 64, args: [buf('d'), i32(256), i32(5)] }],

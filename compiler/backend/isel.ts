@@ -751,17 +751,21 @@ export class FnEmitter {
       case 'extractvalue': {
         const r = leafRange(i.ops[0]!.ty, i.idx ?? []);
         const src = this.leaves(i.ops[0]!).slice(r.first, r.first + r.count);
-        // a part of a call's result (texture fetch, inline asm outputs): its registers are written once, use them
-        if (i.ops[0]!.kind === 'inst' && (i.ops[0] as Inst).op === 'call' && !this.vals.has(i)) { this.vals.set(i, src); return; }
+        // SSA registers are written once (phi registers only by the parallel copies on edges into their block,
+        // after every use on that path), so the part can be named by the aggregate's own registers
+        if (!this.vals.has(i)) { this.vals.set(i, src); return; }
         const ds = this.regsOf(i);
         ds.forEach((d, k) => this.mov(d, src[k]!));
         return;
       }
       case 'insertvalue': {
         const r = leafRange(i.ty, i.idx ?? []);
-        const src = [...this.leaves(i.ops[0]!)];
+        const a = i.ops[0]!;
+        // the undefined parts of an aggregate being built need no value: a register that is never written
+        const src = a.kind === 'undef' || a.kind === 'poison' ? leavesOf(a.ty).map(l => this.fresh(regClassOf(l.ty))) : [...this.leaves(a)];
         const ins = this.leaves(i.ops[1]!);
         for (let k = 0; k < r.count; k++) src[r.first + k] = ins[k]!;
+        if (!this.vals.has(i)) { this.vals.set(i, src); return; }   // as extractvalue: no copies
         this.regsOf(i).forEach((d, k) => this.mov(d, src[k]!));
         return;
       }

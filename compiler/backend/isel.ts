@@ -6,6 +6,7 @@ import { emitDivByConst } from './divconst';
 import { mutateIns, mutateRaw } from './mutations';
 import type { Func, Block, Inst, Value, Const, Type, Arg, Global, ICmpPred, FCmpPred } from '../middle/ir';
 import { T, AS, sizeOf, alignOf, fieldOffset, isInt, ptrTy, typeStr, isTerminator } from '../middle/ir';
+import { buildCFG, dominates, type CFG } from '../middle/passes';
 import type { CompileOptions } from '../options';
 import { Unsupported } from '../diagnostics';
 import { Registers, classOfReg } from './registers';
@@ -164,6 +165,7 @@ export class FnEmitter {
     this.findMinMax();
     this.findDynGroups();
     this.findFoldedGeps();
+    this.coalescePhiInputs();
     // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
     if (this.opts.fmad) {
       for (const b of f.blocks) for (const i of b.insts) {
@@ -192,6 +194,27 @@ export class FnEmitter {
         this.madOf.set(i, { mul: m, other: i.ops[1 - k]! });
         break;
       }
+    }
+  }
+
+  /**
+   * A value computed in a phi's predecessor only to flow into the phi is computed straight into the phi's
+   * register: the edge needs no copy. The phi's register is free there when the phi's block does not
+   * dominate the predecessor (the phi is not live in it: no back edge), and each other input written the
+   * same way is written in its own predecessor, on another path.
+   */
+  private coalescePhiInputs(): void {
+    let cfg: CFG | null = null;
+    for (const b of this.f.blocks) for (const p of b.insts) {
+      if (p.op !== 'phi') break;
+      if (!isScalar(p.ty)) continue;
+      p.ops.forEach((v, k) => {
+        const from = p.targets[k]!;
+        if (v.kind !== 'inst' || v.op === 'phi' || v.parent !== from || v.ty !== p.ty || this.useCount(v) !== 1 || this.vals.has(v)) return;
+        cfg ??= buildCFG(this.f);
+        if (dominates(cfg, b, from)) return;
+        this.vals.set(v, this.regsOf(p));
+      });
     }
   }
 
@@ -278,7 +301,7 @@ export class FnEmitter {
     for (const b of this.f.blocks) for (const i of b.insts) {
       if ((i.op !== 'sext' && i.op !== 'zext') || i.ty !== T.i64 || i.ops[0]!.ty !== T.i32) continue;
       const us = this.users.get(i) ?? [];
-      if (us.length > 0 && us.every(u => u.op === 'gep' && u.ops[0] !== i && u.parent === b)) this.wideIdx.add(i);
+      if (us.length > 0 && us.every(u => u.op === 'gep' && u.ops[0] !== i)) this.wideIdx.add(i);
     }
     for (const b of this.f.blocks) for (const i of b.insts) {
       if (i.op !== 'add' || !i.nsw || i.ops[1]!.kind !== 'int' || (i.ty !== T.i32 && i.ty !== T.i64) || this.madOf.has(i)) continue;

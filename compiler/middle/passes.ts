@@ -13,6 +13,8 @@ import { formSelects } from './passes/select';
 import { promoteArgs } from './passes/argpromote';
 import { reassembled } from './passes/reassemble';
 import { maybeOnes } from './passes/knownbits';
+import { separateConstOffsets } from './passes/constoffset';
+import { propagateEqualities } from './passes/equality';
 
 // ================================================================ CFG and dominators
 
@@ -261,7 +263,9 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   if (opts.optLevel >= 2) inferAddressSpaces(f);
   scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
+  if (opts.optLevel >= 2 && propagateEqualities(f)) scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
+  if (opts.optLevel >= 2 && separateConstOffsets(f)) { cse(f); dce(f); }
 }
 
 /**
@@ -854,6 +858,13 @@ function noSignedWrap(a: Value, b: Value, bits: number): boolean {
   return mb <= smax && ma + mb <= smax;
 }
 
+/** a + b cannot overflow as unsigned: the largest values a and b can have still sum below 2^bits. */
+function noUnsignedWrap(a: Value, b: Value, bits: number): boolean {
+  const umax = (1n << BigInt(bits)) - 1n;
+  const mb = isIntConst(b) ? U(b.value, bits) : maybeOnes(b);
+  return maybeOnes(a) + mb <= umax;
+}
+
 /**
  * In-place rewrites that need a new operand rather than an existing value: constant add/sub chains
  * (x + c1) + c2 → x + (c1 + c2), x - c → x + (-c). Wrap flags are dropped (the sum may wrap differently).
@@ -871,6 +882,9 @@ export function instCombine(f: Func): boolean {
     // arithmetic can fold its constant into the load's offset
     if (i.op === 'add' && !i.nsw && i.ty.k === 'int' && (i.ty.bits === 32 || i.ty.bits === 64) && noSignedWrap(i.ops[0]!, i.ops[1]!, i.ty.bits)) {
       i.nsw = true; changed = true;
+    }
+    if (i.op === 'add' && !i.nuw && i.ty.k === 'int' && (i.ty.bits === 32 || i.ty.bits === 64) && noUnsignedWrap(i.ops[0]!, i.ops[1]!, i.ty.bits)) {
+      i.nuw = true; changed = true;
     }
     // trunc (a | b) → trunc b when a has no bit below the truncation (the low half of a packed handle),
     // where that does not keep both the or and a second value alive: b a constant or an extension the

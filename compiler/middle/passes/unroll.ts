@@ -256,8 +256,9 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   // the latch must end in an unconditional branch back to the header
   const lt = loop.latch.insts[loop.latch.insts.length - 1]!;
   if (lt.op !== 'br') return false;
-  // Loops with barriers and warp votes, or other inline asm with side effects, stay rolled (as cicc leaves
-  // them); a shuffle loop with a constant trip count (a warp reduction over `off = 16, 8, ...`, written as
+  // Barriers and warp votes do not keep a loop rolled: full unrolling adds no control dependence, and cicc
+  // unrolls a tree reduction's `stride >>= 1` loop around __syncthreads(). Inline asm with side effects
+  // keeps the loop (as cicc leaves it); a shuffle loop with a constant trip count (a warp reduction over `off = 16, 8, ...`, written as
   // `shfl.sync` asm by the headers) is unrolled, as cicc does, with the conversions around the shuffle.
   // Otherwise inline asm without side effects (the fp16 conversions of cuda_fp16.hpp) is unrolled only
   // when that takes an array out of local memory: cicc counts asm as costly and keeps such loops otherwise.
@@ -269,7 +270,6 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
     if (i.op !== 'call') continue;
     const c = i.ops[0]!;
     if (c.kind === 'asm' && !isShuffle(c) && (c.sideEffects || (!frees && !shuffles))) return false;
-    if (c.kind === 'func' && (c.attrs.convergent || /barrier|bar\.|shfl|vote|syncwarp|match/.test(c.name))) return false;
   }
   // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits
   const pragma = term.unroll;

@@ -203,16 +203,19 @@ export class FnEmitter {
    * dominate the predecessor (the phi is not live in it: no back edge), and each other input written the
    * same way is written in its own predecessor, on another path.
    */
+  private cfgMemo: CFG | null = null;
+  private cfg(): CFG { return this.cfgMemo ??= buildCFG(this.f); }
+  /** `b` is the only predecessor of `x` (one edge). */
+  private onlyEntry(x: Block, b: Block): boolean { const ps = this.cfg().preds.get(x) ?? []; return ps.length === 1 && ps[0] === b; }
+
   private coalescePhiInputs(): void {
-    let cfg: CFG | null = null;
     for (const b of this.f.blocks) for (const p of b.insts) {
       if (p.op !== 'phi') break;
       if (!isScalar(p.ty)) continue;
       p.ops.forEach((v, k) => {
         const from = p.targets[k]!;
         if (v.kind !== 'inst' || v.op === 'phi' || v.parent !== from || v.ty !== p.ty || this.useCount(v) !== 1 || this.vals.has(v)) return;
-        cfg ??= buildCFG(this.f);
-        if (dominates(cfg, b, from)) return;
+        if (dominates(this.cfg(), b, from)) return;
         this.vals.set(v, this.regsOf(p));
       });
     }
@@ -729,6 +732,18 @@ export class FnEmitter {
         const c = i.ops[0]!;
         if (t === e || c.kind === 'int') { this.jump(b, c.kind === 'int' && c.value === 0n ? e : t, bi); return; }
         const p = this.scalar(c);
+        // a triangle: one side falls through to a block whose only way in is this branch, the other goes
+        // to a join with phis: the join's copies are made before the branch (the fall-through block does
+        // not read the phis' registers: they are not live there), saving the edge block's jump
+        const next = this.blockIdx.get(t) === bi + 1 ? t : this.blockIdx.get(e) === bi + 1 ? e : null;
+        const join = next === t ? e : t;
+        if (next && !this.hasPhis(next) && this.hasPhis(join) && this.onlyEntry(next, b) && !dominates(this.cfg(), join, b)) {
+          const out: string[] = [];
+          this.edgeCopies(b, join, out);
+          this.lines.push(...out);
+          this.lines.push(`	@${next === t ? '!' : ''}${p} bra 	${this.label(join)};`);
+          return;
+        }
         if (this.blockIdx.get(t) === bi + 1 && !this.hasPhis(e)) {
           // fall through into the then-block: branch on the negated condition
           this.lines.push(`\t@!${p} bra \t${this.label(e)};`);

@@ -5,6 +5,7 @@
 // Only addresses used by loads and stores are split, so the constant always folds into the access.
 import type { Func, Inst, Value } from '../ir';
 import { T, sizeOf, cInt } from '../ir';
+import { constGepOffset } from './sroa';
 
 /** The index as (variable part of type i64, constant) when it is `x + C` without signed or unsigned wrap. */
 function splitIndex(idx: Value): { x: Value; ext: 'sext' | 'zext' | null; c: bigint } | null {
@@ -36,8 +37,15 @@ export function separateConstOffsets(f: Func): boolean {
     for (let k = 0; k < b.insts.length; k++) {
       const g = b.insts[k]!;
       if (g.op !== 'gep' || g.ops.length !== 2 || !g.srcTy || memUse.get(g) !== true) continue;
-      const s = splitIndex(g.ops[1]!);
-      if (!s || s.c === 0n) continue;
+      // `&buf[1][i]` is `gep (gep buf, 1), i`: the constant row moves outward too, so that the
+      // variable part `&buf[0][i]` is shared with the other rows' addresses
+      let base = g.ops[0]!, baseOff = 0n;
+      if (base.kind === 'inst' && base.op === 'gep' && base.ty === g.ty) {
+        const o = constGepOffset(base);
+        if (o !== null && o !== 0) { baseOff = BigInt(o); base = base.ops[0]!; }
+      }
+      const s = splitIndex(g.ops[1]!) ?? (baseOff !== 0n ? { x: g.ops[1]!, ext: null, c: 0n } : null);
+      if (!s || (s.c === 0n && baseOff === 0n)) continue;
       const size = BigInt(sizeOf(g.srcTy));
       if (size === 0n) continue;
       const mk = (op: Inst['op'], ty: Inst['ty'], ops: Value[], extra: Partial<Inst> = {}): Inst =>
@@ -47,12 +55,12 @@ export function separateConstOffsets(f: Func): boolean {
       if (s.ext) { const e = mk(s.ext, T.i64, [x]); added.push(e); x = e; }
       // the split keeps the gep's inbounds mark so that `&a[i]` is the same value as an existing `&a[i]`
       // (CSE); nothing after this late pass reasons from inbounds about where &a[i] points
-      const inner = mk('gep', g.ty, [g.ops[0]!, x], { srcTy: g.srcTy, inbounds: g.inbounds });
+      const inner = mk('gep', g.ty, [base, x], { srcTy: g.srcTy, inbounds: g.inbounds });
       added.push(inner);
       b.insts.splice(k, 0, ...added);
       k += added.length;
       g.srcTy = T.i8;
-      g.ops = [inner, cInt(T.i64, BigInt.asIntN(64, s.c * size))];
+      g.ops = [inner, cInt(T.i64, BigInt.asIntN(64, s.c * size + baseOff))];
       changed = true;
     }
   }

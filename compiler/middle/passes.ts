@@ -734,10 +734,63 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       const e = constElement(a, idx);
       return e && e.ty === i.ty ? e : null;
     }
+    case 'call': return foldIntrinsic(i, opts);
     default:
       if (isCast(i.op)) return foldCast(i, o[0]!, opts);
       return null;
   }
+}
+
+/** A call of an exact LLVM intrinsic (fabs, copysign, rounding, min/max) on constants, folded. */
+function foldIntrinsic(i: Inst, opts: CompileOptions): Value | null {
+  const fn = i.ops[0]!;
+  if (fn.kind !== 'func' || !fn.name.startsWith('llvm.')) return null;
+  const args = i.ops.slice(1);
+  // llvm.fabs.f32 and libdevice's llvm.nvvm.fabs.f / llvm.nvvm.fmin.ftz.f name the same operations
+  const name = fn.name.replace(/\.(f32|f64|i16|i32|i64)$/, '').replace(/^llvm\.nvvm\.(\w+?)(\.ftz)?\.[fd]$/, (_m, op: string) =>
+    `llvm.${op === 'fmin' ? 'minnum' : op === 'fmax' ? 'maxnum' : op}`);
+  if (i.ty.k === 'float' || i.ty.k === 'double') {
+    if (!args.every(isFPConst)) return null;
+    const xs = args.map(a => (a as { value: number }).value);
+    // under -ftz a float denormal operand is read as zero by the instruction: leave it to the instruction
+    if (i.ty.k === 'float' && (opts.ftz || fn.name.includes('.ftz.')) && xs.some(isDenormal32)) return null;
+    const x = xs[0]!;
+    let r: number;
+    switch (name) {
+      case 'llvm.fabs': r = Math.abs(x); break;
+      case 'llvm.copysign': {
+        const y = xs[1]!;
+        if (Number.isNaN(y)) return null;   // the sign of a NaN constant is not kept here
+        r = y < 0 || Object.is(y, -0) ? -Math.abs(x) : Math.abs(x);
+        break;
+      }
+      case 'llvm.floor': r = Math.floor(x); break;
+      case 'llvm.ceil': r = Math.ceil(x); break;
+      case 'llvm.trunc': r = Math.trunc(x); break;
+      case 'llvm.minnum': case 'llvm.maxnum': {
+        const y = xs[1]!;
+        if (Number.isNaN(x)) r = y; else if (Number.isNaN(y)) r = x;
+        else if (x === y) r = name === 'llvm.minnum' ? (Object.is(x, -0) || Object.is(y, -0) ? -0 : x) : (Object.is(x, 0) || Object.is(y, 0) ? 0 : x);
+        else r = name === 'llvm.minnum' ? Math.min(x, y) : Math.max(x, y);
+        break;
+      }
+      default: return null;
+    }
+    if (Number.isNaN(r)) return null;   // keep the NaN payload question out of folding
+    return cFP(i.ty, r);
+  }
+  if (i.ty.k === 'int' && args.every(isIntConst)) {
+    const bits = i.ty.bits;
+    const [a, b] = args.map(v => (v as { value: bigint }).value);
+    switch (name) {
+      case 'llvm.smin': return cInt(i.ty, S(a!, bits) < S(b!, bits) ? a! : b!);
+      case 'llvm.smax': return cInt(i.ty, S(a!, bits) > S(b!, bits) ? a! : b!);
+      case 'llvm.umin': return cInt(i.ty, U(a!, bits) < U(b!, bits) ? a! : b!);
+      case 'llvm.umax': return cInt(i.ty, U(a!, bits) > U(b!, bits) ? a! : b!);
+      default: return null;
+    }
+  }
+  return null;
 }
 /** The bytes of a constant initialiser (little-endian), or null when it holds addresses or undefined bytes. */
 function constBytes(c: Const, out: Uint8Array, at: number): boolean {
@@ -858,6 +911,14 @@ function noSignedWrap(a: Value, b: Value, bits: number): boolean {
   return mb <= smax && ma + mb <= smax;
 }
 
+const ICMP_INVERSE: Record<string, NonNullable<Inst['pred']>> = {
+  eq: 'ne', ne: 'eq', slt: 'sge', sge: 'slt', sle: 'sgt', sgt: 'sle', ult: 'uge', uge: 'ult', ule: 'ugt', ugt: 'ule',
+};
+const FCMP_INVERSE: Record<string, NonNullable<Inst['pred']>> = {
+  oeq: 'une', une: 'oeq', one: 'ueq', ueq: 'one', olt: 'uge', uge: 'olt', ole: 'ugt', ugt: 'ole', ogt: 'ule', ule: 'ogt',
+  oge: 'ult', ult: 'oge', ord: 'uno', uno: 'ord', true: 'false', false: 'true',
+};
+
 /** a + b cannot overflow as unsigned: the largest values a and b can have still sum below 2^bits. */
 function noUnsignedWrap(a: Value, b: Value, bits: number): boolean {
   const umax = (1n << BigInt(bits)) - 1n;
@@ -877,6 +938,19 @@ export function instCombine(f: Func): boolean {
     // a call through a constant function address (a devirtualised vtable load) is a direct call
     if (i.op === 'call' && i.ops[0]!.kind === 'cexpr' && i.ops[0]!.op === 'bitcast' && i.ops[0]!.base.kind === 'func' && i.ops[0]!.base.fnTy === i.fnTy) {
       i.ops[0] = i.ops[0]!.base; changed = true; continue;
+    }
+    // not(a < b) is a >= b (for floats the unordered opposite): the negation costs nothing
+    if (i.op === 'xor' && i.ty === T.i1 && isIntConst(i.ops[1]!) && (i.ops[1].value & 1n) === 1n && i.ops[0]!.kind === 'inst'
+      && (i.ops[0].op === 'icmp' || i.ops[0].op === 'fcmp')) {
+      const c = i.ops[0];
+      i.op = c.op; i.pred = (c.op === 'icmp' ? ICMP_INVERSE : FCMP_INVERSE)[c.pred!]; i.ops = [...c.ops]; i.fmf = c.fmf;
+      changed = true; continue;
+    }
+    // a branch on not(c) is a branch on c the other way round
+    if (i.op === 'condbr' && i.ops[0]!.kind === 'inst' && i.ops[0].op === 'xor' && i.ops[0].ty === T.i1 && isIntConst(i.ops[0].ops[1]!) && (i.ops[0].ops[1].value & 1n) === 1n) {
+      i.ops[0] = i.ops[0].ops[0]!;
+      i.targets = [i.targets[1]!, i.targets[0]!];
+      changed = true; continue;
     }
     // a sum that cannot wrap (tid.x + 3: the special registers are small) is nsw, so that address
     // arithmetic can fold its constant into the load's offset

@@ -665,6 +665,11 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
       if (isIntConst(b) && U(b.value, bitsOf(b.ty)) === 0n) { if (p === 'ult') return cFalse; if (p === 'uge') return cTrue; }
       // the address of a local object (at a constant offset into it) is never null
       if ((p === 'eq' || p === 'ne') && (b.kind === 'null' || b.kind === 'zero') && a.ty.k === 'ptr' && isAllocaAddress(a)) return p === 'ne' ? cTrue : cFalse;
+      // a flag widened and tested again (`(int)(x > y) != 0`, libdevice's pow): the flag itself
+      if (isIntConst(b) && a.kind === 'inst' && (a.op === 'zext' || a.op === 'sext') && a.ops[0]!.ty === T.i1) {
+        const v = U(b.value, bitsOf(b.ty));
+        if ((p === 'ne' && v === 0n) || (p === 'eq' && (a.op === 'zext' ? v === 1n : v === U(-1n, bitsOf(b.ty))))) return a.ops[0]!;
+      }
       return null;
     }
     case 'fcmp': {
@@ -944,6 +949,15 @@ export function instCombine(f: Func): boolean {
       && (i.ops[0].op === 'icmp' || i.ops[0].op === 'fcmp')) {
       const c = i.ops[0];
       i.op = c.op; i.pred = (c.op === 'icmp' ? ICMP_INVERSE : FCMP_INVERSE)[c.pred!]; i.ops = [...c.ops]; i.fmf = c.fmf;
+      changed = true; continue;
+    }
+    // `(int)flag == 0` is not(flag): the inverse compare when the flag is one
+    if (i.op === 'icmp' && i.pred === 'eq' && isIntConst(i.ops[1]!) && i.ops[1].value === 0n && i.ops[0]!.kind === 'inst'
+      && (i.ops[0].op === 'zext' || i.ops[0].op === 'sext') && i.ops[0].ops[0]!.ty === T.i1) {
+      const c = i.ops[0].ops[0]!;
+      if (c.kind === 'inst' && (c.op === 'icmp' || c.op === 'fcmp')) {
+        i.op = c.op; i.pred = (c.op === 'icmp' ? ICMP_INVERSE : FCMP_INVERSE)[c.pred!]; i.ops = [...c.ops]; i.fmf = c.fmf;
+      } else { i.op = 'xor'; i.pred = undefined; i.ops = [c, cTrue]; }
       changed = true; continue;
     }
     // a branch on not(c) is a branch on c the other way round

@@ -751,8 +751,19 @@ function foldIntrinsic(i: Inst, opts: CompileOptions): Value | null {
   const fn = i.ops[0]!;
   if (fn.kind !== 'func' || !fn.name.startsWith('llvm.')) return null;
   const args = i.ops.slice(1);
+  // the halves of a double and a double from its halves (libdevice's bit manipulation of constants)
+  if ((fn.name === 'llvm.nvvm.d2i.hi' || fn.name === 'llvm.nvvm.d2i.lo') && isFPConst(args[0]!)) {
+    dv.setFloat64(0, args[0].value, true);
+    return cInt(T.i32, dv.getUint32(fn.name.endsWith('hi') ? 4 : 0, true));
+  }
+  if (fn.name === 'llvm.nvvm.lohi.i2d' && isIntConst(args[0]!) && isIntConst(args[1]!)) {
+    dv.setUint32(0, Number(U(args[0].value, 32)), true);
+    dv.setUint32(4, Number(U(args[1].value, 32)), true);
+    const d = dv.getFloat64(0, true);
+    return Number.isNaN(d) ? null : cFP(T.f64, d);
+  }
   // llvm.fabs.f32 and libdevice's llvm.nvvm.fabs.f / llvm.nvvm.fmin.ftz.f name the same operations
-  const name = fn.name.replace(/\.(f32|f64|i16|i32|i64)$/, '').replace(/^llvm\.nvvm\.(\w+?)(\.ftz)?\.[fd]$/, (_m, op: string) =>
+  const name = fn.name.replace(/\.(f32|f64|i16|i32|i64)$/, '').replace(/^llvm\.nvvm\.([\w.]+?)(\.ftz)?\.[fd]$/, (_m, op: string) =>
     `llvm.${op === 'fmin' ? 'minnum' : op === 'fmax' ? 'maxnum' : op}`);
   if (i.ty.k === 'float' || i.ty.k === 'double') {
     if (!args.every(isFPConst)) return null;
@@ -769,6 +780,10 @@ function foldIntrinsic(i: Inst, opts: CompileOptions): Value | null {
         r = y < 0 || Object.is(y, -0) ? -Math.abs(x) : Math.abs(x);
         break;
       }
+      // one IEEE operation, correctly rounded (a float sum or product computed in double and rounded
+      // once to float is the correctly rounded float result)
+      case 'llvm.add.rn': r = x + xs[1]!; break;
+      case 'llvm.mul.rn': r = x * xs[1]!; break;
       case 'llvm.floor': r = Math.floor(x); break;
       case 'llvm.ceil': r = Math.ceil(x); break;
       case 'llvm.trunc': r = Math.trunc(x); break;
@@ -782,7 +797,9 @@ function foldIntrinsic(i: Inst, opts: CompileOptions): Value | null {
       default: return null;
     }
     if (Number.isNaN(r)) return null;   // keep the NaN payload question out of folding
-    return cFP(i.ty, r);
+    const c = cFP(i.ty, r);
+    if (i.ty.k === 'float' && (opts.ftz || fn.name.includes('.ftz.')) && isDenormal32(Math.fround(r))) return null;
+    return c;
   }
   if (i.ty.k === 'int' && args.every(isIntConst)) {
     const bits = i.ty.bits;

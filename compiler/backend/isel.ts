@@ -94,6 +94,8 @@ export class FnEmitter {
   private minMaxOf = new Map<Inst, { op: 'min' | 'max'; signed: boolean }>();
   /** icmps used only by such selects: not computed. */
   private foldedCmp = new Set<Inst>();
+  private halves = new Map<Inst, Value[]>();
+  private inHalves = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
   readonly funcRefs = new Set<string>();
@@ -163,6 +165,7 @@ export class FnEmitter {
     this.findWideIndices();
     this.findExtLoads();
     this.findMinMax();
+    this.findHalves();
     this.findDynGroups();
     this.findFoldedGeps();
     this.coalescePhiInputs();
@@ -203,6 +206,39 @@ export class FnEmitter {
    * dominate the predecessor (the phi is not live in it: no back edge), and each other input written the
    * same way is written in its own predecessor, on another path.
    */
+  /**
+   * 64-bit values built from or split into 32-bit halves, as cicc's `mov.b64 %rd, {%lo, %hi}` and
+   * `mov.b64 {%lo, %hi}, %rd`: `or (zext lo), (shl (zext hi), 32)` and `trunc (lshr x, 32)` (the
+   * handles of cooperative groups, the words of a double).
+   */
+  private findHalves(): void {
+    const once = (v: Value): v is Inst => v.kind === 'inst' && this.useCount(v) === 1;
+    const zext32 = (v: Value): v is Inst => once(v) && v.op === 'zext' && v.ty === T.i64 && v.ops[0]!.ty === T.i32;
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if (i.op === 'or' && i.ty === T.i64) {
+        for (let k = 0; k < 2; k++) {
+          const lo = i.ops[k]!, sh = i.ops[1 - k]!;
+          if (!zext32(lo) || !once(sh) || sh.op !== 'shl' || sh.ops[1]!.kind !== 'int' || sh.ops[1].value !== 32n || !zext32(sh.ops[0]!)) continue;
+          this.halves.set(i, [lo.ops[0]!, (sh.ops[0] as Inst).ops[0]!]);
+          this.inHalves.add(lo); this.inHalves.add(sh); this.inHalves.add(sh.ops[0] as Inst);
+          break;
+        }
+      }
+      if (i.op === 'trunc' && i.ty === T.i32) {
+        const sh = i.ops[0]!;
+        if (once(sh) && sh.op === 'lshr' && sh.ty === T.i64 && sh.ops[1]!.kind === 'int' && sh.ops[1].value === 32n) {
+          this.halves.set(i, [sh.ops[0]!]);
+          this.inHalves.add(sh);
+        }
+      }
+    }
+  }
+  private emitHalves(i: Inst): void {
+    const parts = this.halves.get(i)!;
+    if (parts.length === 2) { this.ins('mov.b64', this.reg(i), `{${this.scalar(parts[0]!)}, ${this.scalar(parts[1]!)}}`); return; }
+    this.ins('mov.b64', `{${this.fresh('r')}, ${this.reg(i)}}`, this.scalar(parts[0]!));
+  }
+
   private cfgMemo: CFG | null = null;
   private cfg(): CFG { return this.cfgMemo ??= buildCFG(this.f); }
   /** `b` is the only predecessor of `x` (one edge). */
@@ -718,6 +754,8 @@ export class FnEmitter {
   // ------------------------------------------------------------------ instructions
 
   private emitInst(i: Inst, b: Block, bi: number): void {
+    if (this.halves.has(i)) { this.emitHalves(i); return; }
+    if (this.inHalves.has(i)) return;
     switch (i.op) {
       case 'phi': this.regsOf(i); return;
       case 'alloca':

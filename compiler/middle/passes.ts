@@ -634,6 +634,9 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
         if (i.op === 'sub' || i.op === 'xor') return zero;
         if (i.op === 'and' || i.op === 'or') return a;
       }
+      // no bit can be set (the high word of a zero-extended value), or the other operand adds none
+      if ((i.op === 'lshr' || i.op === 'shl' || i.op === 'and') && maybeOnes(i) === 0n) return zero;
+      if ((i.op === 'or' || i.op === 'xor') && maybeOnes(b) === 0n) return a;
       return null;
     }
     case 'fadd': case 'fsub': case 'fmul': case 'fdiv': case 'frem': {

@@ -4,6 +4,7 @@
 // (as i16) is trunc(x >> 16). LLVM's instcombine recognises the same patterns (load/bswap combining).
 
 import type { Inst, Value } from '../ir';
+import { maybeOnes } from './knownbits';
 
 /** Bits [from, from + w) of x sit at bits [at, at + w) of the value. */
 interface Piece { x: Value; from: number; at: number; w: number }
@@ -53,8 +54,16 @@ export function reassembled(i: Inst): { x: Value; shift: number } | null {
   const x = ps[0]!.x, d = ps[0]!.from - ps[0]!.at;
   if (d < 0 || ps.some(p => p.x !== x || p.from - p.at !== d)) return null;
   ps.sort((a, b) => a.at - b.at);
-  let next = 0;
-  for (const p of ps) { if (p.at !== next) return null; next += p.w; }
   const n = i.ty.bits;
-  return next === n && d + n <= bitsOf(x) ? { x, shift: d } : null;
+  if (d + n > bitsOf(x)) return null;
+  // a missing piece is fine where x's bits are known to be zero (the high bytes of a small value,
+  // already dropped as zero by the simplifier)
+  const may = maybeOnes(x);
+  const zeroBits = (lo: number, hi: number): boolean => hi <= lo || ((may >> BigInt(lo + d)) & ((1n << BigInt(hi - lo)) - 1n)) === 0n;
+  let next = 0;
+  for (const p of ps) {
+    if (p.at < next || !zeroBits(next, p.at)) return null;
+    next = p.at + p.w;
+  }
+  return zeroBits(next, n) ? { x, shift: d } : null;
 }

@@ -634,6 +634,20 @@ export function simplifyInst(i: Inst, opts: CompileOptions): Value | null {
         if (i.op === 'sub' || i.op === 'xor') return zero;
         if (i.op === 'and' || i.op === 'or') return a;
       }
+      // (z << C) >> C is z when z has no bit in the top C, also through an `or` whose other side has no
+      // bit at or above C: the high word of a 64-bit value built from two halves
+      if (i.op === 'lshr' && isIntConst(b) && b.value > 0n && b.value < BigInt(bits)) {
+        const c = b.value, ones = U(-1n, bits);
+        let r: Value = a;
+        if (r.kind === 'inst' && r.op === 'or') {
+          const [p, q] = r.ops as [Value, Value];
+          r = (maybeOnes(p) >> c) === 0n ? q : (maybeOnes(q) >> c) === 0n ? p : r;
+        }
+        if (r.kind === 'inst' && r.op === 'shl' && isIntConst(r.ops[1]!) && r.ops[1].value === c) {
+          const z = r.ops[0]!;
+          if (((maybeOnes(z) << c) & ones) >> c === maybeOnes(z)) return z;
+        }
+      }
       // no bit can be set (the high word of a zero-extended value), or the other operand adds none
       if ((i.op === 'lshr' || i.op === 'shl' || i.op === 'and') && maybeOnes(i) === 0n) return zero;
       if ((i.op === 'or' || i.op === 'xor') && maybeOnes(b) === 0n) return a;

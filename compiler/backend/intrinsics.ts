@@ -162,7 +162,8 @@ export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]
       let x = r(0), xw = w;
       if (w === 16 || w === 8) { const t = e.fresh('r'); e.ins(w === 8 ? 'cvt.u32.u8' : 'cvt.u32.u16', t, w === 8 ? e.ext8(args[0]!, false) : x); x = t; xw = 32; }
       else if (w !== 32 && w !== 64) throw new Unsupported(name);
-      const cnt = e.fresh('r');
+      // a 32-bit count goes straight into the result's register
+      const cnt = w === 32 ? e.reg(i) : e.fresh('r');
       if (base === 'llvm.ctpop') e.ins(`popc.b${xw}`, cnt, x);
       else if (base === 'llvm.ctlz') {
         e.ins(`clz.b${xw}`, cnt, x);

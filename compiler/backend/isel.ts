@@ -1270,6 +1270,13 @@ export class FnEmitter {
     }
     const x = i.ops[0]!;
     const from = x.ty, to = i.ty;
+    // a cast that does not change the bits or the register class (pointer ↔ i64, float ↔ float): the
+    // source's register names the result too
+    if ((i.op === 'ptrtoint' || i.op === 'inttoptr' || i.op === 'bitcast') && (x.kind === 'inst' || x.kind === 'arg') && !this.vals.has(i)
+      && isScalar(from) && isScalar(to) && regClassOf(from) === regClassOf(to) && from !== T.i1 && to !== T.i1 && from !== T.i8 && to !== T.i8) {
+      this.vals.set(i, [this.reg(x)]);
+      return;
+    }
     const d = this.reg(i);
     const fb = bitsOf(from), tb = bitsOf(to);
     const ftzOf = (t: Type): string => (t.k === 'float' ? this.ftz : '');

@@ -1244,7 +1244,8 @@ export class FnEmitter {
       }
       const sfx = cls === 'rs' ? 'b16' : cls === 'r' ? 'b32' : cls === 'rd' ? 'b64' : cls === 'f' ? 'f32' : 'f64';
       let x = as[k]!, y = bs[k]!;
-      if (cls === 'rs') { if (!x.startsWith('%')) x = this.regImm(x, 'rs'); if (!y.startsWith('%')) y = this.regImm(y, 'rs'); }
+      // integer immediates are fine in selp.b16 (cicc: `selp.u16 %rs, 1, 0, %p`); half constants need a register
+      if (cls === 'rs' && !isInt(i.ty)) { if (!x.startsWith('%')) x = this.regImm(x, 'rs'); if (!y.startsWith('%')) y = this.regImm(y, 'rs'); }
       this.ins(`selp.${sfx}`, d, x, y, p);
     });
   }

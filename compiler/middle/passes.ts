@@ -994,6 +994,22 @@ export function instCombine(f: Func): boolean {
       } else { i.op = 'xor'; i.pred = undefined; i.ops = [c, cTrue]; }
       changed = true; continue;
     }
+    // a widened value compared for (in)equality with a constant it can hold: compare the narrow value
+    if (i.op === 'icmp' && (i.pred === 'eq' || i.pred === 'ne') && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst' && i.ops[0].op === 'zext'
+      && i.ops[0].ops[0]!.ty.k === 'int' && i.ops[0].ops[0]!.ty !== T.i1) {
+      const x = i.ops[0].ops[0]!, nb = bitsOf(x.ty), c = U(i.ops[1].value, bitsOf(i.ops[1].ty));
+      if (c < (1n << BigInt(nb))) { i.ops = [x, cInt(x.ty, c)]; changed = true; continue; }
+    }
+    // an extended choice between constants is a choice between the extended constants
+    if ((i.op === 'zext' || i.op === 'sext') && i.ty.k === 'int' && i.ops[0]!.kind === 'inst' && i.ops[0].op === 'select'
+      && isIntConst(i.ops[0].ops[1]!) && isIntConst(i.ops[0].ops[2]!)) {
+      const sel = i.ops[0], fb = bitsOf(sel.ty);
+      const zext = i.op === 'zext';
+      const ext = (v: bigint): Value => cInt(i.ty, zext ? U(v, fb) : S(v, fb));
+      const arms = [ext((sel.ops[1] as { value: bigint }).value), ext((sel.ops[2] as { value: bigint }).value)];
+      i.op = 'select'; i.ops = [sel.ops[0]!, ...arms];
+      changed = true; continue;
+    }
     // a branch on not(c) is a branch on c the other way round
     if (i.op === 'condbr' && i.ops[0]!.kind === 'inst' && i.ops[0].op === 'xor' && i.ops[0].ty === T.i1 && isIntConst(i.ops[0].ops[1]!) && (i.ops[0].ops[1].value & 1n) === 1n) {
       i.ops[0] = i.ops[0].ops[0]!;

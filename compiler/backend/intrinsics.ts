@@ -10,7 +10,7 @@ import { emitTexSurf } from './texsurf';
 /** Documentation: the intrinsic families handled here (type suffixes .i16/.i32/.i64/.f32/.f64 as applicable). */
 export const SUPPORTED_INTRINSICS = [
   'llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}', 'llvm.nvvm.read.ptx.sreg.{warpsize,laneid,warpid,smid,nsmid,clock,clock64,gridid,lanemask.{eq,le,lt,ge,gt}}',
-  'llvm.nvvm.barrier0', 'llvm.nvvm.barrier.sync', 'llvm.nvvm.bar.warp.sync', 'llvm.nvvm.membar.{cta,gl,sys}',
+  'llvm.nvvm.barrier0', 'llvm.nvvm.barrier.sync', 'llvm.nvvm.vote.{ballot,all,any,uni}.sync', 'llvm.nvvm.bar.warp.sync', 'llvm.nvvm.membar.{cta,gl,sys}',
   'llvm.fma', 'llvm.fmuladd', 'llvm.fabs', 'llvm.minnum', 'llvm.maxnum', 'llvm.sqrt', 'llvm.floor', 'llvm.ceil', 'llvm.trunc', 'llvm.rint', 'llvm.nearbyint', 'llvm.copysign',
   'llvm.smin', 'llvm.smax', 'llvm.umin', 'llvm.umax', 'llvm.abs', 'llvm.ctpop', 'llvm.ctlz', 'llvm.cttz', 'llvm.bitreverse', 'llvm.bswap', 'llvm.fshl.i32', 'llvm.fshr.i32',
   'llvm.trap', 'llvm.debugtrap', 'llvm.expect', 'llvm.assume', 'llvm.lifetime.{start,end}', 'llvm.dbg.*', 'llvm.experimental.noalias.scope.decl', 'llvm.donothing', 'llvm.sideeffect', 'llvm.prefetch',
@@ -49,6 +49,9 @@ export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]
     if (sr) { e.ins('mov.u32', d(), sr); return; }
   }
   switch (name) {
+    case 'llvm.nvvm.vote.ballot.sync': e.ins('vote.sync.ballot.b32', d(), r(1), a(0)); return;
+    case 'llvm.nvvm.vote.all.sync': case 'llvm.nvvm.vote.any.sync': case 'llvm.nvvm.vote.uni.sync':
+      e.ins(`vote.sync.${name.split('.')[3]}.pred`, d(), r(1), a(0)); return;
     case 'llvm.nvvm.barrier0': e.raw('\tbar.sync \t0;'); return;
     case 'llvm.nvvm.barrier.sync': e.ins('barrier.sync', a(0)); return;
     case 'llvm.nvvm.bar.warp.sync': e.ins('bar.warp.sync', a(0)); return;

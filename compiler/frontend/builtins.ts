@@ -112,14 +112,16 @@ function lowerWarp(ctx: BuiltinCtx, name: string, args: Value[]): Value | undefi
       emitAsm(b, 'barrier.sync $0, $1;', [], [u(0), u(1)], true); return undefined;
     case '__nvvm_bar_warp_sync':
       emitAsm(b, 'bar.warp.sync $0;', [], [u(0)], true); return undefined;
+    // votes are intrinsics (as cicc's llvm.nvvm.vote.*.sync), so that the predicate a comparison made
+    // goes to the vote as it is and a vote's result can be branched on
     case '__nvvm_vote_ballot_sync':
-      return emitAsm(b, `{ ${PRED_IN(2)} vote.sync.ballot.b32 $0, %bp0, $1; }`, [T.i32], [u(0), u(1)], true);
+      return callIntrinsic(b, ctx.m, 'llvm.nvvm.vote.ballot.sync', T.i32, [u(0), b.icmp('ne', u(1), cInt(T.i32, 0))], { convergent: true });
     case '__nvvm_vote_all_sync':
     case '__nvvm_vote_any_sync':
     case '__nvvm_vote_uni_sync': {
       const mode = name.slice('__nvvm_vote_'.length, -'_sync'.length);
-      return emitAsm(b, `{ ${PRED_IN(2)} .reg .pred %bp1; vote.sync.${mode}.pred %bp1, %bp0, $1; selp.u32 $0, 1, 0, %bp1; }`,
-        [T.i32], [u(0), u(1)], true);
+      const v = callIntrinsic(b, ctx.m, `llvm.nvvm.vote.${mode}.sync`, T.i1, [u(0), b.icmp('ne', u(1), cInt(T.i32, 0))], { convergent: true });
+      return b.cast('zext', v, T.i32);
     }
     case '__nvvm_shfl_idx_sync':
     case '__nvvm_shfl_up_sync':

@@ -1171,9 +1171,18 @@ function mayWriteMemory(i: Inst): boolean {
 
 interface MemEntry { v: Value; gen: number; loc?: { base: Value; off: number; size: number } | null }
 /** Bytes [off, off+size) of an alloca, when p addresses them through constant geps. */
-function allocaLoc(p: Value, size: number): { base: Value; off: number; size: number } | null {
-  const bo = baseAndOffset(p);
-  return bo && bo.base.kind === 'inst' && bo.base.op === 'alloca' && size > 0 ? { base: bo.base, off: bo.off, size } : null;
+/** Where a memory access of `size` bytes at p lies: a base pointer and a constant byte range from it. */
+function memLoc(p: Value, size: number): { base: Value; off: number; size: number } | null {
+  if (size <= 0) return null;
+  // constant geps are offsets; the first gep with a variable index (`&out[t * 6]`) is the base
+  let off = 0, cur = p;
+  while (cur.kind === 'inst' && cur.op === 'gep') {
+    const d = constGepOffset(cur);
+    if (d === null) break;
+    off += d;
+    cur = cur.ops[0]!;
+  }
+  return { base: cur, off, size };
 }
 
 export function cse(f: Func): boolean {
@@ -1226,6 +1235,9 @@ export function cse(f: Func): boolean {
   // and so does entering a block that other paths may reach (several predecessors), so a load is reused
   // only when no write can have happened since, on any path (EarlyCSE's rule).
   const memScope: Map<string, MemEntry>[] = [];
+  // an address by its base and constant offset: `&o[1]` and `(char *)o + 4` are the same place
+  const memKey = (ty: Type, p: Value, loc: { base: Value; off: number } | null): string =>
+    loc ? `${tyStr(ty)}|${key(loc.base)}@${loc.off}` : `${tyStr(ty)}|${key(p)}`;
   const memLookup = (k: string): MemEntry | undefined => { for (let s = memScope.length - 1; s >= 0; s--) { const x = memScope[s]!.get(k); if (x) return x; } return undefined; };
   let nextGen = 0;
   // iterative dominator-tree walk with scope push/pop; children inherit the parent's generation at its end
@@ -1246,16 +1258,18 @@ export function cse(f: Func): boolean {
         const prev = avail.get(k);
         if (prev) { repl.set(i, prev); dead.add(i); } else { avail.set(k, i); table.push(k); }
       } else if (i.op === 'load' && !i.volatile && !i.ordering) {
-        const k = `${tyStr(i.ty)}|${key(i.ops[0]!)}`;
+        const loc = memLoc(i.ops[0]!, sizeOf(i.ty));
+        const k = memKey(i.ty, i.ops[0]!, loc);
         const prev = memLookup(k);
-        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen, loc: allocaLoc(i.ops[0]!, sizeOf(i.ty)) });
+        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen, loc });
       } else if (mayWriteMemory(i) || i.op === 'load') {
         const old = gen;
         gen = ++nextGen;
         if (i.op === 'store' && !i.volatile && !i.ordering) {
-          // a store into a local object leaves what is known of its other bytes (a constructor's stores
-          // after its vptr store do not hide the vptr from a virtual call: the call is devirtualised)
-          const at = allocaLoc(i.ops[1]!, sizeOf(i.ops[0]!.ty));
+          // a store leaves what is known of other bytes at constant offsets from the same base (a
+          // constructor's stores after its vptr store do not hide the vptr from a virtual call; `*log`
+          // updates through o + 1 keep o[0] known)
+          const at = memLoc(i.ops[1]!, sizeOf(i.ops[0]!.ty));
           if (at) {
             const seen = new Set<string>();
             for (let s = memScope.length - 1; s >= 0; s--) for (const [k, x] of memScope[s]!) {
@@ -1265,7 +1279,7 @@ export function cse(f: Func): boolean {
             }
           }
           // a plain store makes its value available to later loads of the same address and type
-          mem.set(`${tyStr(i.ops[0]!.ty)}|${key(i.ops[1]!)}`, { v: i.ops[0]!, gen, loc: at });
+          mem.set(memKey(i.ops[0]!.ty, i.ops[1]!, at), { v: i.ops[0]!, gen, loc: at });
         }
       }
     }

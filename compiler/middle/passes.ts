@@ -1171,6 +1171,18 @@ function mayWriteMemory(i: Inst): boolean {
 
 interface MemEntry { v: Value; gen: number; loc?: { base: Value; off: number; size: number } | null }
 /** Bytes [off, off+size) of an alloca, when p addresses them through constant geps. */
+/** The local or global object a base pointer is the address of (through address-space casts), or null. */
+function objectOf(p: Value): Value | null {
+  let v = p;
+  while ((v.kind === 'inst' && (v.op === 'addrspacecast' || v.op === 'bitcast')) || (v.kind === 'cexpr' && (v.op === 'addrspacecast' || v.op === 'bitcast'))) v = v.kind === 'inst' ? v.ops[0]! : v.base;
+  return (v.kind === 'inst' && v.op === 'alloca') || v.kind === 'global' ? v : null;
+}
+/** Two bases that are the addresses of two different objects: nothing written through one is read through the other. */
+function distinctObjects(a: Value, b: Value): boolean {
+  const x = objectOf(a), y = objectOf(b);
+  return x !== null && y !== null && x !== y;
+}
+
 /** Where a memory access of `size` bytes at p lies: a base pointer and a constant byte range from it. */
 function memLoc(p: Value, size: number): { base: Value; off: number; size: number } | null {
   if (size <= 0) return null;
@@ -1275,7 +1287,11 @@ export function cse(f: Func): boolean {
             for (let s = memScope.length - 1; s >= 0; s--) for (const [k, x] of memScope[s]!) {
               if (seen.has(k)) continue;
               seen.add(k);
-              if (x.gen === old && x.loc && x.loc.base === at.base && (x.loc.off + x.loc.size <= at.off || at.off + at.size <= x.loc.off)) mem.set(k, { ...x, gen });
+              if (x.gen !== old || !x.loc) continue;
+              const disjoint = x.loc.base === at.base
+                ? x.loc.off + x.loc.size <= at.off || at.off + at.size <= x.loc.off
+                : distinctObjects(x.loc.base, at.base);
+              if (disjoint) mem.set(k, { ...x, gen });
             }
           }
           // a plain store makes its value available to later loads of the same address and type

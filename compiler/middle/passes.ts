@@ -1179,6 +1179,9 @@ function objectOf(p: Value): Value | null {
 }
 /** Two bases that are the addresses of two different objects: nothing written through one is read through the other. */
 function distinctObjects(a: Value, b: Value): boolean {
+  // two specific address spaces (global and local, shared and global) never overlap
+  const sa = a.ty.k === 'ptr' ? (a.ty as { as: number }).as : 0, sb = b.ty.k === 'ptr' ? (b.ty as { as: number }).as : 0;
+  if (sa !== 0 && sb !== 0 && sa !== sb) return true;
   const x = objectOf(a), y = objectOf(b);
   return x !== null && y !== null && x !== y;
 }
@@ -1317,17 +1320,31 @@ export function cse(f: Func): boolean {
 export function overwrittenStores(f: Func): boolean {
   const dead = new Set<Inst>();
   for (const b of f.blocks) {
-    const last = new Map<Value, Inst>();
+    // the last store to each place (base and constant offset) not read since
+    const last = new Map<Value, Map<number, { st: Inst; size: number }>>();
     for (const i of b.insts) {
-      if (i.op === 'store') {
-        if (i.volatile || i.ordering) { last.clear(); continue; }
-        const p = i.ops[1]!;
-        const prev = last.get(p);
-        if (prev && sizeOf(prev.ops[0]!.ty) <= sizeOf(i.ops[0]!.ty)) dead.add(prev);
-        last.set(p, i);
+      if (i.op === 'store' && !i.volatile && !i.ordering) {
+        const size = sizeOf(i.ops[0]!.ty);
+        const loc = memLoc(i.ops[1]!, size);
+        if (!loc) { last.clear(); continue; }
+        let at = last.get(loc.base);
+        if (!at) last.set(loc.base, at = new Map());
+        const prev = at.get(loc.off);
+        if (prev && prev.size <= size) dead.add(prev.st);
+        at.set(loc.off, { st: i, size });
         continue;
       }
       if (PURE_OPS.has(i.op) || i.op === 'alloca' || i.op === 'phi') continue;
+      if (i.op === 'load' && !i.volatile && !i.ordering) {
+        // a load reads only what it may overlap: other offsets of its base and other objects stay unread
+        const loc = memLoc(i.ops[0]!, sizeOf(i.ty));
+        if (!loc) { last.clear(); continue; }
+        for (const [base, at] of last) {
+          if (base === loc.base) { for (const [off, e] of at) if (!(off + e.size <= loc.off || loc.off + loc.size <= off)) at.delete(off); }
+          else if (!distinctObjects(base, loc.base)) last.delete(base);
+        }
+        continue;
+      }
       last.clear();
     }
   }

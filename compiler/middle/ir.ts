@@ -150,7 +150,7 @@ export interface Func {
   blocks: Block[];                   // empty for declarations
   linkage: 'external' | 'internal' | 'private' | 'linkonce_odr' | 'weak';
   isKernel: boolean;
-  attrs: { noinline?: boolean; alwaysinline?: boolean; readnone?: boolean; convergent?: boolean; maxntid?: number; minctasm?: number; maxclusterrank?: number };
+  attrs: { noinline?: boolean; alwaysinline?: boolean; readnone?: boolean; readonly?: boolean; convergent?: boolean; maxntid?: number; minctasm?: number; maxclusterrank?: number };
   /** Return-value attributes etc. are not modelled; param attrs live on Arg.attrs. */
   /** -lineinfo: where the function is declared (its entry's `.loc`). */
   loc?: Loc;

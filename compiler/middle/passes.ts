@@ -204,6 +204,7 @@ export function optimize(m: Module, opts: CompileOptions): void {
   if (indirect.some(i => i.parent && i.ops[0]!.kind === 'func') && inlineCalls(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   // on cleaned-up callees: calls that remain pass scalars, not the address of the caller's object
   if (promoteArgs(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
+  inferReadonly(m);
   for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
   removeDeadVtables(m);
 }
@@ -1164,13 +1165,52 @@ function mayWriteMemory(i: Inst): boolean {
   switch (i.op) {
     case 'store': case 'atomicrmw': case 'cmpxchg': case 'fence': return true;
     case 'load': return !!i.volatile;
-    case 'call': return !isPureCallee(i.ops[0]!);
+    case 'call': {
+      const c = i.ops[0]!;
+      return !isPureCallee(c) && !(c.kind === 'func' && c.attrs.readonly && !c.attrs.convergent);
+    }
     default: return false;
   }
 }
 
+/**
+ * Device functions that write no memory but their own locals (LLVM's FunctionAttrs `readonly`): a call to
+ * one leaves what CSE knows of memory (a `sum() const` member called between reads of the object).
+ * Optimistic over the call graph: a cycle of functions none of which writes stays readonly.
+ */
+export function inferReadonly(m: Module): void {
+  const defs = m.funcs.filter(f => f.blocks.length);
+  for (const f of defs) f.attrs.readonly = true;
+  const writes = (f: Func): boolean => {
+    for (const b of f.blocks) for (const i of b.insts) {
+      switch (i.op) {
+        case 'store': {
+          if (i.volatile || i.ordering) return true;
+          const o = objectOf(memLoc(i.ops[1]!, 1)!.base);
+          if (!(o && o.kind === 'inst' && o.op === 'alloca')) return true;
+          break;
+        }
+        case 'atomicrmw': case 'cmpxchg': case 'fence': return true;
+        case 'load': if (i.volatile || i.ordering) return true; break;
+        case 'call': {
+          const c = i.ops[0]!;
+          if (c.kind === 'asm') { if (c.sideEffects) return true; break; }
+          if (c.kind !== 'func') return true;
+          if (c.blocks.length ? !c.attrs.readonly : !c.attrs.readnone) return true;
+          if (c.attrs.convergent) return true;
+          break;
+        }
+      }
+    }
+    return false;
+  };
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const f of defs) if (f.attrs.readonly && writes(f)) { f.attrs.readonly = false; changed = true; }
+  }
+}
+
 interface MemEntry { v: Value; gen: number; loc?: { base: Value; off: number; size: number } | null }
-/** Bytes [off, off+size) of an alloca, when p addresses them through constant geps. */
 /** The local or global object a base pointer is the address of (through address-space casts), or null. */
 function objectOf(p: Value): Value | null {
   let v = p;

@@ -640,6 +640,33 @@ const mayWrite = (i: Inst): boolean => i.op === 'store' || i.op === 'call' || i.
  * the predecessor (or before the select) is safe; it must read the same value, so no write may come
  * between the phi/select and the load.
  */
+/**
+ * A small aligned copy out of `cond ? a : b` (a phi or select of addresses, a class lvalue chosen by the
+ * conditional operator) becomes an integer load and store, as LLVM turns small memcpys into loads and
+ * stores: the load can then be speculated like any other.
+ */
+function smallCopiesFromChoices(f: Func): boolean {
+  let changed = false;
+  for (const b of f.blocks) {
+    for (let k = 0; k < b.insts.length; k++) {
+      const i = b.insts[k]!;
+      if (i.op !== 'call' || i.ops[0]!.kind !== 'func' || i.ops[0].name !== 'llvm.memcpy.p0.p0.i64') continue;
+      const [, dst, src, len, vol] = i.ops as Value[];
+      if (len!.kind !== 'int' || vol!.kind !== 'int' || vol!.value !== 0n) continue;
+      const n = Number(len!.value);
+      if ((n !== 1 && n !== 2 && n !== 4 && n !== 8) || (i.align ?? 1) < n) continue;
+      if (src!.kind !== 'inst' || (src!.op !== 'phi' && src!.op !== 'select')) continue;
+      const ty = intTy(n * 8);
+      const l = mk(b, 'load', ty, [src!], { align: n, loc: i.loc });
+      const st = mk(b, 'store', T.void, [l, dst!], { align: n, loc: i.loc });
+      b.insts.splice(k, 1, l, st);
+      k++;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
 export function speculatePtrLoads(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
@@ -658,8 +685,8 @@ export function speculatePtrLoads(f: Func): boolean {
     if (cur.kind !== 'inst' || cur.op !== 'alloca' || cur.parent !== entry || cur.ops[0]?.kind !== 'int') return false;
     return off >= 0 && off + bytes <= sizeOf(cur.srcTy!) * Number(cur.ops[0].value);
   };
+  let changed = smallCopiesFromChoices(f);
   const users = useMap(f);
-  let changed = false;
   for (const b of f.blocks) {
     for (const p of b.insts.slice()) {
       if ((p.op !== 'phi' && p.op !== 'select') || p.ty.k !== 'ptr') continue;
@@ -687,7 +714,13 @@ export function speculatePtrLoads(f: Func): boolean {
         continue;
       }
       const us = users.get(p) ?? [];
-      if (!ptrs.every(x => us.every(u => derefable(x, sizeOf(u.ty))))) continue;
+      // a select loads both sides: both must be loadable. A phi's loads move to its predecessors, where
+      // each path would load its own pointer anyway (nothing between the phi and the loads writes or
+      // leaves): worth it when that frees a local object (`c ? in[g] : zero` on class lvalues)
+      const loadable = p.op === 'phi'
+        ? ptrs.some(x => us.every(u => derefable(x, sizeOf(u.ty))))
+        : ptrs.every(x => us.every(u => derefable(x, sizeOf(u.ty))));
+      if (!loadable) continue;
       const start = p.op === 'phi' ? 0 : b.insts.indexOf(p) + 1;
       const ok = us.length > 0 && us.every(u => {
         if (u.op !== 'load' || u.ops[0] !== p || u.volatile || u.ordering || u.parent !== b) return false;

@@ -682,6 +682,8 @@ export function speculatePtrLoads(f: Func): boolean {
       off += d;
       cur = cur.ops[0]!;
     }
+    // a by-value parameter's object is always there too (param space, or the caller's copy)
+    if (cur.kind === 'arg' && cur.byval) return off >= 0 && off + bytes <= sizeOf(cur.byval);
     if (cur.kind !== 'inst' || cur.op !== 'alloca' || cur.parent !== entry || cur.ops[0]?.kind !== 'int') return false;
     return off >= 0 && off + bytes <= sizeOf(cur.srcTy!) * Number(cur.ops[0].value);
   };

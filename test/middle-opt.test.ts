@@ -637,3 +637,80 @@ describe.skipIf(!HAVE_LLI)('cast chains (lli)', () => {
     expect(after.out).toBe(before.out);
   });
 });
+
+/**
+ * A random program over two global arrays and one local array passed to nothing: stores and loads at
+ * constant and variable indices, through a pointer chosen at run time (it may be either array), across
+ * blocks. Memory CSE (forwarding, places as base + offset, objects and address spaces kept apart) and
+ * dead-store elimination (overwritten stores, stores to locals before the return) must keep what it prints.
+ */
+
+function randomMemProgram(s: number, stmts = 24): Module {
+  seed = s;
+  const { m, b, print } = hostModule();
+  const ARR = arrayTy(8, T.i32);
+  const gs = ['g1', 'g2'].map(n => { const g = newGlobal(n, ARR, 0, { kind: 'zero', ty: ARR }); m.globals.push(g); return g; });
+  const loc = b.alloca(ARR, 4, 'l');
+  const objs: Value[] = [...gs, loc];
+  const vals: Value[] = [cInt(T.i32, 7)];
+  const at = (base: Value, k: Value): Value => b.gep(ARR, base, [cInt(T.i64, 0), k]);
+  const constIdx = (): Value => cInt(T.i64, Math.floor(rnd() * 8));
+  const varIdx = (): Value => b.cast('sext', b.bin('and', pick(vals), cInt(T.i32, 7)), T.i64);
+  const chosen = (): Value => b.select(b.icmp('slt', pick(vals), cInt(T.i32, 40)), pick(objs), pick(objs));
+  for (const o of objs) for (let k = 0; k < 8; k++) b.store(cInt(T.i32, k + 1), at(o, cInt(T.i64, k)));
+  for (let n = 0; n < stmts; n++) {
+    const r = rnd();
+    const base = r < 0.2 ? chosen() : pick(objs);
+    const idx = rnd() < 0.25 ? varIdx() : constIdx();
+    if (r < 0.5) b.store(rnd() < 0.5 ? cInt(T.i32, Math.floor(rnd() * 100)) : b.bin('add', pick(vals), cInt(T.i32, 3)), at(base, idx));
+    else { const v = b.load(T.i32, at(base, idx)); vals.push(v); print(b.cast('sext', v, T.i64)); }
+    if (rnd() < 0.15) {
+      // a diamond: one side stores, both join
+      const t = b.newBlock(`t${n}`), j = b.newBlock(`j${n}`);
+      b.condbr(b.icmp('sgt', pick(vals), cInt(T.i32, 50)), t, j);
+      b.setBlock(t);
+      b.store(pick(vals), at(pick(objs), constIdx()));
+      b.br(j);
+      b.setBlock(j);
+    }
+  }
+  for (const g of gs) for (let k = 0; k < 8; k++) print(b.cast('sext', b.load(T.i32, at(g, cInt(T.i64, k))), T.i64));
+  b.ret(cInt(T.i32, 0));
+  return m;
+}
+
+describe.skipIf(!HAVE_LLI)('memory CSE and dead stores on random programs (lli)', () => {
+  it('keep the output (MIDDLE_FUZZ, default 40)', () => {
+    for (let s = 1; s <= Number(process.env.MIDDLE_FUZZ ?? 40); s++) {
+      const m = randomMemProgram(s * 7919);
+      expect(structural(m)).toEqual([]);
+      const before = lli(printModule(m));
+      expect(before.status, before.err).toBe(0);
+      optimize(m, opts);
+      expect(structural(m)).toEqual([]);
+      const after = lli(printModule(m));
+      expect(after.err).toBe('');
+      expect(after.out, `program ${s}`).toBe(before.out);
+    }
+  });
+});
+
+describe.skipIf(!HAVE_LLI)('memory CSE: a store through a pointer that may be either array (lli)', () => {
+  it.each([[0], [1]])('the value read back is the one stored through the chosen pointer (choice %i)', (which) => {
+    const { m, b, print } = hostModule();
+    const ARR = arrayTy(4, T.i32);
+    const gs = ['g1', 'g2'].map(n => { const g = newGlobal(n, ARR, 0, { kind: 'zero', ty: ARR }); m.globals.push(g); return g; });
+    const at = (base: Value, k: number): Value => b.gep(ARR, base, [cInt(T.i64, 0), cInt(T.i64, k)]);
+    b.store(cInt(T.i32, which), at(gs[1]!, 3));
+    b.store(cInt(T.i32, 1), at(gs[0]!, 2));
+    const c = b.icmp('eq', b.load(T.i32, at(gs[1]!, 3)), cInt(T.i32, 0));
+    const p = b.select(c, gs[0]!, gs[1]!);
+    b.store(cInt(T.i32, 5), at(p, 2));
+    print(b.cast('sext', b.load(T.i32, at(gs[0]!, 2)), T.i64));
+    b.ret(cInt(T.i32, 0));
+    const before = lli(printModule(m));
+    expect(before.out).toBe(which === 0 ? '5\n' : '1\n');
+    optimize(m, opts);
+    expect(lli(printModule(m)).out).toBe(before.out);
+  });
+});

@@ -213,30 +213,35 @@ export class FnEmitter {
    */
   private findHalves(): void {
     const once = (v: Value): v is Inst => v.kind === 'inst' && this.useCount(v) === 1;
-    const zext32 = (v: Value): v is Inst => once(v) && v.op === 'zext' && v.ty === T.i64 && v.ops[0]!.ty === T.i32;
-    for (const b of this.f.blocks) for (const i of b.insts) {
-      if (i.op === 'or' && i.ty === T.i64) {
-        for (let k = 0; k < 2; k++) {
-          const lo = i.ops[k]!, sh = i.ops[1 - k]!;
-          if (!zext32(lo) || !once(sh) || sh.op !== 'shl' || sh.ops[1]!.kind !== 'int' || sh.ops[1].value !== 32n || !zext32(sh.ops[0]!)) continue;
-          this.halves.set(i, [lo.ops[0]!, (sh.ops[0] as Inst).ops[0]!]);
-          this.inHalves.add(lo); this.inHalves.add(sh); this.inHalves.add(sh.ops[0] as Inst);
-          break;
+    // (whole, half): a 64-bit value of two 32-bit halves, a 32-bit value of two 16-bit halves (half2, bf162)
+    for (const [whole, half] of [[T.i64, T.i32], [T.i32, T.i16]] as const) {
+      const w = BigInt(bitsOf(half));
+      const zextHalf = (v: Value): v is Inst => once(v) && v.op === 'zext' && v.ty === whole && v.ops[0]!.ty === half;
+      for (const b of this.f.blocks) for (const i of b.insts) {
+        if (i.op === 'or' && i.ty === whole) {
+          for (let k = 0; k < 2; k++) {
+            const lo = i.ops[k]!, sh = i.ops[1 - k]!;
+            if (!zextHalf(lo) || !once(sh) || sh.op !== 'shl' || sh.ops[1]!.kind !== 'int' || sh.ops[1].value !== w || !zextHalf(sh.ops[0]!)) continue;
+            this.halves.set(i, [lo.ops[0]!, (sh.ops[0] as Inst).ops[0]!]);
+            this.inHalves.add(lo); this.inHalves.add(sh); this.inHalves.add(sh.ops[0] as Inst);
+            break;
+          }
         }
-      }
-      if (i.op === 'trunc' && i.ty === T.i32) {
-        const sh = i.ops[0]!;
-        if (once(sh) && sh.op === 'lshr' && sh.ty === T.i64 && sh.ops[1]!.kind === 'int' && sh.ops[1].value === 32n) {
-          this.halves.set(i, [sh.ops[0]!]);
-          this.inHalves.add(sh);
+        if (i.op === 'trunc' && i.ty === half) {
+          const sh = i.ops[0]!;
+          if (once(sh) && sh.op === 'lshr' && sh.ty === whole && sh.ops[1]!.kind === 'int' && sh.ops[1].value === w) {
+            this.halves.set(i, [sh.ops[0]!]);
+            this.inHalves.add(sh);
+          }
         }
       }
     }
   }
   private emitHalves(i: Inst): void {
     const parts = this.halves.get(i)!;
-    if (parts.length === 2) { this.ins('mov.b64', this.reg(i), `{${this.scalar(parts[0]!)}, ${this.scalar(parts[1]!)}}`); return; }
-    this.ins('mov.b64', `{${this.fresh('r')}, ${this.reg(i)}}`, this.scalar(parts[0]!));
+    if (parts.length === 2) { this.ins(`mov.b${bitsOf(i.ty)}`, this.reg(i), `{${this.scalar(parts[0]!)}, ${this.scalar(parts[1]!)}}`); return; }
+    const src = parts[0]!;
+    this.ins(`mov.b${bitsOf(src.ty)}`, `{${this.fresh(regClassOf(i.ty))}, ${this.reg(i)}}`, this.scalar(src));
   }
 
   private cfgMemo: CFG | null = null;

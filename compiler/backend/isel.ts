@@ -216,7 +216,8 @@ export class FnEmitter {
     // (whole, half): a 64-bit value of two 32-bit halves, a 32-bit value of two 16-bit halves (half2, bf162)
     for (const [whole, half] of [[T.i64, T.i32], [T.i32, T.i16]] as const) {
       const w = BigInt(bitsOf(half));
-      const zextHalf = (v: Value): v is Inst => once(v) && v.op === 'zext' && v.ty === whole && v.ops[0]!.ty === half;
+      // (extensions and truncations another fold already took are left to it)
+      const zextHalf = (v: Value): v is Inst => once(v) && v.op === 'zext' && v.ty === whole && v.ops[0]!.ty === half && !this.truncExt.has(v) && !this.extLoad.has(v);
       for (const b of this.f.blocks) for (const i of b.insts) {
         if (i.op === 'or' && i.ty === whole) {
           for (let k = 0; k < 2; k++) {
@@ -227,7 +228,7 @@ export class FnEmitter {
             break;
           }
         }
-        if (i.op === 'trunc' && i.ty === half) {
+        if (i.op === 'trunc' && i.ty === half && !this.foldedTrunc.has(i)) {
           const sh = i.ops[0]!;
           if (once(sh) && sh.op === 'lshr' && sh.ty === whole && sh.ops[1]!.kind === 'int' && sh.ops[1].value === w) {
             this.halves.set(i, [sh.ops[0]!]);

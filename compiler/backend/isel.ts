@@ -95,6 +95,8 @@ export class FnEmitter {
   /** icmps used only by such selects: not computed. */
   private foldedCmp = new Set<Inst>();
   private halves = new Map<Inst, Value[]>();
+  private vecAt = new Map<Inst, { members: Inst[]; lowOff: number; atOff: number; ty: Type }>();
+  private vecSkip = new Set<Inst>();
   private inHalves = new Set<Inst>();
   private deferred: string[][] = [];
   private hasPreds = new Set<Block>();
@@ -166,6 +168,7 @@ export class FnEmitter {
     this.findExtLoads();
     this.findMinMax();
     this.findHalves();
+    this.findVectorAccesses();
     this.findDynGroups();
     this.findFoldedGeps();
     this.coalescePhiInputs();
@@ -904,7 +907,71 @@ export class FnEmitter {
     this.ins(`st.param.${sfx}`, at, r);
   }
 
+  /**
+   * Neighbouring loads or stores of one type at consecutive offsets from one address, the lowest aligned
+   * to the whole (a float2 or float4 member by member): one ld/st .v2 or .v4, as NVPTX's load/store
+   * vectoriser makes them. Loads are issued at the first of them (nothing between them writes memory),
+   * stores at the last (nothing between them touches memory).
+   */
+  private findVectorAccesses(): void {
+    const plain = (x: Inst): boolean => !x.volatile && !x.ordering && !this.foldedLoad.has(x);
+    const root = (p: Value): { r: Value; off: number } => {
+      let off = 0, cur = p;
+      while (cur.kind === 'inst' && cur.op === 'gep' && cur.ops.slice(1).every(x => x.kind === 'int')) {
+        off += constGepOffset(cur.srcTy!, cur.ops.slice(1) as Const[]);
+        cur = cur.ops[0]!;
+      }
+      return { r: cur, off };
+    };
+    const writes = (x: Inst): boolean => x.op === 'store' || x.op === 'atomicrmw' || x.op === 'cmpxchg' || x.op === 'fence'
+      || (x.op === 'call' && !(x.ops[0]!.kind === 'func' && x.ops[0].attrs.readnone && !x.ops[0].attrs.convergent));
+    for (const b of this.f.blocks) {
+      const insts = b.insts;
+      for (let k = 0; k < insts.length; k++) {
+        const i = insts[k]!;
+        if ((i.op !== 'load' && i.op !== 'store') || !plain(i) || this.vecSkip.has(i) || this.vecAt.has(i)) continue;
+        const load = i.op === 'load';
+        const ty = load ? i.ty : i.ops[0]!.ty;
+        const sz = isScalar(ty) && ty !== T.i1 ? sizeOf(ty) : 0;
+        if (sz !== 4 && sz !== 8) continue;
+        const r0 = root(i.ops[load ? 0 : 1]!);
+        if (r0.r.kind === 'arg' && this.byvalDirect.has(r0.r)) continue;   // .param has no vector access here
+        const ms: { i: Inst; off: number }[] = [{ i, off: r0.off }];
+        for (let j = k + 1; j < insts.length && ms.length < (sz === 4 ? 4 : 2); j++) {
+          const x = insts[j]!;
+          if (x.op === i.op && plain(x) && (load ? x.ty : x.ops[0]!.ty) === ty && !this.vecSkip.has(x)) {
+            const rx = root(x.ops[load ? 0 : 1]!);
+            if (rx.r === r0.r) { ms.push({ i: x, off: rx.off }); continue; }
+          }
+          if (load ? writes(x) : writes(x) || x.op === 'load') break;
+        }
+        for (const n of sz === 4 ? [4, 2] : [2]) {
+          if (ms.length < n) continue;
+          const g = ms.slice(0, n).sort((a, c) => a.off - c.off);
+          if (!g.every((m, q) => m.off === g[0]!.off + q * sz) || (g[0]!.i.align ?? 1) < n * sz) continue;
+          const first = ms[0]!.i, last = ms[n - 1]!.i;
+          const at = load ? first : last;
+          this.vecAt.set(at, { members: g.map(m => m.i), lowOff: g[0]!.off, atOff: load ? ms[0]!.off : ms[n - 1]!.off, ty });
+          for (const m of ms.slice(0, n)) if (m.i !== at) this.vecSkip.add(m.i);
+          break;
+        }
+      }
+    }
+  }
+  private emitVector(i: Inst): void {
+    const v = this.vecAt.get(i)!;
+    const load = i.op === 'load';
+    const a0 = this.addrOf(i.ops[load ? 0 : 1]!);
+    const a: Addr = { ...a0, off: a0.off + (v.lowOff - v.atOff) };
+    const q = this.memQual(i, a, load);
+    const sfx = `v${v.members.length}.${memSuffix(v.ty)}`;
+    if (load) { this.ins(`${ldOp(q, dot(a.space))}.${sfx}`, `{${v.members.map(m => this.reg(m)).join(', ')}}`, addrText(a)); return; }
+    this.ins(`st${q}${dot(a.space)}.${sfx}`, addrText(a), `{${v.members.map(m => this.scalar(m.ops[0]!)).join(', ')}}`);
+  }
+
   private emitLoad(i: Inst): void {
+    if (this.vecSkip.has(i)) return;      // loaded with its neighbours (emitVector)
+    if (this.vecAt.has(i)) { this.emitVector(i); return; }
     if (this.foldedLoad.has(i)) return;   // loaded by its zext/sext (emitCast)
     const p = i.ops[0]!;
     const a = this.addrOf(p);
@@ -915,6 +982,8 @@ export class FnEmitter {
     leavesOf(i.ty).forEach((l, k) => this.loadScalar(l.ty, { ...a, off: a.off + l.off }, q, rs[k]));
   }
   private emitStore(i: Inst): void {
+    if (this.vecSkip.has(i)) return;      // stored with its neighbours (emitVector)
+    if (this.vecAt.has(i)) { this.emitVector(i); return; }
     const v = i.ops[0]!, p = i.ops[1]!;
     const a = this.addrOf(p);
     if (a.space === 'param') throw new Unsupported('store into a by-value parameter');

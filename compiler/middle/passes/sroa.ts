@@ -534,12 +534,15 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
           const rel = l.off - u.off;
           const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
           if (p !== other) pre.push(p as Inst);
+          // the other side is aligned as the copy says (a float2 is 8-aligned): a leaf at offset 0 keeps
+          // that, so the backend can pair it with its neighbour (ld/st .v2)
+          const pAlign = Math.max(alignOf(l.ty), rel === 0 ? (u.i.align ?? 1) : Math.min(u.i.align ?? 1, rel & -rel));
           if (u.dstSide) {
-            const x = mk(b, 'load', l.ty, [p], { align: alignOf(l.ty) });
+            const x = mk(b, 'load', l.ty, [p], { align: pAlign });
             pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
           } else {
             const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
-            pre.push(x, mk(b, 'store', T.void, [x, p], { align: alignOf(l.ty) }));
+            pre.push(x, mk(b, 'store', T.void, [x, p], { align: pAlign }));
           }
         }
         break;

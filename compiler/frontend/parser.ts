@@ -13,7 +13,7 @@ import { evalConst, evalInt } from './consteval';
 import { TYPE_TRAITS, evalTypeTrait } from './traits';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
-import { instantiateMemberClass, type MemberClassTmpl } from './templates';
+import { instantiateMemberClass, instantiateMemberAlias, tparamOf, dependent, type MemberClassTmpl } from './templates';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -84,10 +84,12 @@ const BIN_PREC: Record<string, number> = {
   '||': 1, '&&': 2, '|': 3, '^': 4, '&': 5, '==': 6, '!=': 6, '<': 7, '>': 7, '<=': 7, '>=': 7,
   '<<': 8, '>>': 8, '+': 9, '-': 9, '*': 10, '/': 10, '%': 10,
 };
+/** Keywords followed by a parenthesised operand (not a function's parameter list). */
+const OPERAND_KW = new Set(['sizeof', 'alignof', '__alignof__', '__alignof', 'decltype', '__decltype', 'noexcept', 'alignas', '__typeof__', 'typeof']);
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '|=', '^=']);
 const TYPE_KW = new Set(['void', 'bool', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', '__signed__', '__signed',
   'wchar_t', 'char16_t', 'char32_t', '__int128', 'struct', 'class', 'union', 'enum', 'const', 'volatile', '__const', '__volatile__',
-  'typename', 'decltype', '__typeof__', 'typeof', '__builtin_va_list', '_Float128', '__float128', '__fp16', '_Float16', 'auto']);
+  'typename', 'decltype', '__typeof__', 'typeof', '__builtin_va_list', '_Float128', '__float128', '__fp16', '_Float16', 'auto', '__underlying_type']);
 const SPEC_KW = new Set(['typedef', 'extern', 'static', 'inline', '__inline__', '__inline', 'constexpr', 'register', 'virtual', 'explicit', 'friend',
   'mutable', 'thread_local', '__thread', '__extension__', '__attribute__', '__noinline__', '__attribute', '__restrict__', '__restrict', 'consteval', 'constinit', 'alignas', '__declspec']);
 
@@ -492,6 +494,17 @@ export class Parser {
           named = { k: 'record', rec: this.u.float128Record(), q: 0 }; this.p++; continue;
         }
         case '__fp16': case '_Float16': throw new Unsupported(`type ${t}`);
+        case '__underlying_type': {
+          // the compiler's trait behind std::underlying_type: an enumeration's integer type
+          if (base || named) break;
+          this.p++; this.expect('(');
+          const et = this.parseTypeName();
+          this.expect(')');
+          if (et.k === 'enum') named = et.en.underlying;
+          else if (dependent(et)) named = et;   // still a pattern
+          else this.syntax('expected an enumeration type', 79);
+          continue;
+        }
         case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
           if (base || named) break;
           this.p++; this.expect('(');
@@ -530,6 +543,9 @@ export class Parser {
           if (ts && ts.kind === 'type' && this.at('::', 1) && (ts.ty as CType).k !== 'record') {
             this.syntax('name followed by "::" must be a class or namespace name', 276);
           }
+          // `typename enable_if<false, T>::type`: a complete class without that member, also a substitution failure
+          const missing = this.missingMemberType();
+          if (missing) this.syntax(missing, 135);
           throw new Unsupported('dependent type name');
         }
         case 'struct': case 'class': case 'union': {
@@ -681,7 +697,23 @@ export class Parser {
       if (this.at('public') || this.at('private') || this.at('protected')) { this.p++; this.expect(':'); continue; }
       if (this.eat(';')) continue;
       if (this.kind() === Tok.Pragma) { this.p++; continue; }   // `#pragma nv_exec_check_disable` before a member
-      if (this.at('static_assert') || this.at('friend')) { this.skipToSemi(); continue; }
+      if (this.at('static_assert')) { this.skipToSemi(); continue; }
+      if (this.friendAhead()) {
+        // friends are not members; a friend function defined here (a hidden friend, found only by
+        // argument-dependent lookup) is remembered by name so that a call of it falls back naming that
+        const start = this.p;
+        this.skipMember();
+        for (let j = start; j < this.p; j++) {
+          const x = this.u.text(j);
+          if (x === '__attribute__' || x === '__declspec') { let d = 0; j++; do { const y = this.u.text(j); if (y === '(') d++; else if (y === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
+          if (x === '{' || x === ';' || x === '=') break;
+          if (x === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) {
+            ((this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends ??= new Set()).add(this.u.text(j - 1));
+            break;
+          }
+        }
+        continue;
+      }
       if (this.at('template')) {
         // member template: remembered by name; using it is unsupported for now
         const save = this.p;
@@ -692,6 +724,14 @@ export class Parser {
         let j0 = save + 1;
         if (this.u.text(j0) === '<') { let d = 0; do { const x = this.u.text(j0); if (x === '<') d++; else if (x === '>') d--; else if (x === '>>') d -= 2; j0++; } while (d > 0 && j0 < this.p); }
         const tagKw = this.u.text(j0);
+        if (tagKw === 'using' && this.u.toks.kind[j0 + 1] === Tok.Ident && this.u.text(j0 + 2) === '=') {
+          // a member alias template `template <class A, class B> using N = ...;`: instantiated when named
+          name = this.u.text(j0 + 1);
+          (rec.memberTemplates ??= new Set()).add(name);
+          const mat: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map(), alias: true };
+          ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mat);
+          continue;
+        }
         if ((tagKw === 'struct' || tagKw === 'class' || tagKw === 'union') && this.u.toks.kind[j0 + 1] === Tok.Ident) {
           name = this.u.text(j0 + 1);
           (rec.memberTemplates ??= new Set()).add(name);
@@ -994,6 +1034,21 @@ export class Parser {
     return '';
   }
   /** A member function declaration/definition (incl. constructors, operators): `name (` before any `;`/`{`/`=` at depth 0. */
+  /** A `friend` declaration at the cursor, after any attributes (`__attribute__((device)) friend void f(...)`). */
+  private friendAhead(): boolean {
+    let i = 0;
+    for (;;) {
+      const t = this.tx(i);
+      if (t === 'friend') return true;
+      if ((t === '__attribute__' || t === '__declspec') && this.at('(', i + 1)) {
+        let d = 0, j = i + 1;
+        do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF);
+        i = j; continue;
+      }
+      if (t === 'inline' || t === '__inline__' || t === 'constexpr' || t === 'static') { i++; continue; }
+      return false;
+    }
+  }
   private isMemberFunction(): boolean {
     for (let i = 0; ; i++) {
       const k = this.kind(i);
@@ -1002,6 +1057,8 @@ export class Parser {
       if (k === Tok.Punct && (t === ';' || t === '{' || t === '=' || t === '}' || t === ':')) return false;
       if (t === 'operator') return true;
       if (t === '__attribute__' && this.at('(', i + 1)) { let d = 0; let j = i + 1; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
+      // `sizeof(int)` in a template argument of the member's type (`helper<N - sizeof(int)> next;`) is no parameter list
+      if (t === '(' && OPERAND_KW.has(this.tx(i - 1))) { let d = 0; let j = i; do { const x = this.tx(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
       if (t === '(' ) return this.kind(i - 1) === Tok.Ident && !this.at('*', i + 1) && !this.at('&', i + 1) && !this.at('^', i + 1);
       // an attribute (`[[nodiscard]] constexpr T operator()(...)`), not an array declarator
       if (t === '[' && this.at('[', i + 1)) { let d = 0; let j = i; do { const x = this.tx(j); if (x === '[') d++; else if (x === ']') d--; j++; } while (d > 0 && this.kind(j) !== Tok.EOF); i = j - 1; continue; }
@@ -1208,6 +1265,28 @@ export class Parser {
       }
       return inner ? inner(t) : t;
     };
+  }
+  /**
+   * At `enable_if<false, T>::type`: the error to report, a substitution failure (the cursor is unchanged).
+   * Null when the prefix is anything else. Only the enable_if family: elsewhere a class without the member
+   * may be a trait we compute wrongly (a fold in decltype), and dropping the candidate would pick another.
+   */
+  private missingMemberType(): string | null {
+    if (this.kind() !== Tok.Ident || !this.at('<', 1) || !/^_*enable_if$/.test(this.tx())) return null;
+    const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
+    let rec: RecordDecl | null = null;
+    try {
+      const t = this.templateIdType(this.tx(), this.ns, false);
+      if (t && t.k === 'record' && t.rec.complete && !(t.rec.targs ?? []).some(a => a.k === 'type' && dependent(a.ty))) rec = t.rec;
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+    } finally { this.u.diags.length = before; this.u.errorCount = errs; }
+    const at = this.p;
+    this.p = save;
+    if (!rec || this.tx(at - save) !== '::' || this.kind(at - save + 1) !== Tok.Ident) return null;
+    const name = this.tx(at - save + 1);
+    const m = this.classMember(rec, name, true);
+    return m.length && m[0]!.kind === 'type' ? null : `class "${rec.name}" has no member "${name}"`;
   }
   /** A qualified type name `A::B::C` / `ns::T<args>` / `::T` at the cursor, or null (cursor unchanged). */
   private qualifiedType(): CType | null {
@@ -1836,8 +1915,11 @@ export class Parser {
       // using-declaration (`using ::printf;`) or alias (`using T = int;`)
       if (this.kind() === Tok.Ident && this.at('=', 1)) {
         const name = this.tx(); this.p += 2;
+        const defines = this.at('enum') && !this.at('class', 1) && !this.at('struct', 1);
         const ty = this.parseTypeName();
         out.push({ kind: 'type', name, ty });
+        // `using E = enum E { a, b };`: the enum's tag and enumerators are declared here as well
+        if (defines && ty.k === 'enum') out.push({ kind: 'type', name: ty.en.name, ty: unqual(ty) }, ...this.enumConsts(ty));
         return out;
       }
       let path: string[] = []; let abs = false;
@@ -3210,6 +3292,7 @@ export class Parser {
   private memberClassType(mct: MemberClassTmpl): CType {
     this.p++;
     const args = this.parseTemplateArgs();
+    if (mct.alias) return instantiateMemberAlias(this.u, mct, args);
     return { k: 'record', rec: instantiateMemberClass(this.u, mct, args), q: 0 };
   }
   /** `obj.Base::m` / `p->Base::m` (after `Base`): the member of base class Base (or the class itself), a call of it not virtual. */
@@ -3743,6 +3826,7 @@ export class Parser {
       if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
       if (syms.length === 0) {
         if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
+        if (this.at('(') && (this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends?.has(name)) throw new Unsupported(`argument-dependent lookup of the hidden friend ${name}`);
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);
       }

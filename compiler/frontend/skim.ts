@@ -350,6 +350,28 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
     bodyStart: number, bodyEnd: number, flags: number): void => {
     decls.push({ kind: kindS, name, scope, qualifier, first, last, bodyStart, bodyEnd, flags });
   };
+  /** One 'enumerator' entry per enumerator of the unscoped enum `ename` whose braces are tokens b and e. */
+  const addEnumerators = (ename: string, b: number, e: number, flags: number): void => {
+    let expect = true;
+    let cur = -1;
+    for (let k = b + 1; k < e; k++) {
+      if (kind[k] === Tok.Punct) {
+        const p = id[k];
+        if (p === P_COMMA) {
+          if (cur >= 0) decls[cur].last = k - 1;
+          expect = true; cur = -1; continue;
+        }
+        if ((p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) && match[k] > 0 && match[k] < e) { k = match[k]; continue; }
+        continue;
+      }
+      if (expect && isName(k)) {
+        add('enumerator', names[id[k]], ename, k, k, b, e, flags & (DeclFlag.ExternC | DeclFlag.InAnonNamespace));
+        cur = decls.length - 1;
+        expect = false;
+      }
+    }
+    if (cur >= 0) decls[cur].last = e - 1;
+  };
   const baseFlags = (): number => (externC ? DeclFlag.ExternC : 0) | (anon ? DeclFlag.InAnonNamespace : 0);
 
   // ---- namespace X { / namespace a::b { / inline namespace X { / namespace { / namespace X = Y;
@@ -417,6 +439,12 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
       if (isP(k, P_ASSIGN)) {
         const e = toSemi(k);
         add('using', names[id[j]], '', first, Math.min(e, n - 1), -1, -1, flags);
+        // `using E = enum E { a, b };` (libcu++'s memory_order): an unscoped enum's enumerators are names here too
+        let t = k + 1;
+        if (kw(t) === K_ENUM && kw(t + 1) !== K_CLASS) {
+          if (isName(t + 1)) t++;
+          if (isP(t + 1, P_LBRACE) && match[t + 1] > 0) addEnumerators(isName(t) ? names[id[t]] : '', t + 1, match[t + 1], flags);
+        }
         return e < n && isP(e, P_SEMI) ? e + 1 : e;
       }
     }
@@ -511,29 +539,8 @@ function skimInto(t: Tokens, decls: DeclEntry[], errors: { tok: number; message:
       for (const r of records) {
         if (r.bodyStart < 0 && dcls.length > 0) continue; // elaborated type specifier
         add(r.kind, r.name, r.qual, first, last, r.bodyStart, r.bodyEnd, rflags);
-        if (r.enumerators && r.bodyStart >= 0) {
-          // unscoped enum: one entry per enumerator
-          const b = r.bodyStart, e = r.bodyEnd;
-          let expect = true;
-          let cur = -1;
-          for (let k = b + 1; k < e; k++) {
-            if (kind[k] === Tok.Punct) {
-              const p = id[k];
-              if (p === P_COMMA) {
-                if (cur >= 0) decls[cur].last = k - 1;
-                expect = true; cur = -1; continue;
-              }
-              if ((p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) && match[k] > 0 && match[k] < e) { k = match[k]; continue; }
-              continue;
-            }
-            if (expect && isName(k)) {
-              add('enumerator', names[id[k]], r.name, k, k, b, e, flags & (DeclFlag.ExternC | DeclFlag.InAnonNamespace));
-              cur = decls.length - 1;
-              expect = false;
-            }
-          }
-          if (cur >= 0) decls[cur].last = e - 1;
-        }
+        // unscoped enum: one entry per enumerator
+        if (r.enumerators && r.bodyStart >= 0) addEnumerators(r.name, r.bodyStart, r.bodyEnd, flags);
       }
       const typedef = (flags & DeclFlag.Typedef) !== 0;
       for (const d of dcls) {

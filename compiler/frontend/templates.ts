@@ -66,7 +66,9 @@ export function parseTemplateHeader(p: Parser): TParam[] {
           if (depth !== 0 || pack) throw new Unsupported('variadic template (non-type parameter pack)');
           pack = true;
         }
-        if (p.isIdent()) name = p.tx();
+        // the parameter's name: an identifier outside any angle brackets that ends the declarator, after some
+        // type (`int N`, `size_t N`); `is_int_t<T> = 0` and `size_t` alone have none
+        if (depth === 0 && p.isIdent() && p.p > typeStart && !p.at('::', -1) && (p.at(',', 1) || p.at('>', 1) || p.at('=', 1) || p.at('>>', 1))) name = p.tx();
         p.p++;
       }
       let defStart = -1;
@@ -198,7 +200,7 @@ function typeKey(t: CType): string {
 const ids = new WeakMap<RecordDecl, number>();
 let nextRecId = 1;
 function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
-const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
+export const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
   || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
   || (t.k === 'record' && !!t.rec.targs && flatArgs(t.rec.targs).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT));
 
@@ -641,6 +643,11 @@ export class Templates {
       let pats: TArg[];
       p.packPatterns = true;
       try { pats = p.parseTemplateArgs(); }
+      catch (e) {
+        // a pattern over pointers to members (`T C::*`, the member-pointer traits): no type we can name is one
+        if (e instanceof Unsupported && e.reason === 'pointer to member') continue;
+        throw e;
+      }
       finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
       const expands = pats.some(x => x.k === 'pack');
       if (!expands && flatArgs(pats).length !== flatArgs(args).length) continue;
@@ -874,6 +881,20 @@ export interface MemberClassTmpl {
   tscope: Map<string, Sym> | null;
   ns: string[];
   insts: Map<string, RecordDecl>;
+  /** A member alias template `template <...> using N = type;` rather than a class. */
+  alias?: boolean;
+}
+/** The type `Outer::N<args>` names when N is a member alias template: its type-id with the arguments bound. */
+export function instantiateMemberAlias(u: Unit, mat: MemberClassTmpl, given: TArg[]): CType {
+  const q = new Parser(u, mat.start, mat.end, mat.ns);
+  const h = parseTemplateHeader(q);
+  q.tscope = mat.tscope;
+  const b = bindArgs(q, h, explicitFor(h, given));
+  if (!b) throw new Unsupported(`template arguments of ${mat.outer.name}::${mat.name}`);
+  q.tscope = new Map([...(mat.tscope ?? []), ...b.scope]);
+  q.recordStack = [mat.outer];
+  q.expect('using'); q.p++; q.expect('=');
+  return q.parseTypeName();
 }
 /**
  * The specialisation `Outer::N<args>`: a class nested in `outer` (mangled inside it), its body parsed with

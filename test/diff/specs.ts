@@ -496,6 +496,19 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'divide', grid: 2, block: 32, args: [buf('din'), buf('dout')] }],
   },
   {
+    name: 'cuda_coop_shfl_struct',
+    buffers: { din: { type: 'i32', n: 64, init: gen(i => i * 11 - 300) }, dout: { type: 'i32', n: 64 * 6 }, dd: { type: 'f64', n: 64 } },
+    launches: [{ kernel: 'shflStruct', grid: 1, block: 64, args: [buf('din'), buf('dout'), buf('dd')] }],
+  },
+  {
+    name: 'cxx2_member_alias',
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 37 - 500) }, dout: { type: 'i64', n: 32 * 8 }, dsl: { type: 'i32', n: 32 } },
+    launches: [
+      { kernel: 'memberAlias', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
+      { kernel: 'sliced', grid: 1, block: 32, args: [buf('din'), buf('dsl')] },
+    ],
+  },
+  {
     name: 'min_max_select',
     buffers: {
       din: { type: 'u64', n: 64, init: (() => {

@@ -128,20 +128,25 @@ function randomAggProgram(s: number, stmts = 8, regions = false): Module {
   return m;
 }
 
+/** Runs program s before and after optimize() in lli: same output, well-formed IR. The optimised text. */
+function sameOutputOptimised(m: Module, s: number): string {
+  expect(structural(m)).toEqual([]);
+  const before = lli(printModule(m));
+  expect(before.status, before.err).toBe(0);
+  optimize(m, opts);
+  expect(structural(m)).toEqual([]);
+  const text = printModule(m);
+  const after = lli(text);
+  expect(after.err).toBe('');
+  expect(after.out, `program ${s}`).toBe(before.out);
+  return text;
+}
+
 describe.skipIf(!HAVE_LLI)('SROA and load speculation on random programs (lli)', () => {
   it('keep the output and remove the aggregate allocas (MIDDLE_FUZZ, default 40)', () => {
     let split = 0;
     for (let s = 1; s <= Number(process.env.MIDDLE_FUZZ ?? 40); s++) {
-      const m = randomAggProgram(s * 104729);
-      expect(structural(m)).toEqual([]);
-      const before = lli(printModule(m));
-      expect(before.status, before.err).toBe(0);
-      optimize(m, opts);
-      expect(structural(m)).toEqual([]);
-      const text = printModule(m);
-      const after = lli(text);
-      expect(after.err).toBe('');
-      expect(after.out, `program ${s}`).toBe(before.out);
+      const text = sameOutputOptimised(randomAggProgram(s * 104729), s);
       if (!/alloca/.test(text)) split++;
     }
     // every program only uses constant offsets and whole-aggregate copies: all of them must be promoted
@@ -681,17 +686,7 @@ function randomMemProgram(s: number, stmts = 24): Module {
 
 describe.skipIf(!HAVE_LLI)('memory CSE and dead stores on random programs (lli)', () => {
   it('keep the output (MIDDLE_FUZZ, default 40)', () => {
-    for (let s = 1; s <= Number(process.env.MIDDLE_FUZZ ?? 40); s++) {
-      const m = randomMemProgram(s * 7919);
-      expect(structural(m)).toEqual([]);
-      const before = lli(printModule(m));
-      expect(before.status, before.err).toBe(0);
-      optimize(m, opts);
-      expect(structural(m)).toEqual([]);
-      const after = lli(printModule(m));
-      expect(after.err).toBe('');
-      expect(after.out, `program ${s}`).toBe(before.out);
-    }
+    for (let s = 1; s <= Number(process.env.MIDDLE_FUZZ ?? 40); s++) sameOutputOptimised(randomMemProgram(s * 7919), s);
   });
 });
 

@@ -48,11 +48,11 @@ __global__ void k(int *o) { cuda::std::atomic_ref<int> r(o[0]); r.fetch_add(1); 
 __global__ void k(int *o) { thrust::plus<int> p; thrust::maximum<int> m; o[threadIdx.x] = m(p(o[threadIdx.x], 2), 5); }`, null],
   ['thrust_reduce', `#include <thrust/device_vector.h>
 #include <thrust/reduce.h>
-int main() { thrust::device_vector<int> v(100, 1); return thrust::reduce(v.begin(), v.end()) == 100 ? 0 : 1; }`, /template arguments of execution_policy|template|cannot parse declaration of tag/],
+int main() { thrust::device_vector<int> v(100, 1); return thrust::reduce(v.begin(), v.end()) == 100 ? 0 : 1; }`, /template arguments of execution_policy|template|cannot parse declaration of tag|dynamic initialization of a device variable/],
   ['thrust_transform', `#include <thrust/device_vector.h>
 #include <thrust/transform.h>
 struct sq { __host__ __device__ int operator()(int x) const { return x * x; } };
-int main() { thrust::device_vector<int> v(10, 3); thrust::transform(v.begin(), v.end(), v.begin(), sq()); return 0; }`, /template arguments of execution_policy|template|cannot parse declaration of tag/],
+int main() { thrust::device_vector<int> v(10, 3); thrust::transform(v.begin(), v.end(), v.begin(), sq()); return 0; }`, /template arguments of execution_policy|template|cannot parse declaration of tag|dynamic initialization of a device variable/],
   ['cub_warp_reduce', `#include <cub/warp/warp_reduce.cuh>
 __global__ void k(int *o) { typedef cub::WarpReduce<int> WR; __shared__ typename WR::TempStorage t; o[threadIdx.x] = WR(t).Sum(threadIdx.x); }`,
   /template arguments of execution_policy|template|member declaration without a type/],

@@ -356,7 +356,9 @@ export class Parser {
       if (s && s.kind === 'type' && s.ty.k === 'record') return { kind: 'record', rec: s.ty.rec };
     }
     for (let d = this.ns.length; d >= 0; d--) {
-      const r = this.u.resolveIn(this.ns.slice(0, d), name);
+      // a nested namespace of that name opened only after this point is not visible yet (outside templates,
+      // whose names bind where they are defined: their tokens are read later than that)
+      const r = this.u.resolveIn(this.ns.slice(0, d), name, this.tscope ? -1 : this.p);
       if (r.kind !== 'none') return r;
     }
     return { kind: 'none' };

@@ -34,10 +34,10 @@ const splitScope = (scope: string): string[] => scope ? scope.split('::').filter
  * The namespace tables (before inline namespaces) over the shortest shared prefix of declarations met, by the
  * first declaration of the indices sharing it (the first n are the same wherever the n-th, `last`, is).
  */
-const prefixTables = new WeakMap<DeclEntry, { n: number; last: DeclEntry; namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }> }>();
+const prefixTables = new WeakMap<DeclEntry, { n: number; last: DeclEntry; namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }>; nsFirst: Map<string, number> }>();
 
 /** Namespace tables of an index (built by the first Unit over it, read-only afterwards). */
-const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }>; inlineNs: Set<string> }>();
+const nsTables = new WeakMap<Index, { namespaces: Set<string>; usingDirs: Map<string, string[][]>; nsAliases: Map<string, { path: string[]; from: string }>; inlineNs: Set<string>; nsFirst: Map<string, number> }>();
 
 export class Unit {
   diags: Diagnostic[] = [];
@@ -47,6 +47,8 @@ export class Unit {
   private namespaces = new Set<string>();           // normalised namespace paths that exist
   private usingDirs = new Map<string, string[][]>(); // normalised scope → target namespace paths
   private inlineNs = new Set<string>();             // normalised paths of inline namespaces
+  /** The first token of the first declaration in each namespace: a namespace declared later is not visible before. */
+  private nsFirst = new Map<string, number>();
   private nsAliases = new Map<string, { path: string[]; from: string }>(); // `namespace a = b::c;`
   private funcs = new Map<string, FuncSym>();
   private vars = new Map<string, VarSym>();
@@ -67,8 +69,8 @@ export class Unit {
     setBodyProvider(f => this.parseBody(f));
     // several Units over one index (incremental compiles) share the namespace tables: they depend on the index only
     const shared = nsTables.get(index);
-    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; this.inlineNs = shared.inlineNs; return; }
-    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases, inlineNs: this.inlineNs });
+    if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; this.inlineNs = shared.inlineNs; this.nsFirst = shared.nsFirst; return; }
+    nsTables.set(index, { namespaces: this.namespaces, usingDirs: this.usingDirs, nsAliases: this.nsAliases, inlineNs: this.inlineNs, nsFirst: this.nsFirst });
     this.namespaces.add('');
     // a reused prelude's shared (frozen) declarations come first and are always preceded by the same ones:
     // the tables over them are remembered (prefixTables)
@@ -81,10 +83,11 @@ export class Unit {
       for (const x of pre.namespaces) this.namespaces.add(x);
       for (const [k, v] of pre.usingDirs) this.usingDirs.set(k, v.slice());
       for (const [k, v] of pre.nsAliases) this.nsAliases.set(k, v);
+      for (const [k, v] of pre.nsFirst) this.nsFirst.set(k, v);
       from = pre.n;
     }
     const remember = (): void => {
-      if (from === 0 && frozen > 0) prefixTables.set(decls[0]!, { n: frozen, last: decls[frozen - 1]!, namespaces: new Set(this.namespaces), usingDirs: new Map([...this.usingDirs].map(([k, v]) => [k, v.slice()])), nsAliases: new Map(this.nsAliases) });
+      if (from === 0 && frozen > 0) prefixTables.set(decls[0]!, { n: frozen, last: decls[frozen - 1]!, namespaces: new Set(this.namespaces), usingDirs: new Map([...this.usingDirs].map(([k, v]) => [k, v.slice()])), nsAliases: new Map(this.nsAliases), nsFirst: new Map(this.nsFirst) });
     };
     for (let i = from; i < decls.length; i++) {
       if (i === frozen) remember();
@@ -93,7 +96,11 @@ export class Unit {
       // a path in the set has all its prefixes in it too (most declarations share their scope with the previous one)
       if (!this.namespaces.has(n)) {
         const parts = n.split('::');
-        for (let k = 1; k <= parts.length; k++) this.namespaces.add(parts.slice(0, k).join('::'));
+        for (let k = 1; k <= parts.length; k++) {
+          const q = parts.slice(0, k).join('::');
+          this.namespaces.add(q);
+          if (!this.nsFirst.has(q)) this.nsFirst.set(q, d.first);
+        }
       }
       if (d.kind === 'namespace-alias' && d.name) {
         const full = n ? n + '::' + d.name : d.name;
@@ -379,11 +386,12 @@ export class Unit {
     return [];
   }
   /** What `name` denotes when followed by `::`, inside the resolved namespace path. */
-  resolveIn(path: string[], name: string): { kind: 'ns'; path: string[] } | { kind: 'enum'; en: EnumDecl } | { kind: 'record'; rec: RecordDecl } | { kind: 'none' } {
+  resolveIn(path: string[], name: string, at = -1): { kind: 'ns'; path: string[] } | { kind: 'enum'; en: EnumDecl } | { kind: 'record'; rec: RecordDecl } | { kind: 'none' } {
     const full = [...path, name].join('::');
     const al = this.nsAliases.get(full);
     if (al) { const t = this.resolveNsPath(al.path, al.from); if (t !== null) return { kind: 'ns', path: t ? t.split('::') : [] }; }
-    if (this.namespaces.has(full)) return { kind: 'ns', path: [...path, name] };
+    // (`detail::x` inside thrust::cuda_cub names thrust::detail where cuda_cub::detail is opened only later)
+    if (this.namespaces.has(full) && !(at >= 0 && (this.nsFirst.get(norm(full)) ?? -1) > at)) return { kind: 'ns', path: [...path, name] };
     const syms = this.inNamespace(path.join('::'), name);
     const t = syms.find(s => s.kind === 'type');
     if (t && t.kind === 'type' && t.ty.k === 'enum') return { kind: 'enum', en: t.ty.en };

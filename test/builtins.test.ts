@@ -259,10 +259,12 @@ describe('builtins: warp, barriers, fences, clocks', () => {
     lowerBuiltinCall(ctx, '__trap', [], T.void);
     finish(ctx);
     expect(calls(f)).toContain('llvm.nvvm.barrier0');
+    // votes are LLVM's vote intrinsics (a predicate in, a predicate or the ballot out), as cicc's IR has them
+    for (const s of ['ballot', 'uni', 'all', 'any']) expect(calls(f)).toContain(`llvm.nvvm.vote.${s}.sync`);
     expect(insts(f).filter(x => x.op === 'fence').map(x => `${x.ordering}:${x.scope}`)).toEqual(['seq_cst:device', 'seq_cst:block', 'seq_cst:']);
     const t = asmTexts(f).join('\n');
     for (const s of ['bar.red.popc.u32', 'bar.red.and.pred', 'bar.red.or.pred', 'bar.warp.sync $0;', 'barrier.sync $0, $1;',
-      'shfl.sync.idx.b32 $0, $2, $3, $4, $1;', 'shfl.sync.bfly.b32', 'vote.sync.ballot.b32', 'vote.sync.uni.pred',
+      'shfl.sync.idx.b32 $0, $2, $3, $4, $1;', 'shfl.sync.bfly.b32',
       'match.any.sync.b32', 'match.all.sync.b64', 'redux.sync.add.u32', 'redux.sync.max.s32', 'fns.b32', '%clock64', 'trap;']) {
       expect(t).toContain(s);
     }

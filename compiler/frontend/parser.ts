@@ -1076,6 +1076,20 @@ export class Parser {
       this.p++;
     }
   }
+  /** Skips one statement without reading it (the discarded branch of `if constexpr`). */
+  skipStmt(): void {
+    if (this.at('{')) { this.skipBalanced(); return; }
+    if (this.at('if')) {
+      this.p++; this.eat('constexpr');
+      if (this.at('(')) this.skipBalanced();
+      this.skipStmt();
+      if (this.eat('else')) this.skipStmt();
+      return;
+    }
+    if (this.at('for') || this.at('while') || this.at('switch')) { this.p++; if (this.at('(')) this.skipBalanced(); this.skipStmt(); return; }
+    if (this.at('do')) { this.p++; this.skipStmt(); this.eat('while'); if (this.at('(')) this.skipBalanced(); this.eat(';'); return; }
+    this.skipToSemi();
+  }
   skipToSemi(): void {
     while (this.kind() !== Tok.EOF && !this.at(';')) { if (this.at('(') || this.at('{') || this.at('[')) this.skipBalanced(); else this.p++; }
     this.eat(';');
@@ -2392,10 +2406,18 @@ export class Parser {
       switch (t) {
         case 'if': {
           this.p++;
-          if (this.at('constexpr')) this.p++;
+          const isConstexpr = this.eat('constexpr');
           this.expect('(');
           const c = this.parseCondition();
           this.expect(')');
+          if (isConstexpr) {
+            // the discarded statement is not instantiated: it may be ill-formed for these template arguments
+            const taken = this.constInt(c) !== 0n;
+            let th: Stmt = { k: 'null' }, el: Stmt | null = null;
+            if (taken) th = this.parseSubStmt(); else this.skipStmt();
+            if (this.eat('else')) { if (taken) this.skipStmt(); else el = this.parseSubStmt(); }
+            return { k: 'if', c, t: th, e: el, pos };
+          }
           const th = this.parseSubStmt();
           let el: Stmt | null = null;
           if (this.eat('else')) el = this.parseSubStmt();

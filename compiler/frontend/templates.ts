@@ -20,6 +20,7 @@ const splitScope = (scope: string): string[] => scope ? scope.split('::').filter
 
 /** Parse `template < ... >` at the parser's cursor (leaves it after the '>'). */
 export function parseTemplateHeader(p: Parser): TParam[] {
+  p.eat('__extension__');   // `__extension__ template<> struct __is_integral_helper<__int128>` (libstdc++ in gnu++ modes)
   p.expect('template');
   p.expect('<');
   const out: TParam[] = [];

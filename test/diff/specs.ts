@@ -501,6 +501,11 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'shflStruct', grid: 1, block: 64, args: [buf('din'), buf('dout'), buf('dd')] }],
   },
   {
+    name: 'cxx2_if_constexpr',
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 29 - 400) }, df: { type: 'f32', n: 32 * 4 }, di: { type: 'i32', n: 32 * 3 } },
+    launches: [{ kernel: 'ifConstexpr', grid: 1, block: 32, args: [buf('din'), buf('df'), buf('di')] }],
+  },
+  {
     name: 'cxx2_member_alias',
     buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 37 - 500) }, dout: { type: 'i64', n: 32 * 8 }, dsl: { type: 'i32', n: 32 } },
     launches: [

@@ -41,7 +41,7 @@ __global__ void k(int *o) { cuda::std::plus<int> p; o[threadIdx.x] = p(o[threadI
   ['cuda_std_complex', `#include <cuda/std/complex>
 __global__ void k(float *o) { cuda::std::complex<float> c(1.0f, 2.0f); c = c * c; o[threadIdx.x] = c.real() + c.imag(); }`, /partial specialization|template|overload resolution among header declarations/],
   ['cuda_barrier_init', `#include <cuda/barrier>
-__global__ void k(int *o) { __shared__ cuda::barrier<cuda::thread_scope_block> b; if (threadIdx.x == 0) init(&b, blockDim.x); __syncthreads(); b.arrive_and_wait(); }`, /hidden friend init/],
+__global__ void k(int *o) { __shared__ cuda::barrier<cuda::thread_scope_block> b; if (threadIdx.x == 0) init(&b, blockDim.x); __syncthreads(); b.arrive_and_wait(); }`, /hidden friend init|__barrier\/barrier\.h:\d+/],
   ['cuda_std_atomic', `#include <cuda/std/atomic>
 __global__ void k(int *o) { cuda::std::atomic_ref<int> r(o[0]); r.fetch_add(1); }`, /template|dependent type name|cuda\/std\/atomic:\d+/],
   ['thrust_functional', `#include <thrust/functional.h>

@@ -117,7 +117,7 @@ export type Expr = { ty: CType; lv: boolean; pos: Pos } & (
   | { k: 'asm'; text: string; outs: { c: string; e: Expr }[]; ins: { c: string; e: Expr }[]; clobbers: string[]; vol: boolean }
   | { k: 'initlist'; items: Init[] }
   | { k: 'temp'; init: Init }                                     // materialised temporary (e.g. const ref to rvalue)
-  | { k: 'pnew'; place: Expr; init: Init | null }                  // placement new: construct at `place`, value is the pointer
+  | { k: 'pnew'; place: Expr; init: Init | null; count?: Expr }   // placement new: construct at `place` (count elements for new[]), value is the pointer
   | { k: 'new'; elem: CType; count: Expr | null; init: Init | null; alloc?: FuncSym } // heap new (malloc or the class's operator new); count (size_t) for new[]
   | { k: 'delete'; e: Expr; array: boolean }                       // destructor(s) then free
   | { k: 'fname' }                                                // __func__/__PRETTY_FUNCTION__ (ty array of char)

@@ -985,7 +985,11 @@ class FnGen {
       case 'cast': return this.castExpr(e);
       case 'pnew': {
         const p = this.rv(e.place);
-        if (e.init && e.ty.k === 'ptr') this.initInto(p, e.init, e.ty.to);
+        const init = e.init, et = (e.ty as CType & { k: 'ptr' }).to;
+        if (init && e.count) {
+          const sz = sizeOfC(et);
+          this.loopDyn(this.rv(e.count), false, i => this.initInto(this.b.gep(T.i8, p, [this.b.bin('mul', i, cInt(T.i64, sz))]), init, et));
+        } else if (init) this.initInto(p, init, et);
         return p;
       }
       case 'new': return this.heapNew(e);

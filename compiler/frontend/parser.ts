@@ -709,8 +709,17 @@ export class Parser {
           const x = this.u.text(j);
           if (x === '__attribute__' || x === '__declspec') { let d = 0; j++; do { const y = this.u.text(j); if (y === '(') d++; else if (y === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
           if (x === '{' || x === ';' || x === '=') break;
+          // `friend Box operator+(const Box &, const Box &) {...}`: found through its operands' class
+          if (x === 'operator' && this.u.text(j + 1) !== '(' ) {
+            let k = j + 1, op = '';
+            while (k < this.p && this.u.text(k) !== '(') op += this.u.text(k++);
+            if (this.u.toks.kind[j + 1] === Tok.Punct && this.u.text(this.p - 1) === '}') this.declareHiddenFriend('operator' + op, start, this.p, rec);
+            break;
+          }
           if (x === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) {
-            ((this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends ??= new Set()).add(this.u.text(j - 1));
+            const fname = this.u.text(j - 1);
+            ((this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends ??= new Set()).add(fname);
+            if (this.u.text(this.p - 1) === '}') this.declareHiddenFriend(fname, start, this.p, rec);
             break;
           }
         }
@@ -1036,6 +1045,32 @@ export class Parser {
     return '';
   }
   /** A member function declaration/definition (incl. constructors, operators): `name (` before any `;`/`{`/`=` at depth 0. */
+  /**
+   * A friend function defined in a class body (a hidden friend): a function of the class's namespace that
+   * only argument-dependent lookup finds. Declared here, with the class's template parameters bound; a call
+   * that ordinary lookup cannot resolve tries these (what ADL would find for arguments of that class).
+   */
+  private declareHiddenFriend(name: string, start: number, end: number, rec: RecordDecl): void {
+    const q = new Parser(this.u, start, end, this.ns);
+    q.tscope = this.tscope;
+    q.recordStack = [...this.recordStack, rec];
+    q.instantiating = this.instantiating;
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    try {
+      for (const sym of q.parseTopDecl(false)) {
+        if (sym.kind !== 'func' || sym.name !== name) continue;
+        if (this.tscope) sym.tscope = this.tscope;
+        (sym as FuncSym & { friendOf?: RecordDecl }).friendOf = rec;
+        const all = ((this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns ??= new Map());
+        const list = all.get(name) ?? [];
+        if (!list.includes(sym)) list.push(sym);
+        all.set(name, list);
+      }
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      this.u.diags.length = before; this.u.errorCount = errs;   // stays a fallback by name
+    }
+  }
   /** A `friend` declaration at the cursor, after any attributes (`__attribute__((device)) friend void f(...)`). */
   private friendAhead(): boolean {
     let i = 0;
@@ -3348,8 +3383,19 @@ export class Parser {
     if (!this.at(')')) throw new Unsupported('operator new with several placement arguments');
     this.p++;
     const ty = this.newTypeId();
-    if (this.at('[')) throw new Unsupported('array placement new');
     if (place.ty.k !== 'ptr') { this.u.error(pos, 167, `argument of type "${typeName(place.ty)}" is incompatible with parameter of type "void *"`); return errExpr(pos); }
+    if (this.at('[')) {
+      // `new (buf) T[n]`: the reserved placement form takes no array cookie (Itanium ABI): n elements at buf
+      this.p++;
+      const n = rval(this.parseExpr());
+      this.expect(']');
+      if (this.at('[')) throw new Unsupported('placement new of a multidimensional array');
+      if (!isIntegral(n.ty)) { this.u.error(n.pos, 32, 'expression must have integral or unscoped enum type'); return errExpr(pos); }
+      if (this.at('{')) throw new Unsupported('placement new[] with an initializer list');
+      let init: Init | null = this.defaultInit(ty, pos);
+      if (this.at('(')) { this.p++; this.expect(')'); if (ty.k !== 'record') init = { k: 'zero', ty }; }
+      return mk(ptrTo(ty), pos, false, { k: 'pnew', place: cast(place, 'p2p', ptrTo(ty)), init, count: convertArith(n, C.ulong) });
+    }
     const init = this.newInitializer(ty, pos);
     return mk(ptrTo(ty), pos, false, { k: 'pnew', place: cast(place, 'p2p', ptrTo(ty)), init });
   }
@@ -3692,6 +3738,9 @@ export class Parser {
       try {
         add(this.u.lookup(name, this.ns));
         for (const a of args) if (a.ty.k === 'record') add(this.u.lookupIn(a.ty.rec.scope.filter(c => c !== '(anonymous)'), name));
+        // hidden friends of the operands' classes (argument-dependent lookup)
+        const friends = (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) ?? [];
+        add(friends.filter(f => args.some(a => a.ty.k === 'record' && a.ty.rec === (f as FuncSym & { friendOf?: RecordDecl }).friendOf)));
       } catch (e) { if (!(e instanceof Unsupported) || members.length === 0) throw e; }
       // operator templates: from the current scope and the namespaces of class operands
       const ents = new Set<number>(this.u.templateEntries(name, this.ns, 'function'));
@@ -3850,9 +3899,13 @@ export class Parser {
       if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
       if (syms.length === 0) {
         if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
-        if (this.at('(') && (this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends?.has(name)) throw new Unsupported(`argument-dependent lookup of the hidden friend ${name}`);
-        this.u.error(pos, 20, `identifier "${name}" is undefined`);
-        return errExpr(pos);
+        const friends = this.at('(') ? (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;
+        if (friends?.length) syms = friends;
+        else if (this.at('(') && (this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends?.has(name)) throw new Unsupported(`argument-dependent lookup of the hidden friend ${name}`);
+        else {
+          this.u.error(pos, 20, `identifier "${name}" is undefined`);
+          return errExpr(pos);
+        }
       }
       const s = syms[0]!;
       switch (s.kind) {

@@ -185,6 +185,9 @@ export class Unit {
     if (f.bodyStart < 0) { f.body = null; return null; }
     const p = new Parser(this, f.bodyStart, f.bodyEnd + 1, f.scope);
     if (f.tscope) p.tscope = f.tscope;
+    // a hidden friend's body sees the names of the class it is defined in
+    const friendOf = (f as FuncSym & { friendOf?: RecordDecl }).friendOf;
+    if (friendOf) p.recordStack = [friendOf];
     const dl = this.diags.length, ec = this.errorCount;
     try { f.body = p.parseFunctionBody(f); }
     catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }

@@ -506,6 +506,16 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'ifConstexpr', grid: 1, block: 32, args: [buf('din'), buf('df'), buf('di')] }],
   },
   {
+    name: 'cxx2_placement_array',
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 13 + 5) }, dout: { type: 'i32', n: 32 * 4 } },
+    launches: [{ kernel: 'placementArray', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cxx2_hidden_friends',
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 7 - 50) }, dout: { type: 'i32', n: 32 * 4 }, dfo: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'hiddenFriends', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dfo')] }],
+  },
+  {
     name: 'cxx2_member_alias',
     buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 37 - 500) }, dout: { type: 'i64', n: 32 * 8 }, dsl: { type: 'i32', n: 32 } },
     launches: [

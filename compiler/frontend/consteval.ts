@@ -20,7 +20,8 @@ let steps = 0;
 /** Value of an integral/floating constant expression, or null if it is not constant. */
 export function evalConst(e: Expr): CVal | null {
   switch (e.k) {
-    case 'int': return e.v;
+    // __builtin_is_constant_evaluated(): true here, false in the code generated for it (its literal value)
+    case 'int': return (e as { constEvaluated?: boolean }).constEvaluated ? 1n : e.v;
     case 'fp': return e.v;
     case 'var': {
       if (env && env.has(e.sym)) return env.get(e.sym)!;

@@ -109,9 +109,12 @@ export function hasPack(t: CType): boolean {
 
 /**
  * A non-type template parameter in a declared signature or pattern reads as a sentinel value far from
- * ordinary ones (2^60 + index * 2^40), so that deduction can bind it and mangling can name it (T_).
+ * ordinary ones (2^60 + an odd offset + index * 2^40), so that deduction can bind it and mangling can name
+ * it (T_). Unsigned 64-bit values reach this range (`static_cast<size_t>(-1)` is cuda::std's
+ * dynamic_extent, 2^60 a plausible mask): only the exact sentinels are parameters, never `v >= VAL_SENT`.
+ * The offset is a multiple of 256 so an array bound holding a sentinel survives the trip through a double.
  */
-export const VAL_SENT = 2n ** 60n, VAL_STEP = 2n ** 40n;
+export const VAL_SENT = 2n ** 60n + 0x5eed00n, VAL_STEP = 2n ** 40n;
 export const valParam = (i: number): bigint => VAL_SENT + BigInt(i) * VAL_STEP;
 /** The parameter index a sentinel value stands for, or undefined for an ordinary value. */
 export function valParamIndex(v: bigint): number | undefined {
@@ -119,6 +122,7 @@ export function valParamIndex(v: bigint): number | undefined {
   const i = (v - VAL_SENT) / VAL_STEP;
   return i < 1000n ? Number(i) : undefined;
 }
+export const isValParam = (v: bigint): boolean => valParamIndex(v) !== undefined;
 
 /** A member function template declared in a class body. */
 export interface MemberTmpl {

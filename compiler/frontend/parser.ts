@@ -529,7 +529,7 @@ export class Parser {
         case 'typename': {
           if (base || named) break;
           this.p++;
-          const q = this.qualifiedType();
+          const q = this.qualifiedType(true);
           if (q) { named = q; continue; }
           // in a template's declared signature: `typename T::name` stays dependent (for mangling; never deduced)
           const ts = this.tscope?.get(this.tx());
@@ -1103,12 +1103,31 @@ export class Parser {
     }
   }
   private skipMember(): void {
+    let declarator = false;   // a parameter list was seen: a `:` now starts a constructor's mem-initializers
     while (this.kind() !== Tok.EOF) {
       if (this.at(';')) { this.p++; return; }
       if (this.at('{')) { this.skipBalanced(); this.eat(';'); return; }
-      if (this.at('(') || this.at('[')) { this.skipBalanced(); continue; }
+      if (this.at('(') || this.at('[')) { declarator ||= this.at('('); this.skipBalanced(); continue; }
       if (this.at('}')) return;
+      if (declarator && this.at(':')) { this.p++; this.skipMemInitializers(); continue; }
       this.p++;
+    }
+  }
+  /** Skips `a(x), b{y}, Base<T>(z)` up to the constructor's body: a braced initializer is not the body. */
+  private skipMemInitializers(): void {
+    for (;;) {
+      let angle = 0;
+      while (this.kind() !== Tok.EOF && !(angle <= 0 && (this.at('(') || this.at('{'))) && !this.at(';') && !this.at('}')) {
+        if (this.at('<')) angle++;
+        else if (this.at('>')) angle--;
+        else if (this.at('>>')) angle -= 2;
+        if (this.at('(') || this.at('[')) { this.skipBalanced(); continue; }
+        this.p++;
+      }
+      if (!this.at('(') && !this.at('{')) return;
+      this.skipBalanced();
+      if (this.at('...')) this.p++;
+      if (!this.eat(',')) return;
     }
   }
   /** Skips one statement without reading it (the discarded branch of `if constexpr`). */
@@ -1260,7 +1279,11 @@ export class Parser {
         if (info.qual.length && info.qual[info.qual.length - 1] === info.name) (info as DeclaratorInfo & { ctor?: boolean }).ctor = true;
       }
       direct = true;
-      if (this.at('<')) throw new Unsupported('template specialisation');
+      if (this.at('<')) {
+        // an explicit specialisation being read for its template's arguments (templates.ts explicitFuncSpecFor)
+        if (!this.instantiating) throw new Unsupported('template specialisation');
+        this.p += this.angleLength(0);
+      }
     } else if (!abstract) {
       this.syntax('expected an identifier', 40);
     }
@@ -1340,7 +1363,12 @@ export class Parser {
     return m.length && m[0]!.kind === 'type' ? null : `class "${rec.name}" has no member "${name}"`;
   }
   /** A qualified type name `A::B::C` / `ns::T<args>` / `::T` at the cursor, or null (cursor unchanged). */
-  private qualifiedType(): CType | null {
+  /**
+   * `A::B<args>::type` and the like. With depOk (after `typename`), a member of a class template named with
+   * a template's own parameters (`typename helper_traits<T>::fill_argument_type` in a declared signature)
+   * reads as a dependent name: never deduced from, mangled as written.
+   */
+  private qualifiedType(depOk = false): CType | null {
     const save = this.p;
     let path: string[] = [];
     let rec: RecordDecl | null = null;
@@ -1369,6 +1397,13 @@ export class Parser {
       else if (rec) {
         const m = this.classMember(rec, n, true);
         if (m.length && m[0]!.kind === 'type') { ty = m[0]!.ty; this.p++; }
+        else if (depOk && !m.length && !this.at('<', 1) && dependent({ k: 'record', rec, q: 0 })) {
+          const names = [n];
+          this.p++;
+          while (this.at('::') && this.kind(1) === Tok.Ident && !this.at('<', 2)) { names.push(this.tx(1)); this.p += 2; }
+          if (this.at('::') || this.at('<')) { this.p = save; return null; }
+          return { k: 'error', q: 0, dep: { base: { k: 'record', rec, q: 0 }, names } } as CType;
+        }
       } else if (this.at('<', 1) && this.u.templateEntries(n, path, 'record', true).length) {
         ty = this.templateIdType(n, path, true);
       } else {
@@ -2307,9 +2342,12 @@ export class Parser {
         // the implicit copy constructor (an exact match; converting constructors cannot beat it)
         return { k: 'expr', e: args[0]! };
       }
+      // a header's constructor template we could not use: its constraints (libcu++'s concept emulation,
+      // SFINAE on expressions) may be our misreading, so no match then is a fallback, not an error
+      let headerTmplFailed: string | null = null;
       for (const mt of ctorTmplsOf(ty.rec)) {
         // constructor templates: the specialisations deduced from these arguments join the candidates
-        const f = this.tryInstantiateMember(mt, [], args, () => { /* not viable */ });
+        const f = this.tryInstantiateMember(mt, [], args, r => { if (!this.u.isUserFile(mt.start)) headerTmplFailed ??= r; });
         if (!f || ctors.includes(f)) continue;
         const p0 = f.ty.params[0];
         const a0 = args.length === 1 ? unqual(args[0]!.ty) : null;
@@ -2321,8 +2359,11 @@ export class Parser {
         }
         ctors.push(f);
       }
+      const unusable = () => new Unsupported(`constructor template of ${ty.rec.name}: ${headerTmplFailed}`);
       if (ctors.length) {
+        const dl = this.u.diags.length, ec = this.u.errorCount;
         const f = this.resolveOverload(ctors, args, pos, ty.rec.name);
+        if (!f && headerTmplFailed) { this.u.diags.length = dl; this.u.errorCount = ec; throw unusable(); }
         if (!f) return { k: 'expr', e: errExpr(pos) };
         if (f.defaulted && f.bodyStart < 0) {
           if (args.length === 0) return this.implicitDefault(ty, pos) ?? { k: 'zero', ty };
@@ -2337,6 +2378,7 @@ export class Parser {
         const c = implicitConvert(args[0]!, ty);
         if (c) return { k: 'expr', e: c };
       }
+      if (headerTmplFailed && args.length > 0) throw unusable();
       if (!braced) { this.u.error(pos, 289, `no instance of constructor "${ty.rec.name}::${ty.rec.name}" matches the argument list`); return { k: 'expr', e: errExpr(pos) }; }
       // aggregate initialisation from a braced list of expressions
       const items: { off: number; path: number[]; init: Init }[] = [];
@@ -2611,7 +2653,14 @@ export class Parser {
             this.usingNs.push({ depth: this.scopes.length, path: r.path });
             return { k: 'null' };
           }
-          if (this.kind() === Tok.Ident && this.at('=', 1)) { const name = this.tx(); this.p += 2; const ty = this.parseTypeName(); this.expect(';'); this.declare({ kind: 'type', name, ty }); return { k: 'null' }; }
+          // `using T = type;`, also `using T [[maybe_unused]] = type;`
+          const attrAt = this.at('[', 1) && this.at('[', 2) || this.at('__attribute__', 1);
+          if (this.kind() === Tok.Ident && (this.at('=', 1) || attrAt)) {
+            const name = this.tx(); this.p++;
+            this.parseAttributes({});
+            this.expect('=');
+            const ty = this.parseTypeName(); this.expect(';'); this.declare({ kind: 'type', name, ty }); return { k: 'null' };
+          }
           let path: string[] = []; let abs = false;
           if (this.eat('::')) abs = true;
           while (this.kind() === Tok.Ident && this.at('::', 1)) { path.push(this.tx()); this.p += 2; }
@@ -2630,6 +2679,8 @@ export class Parser {
           if (this.startsType()) return this.parseLocalDecl();
       }
     }
+    // `::ns::T v;` (CCCL's generated PTX wrappers declare their locals fully qualified)
+    if (this.at('::') && this.startsType()) return this.parseLocalDecl();
     if (this.at('{')) return this.parseBlock();
     if (this.eat(';')) return { k: 'null' };
     const e = this.parseExpr();
@@ -3080,12 +3131,8 @@ export class Parser {
           return this.deref(e0, pos);
         }
         case '&': {
-          this.p++; const e = this.parseCastExpr();
-          if (e.ty.k === 'error') return e;
-          if (e.k === 'func') return rval(e);
-          if (!e.lv) { this.u.error(pos, 158, 'expression must be an lvalue or a function designator'); return errExpr(pos); }
-          if (e.k === 'bvar' || e.k === 'bvarbase') throw new Unsupported('address of a builtin variable');
-          return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
+          this.p++;
+          return this.addressOf(this.parseCastExpr(), pos);
         }
         case '&&': throw new Unsupported('label address');
         case '(': if (this.startsType(1) && this.p !== this.notCastAt) return this.parseCastExpr(); break;
@@ -3549,6 +3596,14 @@ export class Parser {
     this.u.error(pos, 109, `expression preceding parentheses of apparent call must have (pointer-to-) function type`);
     return errExpr(pos);
   }
+  /** `&e` of the built-in operator. */
+  private addressOf(e: Expr, pos: Pos): Expr {
+    if (e.ty.k === 'error') return e;
+    if (e.k === 'func') return rval(e);
+    if (!e.lv) { this.u.error(pos, 158, 'expression must be an lvalue or a function designator'); return errExpr(pos); }
+    if (e.k === 'bvar' || e.k === 'bvarbase') throw new Unsupported('address of a builtin variable');
+    return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
+  }
   private resolveOverload(set: FuncSym[], args: Expr[], pos: Pos, name: string, obj: Expr | null = null): FuncSym | null {
     const viable: { f: FuncSym; ranks: number[] }[] = [];
     for (const f of set) {
@@ -3841,6 +3896,18 @@ export class Parser {
           const a = this.parseAssign(); this.expect(','); this.parseAssign(); this.expect(')');
           return convertArith(rval(a), C.long);
         }
+        case '__builtin_is_constant_evaluated': {
+          // false at run time, true where the value is computed at compile time (consteval.ts); both paths a
+          // library offers compute the same result, the run-time one with device instructions
+          this.p++; this.expect('('); this.expect(')');
+          return mk(C.bool, pos, false, { k: 'int', v: 0n, constEvaluated: true } as never);
+        }
+        case '__builtin_addressof': {
+          // std::addressof's builtin: the address of an lvalue, never a class's operator&
+          this.p++; this.expect('(');
+          const e = this.parseAssign(); this.expect(')');
+          return this.addressOf(e, pos);
+        }
         case '__builtin_va_arg': case '__builtin_va_start': throw new Unsupported('varargs');
         case '__nv_tex_surf_handler': {
           // cicc's builtin behind the texture/surface object functions: ("__itex2D", T *ptr, obj, coords...)
@@ -3881,7 +3948,9 @@ export class Parser {
       if (syms.length === 0 && name.startsWith('__builtin_') && this.at('(')) {
         // GCC's math builtins (CCCL's <cuda/std/cmath> calls __builtin_sqrtf) are the C library functions that the
         // CUDA headers declare as device builtins
-        syms = this.u.lookup(name.slice('__builtin_'.length), []).filter(x => x.kind === 'func' && (x.deviceBuiltin || (x as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin));
+        // (and its bit builtins are CUDA's: __builtin_clz is __clz)
+        const base = name.slice('__builtin_'.length);
+        syms = this.u.lookup(GCC_BIT_BUILTINS[base] ?? base, []).filter(x => x.kind === 'func' && (x.deviceBuiltin || (x as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin));
       }
       if (tmpl) {
         const fs = syms.filter((x): x is FuncSym => x.kind === 'func');
@@ -4088,6 +4157,10 @@ function userConversion(e: Expr, to: CType): Expr | null {
   return found.length === 1 ? found[0]! : null;
 }
 setUserConversion(userConversion);
+/** GCC's bit builtins and the CUDA device functions that compute the same (defined where GCC's are). */
+const GCC_BIT_BUILTINS: Record<string, string> = {
+  clz: '__clz', clzl: '__clzll', clzll: '__clzll', popcount: '__popc', popcountl: '__popcll', popcountll: '__popcll',
+};
 /** <cmath> functions whose mixed-type calls go to a promoting template (libstdc++'s __promote_2; for pow, CUDA's cudart builtin). */
 const PROMOTING_MATH = new Set(['pow', 'atan2', 'fmod', 'hypot', 'fmin', 'fmax', 'fdim', 'copysign', 'nextafter', 'remainder', 'fma']);
 /**

@@ -4,7 +4,7 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, isValParam, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith } from './ctype';
 import { Parser, SyntaxAbort, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
@@ -203,7 +203,7 @@ let nextRecId = 1;
 function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
 export const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
   || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
-  || (t.k === 'record' && !!t.rec.targs && flatArgs(t.rec.targs).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT));
+  || (t.k === 'record' && !!t.rec.targs && flatArgs(t.rec.targs).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v)));
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
 export class Templates {
@@ -356,9 +356,20 @@ export class Templates {
     const h = parseTemplateHeader(p);
     const b = bindArgs(p, h, args);
     if (!b) throw new Unsupported(`template arguments of ${d.name}`);
-    p.tscope = b.scope;
-    p.instantiating = true;
-    const syms = p.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0 || d.scope.includes('(anonymous)'));
+    const anon = (d.flags & DeclFlag.InAnonNamespace) !== 0 || d.scope.includes('(anonymous)');
+    // an explicit specialisation (`template <> int f<float>() {...}`) for these arguments replaces the primary's body
+    const spec = this.explicitFuncSpecFor(di, b.args);
+    let syms: Sym[];
+    if (spec !== undefined) {
+      const q = this.parserAt(spec);
+      parseTemplateHeader(q);
+      q.instantiating = true;
+      syms = q.parseTopDecl(anon);
+    } else {
+      p.tscope = b.scope;
+      p.instantiating = true;
+      syms = p.parseTopDecl(anon);
+    }
     const f = syms.find((s): s is FuncSym => s.kind === 'func');
     if (!f) throw new Unsupported(`instantiation of ${d.name}`);
     f.targs = b.args;
@@ -540,7 +551,7 @@ export class Templates {
     rec.targs = b.args;
     (rec as RecordDecl & { tmpl?: number }).tmpl = di;
     this.classes.set(key, rec);
-    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern: never laid out
+    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v))) return rec;   // only a pattern: never laid out
     // an explicit specialisation for exactly these arguments replaces the primary template
     const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
     const src = spec?.di ?? di;
@@ -582,7 +593,7 @@ export class Templates {
   instantiateVariable(di: number, given: TArg[], p0: Parser, pos: number): Expr {
     const { b, key } = this.bind(di, given, p0);
     const name = this.u.index.decls[di]!.name;
-    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) throw new Unsupported(`variable template ${name} with dependent arguments`);
+    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v))) throw new Unsupported(`variable template ${name} with dependent arguments`);
     let got = this.variables.get(key);
     if (!got) {
       const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
@@ -664,6 +675,65 @@ export class Templates {
     const best = found.filter(f => found.every(g => g === f || (matchSpec(g.pats, f.pats, g.nparams) !== null && matchSpec(f.pats, g.pats, f.nparams) === null)));
     if (best.length !== 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
     return best[0];
+  }
+  private funcSpecs = new Map<number, { di: number; args: TArg[] | null }[]>();
+  /**
+   * The explicit specialisation of function template `di` for exactly these arguments (a definition preferred
+   * to a declaration), if any. Its arguments are written (`f<1>()`) or deduced from its parameter types as a
+   * call would deduce them (`template <> int f(double)`); one that matches no reading of this primary's
+   * signature belongs to another overload of the name.
+   */
+  private explicitFuncSpecFor(di: number, args: TArg[]): number | undefined {
+    let specs = this.funcSpecs.get(di);
+    if (!specs) {
+      specs = [];
+      const d = this.u.index.decls[di]!;
+      for (const ei of this.u.index.byName.get(d.name) ?? []) {
+        const e = this.u.index.decls[ei]!;
+        if (ei === di || e.kind !== 'function' || !(e.flags & DeclFlag.Template) || e.scope !== d.scope || e.qualifier) continue;
+        if (this.u.text(e.first) !== 'template' || this.u.text(e.first + 1) !== '<' || this.u.text(e.first + 2) !== '>') continue;
+        specs.push({ di: ei, args: this.explicitFuncSpecArgs(di, ei) });
+      }
+      this.funcSpecs.set(di, specs);
+    }
+    const want = targsKey(flatArgs(args));
+    const hits = specs.filter(s => s.args !== null && targsKey(flatArgs(s.args)) === want);
+    return (hits.find(s => this.u.index.decls[s.di]!.bodyStart >= 0) ?? hits[0])?.di;
+  }
+  /** The template arguments explicit specialisation `ei` gives primary `di`, or null when it is not one of its. */
+  private explicitFuncSpecArgs(di: number, ei: number): TArg[] | null {
+    const h = this.header(di);
+    const pat = this.pattern(di);
+    if (!pat || h.some(tp => tp.pack)) return null;
+    const q = this.parserAt(ei);
+    parseTemplateHeader(q);
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    try {
+      // the written arguments (`name<...>`), then the parameter list
+      let written: TArg[] = [];
+      const name = this.u.index.decls[ei]!.name;
+      let j = q.p;
+      while (j < q.end && !(this.u.text(j) === name && (this.u.text(j + 1) === '<' || this.u.text(j + 1) === '('))) j++;
+      if (j >= q.end) return null;
+      q.p = j + 1;
+      if (q.at('<')) written = q.parseTemplateArgs();
+      if (!q.at('(')) return null;
+      const ps = q.parseParams();
+      if (ps.params.length !== pat.nparams || ps.variadic !== pat.variadic) return null;
+      const out: (TArg | undefined)[] = explicitFor(h, written);
+      for (let i = 0; i < pat.nparams; i++) if (!match(pat.params[i]!, ps.params[i]!, out, true)) return null;
+      if (out.length < h.length || out.some(a => !a)) {
+        const bp = this.parserAt(di);
+        parseTemplateHeader(bp);
+        const b = bindArgs(bp, h, out);
+        if (!b) return null;
+        return b.args;
+      }
+      return out as TArg[];
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      return null;
+    } finally { this.u.diags.length = before; this.u.errorCount = errs; }
   }
   /** A `template<> struct N<args>` for exactly these arguments. */
   private explicitSpecFor(di: number, args: TArg[]): { di: number; scope: Map<string, Sym> } | undefined {
@@ -773,7 +843,13 @@ function deduceAll(h: TParam[], pat: { params: CType[]; nparams: number; variadi
   if (args.length < fixed - pat.defaults) return null;
   if (pat.params.slice(0, fixed).some(p => packExpOf(p))) throw new Unsupported('function parameter pack not at the end');
   const given = explicitFor(h, explicit);
-  for (let i = 0; i < args.length && i < fixed; i++) if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+  const fromExplicit = given.map(a => a !== undefined);
+  for (let i = 0; i < args.length && i < fixed; i++) {
+    // a parameter of an explicitly given type (`f<long long>(x, 3)`) deduces nothing: the argument converts
+    const k = placeholderIn(pat.params[i]!);
+    if (k !== undefined && fromExplicit[k] && !packExpOf(pat.params[i]!)) continue;
+    if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
+  }
   if (packP) {
     const k = placeholderIn(packP);
     if (k === undefined || !h[k]?.pack) throw new Unsupported('function parameter pack of a pattern we cannot read');
@@ -915,7 +991,7 @@ export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TAr
   rec.targs = b.args;
   rec.parent = mct.outer;
   mct.insts.set(key, rec);
-  if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && a.v >= VAL_SENT)) return rec;   // only a pattern
+  if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v))) return rec;   // only a pattern
   q.tscope = new Map([...(mct.tscope ?? []), ...b.scope]);
   q.instRecord = rec;
   q.instantiating = true;

@@ -511,6 +511,23 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'placementArray', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
   {
+    name: 'cxx2_explicit_spec',
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 5 - 40) }, dout: { type: 'i64', n: 32 * 8 } },
+    launches: [{ kernel: 'explicitSpec', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cxx2_wide_nttp',
+    buffers: {
+      din: { type: 'u64', n: 32, init: gen(i => BigInt.asUintN(64, 0x0123456789abcdefn * BigInt(i + 1))) }, dout: { type: 'u64', n: 32 }, dout2: { type: 'u64', n: 32 },
+      dio: { type: 'i32', n: 32, init: gen(i => i * 7 - 50) },
+    },
+    launches: [
+      { kernel: '_Z8wideMaskILy18374686479671623680EEvPKyPy', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
+      { kernel: '_Z8wideMaskILy1152921504606846976EEvPKyPy', grid: 1, block: 32, args: [buf('din'), buf('dout2')] },
+      { kernel: '_Z5spansPii', grid: 1, block: 32, args: [buf('dio'), i32(32)] },
+    ],
+  },
+  {
     name: 'cxx2_hidden_friends',
     buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 7 - 50) }, dout: { type: 'i32', n: 32 * 4 }, dfo: { type: 'f32', n: 32 } },
     launches: [{ kernel: 'hiddenFriends', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dfo')] }],

@@ -10,6 +10,7 @@
 //   module  FILE.ptx [FILE.cubin|-]       the PTX is JIT-compiled; the cubin is the fallback for old drivers
 //   buffer  BYTES INIT_FILE               device buffers, numbered from 0 in order
 //   symbol  NAME BYTES INIT_FILE|-        module variables: written (when an init is given), read back
+//   stack   BYTES                         the per-thread stack limit (deep recursion), before loading
 //   launch  KERNEL GX GY GZ BX BY BZ DYN PARAMS_FILE NPATCH [OFFSET BUFFER]...
 //           PARAMS_FILE holds the packed parameter bytes; each patch puts buffer BUFFER's device address at OFFSET.
 // Outputs in OUT_DIR: b<i>.bin per buffer, s<i>.bin per symbol, status.txt ("ok <how loaded>", or
@@ -108,6 +109,7 @@ struct Buffer { size_t bytes; std::string init; };
 
 struct Case {
   std::string ptx, cubin;
+  size_t stack = 0;   // cudaLimitStackSize per thread, 0: the driver's default
   std::vector<Buffer> buffers;
   std::vector<Symbol> symbols;
   std::vector<Launch> launches;
@@ -126,7 +128,9 @@ Case parseCase(const std::string &file, const std::string &dir) {
     std::string what;
     if (!(s >> what) || what[0] == '#') continue;
     bool ok = true;
-    if (what == "module") {
+    if (what == "stack") {
+      ok = static_cast<bool>(s >> c.stack);
+    } else if (what == "module") {
       std::string ptx, cubin = "-";
       ok = static_cast<bool>(s >> ptx);
       s >> cubin;
@@ -200,6 +204,7 @@ int main(int argc, char **argv) {
   check(p_cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
   check(p_cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
   check(p_cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, 64u << 20), "cuCtxSetLimit(malloc heap)");
+  if (c.stack) check(p_cuCtxSetLimit(CU_LIMIT_STACK_SIZE, c.stack), "cuCtxSetLimit(stack)");
   std::string how;
   CUmodule mod = loadModule(c, how);
 

@@ -44,7 +44,9 @@ function caseFile(spec: KernelSpec, ptx: string, v: Version, dir: string, cubin:
   const index = new Map(names.map((n, i) => [n, i]));
   const lines = [`# ${spec.name}, ${v}'s PTX`, `module ${v}.ptx ${cubin ? `${v}.cubin` : '-'}`];
   names.forEach((n, i) => lines.push(`buffer ${Math.max(bufferBytes(spec.buffers[n]!).length, 1)} in/b${i}.bin`));
-  Object.entries(spec.symbols ?? {}).forEach(([n, b], i) => lines.push(`symbol ${n} ${bufferBytes(b).length} ${b.init ? `in/s${i}.bin` : '-'}`));
+  if (spec.stackSize) lines.push(`stack ${spec.stackSize}`);
+  // a symbol by its name in this PTX (an anonymous namespace's prefix depends on the source path; the emulator finds it)
+  Object.entries(spec.symbols ?? {}).forEach(([n, b], i) => lines.push(`symbol ${m.variable(n).name} ${bufferBytes(b).length} ${b.init ? `in/s${i}.bin` : '-'}`));
   // Buffer arguments are packed as 0 and patched with the device address by the runner.
   const zero = new Map(names.map(n => [n, 0]));
   spec.launches.forEach((l, k) => {

@@ -24,6 +24,13 @@ export interface BufSpec {
   compare?: boolean;
   /** Allowed difference in units in the last place for float buffers (default 0: bitwise). */
   ulp?: number;
+  /**
+   * Which element gets which value depends on the order atomics run in (a GPU runs them in another order each
+   * time): compared as a multiset of elements.
+   */
+  unordered?: boolean;
+  /** Elements whose value depends on which thread wins a race (the last atomicExch, a CAS winner): not compared. */
+  racy?: number[];
 }
 
 export type Arg =
@@ -60,6 +67,8 @@ export interface KernelSpec {
   /** Texture and surface objects over buffers, passed to kernels as `tex(name)` / `surf(name)` arguments. */
   textures?: Record<string, TexSpec>;
   surfaces?: Record<string, SurfSpec>;
+  /** The per-thread stack a GPU run needs (cudaLimitStackSize; deep recursion), in bytes. The emulator needs none. */
+  stackSize?: number;
   /** Module variables (`__device__`/`__constant__`) written before the launches (when init is given) and compared after. */
   symbols?: Record<string, BufSpec>;
   /** The program is expected to trap / fail an assert (both compilations must agree on the message). */

@@ -17,7 +17,7 @@ export const SPECS_COOP: KernelSpec[] = [
   },
   {
     name: 'cuda_coop_coalesced',
-    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 61) - 30) }, dout: { type: 'i32', n: 256 * 4 }, dcount: { type: 'i32', n: 1 }, dslots: { type: 'i32', n: 256 } },
+    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 7919) % 61) - 30) }, dout: { type: 'i32', n: 256 * 4 }, dcount: { type: 'i32', n: 1 }, dslots: { type: 'i32', n: 256, unordered: true } },
     launches: [{ kernel: '_Z9coalescedPKiPiS1_S1_', grid: 4, block: 64, args: [buf('din'), buf('dout'), buf('dcount'), buf('dslots')] }],
   },
   {

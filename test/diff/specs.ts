@@ -108,8 +108,10 @@ export const SPECS: KernelSpec[] = [
   {
     name: 'atomics_int',
     buffers: {
-      dg: { type: 'i32', n: 14, init: values(10, 0, 0, 0x7fffffff, -0x80000000, 0, 0, -1, 0, 0, 0, 0, 0, 0) },
-      dolds: { type: 'i32', n: 1500 },
+      // [2] is the last atomicExch and [5] the CAS winner: which thread that is depends on the order
+      dg: { type: 'i32', n: 14, init: values(10, 0, 0, 0x7fffffff, -0x80000000, 0, 0, -1, 0, 0, 0, 0, 0, 0), racy: [2, 5] },
+      // the old values of atomicExch: a permutation but for the last exchanger's value (the program checks that)
+      dolds: { type: 'i32', n: 1500, compare: false },
     },
     launches: [{ kernel: 'kernel', grid: 6, block: 256, args: [buf('dg'), buf('dolds'), i32(1500)] }],
   },
@@ -415,6 +417,7 @@ export const SPECS: KernelSpec[] = [
   {
     name: 'recursion',
     buffers: { tree: { type: 'i32', n: 63, init: gen(i => (((i * 7) % 11 === 3 && i > 2) ? -1 : i)) }, out: { type: 'i32', n: 256 }, out2: { type: 'i64', n: 64 } },
+    stackSize: 16384,   // as the program sets it: the default stack overflows on a GPU
     launches: [{ kernel: 'kernel', grid: 1, block: 64, args: [buf('tree'), i32(63), buf('out'), buf('out2'), i32(64)] }],
   },
   {

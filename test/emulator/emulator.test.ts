@@ -115,6 +115,46 @@ describe('PTX emulator', () => {
     expect(() => run(kernel('  barrier.cluster.arrive;\n  barrier.cluster.wait;'), 1, 1)).toThrow(/barrier\.cluster is not modelled/);
   });
 
+  it('cvt.rmi/rpi/rzi/rni.f16.f16 round to an integer (hfloor, hceil, htrunc, hrint)', () => {
+    // -2.84375 is 0xc1b0 in binary16 (sign, exponent 16 = 2^1, mantissa 0.421875 * 1024 = 432 = 0x1b0);
+    // floor -3 = 0xc200, ceil -2 = 0xc000, trunc -2, rint -3; 2.5 = 0x4100 rounds to even: 2 = 0x4000
+    const { u32 } = run(kernel(`
+  .reg .b16 %h<8>;
+  mov.b16 %h1, 0xc1b0;
+  mov.b16 %h6, 0x4100;
+  cvt.rmi.f16.f16 %h2, %h1;
+  cvt.rpi.f16.f16 %h3, %h1;
+  cvt.rzi.f16.f16 %h4, %h1;
+  cvt.rni.f16.f16 %h5, %h1;
+  cvt.rni.f16.f16 %h7, %h6;
+  cvt.u32.u16 %r2, %h2; st.global.u32 [%rd2], %r2;
+  cvt.u32.u16 %r3, %h3; st.global.u32 [%rd2+4], %r3;
+  cvt.u32.u16 %r4, %h4; st.global.u32 [%rd2+8], %r4;
+  cvt.u32.u16 %r5, %h5; st.global.u32 [%rd2+12], %r5;
+  cvt.u32.u16 %r6, %h7; st.global.u32 [%rd2+16], %r6;`), 1, 5);
+    expect([u32(0), u32(1), u32(2), u32(3), u32(4)]).toEqual([0xc200, 0xc000, 0xc000, 0xc200, 0x4000]);
+  });
+
+  it('vote.sync and match.sync: each thread votes with its membermask (tiles of a warp apart)', () => {
+    // tiles of 8: membermask 0xff << (laneid & ~7); predicate lane & 1; ballot of tile t = 0xaa << 8t
+    const { u32 } = run(kernel(`
+  and.b32 %r2, %r1, -8;
+  mov.u32 %r3, 255;
+  shl.b32 %r4, %r3, %r2;
+  and.b32 %r5, %r1, 1;
+  setp.eq.u32 %p1, %r5, 1;
+  vote.sync.ballot.b32 %r6, %p1, %r4;
+  vote.sync.all.pred %p2, %p1, %r4;
+  selp.u32 %r7, 1, 0, %p2;
+  add.u32 %r8, %r6, %r7;
+  st.global.u32 [%rd4], %r8;
+  match.any.sync.b32 %r9, %r5, %r4;
+  st.global.u32 [%rd4+128], %r9;`), 32, 64);
+    for (let t = 0; t < 32; t++) expect(u32(t)).toBe((0xaa << (8 * (t >> 3))) >>> 0);
+    // match.any of lane & 1 within each tile: the lanes of the same parity in that tile
+    for (let t = 0; t < 32; t++) expect(u32(32 + t)).toBe(((t & 1 ? 0xaa : 0x55) << (8 * (t >> 3))) >>> 0);
+  });
+
   it('rounds f32 add in all four modes', () => {
     // 1 + 2^-30: nearest and toward zero/minus give 1.0 (0x3f800000); toward plus gives the next float 0x3f800001.
     // -1 - 2^-30: toward minus gives 0xbf800001, the others -1.0 (0xbf800000).

@@ -1333,6 +1333,11 @@ export class Machine {
         x = Number(exact); err = Number(exact - BigInt(x));
       } else { const v = norm(s, this.rd(op, th)); x = isSigned(s) ? v : v >>> 0; }
       if ((inst.f & F.FTZ) && s === T.F32) x = fp.ftz32(x);
+      // cvt.rmi.f16.f16 and friends (hfloor, hceil, htrunc, hrint): an integer in the same format
+      const im = inst.f & (F.RNI | F.RZI | F.RMI | F.RPI);
+      if (im && (s === T.F32 || s === T.F64 || s === T.F16 || s === T.BF16)) x = roundInt(x, im);
+      // measured on an H100 (sm_90): cvt.rn.bf16.f64 of a NaN gives 0x7fc0, not the 0x7fff of f32 sources
+      if (x !== x && s === T.F64 && fmt === half.BF16) return 0x7fc0;
       let r = half.roundHalf(x, err, mode, fmt);
       if (inst.f & F.SAT) r = r !== r ? 0 : Math.min(1, Math.max(0, r));
       return half.encodeHalf(r, fmt);
@@ -1638,12 +1643,16 @@ export class Machine {
     for (let i = 0; i < active.length; i++) {
       const th = active[i]!;
       if ((part >>> th.lane) & 1) {
+        // each thread votes with the threads of its own membermask (tiles of a warp vote apart: a tile's
+        // ballot has no bits of another tile, as on the GPU)
+        const group = (o.length > 2 ? this.rd(o[2]!, th) : -1) & part;
+        const b = ballot & group;
         let v: number;
         switch (inst.m) {
-          case M.BALLOT: v = ballot; break;
-          case M.ALL: v = (ballot & part) === part ? 1 : 0; break;
-          case M.ANY: v = ballot !== 0 ? 1 : 0; break;
-          case M.UNI: v = ballot === 0 || (ballot & part) === part ? 1 : 0; break;
+          case M.BALLOT: v = b; break;
+          case M.ALL: v = b === group ? 1 : 0; break;
+          case M.ANY: v = b !== 0 ? 1 : 0; break;
+          case M.UNI: v = b === 0 || b === group ? 1 : 0; break;
           default: throw new EmuError(`bad vote mode ${inst.text}`);
         }
         this.wr(o[0]!, th, v, 0);
@@ -1663,14 +1672,16 @@ export class Machine {
     for (const th of part) groups.set(key(th), (groups.get(key(th)) ?? 0) | (1 << th.lane));
     const d = o[0]!;
     for (const th of part) {
-      const g = groups.get(key(th))!;
+      // each thread matches among the threads of its own membermask (the tiles of a warp apart, as on the GPU)
+      const members = (o.length > 2 ? this.rd(o[2]!, th) : -1) & all;
+      const g = groups.get(key(th))! & members;
       if (inst.m === M.ANY_MATCH) this.wr(d, th, g, 0);
       else {
-        const same = groups.size === 1;
+        const same = g === members;
         if (d.k === K.VEC) {
-          this.wr(d.regs![0]!, th, same ? all : 0, 0);
+          this.wr(d.regs![0]!, th, same ? members : 0, 0);
           if (d.regs![1]!.k !== K.SINK) this.wr(d.regs![1]!, th, same ? 1 : 0, 0);
-        } else this.wr(d, th, same ? all : 0, 0);
+        } else this.wr(d, th, same ? members : 0, 0);
       }
       th.pc++;
     }

@@ -45,7 +45,8 @@ int main() {
       double e[NR] = {rb(a[l] + b[l]), rb(a[l] * b[l]), rb(a[l] * b[l] + c), -a[l], rb(rb(a[l] * b[l]) + c), rb(b[l] - a[l])};
       for (int k = 0; k < NR; k++) {
         float got = l == 0 ? r[i * NR + k].x : r[i * NR + k].y;
-        if (got != (float)e[k]) { if (bad++ < 5) printf("FAIL cuda_bf162_arith: [%d][%d].%c = %g, expected %g\n", i, k, "xy"[l], got, e[k]); }
+        // [4] is mul + add without .rn, which ptxas may contract into one fma (singly rounded)
+        if (got != (float)e[k] && !(k == 4 && got == (float)e[2])) { if (bad++ < 5) printf("FAIL cuda_bf162_arith: [%d][%d].%c = %g, expected %g\n", i, k, "xy"[l], got, e[k]); }
       }
     }
   }

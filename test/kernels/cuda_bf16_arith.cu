@@ -52,7 +52,9 @@ int main() {
     double e[NR] = {rb(a + b), rb(a - b), rb(a * b), rb(a * b + c), -a, std::fabs(b), std::fmin(a, b), std::fmax(a, b), rb(rb(a * b) + c),
       __bfloat162float(__float2bfloat16_rz(x)), (double)__bfloat162float(__float2bfloat16_rd(x)) + __bfloat162float(__float2bfloat16_ru(x)),
       (double)((a < b) + 2 * (a == b) + 4 * (a > c))};
-    for (int k = 0; k < NR; k++) if (r[i * NR + k] != (float)e[k]) { if (bad++ < 5) printf("FAIL cuda_bf16_arith: [%d][%d] = %g, expected %g\n", i, k, r[i * NR + k], e[k]); }
+    // a * b + c with the operators is mul.bf16 + add.bf16 without .rn: ptxas may contract them into one fma
+    // (it does on sm_90), so the singly rounded result is right too
+    for (int k = 0; k < NR; k++) if (r[i * NR + k] != (float)e[k] && !(k == 8 && r[i * NR + k] == (float)rb(a * b + c))) { if (bad++ < 5) printf("FAIL cuda_bf16_arith: [%d][%d] = %g, expected %g\n", i, k, r[i * NR + k], e[k]); }
   }
   if (bad) return 1;
   printf("PASS cuda_bf16_arith\n");

@@ -45,7 +45,9 @@ int main() {
       (int)(1.0f + (i & 7) / 128.0f) * 1000, std::isnan(a) ? 0 : t >= 2147483648.0f ? 2147483647 : t <= -2147483648.0f ? (int)0x80000000 : (int)t,
       bf_rne((double)(i * 1234567 - 50000000)),
       (a == b) | (a < b) << 1 | (a >= b) << 2 | std::isnan(a) << 3};
-    for (int k = 0; k < NR; k++) if (r[i * NR + k] != e[k]) { if (bad++ < 5) printf("FAIL cuda_bf16_convert: [%d][%d] = %#x, expected %#x\n", i, k, r[i * NR + k], e[k]); }
+    // a NaN converted from double: the GPU gives the canonical NaN (0x7fc0), the host's software conversion 0x7fff
+    auto anyNaN = [](int v) { return (v & 0x7f80) == 0x7f80 && (v & 0x7f) != 0; };
+    for (int k = 0; k < NR; k++) if (r[i * NR + k] != e[k] && !(k == 4 && anyNaN(e[k]) && anyNaN(r[i * NR + k]))) { if (bad++ < 5) printf("FAIL cuda_bf16_convert: [%d][%d] = %#x, expected %#x\n", i, k, r[i * NR + k], e[k]); }
   }
   if (bad) return 1;
   printf("PASS cuda_bf16_convert\n");

@@ -50,7 +50,8 @@ int main() {
       rh(a / rh(rh(b * b) + 2)), a > b ? a : b};
     for (int k = 0; k < NR; k++) {
       double tol = k == 6 ? std::fabs(e[k]) * 1e-3 : 0;
-      if (!(std::fabs(r[i * NR + k] - e[k]) <= tol)) { if (bad++ < 5) printf("FAIL cuda_fp16_operators: [%d][%d] = %g, expected %g\n", i, k, r[i * NR + k], e[k]); }
+      // [1] is mul.f16 + sub.f16 without .rn, which ptxas may contract into one fma (singly rounded)
+      if (!(std::fabs(r[i * NR + k] - e[k]) <= tol) && !(k == 1 && r[i * NR + k] == (float)rh(a * b - 2))) { if (bad++ < 5) printf("FAIL cuda_fp16_operators: [%d][%d] = %g, expected %g\n", i, k, r[i * NR + k], e[k]); }
     }
   }
   if (bad) return 1;

@@ -7,7 +7,8 @@
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("FAIL math_double: %s (line %d)\n", cudaGetErrorString(e_), __LINE__); return 1; } } while (0)
 
 #define N 256
-// name, device expression, host expression, relative tolerance, absolute tolerance
+// name, device expression, host expression, relative tolerance, absolute tolerance (sinpi/cospi: the host's
+// reference rounds M_PI * x first, an absolute error in its result near integer x; measured on an H100)
 #define FUNCS(X) \
   X(sqrt, sqrt(p), std::sqrt(p), 0, 0) \
   X(rsqrt, rsqrt(p), 1.0 / std::sqrt(p), 1e-15, 0) \
@@ -25,8 +26,8 @@
   X(sin, sin(x), std::sin(x), 1e-15, 1e-17) \
   X(cos, cos(x), std::cos(x), 1e-15, 1e-17) \
   X(tan, tan(x), std::tan(x), 2e-15, 1e-17) \
-  X(sinpi, sinpi(x), std::sin(M_PI * x), 1e-14, 1e-15) \
-  X(cospi, cospi(x), std::cos(M_PI * x), 1e-14, 1e-15) \
+  X(sinpi, sinpi(x), std::sin(M_PI * x), 1e-14, 1e-14) \
+  X(cospi, cospi(x), std::cos(M_PI * x), 1e-14, 1e-14) \
   X(asin, asin(u), std::asin(u), 2e-15, 1e-17) \
   X(acos, acos(u), std::acos(u), 2e-15, 1e-17) \
   X(atan, atan(x), std::atan(x), 2e-15, 1e-17) \

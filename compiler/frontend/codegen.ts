@@ -206,6 +206,7 @@ export class ModuleGen {
   global(v: VarSym): Global {
     let g = this.globals.get(v);
     if (g) return g;
+    if ((v as VarSym & { unevaluatedOnly?: boolean }).unevaluatedOnly) throw new Unsupported(`${v.name} used outside an unevaluated operand`);
     const as = AS_OF[v.space];
     let name: string;
     if (v.storage === 'static-local') {

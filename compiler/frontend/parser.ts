@@ -8,7 +8,7 @@ import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam,
 } from './ctype';
-import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue } from './sema';
+import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue, isXvalue } from './sema';
 import { evalConst, evalInt } from './consteval';
 import { TYPE_TRAITS, evalTypeTrait } from './traits';
 import type { Unit } from './unit';
@@ -509,20 +509,37 @@ export class Parser {
         }
         case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
           if (base || named) break;
-          this.p++; this.expect('(');
+          this.p++;
+          const open = this.p;
+          this.expect('(');
           if (this.at('auto') && this.at(')', 1) && t === 'decltype') {
             // decltype(auto): a return type deduced keeping references (variables stay unsupported)
             this.p += 2; ds.auto = true; (ds as DeclSpec & { dcauto?: boolean }).dcauto = true;
             continue;
           }
-          const e = this.parseExpr();
+          let e: Expr;
+          if (this.packPatterns || this.patternTyping) {
+            // in a partial specialisation's pattern (`void_t<decltype(declval<T>() + declval<U>())>`) the operands
+            // have the parameters' types: an expression we cannot type there is a dependent type, checked again
+            // with the deduced arguments (templates.ts partialSpecFor)
+            const dl = this.u.diags.length, ec = this.u.errorCount;
+            try { e = this.parseExpr(); if (this.u.errorCount > ec || e.ty.k === 'error') throw new SyntaxAbort(); }
+            catch (x) {
+              if (!(x instanceof SyntaxAbort) && !(x instanceof Unsupported)) throw x;
+              this.u.diags.length = dl; this.u.errorCount = ec;
+              this.p = open; this.skipBalanced();
+              this.u.dependentDecltypes++;
+              named = { k: 'error', q: 0, dep: { base: C.void, names: ['decltype'] } } as CType;
+              continue;
+            }
+          } else e = this.parseExpr();
           this.expect(')');
-          // decltype(id) is the declared type; of any other lvalue, a reference to its type
+          // decltype(id) is the declared type; of any other lvalue, a reference to its type; of an xvalue, an rvalue reference
           const paren = (e as { paren?: boolean }).paren === true;
           if (t !== 'decltype' && t !== '__decltype') named = e.ty;
           else if (e.k === 'var' && !paren) named = e.sym.ty;
           else if (e.k === 'member' && !paren) named = e.field.ty;
-          else named = e.lv ? refTo(e.ty) : e.ty;
+          else named = e.lv ? (isXvalue(e) ? { k: 'ref', to: e.ty, q: 0, rv: true } as CType : refTo(e.ty)) : e.ty;
           if (named.k === 'error') this.syntax('expected a type specifier', 79);
           continue;
         }
@@ -1846,6 +1863,8 @@ export class Parser {
   }
   /** Reading a partial specialisation's template arguments: `P...` is a pattern, not an expansion. */
   packPatterns = false;
+  /** Reading an alias template for a pattern's arguments (its parameters' types are placeholders). */
+  patternTyping = false;
   /** Parsing a generic lambda's parameters: `auto` invents template parameters (bound: their deduced types). */
   autoParams: { n: number; bound: CType[] | null } | null = null;
   /** Parsing a parameter list (a `...` after the type makes a function parameter pack), and whether one was seen. */
@@ -3774,6 +3793,7 @@ export class Parser {
     /** An operator template we could not read (not a deduction/substitution failure): it might have matched. */
     let unreadable: string | null = null;
     const notViable = (r: string): void => { if (!/substitution failed$/.test(r)) unreadable ??= r; };
+    let headerFailed: string | null = null;
     if (a0.ty.k === 'record') {
       const ms = this.classMember(a0.ty.rec, name, false).filter((m): m is FuncSym => m.kind === 'func');
       if (op === '()' && (a0.ty.rec as RecordDecl & { genericLambda?: unknown }).genericLambda) {
@@ -3781,8 +3801,9 @@ export class Parser {
         if (f) ms.push(f);
       }
       for (const mt of memberTmplsOf(a0.ty.rec, name)) {
-        // operator templates: the specialisations deduced from the other operands
-        const f = this.tryInstantiateMember(mt, [], args.slice(1), notViable);
+        // operator templates: the specialisations deduced from the other operands (a header's that fails to
+        // substitute may be our misreading of its constraints: no match then falls back, like constructors)
+        const f = this.tryInstantiateMember(mt, [], args.slice(1), r => { notViable(r); if (!this.u.isUserFile(mt.start)) headerFailed ??= r; });
         if (f && !ms.includes(f)) ms.push(f);
       }
       for (const m of ms) if (m.ty.params.length === args.length - 1 || (m.defaults.length && m.ty.params.length > args.length - 1 && m.defaults[args.length - 1] !== null)) members.push(m);
@@ -3821,6 +3842,7 @@ export class Parser {
       if (ok) cands.push({ f, ranks: rs });
     }
     if (unreadable && cands.length === 0) throw new Unsupported(unreadable);
+    if (headerFailed && cands.length === 0) throw new Unsupported(`operator template ${name}: ${headerFailed}`);
     if (members.length + free.length === 0) return null;
     if (cands.length === 0) {
       this.u.error(pos, 349, `no operator "${op}" matches these operands`);

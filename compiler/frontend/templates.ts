@@ -3,7 +3,7 @@
 
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
-import type { Expr, FuncSym, Sym } from './ast';
+import type { Expr, FuncSym, Sym, VarSym } from './ast';
 import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, isValParam, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith } from './ctype';
 import { Parser, SyntaxAbort, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
@@ -576,6 +576,7 @@ export class Templates {
     parseTemplateHeader(q);
     q.tscope = b.scope;
     q.instantiating = true;
+    q.patternTyping = p0.packPatterns || p0.patternTyping;
     q.expect('using'); q.p++;
     while (!q.at('=') && q.kind() !== 0) q.p++;   // attributes after the name
     q.expect('=');
@@ -593,7 +594,12 @@ export class Templates {
   instantiateVariable(di: number, given: TArg[], p0: Parser, pos: number): Expr {
     const { b, key } = this.bind(di, given, p0);
     const name = this.u.index.decls[di]!.name;
-    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v))) throw new Unsupported(`variable template ${name} with dependent arguments`);
+    const isDependent = flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v));
+    // a variable declared without an initializer (libcu++'s `extern T&& (*declval)() noexcept`): only its type
+    // matters (it is named in unevaluated operands), also where the arguments are still a template's parameters
+    const typeOnly = this.typeOnlyVariable(di, b, key, name, pos);
+    if (typeOnly) return typeOnly;
+    if (isDependent) throw new Unsupported(`variable template ${name} with dependent arguments`);
     let got = this.variables.get(key);
     if (!got) {
       const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
@@ -617,6 +623,35 @@ export class Templates {
     return typeof got.v === 'bigint' ? mk(got.ty, pos, false, { k: 'int', v: got.v }) : mk(got.ty, pos, false, { k: 'fp', v: got.v });
   }
   private variables = new Map<string, { ty: CType; v: bigint | number }>();
+  private typeOnlyVars = new Map<string, VarSym | null>();
+  /** instantiateVariable() of a variable template declared without an initializer: an lvalue of its type, never emitted. */
+  private typeOnlyVariable(di: number, b: { scope: Map<string, Sym>; args: TArg[] }, key: string, name: string, pos: number): Expr | null {
+    let v = this.typeOnlyVars.get(key);
+    if (v === undefined) {
+      v = null;
+      const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
+      const q = this.parserAt(spec?.di ?? di);
+      parseTemplateHeader(q);
+      q.tscope = spec === undefined ? b.scope : spec.scope;
+      q.instantiating = true;
+      const before = this.u.diags.length, errs = this.u.errorCount;
+      try {
+        const ds = q.parseDeclSpecs();
+        if (ds.ty && ds.ty.k === 'ptr' && ds.ty.to.k === 'func' && q.tx() === name) {
+          q.p++;
+          if (q.at('<')) q.p += q.angleLength(0);
+          if (q.at(';')) {
+            v = this.u.newVar(name, ds.ty, 'global', pos);
+            (v as VarSym & { unevaluatedOnly?: boolean }).unevaluatedOnly = true;
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      } finally { this.u.diags.length = before; this.u.errorCount = errs; }
+      this.typeOnlyVars.set(key, v);
+    }
+    return v ? mk(v.ty, pos, true, { k: 'var', sym: v }) : null;
+  }
   private firstTagTok(di: number): number {
     const d = this.u.index.decls[di]!;
     for (let j = d.first; j <= d.last; j++) { const t = this.u.text(j); if (t === 'struct' || t === 'class' || t === 'union') return j; }
@@ -650,10 +685,13 @@ export class Templates {
       const scope = new Map<string, Sym>();
       h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, patternSym(tp, i)); });
       p.tscope = scope;
+      // the arguments after the specialised name (a variable's type before it may have its own: `ident_t<T> v<T*>`)
+      if (d.kind === 'variable') { while (!(p.at(d.name) && p.at('<', 1)) && p.kind() !== 0) p.p++; p.p++; }
       while (!p.at('<') && p.kind() !== 0) p.p++;
       const before = this.u.diags.length, errs = this.u.errorCount;
       let pats: TArg[];
       p.packPatterns = true;
+      const depBefore = this.u.dependentDecltypes;
       try { pats = p.parseTemplateArgs(); }
       catch (e) {
         // a pattern over pointers to members (`T C::*`, the member-pointer traits): no type we can name is one
@@ -668,13 +706,34 @@ export class Templates {
       const bp = this.parserAt(ei);
       parseTemplateHeader(bp);
       const b = bindArgs(bp, h, out);
-      if (b) found.push({ di: ei, scope: b.scope, pats, nparams: h.length });
+      if (!b) continue;
+      // a pattern with an expression we could not type yet: substituting the deduced arguments must give
+      // valid arguments equal to these (otherwise a substitution failure: SFINAE drops the specialisation)
+      if (this.u.dependentDecltypes !== depBefore && !this.substitutesTo(ei, d, b.scope, args)) continue;
+      found.push({ di: ei, scope: b.scope, pats, nparams: h.length });
     }
     if (found.length <= 1) return found[0];
     // partial ordering: the one whose patterns every other one's patterns match (and not the reverse)
     const best = found.filter(f => found.every(g => g === f || (matchSpec(g.pats, f.pats, g.nparams) !== null && matchSpec(f.pats, g.pats, f.nparams) === null)));
     if (best.length !== 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
     return best[0];
+  }
+  /** Whether partial specialisation ei's argument list, read with these bindings, is exactly `args` without errors. */
+  private substitutesTo(ei: number, d: { kind: string; name: string }, scope: Map<string, Sym>, args: TArg[]): boolean {
+    const p = this.parserAt(ei);
+    parseTemplateHeader(p);
+    p.tscope = scope;
+    p.instantiating = true;
+    if (d.kind === 'variable') { while (!(p.at(d.name) && p.at('<', 1)) && p.kind() !== 0) p.p++; p.p++; }
+    while (!p.at('<') && p.kind() !== 0) p.p++;
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    try {
+      const got = p.parseTemplateArgs();
+      return this.u.errorCount === errs && targsKey(flatArgs(got)) === targsKey(flatArgs(args));
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      return false;
+    } finally { this.u.diags.length = before; this.u.errorCount = errs; }
   }
   private funcSpecs = new Map<number, { di: number; args: TArg[] | null }[]>();
   /**

@@ -169,6 +169,8 @@ export class Unit {
   // ------------------------------------------------------------------ function bodies
   private parsedBodies = new Set<FuncSym>();
   lambdaCount = 0;
+  /** decltypes of partial specialisation patterns we could not type yet (parser.ts; templates.ts partialSpecFor). */
+  dependentDecltypes = 0;
   private lambdaSiblings = new Map<FuncSym, RecordDecl[]>();
   /** The closure types of the lambdas in a function's body (for their mangled names). */
   lambdasIn(f: FuncSym): RecordDecl[] {

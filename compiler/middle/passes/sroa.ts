@@ -674,9 +674,22 @@ export function speculatePtrLoads(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
   // a pointer into an entry alloca at a known in-bounds offset can be loaded anywhere
+  // where the select is: a pointer this block already loaded from or stored to, before it, is there too
+  // (`(a < b) ? b : a` on references compares the two values first: LLVM's isSafeToLoadUnconditionally)
+  let site: Inst | null = null;
+  const accessedBefore = (v: Value, bytes: number): boolean => {
+    if (!site) return false;
+    for (const i of site.parent?.insts ?? []) {
+      if (i === site) return false;
+      if (i.op === 'load' && i.ops[0] === v && !i.volatile && sizeOf(i.ty) >= bytes) return true;
+      if (i.op === 'store' && i.ops[1] === v && !i.volatile && sizeOf(i.ops[0]!.ty) >= bytes) return true;
+    }
+    return false;
+  };
   const derefable = (v: Value, bytes: number, depth = 0): boolean => {
     // `v < lo ? lo : v > hi ? hi : v` on references: a select of selects of allocas (loaded in the next round)
     if (v.kind === 'inst' && v.op === 'select' && depth < 4) return derefable(v.ops[1]!, bytes, depth + 1) && derefable(v.ops[2]!, bytes, depth + 1);
+    if (accessedBefore(v, bytes)) return true;
     let off = 0;
     let cur = v;
     while (cur.kind === 'inst' && cur.op === 'gep') {
@@ -695,6 +708,7 @@ export function speculatePtrLoads(f: Func): boolean {
   for (const b of f.blocks) {
     for (const p of b.insts.slice()) {
       if ((p.op !== 'phi' && p.op !== 'select') || p.ty.k !== 'ptr') continue;
+      site = p.op === 'select' ? p : null;
       const ptrs = p.op === 'phi' ? p.ops : p.ops.slice(1);
       // gep(p, c) → a phi/select of gep(incoming, c): the loads of a member of `cond ? a : b` (two local
       // objects) speculate like loads of the whole (the next round sees the new phi/select)

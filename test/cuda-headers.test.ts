@@ -29,6 +29,16 @@ __global__ void k(int *o) { cuda::std::array<int, 4> a = {1, 2, 3, 4}; int s = 0
   // parameter and the unit failed with false errors); the constructors are constrained by libcu++'s concept emulation
   ['cuda_std_span', `#include <cuda/std/span>
 __global__ void k(int *p, int n) { cuda::std::span<int> s(p, n); s[0] = (int)s.size(); }`, /constructor template of span/],
+  ['cuda_std_bit', `#include <cuda/std/bit>
+__global__ void k(unsigned *o) { o[threadIdx.x] = cuda::std::popcount(o[threadIdx.x]) + cuda::std::countl_zero(o[threadIdx.x]) + cuda::std::bit_width(o[threadIdx.x]); }`, null],
+  ['cuda_std_addressof', `#include <cuda/std/memory>
+__global__ void k(int *o) { o[0] = *cuda::std::addressof(o[1]); }`, null],
+  ['cuda_ptx_laneid', `#include <cuda/ptx>
+__global__ void k(unsigned *o) { o[threadIdx.x] = cuda::ptx::get_sreg_laneid(); }`, null],
+  ['cuda_functional_minmax', `#include <cuda/functional>
+__global__ void k(int *o) { o[threadIdx.x] = cuda::maximum<int>{}(o[threadIdx.x], 2) + cuda::minimum<>{}(o[0], 1); }`, null],
+  ['cuda_std_common_type', `#include <cuda/std/type_traits>
+__global__ void k(int *o) { cuda::std::common_type_t<int, short> x = 3; o[0] = x + (int)sizeof(cuda::std::common_type_t<char, double>); }`, null],
   ['cuda_std_type_traits', `#include <cuda/std/type_traits>
 template <typename T> __device__ T twice(T v) { static_assert(cuda::std::is_arithmetic<T>::value, "arith"); return cuda::std::is_floating_point<T>::value ? v * 2 : v + v; }
 __global__ void k(int *o, float *f) { o[threadIdx.x] = twice(3); f[threadIdx.x] = twice(1.5f); }`, null],

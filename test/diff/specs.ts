@@ -514,6 +514,14 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'placementArray', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
   {
+    name: 'cuda_libcu_misc',
+    buffers: {
+      din: { type: 'u32', n: 64, init: gen(i => (i === 3 ? 0 : i === 5 ? 64 : i === 7 ? 0xffffffff : Number(BigInt.asUintN(32, BigInt(i) * 2654435761n) >> BigInt(i % 29)))) },
+      dout: { type: 'i64', n: 64 * 8 },
+    },
+    launches: [{ kernel: 'libcuMisc', grid: 1, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'cxx2_explicit_spec',
     buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 5 - 40) }, dout: { type: 'i64', n: 32 * 8 } },
     launches: [{ kernel: 'explicitSpec', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],

@@ -10,7 +10,7 @@ import { T, cInt, structTy } from '../middle/ir';
 import type { Builder, Type, Value } from '../middle/ir';
 import { Unsupported } from '../diagnostics';
 import type { CType } from './ctype';
-import { callIntrinsic } from './builtins-util';
+import { callIntrinsic, byCase } from './builtins-util';
 import type { BuiltinCtx } from './builtins';
 
 /** Scalar element class of a texel type: IR type of one component and its PTX class. */
@@ -35,23 +35,6 @@ function elemOf(t: CType): Elem {
 }
 
 const at = (b: Builder, p: Value, off: number): Value => off === 0 ? p : b.gep(T.i8, p, [cInt(T.i64, off)]);
-
-/**
- * Run `emit(k)` for the value of `v` among `cases`: directly when `v` is a constant, else behind a chain of
- * compare-and-branch (a value outside `cases` does nothing, as in cicc).
- */
-function byCase(b: Builder, v: Value, cases: number[], emit: (k: number) => void): void {
-  if (v.kind === 'int') { const k = Number(v.value); if (cases.includes(k)) emit(k); return; }
-  const done = b.detachedBlock('texsurf.done');
-  for (const k of cases) {
-    const hit = b.newBlock('texsurf.case'), next = b.newBlock('texsurf.next');
-    b.condbr(b.icmp('eq', v, cInt(v.ty, k)), hit, next);
-    b.setBlock(hit); emit(k); b.br(done);
-    b.setBlock(next);
-  }
-  b.br(done);
-  b.placeBlock(done); b.setBlock(done);
-}
 
 // ─────────────────────────────────────────────────────────────────────────── textures
 

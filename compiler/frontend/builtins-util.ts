@@ -1,4 +1,4 @@
-// Small helpers shared by the builtin lowerings (builtins.ts, builtins-simd.ts).
+// Small helpers shared by the builtin lowerings (builtins.ts, builtins-simd.ts, builtins-tex.ts, builtins-mma.ts).
 import { T, cInt, declareFunc, funcTy, isInt } from '../middle/ir';
 import type { Builder, Func, InlineAsm, Inst, Module, Type, Value } from '../middle/ir';
 
@@ -74,4 +74,21 @@ export function toFP(b: Builder, v: Value, ty: Type): Value {
 /** A constant i32 argument's value, or null if it is not a constant. */
 export function constI32(v: Value): number | null {
   return v.kind === 'int' ? Number(v.value) : null;
+}
+
+/**
+ * Run `emit(k)` for the value of `v` among `cases`: directly when `v` is a constant, else behind a chain of
+ * compare-and-branch (a value outside `cases` does nothing, as in cicc).
+ */
+export function byCase(b: Builder, v: Value, cases: number[], emit: (k: number) => void): void {
+  if (v.kind === 'int') { const k = Number(v.value); if (cases.includes(k)) emit(k); return; }
+  const done = b.detachedBlock('case.done');
+  for (const k of cases) {
+    const hit = b.newBlock('case.hit'), next = b.newBlock('case.next');
+    b.condbr(b.icmp('eq', v, cInt(v.ty, k)), hit, next);
+    b.setBlock(hit); emit(k); b.br(done);
+    b.setBlock(next);
+  }
+  b.br(done);
+  b.placeBlock(done); b.setBlock(done);
 }

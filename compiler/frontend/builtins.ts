@@ -29,6 +29,7 @@ import type { CompileOptions } from '../options';
 import { callIntrinsic, emitAsm, fitTo, i32, i64, toFP, toIntBits, constI32 } from './builtins-util';
 import { libdeviceName } from './builtins-libdevice';
 import { lowerSimd, isSimdBuiltin } from './builtins-simd';
+import { lowerMma, isMmaBuiltin } from './builtins-mma';
 
 export interface BuiltinCtx { b: Builder; m: Module; opts: CompileOptions }
 
@@ -454,6 +455,7 @@ export function lowerBuiltinCall(ctx: BuiltinCtx, name: string, args: Value[], r
   if ((r = lowerFloat(ctx, name, args, retTy)) !== null) return r;
   if ((r = lowerMem(ctx, name, args, retTy)) !== null) return r;
   if (isSimdBuiltin(name)) return lowerSimd(ctx.b, name, args);
+  if (isMmaBuiltin(name)) { lowerMma(ctx.b, name, args); return undefined; }
   const nv = libdeviceName(name);
   if (nv) return callLibdevice(ctx, nv, args, retTy);
   return lowerGcc(ctx, name, args, retTy);

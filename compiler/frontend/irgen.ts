@@ -287,16 +287,38 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
       cast.push(`    ::${n}`); plain.push(` ::${n}`);
     } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(a.ty.k === 'int' && a.ty.name === 'unsigned int' && !a.ty.q ? 'unsigned' : s); }
     else {
-      // EDG's spellings: `(unsigned int)64u` in the cast, `64U` in the wrapper; a bool as `true`/`false` there
       const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? a.ty.name : 'int';
-      const unsignedInt = t === 'unsigned int';
-      cast.push(`(${t})${a.v}${unsignedInt ? 'u' : ''}`);
-      plain.push(t === 'bool' ? (a.v ? 'true' : 'false') : `${a.v}${unsignedInt ? 'U' : ''}`);
+      cast.push(`(${t})${a.v}${(LITERAL_SUFFIX[t] ?? '').toLowerCase()}`);
+      plain.push(plainValue(t, a.v));
     }
   }
   return { cast, plain };
 }
 function hostSpelling(t: CType): string { return typeName(t); }
+
+/** EDG's literal suffixes (upper case in a wrapper's arguments, lower case in the cast form: `(long)5l`, `5L`). */
+const LITERAL_SUFFIX: Record<string, string> = {
+  'unsigned int': 'U', 'long': 'L', 'long long': 'LL', 'unsigned long': 'UL', 'unsigned long long': 'ULL',
+};
+const CHAR_ESCAPES: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 39: "\\'", 92: '\\\\' };
+/** A character literal as EDG writes it: printable ASCII as itself, the C escapes, else three octal digits. */
+function charLiteral(v: bigint): string {
+  const b = Number(BigInt.asUintN(8, v));
+  return `'${CHAR_ESCAPES[b] ?? (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '\\' + b.toString(8).padStart(3, '0'))}'`;
+}
+/**
+ * A non-type template argument as EDG spells it in a stub wrapper's specialisation (measured against cicc's
+ * stubs): `(-5)`, `7U`, `(-7LL)`, `((short)(-3))`, `((unsigned short)65535U)`, `((unsigned char)'\004')`, `'a'`.
+ */
+function plainValue(t: string, v: bigint): string {
+  if (t === 'bool') return v ? 'true' : 'false';
+  if (t === 'char') return charLiteral(v);
+  if (t === 'signed char' || t === 'unsigned char') return `((${t})${charLiteral(v)})`;
+  if (t === 'short') return `((short)${v < 0n ? `(${v})` : v})`;
+  if (t === 'unsigned short') return `((unsigned short)${v}U)`;
+  const s = `${v}${LITERAL_SUFFIX[t] ?? ''}`;
+  return v < 0n ? `(${s})` : s;
+}
 
 function namespacesOf(scope: string[]): string[] { return scope.map(s => s === '(anonymous)' ? '_NV_ANON_NAMESPACE' : s); }
 

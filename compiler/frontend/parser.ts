@@ -11,6 +11,7 @@ import {
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue, isXvalue } from './sema';
 import { evalConst, evalInt } from './consteval';
 import { TYPE_TRAITS, evalTypeTrait } from './traits';
+import { isMmaBuiltin, mmaSignature } from './builtins-mma';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
 import { instantiateMemberClass, instantiateMemberAlias, tparamOf, dependent, type MemberClassTmpl } from './templates';
@@ -2937,6 +2938,20 @@ export class Parser {
     this.u.implicitBuiltins.set(name, f);
     return f;
   }
+  /** The WMMA builtins crt/mma.hpp calls undeclared (`__hmma_m16n16k16_ld_a(int *, const int *, unsigned, int)`); builtins-mma.ts lowers them. */
+  private implicitMmaBuiltin(name: string, pos: Pos): FuncSym {
+    const got = this.u.implicitBuiltins.get(name);
+    if (got) return got;
+    // the first pointer is written, the others read (`const int *`, `const float *` convert to them)
+    const params = [...mmaSignature(name)].map((c, i) => (c === 'p' ? ptrTo(i === 0 ? C.void : withQ(C.void, Q.Const)) : c === 'u' ? C.uint : C.int));
+    const f: FuncSym = {
+      kind: 'func', name, ty: { k: 'func', ret: C.void, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
+      defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
+      externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: this.u.fileOf(pos), id: this.u.nextId++,
+    };
+    this.u.implicitBuiltins.set(name, f);
+    return f;
+  }
   /** Inside template arguments: a `>` or `>>` outside parentheses ends the argument list, it does not compare or shift. */
   private gtEnds = false;
   parseAssign(): Expr {
@@ -3988,6 +4003,7 @@ export class Parser {
         return e;
       }
       if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
+      if (syms.length === 0 && this.at('(') && isMmaBuiltin(name)) syms = [this.implicitMmaBuiltin(name, pos)];
       if (syms.length === 0) {
         if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
         const friends = this.at('(') ? (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;

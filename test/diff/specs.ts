@@ -89,6 +89,18 @@ const MATH_FLAGS_F: [string, string[]][] = [
   ['tan', ['a']], ['sincos', ['a']], ['tanh', ['a']], ['rsqrt', ['b']], ['expm1', ['a']], ['log1p', ['b']],
 ];
 
+/** Bits of a small integer (or half-integer) as an IEEE half / a bfloat16 (exact for the values used). */
+function f16bits(x: number): number {
+  if (x === 0) return 0;
+  const sign = x < 0 ? 0x8000 : 0, a = Math.abs(x), e = Math.floor(Math.log2(a));
+  return sign | ((e + 15) << 10) | Math.round((a / 2 ** e - 1) * 1024);
+}
+function bf16bits(x: number): number {
+  const dv = new DataView(new ArrayBuffer(4));
+  dv.setFloat32(0, x);
+  return dv.getUint32(0) >>> 16;
+}
+
 export const SPECS: KernelSpec[] = [
   {
     name: 'assert_fail', expectTrap: true,
@@ -512,6 +524,40 @@ export const SPECS: KernelSpec[] = [
     name: 'cxx2_placement_array',
     buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 13 + 5) }, dout: { type: 'i32', n: 32 * 4 } },
     launches: [{ kernel: 'placementArray', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cuda_wmma',
+    buffers: {
+      ha: { type: 'u16', n: 256, init: gen(t => f16bits(((Math.floor(t / 16) * 3 + t % 16) % 7) - 3)) },
+      hb: { type: 'u16', n: 256, init: gen(t => f16bits(((t % 16 + 2 * Math.floor(t / 16)) % 5) - 2)) },   // column-major
+      hc: { type: 'f32', n: 256, init: gen(t => (Math.floor(t / 16) - t % 16) * 0.5) },
+      hd: { type: 'f32', n: 256 },
+      ha2: { type: 'u16', n: 512, init: gen(t => f16bits(((Math.floor(t / 16) * 3 + t % 16) % 7) - 3)) },
+      hb2: { type: 'u16', n: 128, init: gen(t => f16bits(((Math.floor(t / 8) + 2 * (t % 8)) % 5) - 2)) },
+      hd2: { type: 'u16', n: 256 },
+      abf: { type: 'u16', n: 256, init: gen(t => bf16bits(((Math.floor(t / 16) * 3 + t % 16) % 7) - 3)) },
+      bbf: { type: 'u16', n: 256, init: gen(t => bf16bits(((Math.floor(t / 16) + 2 * (t % 16)) % 5) - 2)) },
+      a8: { type: 'i8', n: 256, init: gen(t => (((Math.floor(t / 16) * 3 + t % 16) % 7) - 3) * 5) },
+      b8: { type: 'i8', n: 256, init: gen(t => (((t % 16 + 2 * Math.floor(t / 16)) % 5) - 2) * 7) },
+      a64: { type: 'f64', n: 32, init: gen(t => ((((Math.floor(t / 4) * 3 + t % 4) % 7) - 3) * 0.5)) },
+      b64: { type: 'f64', n: 32, init: gen(t => ((((t % 4 + 2 * Math.floor(t / 4)) % 5) - 2) * 0.25)) },
+      obf: { type: 'f32', n: 256 }, o8: { type: 'i32', n: 256 }, o64: { type: 'f64', n: 64 },
+    },
+    launches: [
+      { kernel: 'wmmaF32', grid: 1, block: 32, args: [buf('ha'), buf('hb'), buf('hc'), buf('hd')] },
+      { kernel: 'wmmaF16', grid: 1, block: 32, args: [buf('ha2'), buf('hb2'), buf('hd2')] },
+      { kernel: 'wmmaOther', grid: 1, block: 32, args: [buf('abf'), buf('bbf'), buf('a8'), buf('b8'), buf('a64'), buf('b64'), buf('obf'), buf('o8'), buf('o64')] },
+    ],
+  },
+  {
+    name: 'cxx2_nttp_spellings',
+    buffers: { d1: { type: 'i64', n: 4 }, d2: { type: 'i64', n: 4 }, d3: { type: 'i64', n: 4 }, d4: { type: 'i64', n: 4 } },
+    launches: [
+      { kernel: '_Z4wideILl5ELxn7ELm9ELs3ELh4ELc97EEvPx', grid: 1, block: 4, args: [buf('d1')] },
+      { kernel: '_Z4wideILln9000000000ELx9000000000ELm18000000000000000000ELsn3ELh200ELcn5EEvPx', grid: 1, block: 4, args: [buf('d2')] },
+      { kernel: '_Z6narrowILin5ELj7ELan3ELt65535ELb1ELc10EEvPx', grid: 1, block: 4, args: [buf('d3')] },
+      { kernel: '_Z6narrowILi5ELj0ELa100ELt0ELb0ELc32EEvPx', grid: 1, block: 4, args: [buf('d4')] },
+    ],
   },
   {
     name: 'cuda_libcu_misc',

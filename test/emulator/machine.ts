@@ -564,6 +564,7 @@ export class Machine {
       case Op.SHFL: return this.shfl(inst, active, mask);
       case Op.VOTE: return this.vote(inst, active, mask);
       case Op.MATCH: return this.match(inst, active);
+      case Op.WMMA: return this.wmma(inst, active);
       case Op.REDUX: return this.redux(inst, active);
       case Op.BAR: case Op.BARRED: {
         for (const th of active) {
@@ -1659,6 +1660,123 @@ export class Machine {
       }
       th.pc++;
     }
+  }
+
+  /**
+   * wmma.load / wmma.store / wmma.mma over a whole warp. The hardware's distribution of a fragment over the
+   * lanes is unspecified (PTX ISA): here lane l holds elements l*E .. l*E+E-1 of the matrix in row-major
+   * order (E per lane; f16 a/b fragments hold every element twice, as their 8 registers do), packed low
+   * element first. Loads, stores and mma agree on it, which is all a program can rely on.
+   */
+  private wmma(inst: Inst, active: Thread[]): void {
+    const mi = inst.mma!;
+    const lanes = active.filter(th => this.guard(inst, th));
+    if (lanes.length !== 32) throw new EmuError(`${inst.text}: a wmma needs the whole warp (${lanes.length} lanes)`);
+    lanes.sort((x, y) => x.lane - y.lane);
+    const bitsOf = (t: string): number => (t === 'f64' ? 64 : t === 'f32' || t === 's32' || t === 'tf32' ? 32 : t === 's8' || t === 'u8' ? 8 : 16);
+    const dims = (w: 'a' | 'b' | 'c' | 'd'): [number, number] => (w === 'a' ? [mi.m, mi.k] : w === 'b' ? [mi.k, mi.n] : [mi.m, mi.n]);
+    /** Every (lane, register, sub-element) slot of a fragment with its matrix element (row, col). */
+    const slots = (w: 'a' | 'b' | 'c' | 'd', t: string, nregs: number, each: (lane: number, reg: number, sub: number, r: number, c: number) => void): void => {
+      const [rows, cols] = dims(w);
+      const bits = bitsOf(t), per = t === 'f64' ? 1 : 32 / bits, E = nregs * per;
+      for (let l = 0; l < 32; l++) for (let e = 0; e < E; e++) {
+        const idx = (l * E + e) % (rows * cols);
+        each(l, Math.floor(e / per), e % per, Math.floor(idx / cols), idx % cols);
+      }
+    };
+    const regOf = (o: Opnd, j: number): Opnd => { if (o.k !== K.VEC || !o.regs![j]) throw new EmuError(`${inst.text}: too few registers`); return o.regs![j]!; };
+    /** Raw bits of element `sub` of a register (lo, hi words). */
+    const getBits = (lo: number, hi: number, t: string, sub: number): number | bigint => {
+      const bits = bitsOf(t);
+      if (bits === 64) return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+      return bits === 32 ? lo >>> 0 : (lo >>> (sub * bits)) & ((1 << bits) - 1);
+    };
+    const decode = (t: string, v: number | bigint): number => {
+      switch (t) {
+        case 'f16': return half.decodeHalf(Number(v), half.F16);
+        case 'bf16': return half.decodeHalf(Number(v), half.BF16);
+        case 'tf32': { const dv = new DataView(new ArrayBuffer(4)); dv.setUint32(0, Number(v) & ~0x1fff); return dv.getFloat32(0); }
+        case 'f32': { const dv = new DataView(new ArrayBuffer(4)); dv.setUint32(0, Number(v)); return dv.getFloat32(0); }
+        case 's8': return (Number(v) << 24) >> 24;
+        case 'u8': return Number(v);
+        case 's32': return Number(v) | 0;
+        case 'f64': { const dv = new DataView(new ArrayBuffer(8)); dv.setBigUint64(0, BigInt(v)); return dv.getFloat64(0); }
+      }
+      throw new EmuError(`${inst.text}: element type ${t}`);
+    };
+    const encode = (t: string, x: number): number | bigint => {
+      switch (t) {
+        case 'f16': return half.encodeHalf(half.roundHalf(x, 0, 0, half.F16), half.F16);
+        case 'f32': { const dv = new DataView(new ArrayBuffer(4)); dv.setFloat32(0, x); return dv.getUint32(0); }
+        case 's32': return x | 0;
+        case 'f64': { const dv = new DataView(new ArrayBuffer(8)); dv.setFloat64(0, x); return dv.getBigUint64(0); }
+      }
+      throw new EmuError(`${inst.text}: result type ${t}`);
+    };
+    const at = (a: number): Opnd => ({ k: K.IMM, r: 0, lo: 0, hi: 0, off: a, neg: false, regs: null, name: '' });
+    if (mi.kind === 'load' || mi.kind === 'store') {
+      const w = mi.which, t = mi.types[w];
+      const regsOp = mi.kind === 'load' ? inst.o[0]! : inst.o[1]!;
+      const nregs = regsOp.regs?.length ?? 0;
+      const bytes = bitsOf(t) / 8;
+      const words = new Map<string, [number, number]>();   // lane:reg -> (lo, hi) being assembled or read
+      if (mi.kind === 'store') for (const th of lanes) for (let j = 0; j < nregs; j++) words.set(`${th.lane}:${j}`, [this.rd(regOf(regsOp, j), th), this.rdh(regOf(regsOp, j), th)]);
+      slots(w, t, nregs, (l, j, sub, r, c) => {
+        const th = lanes[l]!;
+        const base = this.addr(mi.kind === 'load' ? inst.o[1]! : inst.o[0]!, th), ldm = this.rd(inst.o[2]!, th) >>> 0;
+        const a = base + (mi.layout === 'row' ? r * ldm + c : c * ldm + r) * bytes;
+        this.locate(mi.sp, at(a), th, bytes);
+        const key = `${l}:${j}`;
+        if (mi.kind === 'load') {
+          const cur = words.get(key) ?? [0, 0];
+          if (bytes === 8) { cur[0] = mDv.getUint32(mOff, true); cur[1] = mDv.getUint32(mOff + 4, true); }
+          else if (bytes === 4) cur[0] = mDv.getUint32(mOff, true);
+          else if (bytes === 2) cur[0] = (cur[0] | (mDv.getUint16(mOff, true) << (16 * sub))) >>> 0;
+          else cur[0] = (cur[0] | (mDv.getUint8(mOff) << (8 * sub))) >>> 0;
+          words.set(key, cur);
+        } else {
+          const [lo, hi] = words.get(key)!;
+          const v = getBits(lo, hi, t, sub);
+          if (bytes === 8) mDv.setBigUint64(mOff, v as bigint, true);
+          else if (bytes === 4) mDv.setUint32(mOff, Number(v), true);
+          else if (bytes === 2) mDv.setUint16(mOff, Number(v), true);
+          else mDv.setUint8(mOff, Number(v));
+        }
+      });
+      if (mi.kind === 'load') for (const th of lanes) for (let j = 0; j < nregs; j++) { const [lo, hi] = words.get(`${th.lane}:${j}`) ?? [0, 0]; this.wr(regOf(inst.o[0]!, j), th, lo | 0, hi | 0); }
+      for (const th of lanes) th.pc++;
+      for (const th of active) if (!lanes.includes(th)) th.pc++;
+      return;
+    }
+    // mma: gather a, b, c as matrices, d = a * b + c, scatter d
+    const gather = (w: 'a' | 'b' | 'c', o: Opnd): number[] => {
+      const [rows, cols] = dims(w), t = mi.types[w];
+      const out = new Array<number>(rows * cols).fill(0);
+      slots(w, t, o.regs!.length, (l, j, sub, r, c) => { const th = lanes[l]!; out[r * cols + c] = decode(t, getBits(this.rd(regOf(o, j), th), this.rdh(regOf(o, j), th), t, sub)); });
+      return out;
+    };
+    const A = gather('a', inst.o[1]!), B = gather('b', inst.o[2]!), Cm = gather('c', inst.o[3]!);
+    const D = new Array<number>(mi.m * mi.n);
+    const isInt = mi.types.d === 's32';
+    for (let r = 0; r < mi.m; r++) for (let c = 0; c < mi.n; c++) {
+      let acc = Cm[r * mi.n + c]!;
+      for (let k = 0; k < mi.k; k++) acc += A[r * mi.k + k]! * B[k * mi.n + c]!;
+      if (isInt) acc = mi.satf ? Math.max(-2147483648, Math.min(2147483647, acc)) : Number(BigInt.asIntN(32, BigInt(acc)));
+      else if (mi.types.d === 'f32') acc = Math.fround(acc);
+      D[r * mi.n + c] = acc;
+    }
+    const dOp = inst.o[0]!, td = mi.types.d, nd = dOp.regs!.length;
+    const words = new Map<string, [number, number]>();
+    slots('d', td, nd, (l, j, sub, r, c) => {
+      const key = `${l}:${j}`, cur = words.get(key) ?? [0, 0];
+      const v = encode(td, D[r * mi.n + c]!);
+      if (typeof v === 'bigint') { cur[0] = Number(v & 0xffffffffn); cur[1] = Number(v >> 32n); }
+      else if (td === 'f16') cur[0] = (cur[0] | (Number(v) << (16 * sub))) >>> 0;
+      else cur[0] = Number(v) >>> 0;
+      words.set(key, cur);
+    });
+    for (const th of lanes) for (let j = 0; j < nd; j++) { const [lo, hi] = words.get(`${th.lane}:${j}`)!; this.wr(regOf(dOp, j), th, lo | 0, hi | 0); }
+    for (const th of active) th.pc++;
   }
 
   private match(inst: Inst, active: Thread[]): void {

@@ -10,7 +10,7 @@ export const enum Op {
   SETP, SELP, CVT, CVTA, LD, ST, ATOM, RED, BRA, CALL, RET, EXIT, BAR, BARRED, BARWARP, NOP, SHFL, VOTE,
   MATCH, ACTIVEMASK, POPC, CLZ, BREV, BFIND, BFE, BFI, PRMT, SHF, SAD, FMA, RCP, SQRT, RSQRT, EX2, LG2,
   SIN, COS, TANH, COPYSIGN, TESTP, TRAP, ADDC, SUBC, MADC, LOP3, DP4A, DP2A, SET, BARCLUSTER, FNS, REDUX,
-  TEX, TLD4, SULD, SUST,
+  TEX, TLD4, SULD, SUST, WMMA,
 }
 
 const OPS: Record<string, Op> = {
@@ -19,7 +19,7 @@ const OPS: Record<string, Op> = {
   xor: Op.XOR, not: Op.NOT, cnot: Op.CNOT, shl: Op.SHL, shr: Op.SHR, setp: Op.SETP, set: Op.SET, selp: Op.SELP,
   cvt: Op.CVT, cvta: Op.CVTA, ld: Op.LD, ldu: Op.LD, st: Op.ST, atom: Op.ATOM, red: Op.RED, bra: Op.BRA,
   call: Op.CALL, ret: Op.RET, exit: Op.EXIT, bar: Op.BAR, barrier: Op.BAR, membar: Op.NOP, fence: Op.NOP,
-  prefetch: Op.NOP, prefetchu: Op.NOP, shfl: Op.SHFL, vote: Op.VOTE, match: Op.MATCH, activemask: Op.ACTIVEMASK,
+  wmma: Op.WMMA, prefetch: Op.NOP, prefetchu: Op.NOP, shfl: Op.SHFL, vote: Op.VOTE, match: Op.MATCH, activemask: Op.ACTIVEMASK,
   popc: Op.POPC, clz: Op.CLZ, brev: Op.BREV, bfind: Op.BFIND, bfe: Op.BFE, bfi: Op.BFI, prmt: Op.PRMT,
   shf: Op.SHF, sad: Op.SAD, fma: Op.FMA, rcp: Op.RCP, sqrt: Op.SQRT, rsqrt: Op.RSQRT, ex2: Op.EX2,
   lg2: Op.LG2, sin: Op.SIN, cos: Op.COS, tanh: Op.TANH, copysign: Op.COPYSIGN, testp: Op.TESTP, trap: Op.TRAP,
@@ -66,6 +66,22 @@ const CMPS: Record<string, Cmp> = {
 /** Sub-modes in Inst.m: boolean combine of setp, shfl mode, vote mode, atom op, bar.red op, testp class. */
 export const enum M { NONE, AND, OR, XOR, UP, DOWN, BFLY, IDX, ALL, ANY, UNI, BALLOT, ADD, INC, DEC, EXCH, CAS, MIN, MAX, POPC, ANY_MATCH, ALL_MATCH, FINITE, INFINITE, NUMBER, NOTANUMBER, NORMAL, SUBNORMAL }
 
+/**
+ * A wmma instruction: the shape, which fragment a load/store moves (a, b, c; d) and its layout, the
+ * layouts of a and b for mma, and each fragment's element type (f16, bf16, tf32, f32, s8, u8, s32, f64).
+ */
+export interface MmaInfo {
+  kind: 'load' | 'store' | 'mma';
+  which: 'a' | 'b' | 'c' | 'd';
+  m: number; n: number; k: number;
+  layout: 'row' | 'col';
+  alayout: 'row' | 'col';
+  blayout: 'row' | 'col';
+  sp: Space;
+  types: { a: string; b: string; c: string; d: string };
+  satf: boolean;
+}
+
 export interface Inst {
   op: Op;
   /** Full opcode text, for error messages. */
@@ -89,6 +105,8 @@ export interface Inst {
   line: number;
   /** tex / tld4 / suld / sust: geometry, mode, types, handle and coordinates (texsurf.ts). */
   ts?: TexSurfInfo;
+  /** wmma.load / wmma.store / wmma.mma (machine.ts wmma()). */
+  mma?: MmaInfo;
 }
 
 export interface ParamDecl { name: string; size: number; align: number; t: T }
@@ -478,6 +496,7 @@ function decodeInst(toks: string[], line: number, f: Func, module: PtxModule, sc
   const op = OPS[base];
   if (op === undefined) throw new PtxError(`line ${line}: unsupported PTX instruction '${text}'`);
   const inst: Inst = { op, text, t: T.NONE, t2: T.NONE, f: 0, cmp: Cmp.EQ, m: M.NONE, sp: Space.GENERIC, vec: 1, g, gneg, o: [], target: -1, rpc: -1, line };
+  if (op === Op.WMMA) return decodeWmma(inst, parts.slice(1), toks.slice(i), w => decodeOperand(w, T.B32, line, f, module, sc, depots, inst));
   if (op === Op.TEX || op === Op.TLD4 || op === Op.SULD || op === Op.SUST) {
     return decodeTexSurf(inst, base, parts.slice(1), toks.slice(i), w => decodeOperand(w, T.B32, line, f, module, sc, depots, inst));
   }
@@ -576,6 +595,44 @@ function splitOperands(rest: string[]): string[][] {
 }
 
 /** tex / tld4 / suld `d, [h, {coords}]{, extra}` and sust `[h, {coords}], {values}`: inst.o holds the data operands. */
+/** wmma.load.{a,b,c}.sync.aligned.layout.shape[.space].type, wmma.store.d..., wmma.mma.sync.aligned.alayout.blayout.shape.types[.satfinite]. */
+function decodeWmma(inst: Inst, mods: string[], rest: string[], dec: (w: string[]) => Opnd): Inst {
+  const bad = (): never => { throw new PtxError(`line ${inst.line}: unsupported wmma form '${inst.text}'`); };
+  const kind = mods[0];
+  if (kind !== 'load' && kind !== 'store' && kind !== 'mma') return bad();
+  const info: MmaInfo = { kind, which: 'd', m: 0, n: 0, k: 0, layout: 'row', alayout: 'row', blayout: 'row', sp: Space.GENERIC, types: { a: '', b: '', c: '', d: '' }, satf: false };
+  const layouts: ('row' | 'col')[] = [];
+  const types: string[] = [];
+  for (const p of mods.slice(1)) {
+    const shape = /^m(\d+)n(\d+)k(\d+)$/.exec(p);
+    if (shape) { info.m = Number(shape[1]); info.n = Number(shape[2]); info.k = Number(shape[3]); continue; }
+    if (p === 'a' || p === 'b' || p === 'c' || p === 'd') { info.which = p; continue; }
+    if (p === 'row' || p === 'col') { layouts.push(p); continue; }
+    if (p === 'sync' || p === 'aligned' || p === 'rn') continue;   // f64 mma rounds to nearest (the only mode emulated)
+    if (p === 'satfinite') { info.satf = true; continue; }
+    const spc = parseSpace(p);
+    if (spc !== undefined) { info.sp = spc; continue; }
+    if (/^(f16|bf16|tf32|f32|s8|u8|s32|f64)$/.test(p)) { types.push(p); continue; }
+    return bad();
+  }
+  if (!info.m || layouts.length !== (kind === 'mma' ? 2 : 1) || types.length === 0) return bad();
+  if (kind === 'mma') {
+    info.alayout = layouts[0]!; info.blayout = layouts[1]!;
+    // f16 forms name d and c; the others d, a, b, c
+    if (types.length === 2) info.types = { d: types[0]!, c: types[1]!, a: 'f16', b: 'f16' };
+    else if (types.length === 4) info.types = { d: types[0]!, a: types[1]!, b: types[2]!, c: types[3]! };
+    else return bad();
+  } else {
+    info.layout = layouts[0]!;
+    const t = types[0]!;
+    info.types = { a: t, b: t, c: t, d: t };
+  }
+  inst.mma = info;
+  inst.o = splitOperands(rest).map(dec);
+  if (inst.o.length !== (kind === 'mma' ? 4 : 3)) return bad();
+  return inst;
+}
+
 function decodeTexSurf(inst: Inst, base: string, mods: string[], rest: string[], dec: (w: string[]) => Opnd): Inst {
   let info: Omit<TexSurfInfo, 'handle' | 'coords'>;
   try { info = parseTexSurfModifiers(base, mods); } catch (e) { throw new PtxError(`line ${inst.line}: ${(e as Error).message}`); }

@@ -39,6 +39,29 @@ __global__ void k(unsigned *o) { o[threadIdx.x] = cuda::ptx::get_sreg_laneid(); 
 __global__ void k(int *o) { o[threadIdx.x] = cuda::maximum<int>{}(o[threadIdx.x], 2) + cuda::minimum<>{}(o[0], 1); }`, null],
   ['cuda_std_common_type', `#include <cuda/std/type_traits>
 __global__ void k(int *o) { cuda::std::common_type_t<int, short> x = 3; o[0] = x + (int)sizeof(cuda::std::common_type_t<char, double>); }`, null],
+  ['wmma_f16', `#include <mma.h>
+using namespace nvcuda;
+__global__ void k(const half *a, const half *b, float *c) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, a, 16); wmma::load_matrix_sync(fb, b, 16);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(c, acc, 16, wmma::mem_row_major);
+}`, null],
+  // sub-byte fragments are not lowered: the unit falls back naming them
+  ['wmma_s4', `#include <mma.h>
+using namespace nvcuda;
+__global__ void k(const int *a, const int *b, int *c) {
+  wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::s4, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 8, 8, 32, wmma::experimental::precision::s4, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 8, 8, 32, int> acc;
+  wmma::fill_fragment(acc, 0);
+  wmma::load_matrix_sync(fa, a, 32); wmma::load_matrix_sync(fb, b, 32);
+  wmma::mma_sync(acc, fa, fb, acc);
+  wmma::store_matrix_sync(c, acc, 8, wmma::mem_row_major);
+}`, /4-bit WMMA fragments/],
   ['cuda_std_type_traits', `#include <cuda/std/type_traits>
 template <typename T> __device__ T twice(T v) { static_assert(cuda::std::is_arithmetic<T>::value, "arith"); return cuda::std::is_floating_point<T>::value ? v * 2 : v + v; }
 __global__ void k(int *o, float *f) { o[threadIdx.x] = twice(3); f[threadIdx.x] = twice(1.5f); }`, null],

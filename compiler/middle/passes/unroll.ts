@@ -10,7 +10,7 @@ import type { CompileOptions } from '../../options';
 import { buildCFG, dominates, succsOf, simplifyInst, loadFromConstant, type CFG } from '../passes';
 import { constGepOffset } from './sroa';
 
-const MAX_TRIPS = 64;
+const MAX_TRIPS = 256;
 /** With `#pragma unroll` (full), as cicc's large pragma threshold: trips and unrolled instructions. */
 const PRAGMA_MAX_TRIPS = 1024;
 const PRAGMA_SIZE_LIMIT = 16384;
@@ -133,6 +133,36 @@ function funcSize(f: Func): number {
 function loopSize(loop: Loop): number {
   let n = 0;
   for (const b of loop.blocks) n += b.insts.length;
+  return n;
+}
+
+/**
+ * What one unrolled copy of the loop costs, as LLVM's unroller estimates it: the induction variables and
+ * everything computed from them and constants fold to constants in each copy, address arithmetic on them
+ * folds into `[reg+imm]`, and the exit test and branches disappear; the rest stays.
+ */
+function unrolledCost(loop: Loop): number {
+  const h = loop.header;
+  const folds = new Set<Value>();
+  for (const i of h.insts) if (i.op === 'phi' && i.ty.k === 'int') folds.add(i);
+  const foldable = (v: Value): boolean => v.kind === 'int' || folds.has(v) || (v.kind === 'inst' && !loop.blocks.has(v.parent!));
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const b of loop.blocks) for (const i of b.insts) {
+      if (folds.has(i) || i.ty.k !== 'int') continue;
+      const pure = i.op === 'add' || i.op === 'sub' || i.op === 'mul' || i.op === 'shl' || i.op === 'and' || i.op === 'or'
+        || i.op === 'xor' || i.op === 'lshr' || i.op === 'ashr' || i.op === 'sext' || i.op === 'zext' || i.op === 'trunc' || i.op === 'icmp' || i.op === 'phi';
+      if (pure && i.ops.every(foldable)) { folds.add(i); changed = true; }
+    }
+  }
+  let n = 0;
+  for (const b of loop.blocks) for (const i of b.insts) {
+    if (folds.has(i) || i.op === 'phi' || i.op === 'br' || i.op === 'condbr') continue;
+    // an address of a base the loop does not change plus a folded index: `[reg+imm]` in every copy
+    if (i.op === 'gep' && i.ops.slice(1).every(foldable)) continue;
+    n++;
+  }
   return n;
 }
 
@@ -277,7 +307,9 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   const n = tripCount(loop, pre, stay, opts, pragma === undefined ? MAX_TRIPS : pragma === 0 ? PRAGMA_MAX_TRIPS : Math.min(pragma, PRAGMA_MAX_TRIPS));
   if (n === null) return false;
   const limit = pragma !== undefined ? PRAGMA_SIZE_LIMIT : frees ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
-  if (n * loopSize(loop) > limit) return false;
+  // without a pragma, the cost of the copies as LLVM counts it (folded induction arithmetic is free), and
+  // never more than eight times the instructions we would copy
+  if (pragma !== undefined ? n * loopSize(loop) > limit : n * unrolledCost(loop) > limit || n * loopSize(loop) > 8 * limit) return false;
 
   for (const u of lcssa) throughExitPhi(u);
   const body = f.blocks.filter(b => loop.blocks.has(b));

@@ -13,6 +13,8 @@ import {
 } from './helpers/tools';
 
 const CONCURRENCY = 2;
+/** Some 200 programs, each a host compile, three device compiles and ptxas runs, a link: about ten minutes on two cores. */
+const BUILD_TIMEOUT_MS = 1_500_000;
 
 interface Outcome { name: string; ok: boolean; stage: string; seconds: number; log: string }
 
@@ -76,5 +78,5 @@ describe.skipIf(skip !== undefined)(`integration: nvcc --cicc-prefix=ptxd-cicc o
     console.log(`integration: ${outcomes.length - failed.length}/${outcomes.length} built in ${total.toFixed(1)}s`);
     const details = failed.map(o => `--- ${o.name} (${o.stage}) ---\n${o.log.split('\n').slice(-25).join('\n')}`).join('\n');
     expect(failed.map(o => `${o.name} (${o.stage})`), `failing programs:\n${details}`).toEqual([]);
-  });
+  }, BUILD_TIMEOUT_MS);
 });

@@ -194,14 +194,20 @@ export const isDecltypeAuto = (t: CType): boolean => (t as { dcauto?: boolean })
 export const hasAuto = (t: CType): boolean => isAuto(t) || ((t.k === 'ptr' || t.k === 'ref') && hasAuto(t.to));
 export const arrayOf = (t: CType, n: number | null): CType => ({ k: 'array', elem: t, n, q: 0 });
 
+/**
+ * The typedef a type was named through (`size_t`, `uint32_t`, `half`), qualified: only the host stub reads
+ * it (it spells kernel parameters as written, as cicc's does); every type query looks through it.
+ */
+export const sugarOf = (t: CType): string | undefined => (t as { sugar?: string }).sugar;
+export function withSugar(t: CType, sugar: string): CType { return { ...t, sugar } as unknown as CType; }
 export function withQ(t: CType, q: number): CType {
   if (t.k === 'array') return q === 0 ? t : { ...t, elem: withQ(t.elem, q) };   // qualifiers of an array apply to its elements
-  if (t.k === 'int') return intT(t.name, t.q | q);
+  if (t.k === 'int') { const r = intT(t.name, t.q | q); const s = sugarOf(t); return s ? withSugar(r, s) : r; }
   return (t.q | q) === t.q ? t : { ...t, q: t.q | q } as CType;
 }
 export function unqual(t: CType): CType {
   if (t.q === 0) return t;
-  if (t.k === 'int') return intT(t.name);
+  if (t.k === 'int') { const r = intT(t.name); const s = sugarOf(t); return s ? withSugar(r, s) : r; }
   return { ...t, q: 0 } as CType;
 }
 

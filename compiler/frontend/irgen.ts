@@ -8,7 +8,7 @@ import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
 import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types';
 import type { FuncSym, VarSym } from './ast';
-import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName } from './ctype';
+import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName, sugarOf, unqual } from './ctype';
 import { Tok } from './tokens';
 import { Parser, SyntaxAbort } from './parser';
 import { Unit } from './unit';
@@ -353,6 +353,13 @@ export function hostType(t: CType): HostType {
     if (t.q & 2) o.volatile = true;
     return o;
   };
+  // a type named through a typedef is spelled by that name, as cicc's stub does (`size_t`, `const half *`)
+  const sugar = sugarOf(t);
+  if (sugar && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func') {
+    const plain = { ...unqual(t) } as CType & { sugar?: string };
+    delete plain.sugar;
+    return cv({ k: 'typedef', qualName: sugar, target: hostType(plain) });
+  }
   switch (t.k) {
     case 'void': return cv({ k: 'builtin', name: 'void' });
     case 'bool': return cv({ k: 'builtin', name: 'bool' });

@@ -6,7 +6,7 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam, withSugar,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue, isXvalue } from './sema';
 import { evalConst, evalInt } from './consteval';
@@ -596,7 +596,8 @@ export class Parser {
           if (mct) { named = this.memberClassType(mct); continue; }
           const syms = this.lookup(t);
           if (syms.length && syms[0]!.kind === 'type') {
-            named = syms[0]!.ty; this.p++;
+            const sugar = (syms[0] as Sym & { sugar?: string }).sugar;
+            named = sugar ? withSugar(syms[0]!.ty, sugar) : syms[0]!.ty; this.p++;
             if (this.at('<')) {
               // a template template parameter given its arguments (`Store<T>`): that class template's specialisation
               const tdi = (named as { tmplDecl?: number }).tmplDecl;
@@ -1428,7 +1429,10 @@ export class Parser {
         const r = this.u.resolveIn(path, n);
         if (r.kind === 'ns' && this.at('::', 1)) { path = r.path; this.p += 2; continue; }
         const syms = this.u.lookupIn(path, n);
-        if (syms.length && syms[0]!.kind === 'type') { ty = syms[0]!.ty; this.p++; }
+        if (syms.length && syms[0]!.kind === 'type') {
+          const sugar = (syms[0] as Sym & { sugar?: string }).sugar;
+          ty = sugar ? withSugar(syms[0]!.ty, sugar) : syms[0]!.ty; this.p++;
+        }
       }
       if (!ty) { this.p = save; return null; }
       if (this.at('<')) throw new Unsupported(`template ${n}<...>`);
@@ -2023,7 +2027,8 @@ export class Parser {
         const name = this.tx(); this.p += 2;
         const defines = this.at('enum') && !this.at('class', 1) && !this.at('struct', 1);
         const ty = this.parseTypeName();
-        out.push({ kind: 'type', name, ty });
+        // an alias declaration names its type like a typedef (sugarOf)
+        out.push({ kind: 'type', name, ty, sugar: this.ns.includes('(anonymous)') ? undefined : [...this.ns, name].join('::') } as Sym);
         // `using E = enum E { a, b };`: the enum's tag and enumerators are declared here as well
         if (defines && ty.k === 'enum') out.push({ kind: 'type', name: ty.en.name, ty: unqual(ty) }, ...this.enumConsts(ty));
         return out;
@@ -2079,7 +2084,11 @@ export class Parser {
         const t = d.ty;
         if (t.k === 'record' && !t.rec.name && !t.rec.typedefName) t.rec.typedefName = d.name;
         if (t.k === 'enum' && !t.en.name && !t.en.typedefName) t.en.typedefName = d.name;
-        out.push({ kind: 'type', name: d.name, ty: t });
+        // named through it, the type keeps the typedef's name for the host stub (sugarOf); cicc spells the
+        // __device_builtin__ ones (cudaTextureObject_t) as their type
+        const qual = [...this.ns.filter(s => s !== '(anonymous)'), d.name].join('::');
+        const sugar = this.ns.includes('(anonymous)') || attrs.deviceBuiltin ? undefined : qual;
+        out.push({ kind: 'type', name: d.name, ty: t, sugar } as Sym);
       } else if (d.ty.k === 'func') {
         const f = this.u.declareFunction(d, ds, attrs, this.ns, flagsInAnon, this.instantiating);
         if (this.at('{')) {

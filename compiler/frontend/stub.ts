@@ -185,8 +185,9 @@ function plainSpelling(t: HostType): string {
   switch (t.k) {
     case 'builtin': return builtinName(t.name);
     case 'record': case 'enum': return t.qualName;
-    // A typedef's alias names its target (`typedef int _ZN2ns1IE;`), a named type by its qualified name.
-    case 'typedef': return t.target.k === 'typedef' ? t.target.qualName : plainSpelling(t.target);
+    // A typedef's alias names its target (`typedef int _ZN2ns1IE;`), a named type by its qualified name; the
+    // typedef of a class names itself (`typedef geo::PtT _ZN3geo3PtTE;`, measured against cicc's stubs).
+    case 'typedef': return t.target.k === 'typedef' ? t.target.qualName : t.target.k === 'record' || t.target.k === 'enum' ? t.qualName : plainSpelling(t.target);
     case 'ptr': return `${plainSpelling(t.to)} *`;
     case 'ref': return `${plainSpelling(t.to)}&`;
     case 'array': return `${plainSpelling(t.elem)} [${t.n}]`;

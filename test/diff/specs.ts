@@ -560,6 +560,17 @@ export const SPECS: KernelSpec[] = [
     ],
   },
   {
+    name: 'cxx2_typedef_params',
+    buffers: {
+      du: { type: 'u32', n: 32 }, dh: { type: 'u16', n: 32, init: gen(i => i) }, dr: { type: 'f32', n: 32 },
+      dc: { type: 'f64', n: 32, init: gen(i => i * 0.25) },
+    },
+    launches: [{
+      kernel: '_Z13typedefParamsmPjPKtPf4PairPKdN3geo2PtEi', grid: 1, block: 32,
+      args: [u64(32n), buf('du'), buf('dh'), buf('dr'), { bytes: [5, 0, 0, 0, 7, 0, 0, 0] }, buf('dc'), { bytes: [0, 0, 0xc0, 0x3f, 0, 0, 0, 0x40] }, i32(100)],
+    }],
+  },
+  {
     name: 'cuda_libcu_misc',
     buffers: {
       din: { type: 'u32', n: 64, init: gen(i => (i === 3 ? 0 : i === 5 ? 64 : i === 7 ? 0xffffffff : Number(BigInt.asUintN(32, BigInt(i) * 2654435761n) >> BigInt(i % 29)))) },

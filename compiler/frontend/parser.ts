@@ -2932,29 +2932,24 @@ export class Parser {
     return e;
   }
   /**
-   * `__match32_any_sync(mask, v)` and its 64-bit / match.all siblings: builtins cicc knows without a declaration
-   * (sm_70_rt.hpp calls them undeclared); lowered to match.sync by builtins.ts.
+   * Builtins cicc knows without a declaration, lowered by builtins.ts: `__match32_any_sync(mask, v)` and its
+   * 64-bit / match.all siblings (sm_70_rt.hpp calls them undeclared) and the WMMA builtins crt/mma.hpp calls
+   * (`__hmma_m16n16k16_ld_a(int *, const int *, unsigned, int)`, builtins-mma.ts).
    */
-  private implicitMatchBuiltin(name: string, pos: Pos): FuncSym {
+  private implicitBuiltin(name: string, pos: Pos): FuncSym {
     const got = this.u.implicitBuiltins.get(name);
     if (got) return got;
-    const params = [C.uint, name.startsWith('__match64') ? C.ullong : C.uint, ...(name.endsWith('_all_sync') ? [ptrTo(C.int)] : [])];
+    let params: CType[], ret: CType;
+    if (isMmaBuiltin(name)) {
+      // the first pointer is written, the others read (`const int *`, `const float *` convert to them)
+      params = [...mmaSignature(name)].map((c, i) => (c === 'p' ? ptrTo(i === 0 ? C.void : withQ(C.void, Q.Const)) : c === 'u' ? C.uint : C.int));
+      ret = C.void;
+    } else {
+      params = [C.uint, name.startsWith('__match64') ? C.ullong : C.uint, ...(name.endsWith('_all_sync') ? [ptrTo(C.int)] : [])];
+      ret = C.uint;
+    }
     const f: FuncSym = {
-      kind: 'func', name, ty: { k: 'func', ret: C.uint, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
-      defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
-      externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: this.u.fileOf(pos), id: this.u.nextId++,
-    };
-    this.u.implicitBuiltins.set(name, f);
-    return f;
-  }
-  /** The WMMA builtins crt/mma.hpp calls undeclared (`__hmma_m16n16k16_ld_a(int *, const int *, unsigned, int)`); builtins-mma.ts lowers them. */
-  private implicitMmaBuiltin(name: string, pos: Pos): FuncSym {
-    const got = this.u.implicitBuiltins.get(name);
-    if (got) return got;
-    // the first pointer is written, the others read (`const int *`, `const float *` convert to them)
-    const params = [...mmaSignature(name)].map((c, i) => (c === 'p' ? ptrTo(i === 0 ? C.void : withQ(C.void, Q.Const)) : c === 'u' ? C.uint : C.int));
-    const f: FuncSym = {
-      kind: 'func', name, ty: { k: 'func', ret: C.void, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
+      kind: 'func', name, ty: { k: 'func', ret, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
       defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
       externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: this.u.fileOf(pos), id: this.u.nextId++,
     };
@@ -4011,8 +4006,7 @@ export class Parser {
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }
-      if (syms.length === 0 && this.at('(') && /^__match(32|64)_(any|all)_sync$/.test(name)) syms = [this.implicitMatchBuiltin(name, pos)];
-      if (syms.length === 0 && this.at('(') && isMmaBuiltin(name)) syms = [this.implicitMmaBuiltin(name, pos)];
+      if (syms.length === 0 && this.at('(') && (/^__match(32|64)_(any|all)_sync$/.test(name) || isMmaBuiltin(name))) syms = [this.implicitBuiltin(name, pos)];
       if (syms.length === 0) {
         if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
         const friends = this.at('(') ? (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;

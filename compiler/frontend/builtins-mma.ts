@@ -95,8 +95,8 @@ export function lowerMma(b: Builder, name: string, args: Value[]): void {
   if (family === 'imma' && M === '8' && N === '8') throw new Unsupported('4-bit WMMA fragments');
   const shape = `m${M}n${N}k${K}`;
   const [rm, rn, rk] = [Number(M), Number(N), Number(K)];
-  // the element suffix of loads names the a/b type (`ld_a_s8`), of stores and c loads the accumulator type
-  const fr = operandFrags(family, op === 'mma' ? suffix : op === 'ld_a' || op === 'ld_b' ? suffix : suffix?.replace(/^i32$/, 's32'), op);
+  // the suffix names the a/b type of a/b loads (`ld_a_s8`), the accumulator of c loads and stores, d and c of an f16 mma
+  const fr = operandFrags(family, suffix, op);
   if (op === 'ld_a' || op === 'ld_b' || op === 'ld_c') {
     const which = op.slice(3);
     const f = which === 'a' ? fr.a : which === 'b' ? fr.b : fr.c;

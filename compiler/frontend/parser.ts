@@ -540,7 +540,7 @@ export class Parser {
           if (t !== 'decltype' && t !== '__decltype') named = e.ty;
           else if (e.k === 'var' && !paren) named = e.sym.ty;
           else if (e.k === 'member' && !paren) named = e.field.ty;
-          else named = e.lv ? (isXvalue(e) ? { k: 'ref', to: e.ty, q: 0, rv: true } as CType : refTo(e.ty)) : e.ty;
+          else named = e.lv ? refTo(e.ty, isXvalue(e)) : e.ty;
           if (named.k === 'error') this.syntax('expected a type specifier', 79);
           continue;
         }

@@ -201,9 +201,11 @@ function typeKey(t: CType): string {
 const ids = new WeakMap<RecordDecl, number>();
 let nextRecId = 1;
 function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
+/** Arguments that still name a template's parameters (a pattern's, never laid out or evaluated). */
+const dependentArgs = (args: TArg[]): boolean => flatArgs(args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v));
 export const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
   || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
-  || (t.k === 'record' && !!t.rec.targs && flatArgs(t.rec.targs).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v)));
+  || (t.k === 'record' && !!t.rec.targs && dependentArgs(t.rec.targs));
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
 export class Templates {
@@ -551,7 +553,7 @@ export class Templates {
     rec.targs = b.args;
     (rec as RecordDecl & { tmpl?: number }).tmpl = di;
     this.classes.set(key, rec);
-    if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v))) return rec;   // only a pattern: never laid out
+    if (dependentArgs(b.args)) return rec;   // only a pattern: never laid out
     // an explicit specialisation for exactly these arguments replaces the primary template
     const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
     const src = spec?.di ?? di;
@@ -580,9 +582,11 @@ export class Templates {
     q.expect('using'); q.p++;
     while (!q.at('=') && q.kind() !== 0) q.p++;   // attributes after the name
     q.expect('=');
+    const dep0 = this.u.dependentDecltypes;
     const ty = q.parseTypeName();
     if (!q.at(";")) throw new Unsupported(`alias template ${this.u.index.decls[di]!.name}`);
-    this.aliases.set(key, ty);
+    // a type with a decltype we could not type yet is only for this pattern's reading (partialSpecFor checks it)
+    if (this.u.dependentDecltypes === dep0) this.aliases.set(key, ty);
     return ty;
   }
   private aliases = new Map<string, CType>();
@@ -594,14 +598,13 @@ export class Templates {
   instantiateVariable(di: number, given: TArg[], p0: Parser, pos: number): Expr {
     const { b, key } = this.bind(di, given, p0);
     const name = this.u.index.decls[di]!.name;
-    const isDependent = flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v));
-    // a variable declared without an initializer (libcu++'s `extern T&& (*declval)() noexcept`): only its type
-    // matters (it is named in unevaluated operands), also where the arguments are still a template's parameters
-    const typeOnly = this.typeOnlyVariable(di, b, key, name, pos);
-    if (typeOnly) return typeOnly;
-    if (isDependent) throw new Unsupported(`variable template ${name} with dependent arguments`);
     let got = this.variables.get(key);
     if (!got) {
+      // a variable declared without an initializer (libcu++'s `extern T&& (*declval)() noexcept`): only its type
+      // matters (it is named in unevaluated operands), also where the arguments are still a template's parameters
+      const typeOnly = this.typeOnlyVariable(di, b, key, name, pos);
+      if (typeOnly) return typeOnly;
+      if (dependentArgs(b.args)) throw new Unsupported(`variable template ${name} with dependent arguments`);
       const spec = this.explicitSpecFor(di, b.args) ?? this.partialSpecFor(di, b.args);
       const q = this.parserAt(spec?.di ?? di);
       parseTemplateHeader(q);
@@ -685,9 +688,7 @@ export class Templates {
       const scope = new Map<string, Sym>();
       h.forEach((tp, i) => { if (tp.name) scope.set(tp.name, patternSym(tp, i)); });
       p.tscope = scope;
-      // the arguments after the specialised name (a variable's type before it may have its own: `ident_t<T> v<T*>`)
-      if (d.kind === 'variable') { while (!(p.at(d.name) && p.at('<', 1)) && p.kind() !== 0) p.p++; p.p++; }
-      while (!p.at('<') && p.kind() !== 0) p.p++;
+      toSpecArgs(p, d);
       const before = this.u.diags.length, errs = this.u.errorCount;
       let pats: TArg[];
       p.packPatterns = true;
@@ -724,8 +725,7 @@ export class Templates {
     parseTemplateHeader(p);
     p.tscope = scope;
     p.instantiating = true;
-    if (d.kind === 'variable') { while (!(p.at(d.name) && p.at('<', 1)) && p.kind() !== 0) p.p++; p.p++; }
-    while (!p.at('<') && p.kind() !== 0) p.p++;
+    toSpecArgs(p, d);
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       const got = p.parseTemplateArgs();
@@ -815,6 +815,12 @@ export class Templates {
     }
     return undefined;
   }
+}
+
+/** Moves p to the `<` of a specialisation's arguments: after the name (a variable's type may have arguments of its own: `ident_t<T> v<T*>`). */
+function toSpecArgs(p: Parser, d: { kind: string; name: string }): void {
+  if (d.kind === 'variable') { while (!(p.at(d.name) && p.at('<', 1)) && p.kind() !== 0) p.p++; p.p++; }
+  while (!p.at('<') && p.kind() !== 0) p.p++;
 }
 
 /** The declared return type of a pattern we could not read (the specialisation's own return type mangles instead). */
@@ -1050,7 +1056,7 @@ export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TAr
   rec.targs = b.args;
   rec.parent = mct.outer;
   mct.insts.set(key, rec);
-  if (flatArgs(b.args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v))) return rec;   // only a pattern
+  if (dependentArgs(b.args)) return rec;   // only a pattern
   q.tscope = new Map([...(mct.tscope ?? []), ...b.scope]);
   q.instRecord = rec;
   q.instantiating = true;

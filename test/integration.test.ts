@@ -1,16 +1,19 @@
 // Real integration: every program in test/kernels is built by the real nvcc with ptxd as its cicc
 // (`--cicc-prefix=bin/ptxd-cicc`, PTXD_FALLBACK=never so a fallback to the real cicc can never pass as ours),
 // for every real-GPU target at once. nvcc runs ptxas on our PTX for each target: that is the ptxas check.
+// The client talks to a private daemon (its own socket and cache directory, the unit cache off so that every
+// request is a compile), as it does for a user; the in-process path is what the other suites run.
 // The linked executables are kept in test/.build/ (git-ignored) with a <name>.expect file listing the
 // output the program must print; scripts/gpu-check.sh runs them on a machine with a GPU.
 
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, afterAll } from 'vitest';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   BUILD_DIR, INTEGRATION_ARCHS, PTXD_CICC, expectedOutput, gencodeFlags, kernelPrograms, mkTempDir, programNvccFlags, requireTool, skipReason,
 } from './helpers/tools';
+import { sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const CONCURRENCY = 2;
 /** Some 200 programs, each a host compile, three device compiles and ptxas runs, a link: about ten minutes on two cores. */
@@ -29,10 +32,9 @@ function runAsync(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<
   });
 }
 
-async function buildOne(nvcc: string, cu: string, work: string): Promise<Outcome> {
+async function buildOne(nvcc: string, cu: string, work: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const name = path.basename(cu, '.cu');
   const t0 = performance.now();
-  const env = { ...process.env, PTXD_FALLBACK: 'never' };
   const obj = path.join(work, `${name}.o`);
   const exe = path.join(BUILD_DIR, name);
   const done = (ok: boolean, stage: string, log: string): Outcome => ({ name, ok, stage, seconds: (performance.now() - t0) / 1000, log });
@@ -58,6 +60,9 @@ async function pool<T, R>(items: T[], n: number, f: (x: T) => Promise<R>): Promi
 const skip = skipReason('nvcc', 'ptxas');
 
 describe.skipIf(skip !== undefined)(`integration: nvcc --cicc-prefix=ptxd-cicc on test/kernels ${skip ?? ''}`, () => {
+  let sb: DaemonSandbox | undefined;
+  afterAll(async () => { if (sb) await stopDaemon(sb); });
+
   it('test/kernels has the programs the suite is built on', () => {
     expect(kernelPrograms().length).toBeGreaterThanOrEqual(45);
   });
@@ -69,7 +74,8 @@ describe.skipIf(skip !== undefined)(`integration: nvcc --cicc-prefix=ptxd-cicc o
     fs.mkdirSync(BUILD_DIR, { recursive: true });
     const work = mkTempDir('integration');
     const t0 = performance.now();
-    const outcomes = await pool(kernelPrograms(), CONCURRENCY, cu => buildOne(nvcc, cu, work));
+    sb = sandbox('integration', { PTXD_CACHE: '0' });
+    const outcomes = await pool(kernelPrograms(), CONCURRENCY, cu => buildOne(nvcc, cu, work, sb!.env));
     const total = (performance.now() - t0) / 1000;
     fs.rmSync(work, { recursive: true, force: true });
     const failed = outcomes.filter(o => !o.ok);
@@ -78,5 +84,9 @@ describe.skipIf(skip !== undefined)(`integration: nvcc --cicc-prefix=ptxd-cicc o
     console.log(`integration: ${outcomes.length - failed.length}/${outcomes.length} built in ${total.toFixed(1)}s`);
     const details = failed.map(o => `--- ${o.name} (${o.stage}) ---\n${o.log.split('\n').slice(-25).join('\n')}`).join('\n');
     expect(failed.map(o => `${o.name} (${o.stage})`), `failing programs:\n${details}`).toEqual([]);
+    // every unit was compiled by the daemon, none handed to the real cicc
+    const st = stats(sb);
+    expect(st.fallbacks.total).toBe(0);
+    expect(st.daemon?.served).toBeGreaterThanOrEqual(outcomes.length * INTEGRATION_ARCHS.length);
   }, BUILD_TIMEOUT_MS);
 });

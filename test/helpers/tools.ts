@@ -259,38 +259,12 @@ export interface PrepareOptions {
  * on disk by (source bytes, path, archs, flags, nvcc path), so repeated calls in one run are cheap.
  */
 export function prepareUnits(cuFile: string, archs: readonly number[], opts: PrepareOptions = {}): Map<number, PreparedUnit> {
-  const nvcc = requireTool('nvcc');
-  const src = path.resolve(cuFile);
-  const flags = [...(opts.nvccFlags ?? []), ...programNvccFlags(src)];
-  const key = createHash('sha256')
-    .update(JSON.stringify([src, fs.readFileSync(src, 'utf8'), [...archs], flags, nvcc, CAPTURE_SCRIPT]))
-    .digest('hex')
-    .slice(0, 20);
-  const root = opts.cacheDir ?? path.join(scratchRoot(), 'units');
-  const dir = path.join(root, `${path.basename(src, '.cu')}-${key}`);
-  if (!fs.existsSync(path.join(dir, 'done'))) {
-    const work = `${dir}.${process.pid}.${Date.now()}.tmp`;
-    fs.mkdirSync(work, { recursive: true });
-    const r = run(nvcc, ['-c', src, '-o', path.join(work, 'x.o'), ...gencodeFlags(archs, 'compute'), ...flags, `--cicc-prefix=${captureScript()}`], {
-      env: { ...process.env, PTXD_CAPTURE_DIR: work },
-    });
-    if (r.status !== 0) {
-      fs.rmSync(work, { recursive: true, force: true });
-      throw new Error(`nvcc capture of ${src} failed (rc ${r.status}${r.error ? `, ${r.error.message}` : ''}):\n${r.stdout}${r.stderr}`);
-    }
-    fs.rmSync(path.join(work, 'x.o'), { force: true });
-    fs.writeFileSync(path.join(work, 'done'), '');
-    try {
-      fs.renameSync(work, dir);
-    } catch {
-      fs.rmSync(work, { recursive: true, force: true }); // another process won the race; its copy is identical
-    }
-  }
+  const dir = captureDir(cuFile, archs, opts);
   const units = new Map<number, PreparedUnit>();
   for (const a of archs) {
     const arch = `compute_${a}`;
     const d = path.join(dir, arch);
-    if (!fs.existsSync(path.join(d, 'argv'))) throw new Error(`nvcc did not run cicc for ${arch} (${src})`);
+    if (!fs.existsSync(path.join(d, 'argv'))) throw new Error(`nvcc did not run cicc for ${arch} (${cuFile})`);
     const argv = fs.readFileSync(path.join(d, 'argv'), 'utf8').split('\0');
     argv.pop(); // trailing NUL
     units.set(a, {
@@ -307,6 +281,94 @@ export function prepareUnits(cuFile: string, archs: readonly number[], opts: Pre
     });
   }
   return units;
+}
+
+/**
+ * Archs most tests ask for, captured together: one nvcc run (one cudafe++, one host compile) serves a
+ * test that wants sm_90 and one that wants sm_75 and sm_90. Only for plain captures: a test's extra nvcc
+ * flags (-lineinfo) make a capture of their own anyway.
+ */
+const COMMON_CAPTURE_ARCHS: readonly number[] = [75, 90];
+/** Part of every capture's key: bump when what a capture directory holds changes (2: the host object is kept). */
+const CAPTURE_FORMAT = 2;
+
+/** The host object of the capture run (`nvcc -c` for the capture's archs, PTX only): a test program's host side. */
+export function capturedHostObject(cuFile: string, archs: readonly number[]): string {
+  return path.join(captureDir(cuFile, archs, {}), 'x.o');
+}
+
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+function sleepMs(ms: number): void {
+  Atomics.wait(sleepCell, 0, 0, ms);
+}
+
+/**
+ * The directory of a finished capture, made now if there is none. Test files run in parallel processes and
+ * ask for the same programs: a lock directory makes the others wait for the one nvcc run instead of
+ * repeating it (a lock whose owner died, or older than ten minutes, is taken over).
+ */
+function captureDir(cuFile: string, archs: readonly number[], opts: PrepareOptions): string {
+  const nvcc = requireTool('nvcc');
+  const src = path.resolve(cuFile);
+  const extra = opts.nvccFlags ?? [];
+  const captured = extra.length === 0 && archs.every(a => COMMON_CAPTURE_ARCHS.includes(a)) ? COMMON_CAPTURE_ARCHS : [...archs];
+  const flags = [...extra, ...programNvccFlags(src)];
+  const key = createHash('sha256')
+    .update(JSON.stringify([CAPTURE_FORMAT, src, fs.readFileSync(src, 'utf8'), captured, flags, nvcc, CAPTURE_SCRIPT]))
+    .digest('hex')
+    .slice(0, 20);
+  const root = opts.cacheDir ?? path.join(scratchRoot(), 'units');
+  const dir = path.join(root, `${path.basename(src, '.cu')}-${key}`);
+  const done = path.join(dir, 'done');
+  const lock = `${dir}.lock`;
+  fs.mkdirSync(root, { recursive: true });
+  while (!fs.existsSync(done)) {
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      if (!lockIsStale(lock)) { sleepMs(100); continue; }
+      fs.rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    try {
+      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      if (!fs.existsSync(done)) capture(nvcc, src, captured, flags, dir);
+    } finally {
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return dir;
+}
+
+function lockIsStale(lock: string): boolean {
+  try {
+    const pid = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
+    if (Date.now() - fs.statSync(lock).mtimeMs > 600_000) return true;
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    // no pid file yet (its owner is between mkdir and write) unless the lock is old; ESRCH: the owner died
+    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return true;
+    try { return Date.now() - fs.statSync(lock).mtimeMs > 10_000; } catch { return false; }
+  }
+}
+
+function capture(nvcc: string, src: string, archs: readonly number[], flags: string[], dir: string): void {
+  const work = `${dir}.${process.pid}.${Date.now()}.tmp`;
+  fs.mkdirSync(work, { recursive: true });
+  const r = run(nvcc, ['-c', src, '-o', path.join(work, 'x.o'), ...gencodeFlags(archs, 'compute'), ...flags, `--cicc-prefix=${captureScript()}`], {
+    env: { ...process.env, PTXD_CAPTURE_DIR: work },
+  });
+  if (r.status !== 0) {
+    fs.rmSync(work, { recursive: true, force: true });
+    throw new Error(`nvcc capture of ${src} failed (rc ${r.status}${r.error ? `, ${r.error.message}` : ''}):\n${r.stdout}${r.stderr}`);
+  }
+  fs.writeFileSync(path.join(work, 'done'), '');
+  try {
+    fs.renameSync(work, dir);
+  } catch {
+    fs.rmSync(work, { recursive: true, force: true }); // a capture from before locking exists; it is identical
+  }
 }
 
 export function prepareUnit(cuFile: string, arch: number, opts: PrepareOptions = {}): PreparedUnit {

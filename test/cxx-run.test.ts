@@ -12,7 +12,7 @@ import { skim } from '../compiler/frontend/skim';
 import { generateIR } from '../compiler/frontend/irgen';
 import { printModule } from '../compiler/middle/llprint';
 import { parseCiccArgs } from '../client/cicc-args';
-import { KERNELS_DIR, capturedHostObject, ciccArgv, mkTempDir, prepareUnits, run, skipReason } from './helpers/tools';
+import { KERNELS_DIR, capturedHostSource, ciccArgv, mkTempDir, prepareUnits, run, skipReason } from './helpers/tools';
 
 const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx2?_.*\.cu$/.test(f)).sort();
 const LLC = ['/usr/bin/llc', '/usr/lib/llvm-14/bin/llc'].find(p => fs.existsSync(p)) ?? null;
@@ -77,8 +77,9 @@ describe.skipIf(skip !== undefined)(`C++ test kernels run on the host CPU ${skip
       const steps: [string, string[]][] = [
         [LLC!, ['-opaque-pointers', '-filetype=obj', '-relocation-model=pic', 'k.ll', '-o', 'k.o']],
         ['gcc', ['-c', 'rt.c', '-o', 'rt.o']],
-        // the host side as the real nvcc compiled it when it captured the unit (the stand-in runtime ignores its fatbinary)
-        ['g++', [capturedHostObject(cu, [90]), 'k.o', 'rt.o', '-o', name]],
+        // the host side as the real nvcc made it when it captured the unit (the stand-in runtime ignores its fatbinary)
+        ['g++', ['-c', '-x', 'c++', capturedHostSource(cu, [90]), '-o', 'host.o']],
+        ['g++', ['host.o', 'k.o', 'rt.o', '-o', name]],
         [path.join(dir, name), []],
       ];
       let out = '';

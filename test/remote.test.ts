@@ -94,10 +94,9 @@ async function scenario(kind: string, server: Server): Promise<void> {
   expect(d).toMatchObject({ requests: N, hits: N, misses: 0, remoteHits: N, remoteBadSignatures: 0, remoteWrites: 0 });
   expect(d.remoteBytesIn).toBeGreaterThan(0);
   sameDeviceCode(src, 'build-ci', 'build-dev');
-  // And a rebuild there is served by its own local cache now.
-  r = await make(dev, src, 'build-dev-again');
-  expect(r.code, r.out + r.err).toBe(0);
-  expect(stats(dev).counters).toMatchObject({ requests: 2 * N, hits: 2 * N, remoteHits: N });
+  // And what came from the server is in its own local cache now (a rebuild would be served locally:
+  // test/daemon.test.ts covers local hits).
+  expect(stats(dev).cache?.entries).toBe(N);
 
   // 3. A tampered entry: the last byte of the value changed, the signature kept.
   const victim = names[0]!;

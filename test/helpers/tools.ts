@@ -27,11 +27,15 @@ export const ALL_ARCHS = [75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121] a
 /** Long runs (every arch, every unit in every order) only with PTXD_LONG=1; CI runs a representative part. */
 export const LONG = process.env.PTXD_LONG === '1';
 /**
- * Real-GPU targets the integration test builds SASS for (ptxas runs on our PTX for each): by default the
- * oldest, the mainstream and the newest family (the other archs differ only in the PTX target line and
- * feature gates, which test/prelude.test.ts covers for all 12); all seven with PTXD_LONG=1.
+ * Real-GPU targets the integration test builds SASS for (ptxas runs on our PTX for each): sm_90 for every
+ * program, and for every third one also the oldest and the newest family (the other archs differ only in the
+ * PTX target line and feature gates, which test/prelude.test.ts covers for all 12, and test/cxx.test.ts runs
+ * ptxas for sm_75 on every C++ program); all seven for every program with PTXD_LONG=1.
  */
-export const INTEGRATION_ARCHS: readonly number[] = LONG ? [75, 80, 86, 89, 90, 100, 120] : [75, 90, 120];
+export function integrationArchs(programIndex: number): readonly number[] {
+  if (LONG) return [75, 80, 86, 89, 90, 100, 120];
+  return programIndex % 3 === 0 ? [75, 90, 120] : [90];
+}
 
 function isExecutable(p: string): boolean {
   try {
@@ -254,7 +258,7 @@ export interface PrepareOptions {
 }
 
 /**
- * Run the real nvcc (`-c`, `-gencode arch=compute_N,code=compute_N` for each arch) with a capturing
+ * Run the real nvcc (`-cuda`, `-gencode arch=compute_N,code=compute_N` for each arch) with a capturing
  * --cicc-prefix, and return the per-arch cicc inputs. One nvcc call covers all archs. Results are cached
  * on disk by (source bytes, path, archs, flags, nvcc path), so repeated calls in one run are cheap.
  */
@@ -284,17 +288,21 @@ export function prepareUnits(cuFile: string, archs: readonly number[], opts: Pre
 }
 
 /**
- * Archs most tests ask for, captured together: one nvcc run (one cudafe++, one host compile) serves a
- * test that wants sm_90 and one that wants sm_75 and sm_90. Only for plain captures: a test's extra nvcc
- * flags (-lineinfo) make a capture of their own anyway.
+ * Archs the suites ask for, captured together for the test programs (test/kernels), which many suites
+ * share: one nvcc run (one cudafe++, one host compile) serves a test that wants sm_90 and one that wants
+ * sm_75 and sm_90. Only for plain captures: a test's extra nvcc flags (-lineinfo) make a capture of their
+ * own anyway, and a unit only one test uses is captured for the archs it asks for.
  */
 const COMMON_CAPTURE_ARCHS: readonly number[] = [75, 90];
-/** Part of every capture's key: bump when what a capture directory holds changes (2: the host object is kept). */
-const CAPTURE_FORMAT = 2;
+/** Part of every capture's key: bump when what a capture directory holds changes (3: `nvcc -cuda`, the host side kept preprocessed). */
+const CAPTURE_FORMAT = 3;
 
-/** The host object of the capture run (`nvcc -c` for the capture's archs, PTX only): a test program's host side. */
-export function capturedHostObject(cuFile: string, archs: readonly number[]): string {
-  return path.join(captureDir(cuFile, archs, {}), 'x.o');
+/**
+ * The host side of the capture run, preprocessed (`nvcc -cuda` for the capture's archs: what nvcc's own host
+ * compile would compile, the stub and the PTX-only fatbinary included): `g++ -c -x c++` makes its object.
+ */
+export function capturedHostSource(cuFile: string, archs: readonly number[]): string {
+  return path.join(captureDir(cuFile, archs, {}), 'host.ii');
 }
 
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
@@ -311,7 +319,8 @@ function captureDir(cuFile: string, archs: readonly number[], opts: PrepareOptio
   const nvcc = requireTool('nvcc');
   const src = path.resolve(cuFile);
   const extra = opts.nvccFlags ?? [];
-  const captured = extra.length === 0 && archs.every(a => COMMON_CAPTURE_ARCHS.includes(a)) ? COMMON_CAPTURE_ARCHS : [...archs];
+  const shared = extra.length === 0 && path.dirname(src) === KERNELS_DIR && archs.every(a => COMMON_CAPTURE_ARCHS.includes(a));
+  const captured = shared ? COMMON_CAPTURE_ARCHS : [...archs];
   const flags = [...extra, ...programNvccFlags(src)];
   const key = createHash('sha256')
     .update(JSON.stringify([CAPTURE_FORMAT, src, fs.readFileSync(src, 'utf8'), captured, flags, nvcc, CAPTURE_SCRIPT]))
@@ -356,7 +365,8 @@ function lockIsStale(lock: string): boolean {
 function capture(nvcc: string, src: string, archs: readonly number[], flags: string[], dir: string): void {
   const work = `${dir}.${process.pid}.${Date.now()}.tmp`;
   fs.mkdirSync(work, { recursive: true });
-  const r = run(nvcc, ['-c', src, '-o', path.join(work, 'x.o'), ...gencodeFlags(archs, 'compute'), ...flags, `--cicc-prefix=${captureScript()}`], {
+  // -cuda: nvcc runs everything -c runs up to the host compile (cicc's argv and inputs are the same), not the host compile
+  const r = run(nvcc, ['-cuda', src, '-o', path.join(work, 'host.ii'), ...gencodeFlags(archs, 'compute'), ...flags, `--cicc-prefix=${captureScript()}`], {
     env: { ...process.env, PTXD_CAPTURE_DIR: work },
   });
   if (r.status !== 0) {

@@ -2313,20 +2313,24 @@ export class Parser {
   private parseMemInitializers(f: FuncSym): Stmt[] {
     const rec = f.cls!;
     const given = new Map<string, { args: Expr[]; braced: boolean; pos: Pos }>();
+    const givenBase = new Map<RecordDecl, { args: Expr[]; braced: boolean; pos: Pos }>();
     if (f.initStart !== undefined && f.initStart >= 0) {
       const save = this.p;
       this.p = f.initStart + 1;
       for (;;) {
         const pos = this.p;
+        this.eat('::');
         let name = this.tx(); this.p++;
         while (this.at('::')) { this.p++; name = this.tx(); this.p++; }
         if (this.at('<')) this.p += this.angleLength(0);
         const braced = this.at('{');
+        const base = this.memInitBase(rec, name, pos);
         this.p++;
         const close = braced ? '}' : ')';
         const args = this.parseArgs(close);
         this.expect(close);
-        given.set(name, { args, braced, pos });
+        if (base) givenBase.set(base, { args, braced, pos });
+        else given.set(name, { args, braced, pos });
         if (!this.eat(',')) break;
       }
       this.p = save;
@@ -2334,7 +2338,7 @@ export class Parser {
     const out: Stmt[] = [];
     const self = this.thisObj(f.pos);
     for (const b of rec.bases ?? []) {
-      const g = given.get(b.rec.name);
+      const g = givenBase.get(b.rec) ?? given.get(b.rec.name);
       const target = this.baseSubobject(self, rec, b.rec, f.pos);
       const init = g ? this.initFromArgs(b.field.ty, g.args, g.braced, g.pos) : this.defaultInit(b.field.ty, f.pos);
       if (init) out.push({ k: 'init', target, init, pos: f.pos });
@@ -2350,6 +2354,25 @@ export class Parser {
       if (init) out.push({ k: 'init', target, init, pos: f.pos });
     }
     return out;
+  }
+  /**
+   * The base a mem-initializer names when its last name is neither a member nor a base's own name: a base
+   * named through an alias template or a typedef (libcu++'s `__atomic_ref_impl<_Tp>(__ref)`), read as a type.
+   */
+  private memInitBase(rec: RecordDecl, name: string, at: number): RecordDecl | undefined {
+    const bases = rec.bases ?? [];
+    if (bases.length === 0 || bases.some(b => b.rec.name === name) || rec.fields.some(fl => !fl.isBase && fl.name === name)) return undefined;
+    const save = this.p, dl = this.u.diags.length, ec = this.u.errorCount;
+    try {
+      this.p = at;
+      const t = this.parseDeclSpecs().ty;
+      return t && t.k === 'record' ? bases.find(b => b.rec === t.rec)?.rec : undefined;
+    } catch (e) {
+      if (e instanceof Unsupported) throw e;
+      return undefined;
+    } finally {
+      this.p = save; this.u.diags.length = dl; this.u.errorCount = ec;
+    }
   }
   /** A default member initialiser, parsed in the class's scope. */
   memberDefault(fld: { ty: CType; defaultInit?: number }): Init | null {

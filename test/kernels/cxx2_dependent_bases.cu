@@ -1,6 +1,7 @@
 // Class templates deriving from dependent bases: members of the base reached through this-> and
-// Base<T>::, a chain of mixins each adding a member template, static members of the bases, and a
-// member function template of a base called on the derived object.
+// Base<T>::, a chain of mixins each adding a member template, static members of the bases, a
+// member function template of a base called on the derived object, and a base constructed through an
+// alias template named with a leading `::` in a mem-initializer.
 #include <cstdio>
 
 template <typename T> struct Storage {
@@ -10,24 +11,25 @@ template <typename T> struct Storage {
   __device__ void add(T v) { if (used < capacity) items[used++] = v; }
 };
 template <typename T> struct Summing : Storage<T> {
+  __device__ explicit Summing(int preset) { this->used = preset; }
   __device__ T sum() const { T s = T(); for (int i = 0; i < this->used; i++) s += this->items[i]; return s; }
 };
+template <typename T> using SummingOf = Summing<T>;
 template <typename T> struct Scaling : Summing<T> {
   T factor;
+  __device__ explicit Scaling(T f) : ::SummingOf<T>(0), factor(f) {}
   template <typename U> __device__ U scaledSum() const { return static_cast<U>(this->sum()) * static_cast<U>(factor); }
   __device__ int room() const { return Storage<T>::capacity - this->used; }
 };
 
 __global__ void dependentBases(const int *in, int *io, float *fo) {
   int t = threadIdx.x;
-  Scaling<int> s;
-  s.used = 0; s.factor = 3;
+  Scaling<int> s(3);
   for (int k = 0; k <= t % 6; k++) s.add(in[(t + k) % 32]);
   io[t * 3 + 0] = s.sum();
   io[t * 3 + 1] = s.room() * 100 + s.used;
   io[t * 3 + 2] = s.scaledSum<int>();
-  Scaling<float> f;
-  f.used = 0; f.factor = 0.5f;
+  Scaling<float> f(0.5f);
   f.add(1.5f); f.add(0.25f * in[t]);
   fo[t * 2 + 0] = f.scaledSum<float>();
   fo[t * 2 + 1] = (float)f.scaledSum<double>() + Storage<float>::capacity;

@@ -39,6 +39,11 @@ __global__ void k(unsigned *o) { o[threadIdx.x] = cuda::ptx::get_sreg_laneid(); 
 __global__ void k(int *o) { o[threadIdx.x] = cuda::maximum<int>{}(o[threadIdx.x], 2) + cuda::minimum<>{}(o[0], 1); }`, null],
   ['cuda_std_common_type', `#include <cuda/std/type_traits>
 __global__ void k(int *o) { cuda::std::common_type_t<int, short> x = 3; o[0] = x + (int)sizeof(cuda::std::common_type_t<char, double>); }`, null],
+  // libcu++'s __apply_cvref: variable templates declared `extern` without an initializer, used only in decltype
+  ['cuda_cmath_round', `#include <cuda/cmath>
+__global__ void k(int *o, int n) { o[threadIdx.x] = cuda::ceil_div(n, 32) + cuda::round_up(n, 8) + cuda::round_down(n, 4); }`, null],
+  ['cuda_std_numeric', `#include <cuda/std/numeric>
+__global__ void k(int *o, int n) { o[threadIdx.x] = cuda::std::gcd(n, 12) + cuda::std::lcm(n, 4); }`, null],
   ['wmma_f16', `#include <mma.h>
 using namespace nvcuda;
 __global__ void k(const half *a, const half *b, float *c) {

@@ -608,6 +608,37 @@ describe('load CSE across blocks (EarlyCSE generations)', () => {
   });
 });
 
+describe.skipIf(!HAVE_LLI)('clearing low bits (lli)', () => {
+  it('(x / 2^C) * 2^C, (x >> C) * 2^C and (x >> C) << C become x & -2^C; other constants stay; values kept', () => {
+    const { m, b, print } = hostModule();
+    const srcs = [0n, 1n, 7n, 8n, 9n, 0x7fffffffn, 0x80000000n, 0xffffffffn, 0x12345678n, 0xdeadbeefn];
+    const g = newGlobal('vals', arrayTy(srcs.length, T.i32), 0, { kind: 'agg', ty: arrayTy(srcs.length, T.i32), elems: srcs.map(v => cInt(T.i32, v)) }, { linkage: 'internal' });
+    m.globals.push(g);
+    // [inner op, inner constant, outer op, outer constant, becomes a mask]
+    const forms: [BinOp, bigint, BinOp, bigint, boolean][] = [
+      ['udiv', 8n, 'mul', 8n, true], ['lshr', 4n, 'mul', 16n, true], ['lshr', 5n, 'shl', 5n, true], ['udiv', 1n << 31n, 'mul', 1n << 31n, true],
+      ['udiv', 6n, 'mul', 6n, false], ['lshr', 3n, 'mul', 4n, false], ['lshr', 3n, 'shl', 2n, false], ['udiv', 8n, 'mul', 16n, false],
+    ];
+    for (let k = 0; k < srcs.length; k++) {
+      const x = b.load(T.i32, b.gep(arrayTy(srcs.length, T.i32), g, [cInt(T.i64, 0), cInt(T.i64, k)]), 4, true);
+      for (const [inner, c1, outer, c2] of forms) print(b.cast('zext', b.bin(outer, b.bin(inner, x, cInt(T.i32, c1)), cInt(T.i32, c2)), T.i64));
+    }
+    b.ret(cInt(T.i32, 0));
+    const before = lli(printModule(m));
+    expect(before.status, before.err).toBe(0);
+    optimize(m, opts);
+    expect(structural(m)).toEqual([]);
+    const after = lli(printModule(m));
+    expect(after.err).toBe('');
+    expect(after.out).toBe(before.out);
+    const main = m.funcs.find(f => f.name === 'main')!;
+    const ops = main.blocks.flatMap(bb => bb.insts).map(i => i.op);
+    const masks = forms.filter(f => f[4]).length, kept = forms.length - masks;
+    expect(ops.filter(o => o === 'and').length).toBe(masks * srcs.length);
+    expect(ops.filter(o => o === 'mul' || o === 'shl').length).toBe(kept * srcs.length);
+  });
+});
+
 describe.skipIf(!HAVE_LLI)('cast chains (lli)', () => {
   it('random zext/sext/trunc chains and pointer round trips keep their values', () => {
     seed = 4242;

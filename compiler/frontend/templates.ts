@@ -600,8 +600,9 @@ export class Templates {
     const name = this.u.index.decls[di]!.name;
     let got = this.variables.get(key);
     if (!got) {
-      // a variable declared without an initializer (libcu++'s `extern T&& (*declval)() noexcept`): only its type
-      // matters (it is named in unevaluated operands), also where the arguments are still a template's parameters
+      // a variable declared without an initializer (libcu++'s `extern T&& (*declval)() noexcept`, `extern
+      // __apply_cvref_c __apply_cvref<const _Tp>`): only its type matters (it is named in unevaluated operands),
+      // also where the arguments are still a template's parameters
       const typeOnly = this.typeOnlyVariable(di, b, key, name, pos);
       if (typeOnly) return typeOnly;
       if (dependentArgs(b.args)) throw new Unsupported(`variable template ${name} with dependent arguments`);
@@ -640,7 +641,7 @@ export class Templates {
       const before = this.u.diags.length, errs = this.u.errorCount;
       try {
         const ds = q.parseDeclSpecs();
-        if (ds.ty && ds.ty.k === 'ptr' && ds.ty.to.k === 'func' && q.tx() === name) {
+        if (ds.ty && q.tx() === name) {
           q.p++;
           if (q.at('<')) q.p += q.angleLength(0);
           if (q.at(';')) {

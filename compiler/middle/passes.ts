@@ -1040,6 +1040,18 @@ export function instCombine(f: Func): boolean {
       && maybeOnes(i.ops[0]!) <= (1n << BigInt(i.ty.bits - 1)) - 1n) {
       i.op = i.op === 'sdiv' ? 'udiv' : 'urem'; changed = true; continue;
     }
+    // (x >> C) * 2^C, (x / 2^C) * 2^C (unsigned) and (x >> C) << C clear the low C bits: x & -2^C
+    // (cuda::round_down / round_up)
+    if ((i.op === 'mul' || i.op === 'shl') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst'
+      && (i.ops[0].op === 'lshr' || i.ops[0].op === 'udiv') && isIntConst(i.ops[0].ops[1]!)) {
+      const bits = i.ty.bits, d = U(i.ops[0].ops[1].value, bits), k = U(i.ops[1].value, bits);
+      const c = i.ops[0].op === 'lshr' ? d : d > 1n && (d & (d - 1n)) === 0n ? BigInt(d.toString(2).length - 1) : 0n;
+      if (c > 0n && c < BigInt(bits) && (i.op === 'mul' ? k === 1n << c : k === c)) {
+        i.op = 'and'; i.ops = [i.ops[0].ops[0]!, cInt(i.ty, U(-(1n << c), bits))];
+        i.nsw = undefined; i.nuw = undefined; i.exact = undefined;
+        changed = true; continue;
+      }
+    }
     // constant masks: (x & c1) & c2 → x & (c1 & c2), (x | c1) | c2 → x | (c1 | c2)
     if ((i.op === 'and' || i.op === 'or') && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {
       const x = i.ops[0] as Inst, c2 = (i.ops[1] as Const & { kind: 'int' }).value;

@@ -641,7 +641,8 @@ export class Templates {
       const before = this.u.diags.length, errs = this.u.errorCount;
       try {
         const ds = q.parseDeclSpecs();
-        if (ds.ty && q.tx() === name) {
+        // `extern` (nothing defines it: only its type is ever read); a pointer to function without it as before
+        if (ds.ty && (ds.extern || (ds.ty.k === 'ptr' && ds.ty.to.k === 'func')) && q.tx() === name) {
           q.p++;
           if (q.at('<')) q.p += q.angleLength(0);
           if (q.at(';')) {

@@ -2312,8 +2312,11 @@ export class Parser {
   /** A constructor's mem-initializers (bases and members, in declaration order) and default member initialisers. */
   private parseMemInitializers(f: FuncSym): Stmt[] {
     const rec = f.cls!;
-    const given = new Map<string, { args: Expr[]; braced: boolean; pos: Pos }>();
-    const givenBase = new Map<RecordDecl, { args: Expr[]; braced: boolean; pos: Pos }>();
+    type Given = { args: Expr[]; braced: boolean; pos: Pos };
+    const given = new Map<string, Given>();
+    const givenBase = new Map<RecordDecl, Given>();
+    let delegate: Given | undefined;
+    let count = 0;
     if (f.initStart !== undefined && f.initStart >= 0) {
       const save = this.p;
       this.p = f.initStart + 1;
@@ -2324,28 +2327,41 @@ export class Parser {
         while (this.at('::')) { this.p++; name = this.tx(); this.p++; }
         if (this.at('<')) this.p += this.angleLength(0);
         const braced = this.at('{');
-        const base = this.memInitBase(rec, name, pos);
+        const cls = this.memInitClass(rec, name, pos);
         this.p++;
         const close = braced ? '}' : ')';
         const args = this.parseArgs(close);
         this.expect(close);
-        if (base) givenBase.set(base, { args, braced, pos });
-        else given.set(name, { args, braced, pos });
+        const g = { args, braced, pos };
+        if (cls === rec) delegate = g;
+        else if (cls) givenBase.set(cls, g);
+        else given.set(name, g);
+        count++;
         if (!this.eat(',')) break;
       }
       this.p = save;
     }
     const out: Stmt[] = [];
     const self = this.thisObj(f.pos);
+    if (delegate) {
+      // a delegating constructor: the target constructor initialises the whole object (nothing else may be named)
+      if (count > 1) throw new Unsupported(`delegating constructor of ${rec.name} with other mem-initializers`);
+      out.push({ k: 'init', target: self, init: this.initFromArgs({ k: 'record', rec, q: 0 }, delegate.args, delegate.braced, delegate.pos), pos: f.pos });
+      return out;
+    }
+    const used = new Set<string>();
     for (const b of rec.bases ?? []) {
-      const g = givenBase.get(b.rec) ?? given.get(b.rec.name);
+      let g = givenBase.get(b.rec);
+      if (!g && given.has(b.rec.name)) { g = given.get(b.rec.name); used.add(b.rec.name); }
       const target = this.baseSubobject(self, rec, b.rec, f.pos);
       const init = g ? this.initFromArgs(b.field.ty, g.args, g.braced, g.pos) : this.defaultInit(b.field.ty, f.pos);
       if (init) out.push({ k: 'init', target, init, pos: f.pos });
     }
     for (const fld of rec.fields) {
       if (fld.isBase) continue;
+      if (fld.anon && this.anonMemInits(rec, fld, self, given, used, out, f.pos)) continue;
       const g = given.get(fld.name);
+      if (g) used.add(fld.name);
       const target = mk(fld.ty, f.pos, true, { k: 'member', e: self, field: fld, arrow: false });
       let init: Init | null;
       if (g) init = this.initFromArgs(fld.ty, g.args, g.braced, g.pos);
@@ -2353,23 +2369,42 @@ export class Parser {
       else init = this.defaultInit(fld.ty, f.pos);
       if (init) out.push({ k: 'init', target, init, pos: f.pos });
     }
+    // a mem-initializer we could not place must not be dropped silently
+    for (const name of given.keys()) if (!used.has(name)) throw new Unsupported(`mem-initializer ${name} of ${rec.name}`);
     return out;
   }
   /**
-   * The base a mem-initializer names when its last name is neither a member nor a base's own name: a base
-   * named through an alias template or a typedef (libcu++'s `__atomic_ref_impl<_Tp>(__ref)`), read as a type.
+   * Mem-initializers naming members of the anonymous union `fld` (`U(int x) : a(x) {}` with `union { int a;
+   * float f; }`): the named member is initialised through the unnamed one. False when none names one.
    */
-  private memInitBase(rec: RecordDecl, name: string, at: number): RecordDecl | undefined {
+  private anonMemInits(rec: RecordDecl, fld: Field, self: Expr, given: Map<string, { args: Expr[]; braced: boolean; pos: Pos }>, used: Set<string>, out: Stmt[], pos: Pos): boolean {
+    const named = [...given.keys()].filter(n => anonPath(rec, n)?.[0] === fld);
+    if (named.length === 0) return false;
+    if (fld.ty.k !== 'record' || fld.ty.rec.tag !== 'union' || named.length > 1) throw new Unsupported(`mem-initializers of members of an anonymous ${fld.ty.k === 'record' ? fld.ty.rec.tag : 'member'}`);
+    const g = given.get(named[0]!)!;
+    used.add(named[0]!);
+    let target = self;
+    for (const fl of anonPath(rec, named[0]!)!) target = mk(fl.ty, pos, true, { k: 'member', e: target, field: fl, arrow: false });
+    out.push({ k: 'init', target, init: this.initFromArgs(target.ty, g.args, g.braced, g.pos), pos });
+    return true;
+  }
+  /**
+   * The class a mem-initializer names: the constructor's own class (a delegating constructor), or a base
+   * named other than by its own name, through an alias template or a typedef (libcu++'s
+   * `__atomic_ref_impl<_Tp>(__ref)`), read as a type. Undefined for members and bases named by their name.
+   */
+  private memInitClass(rec: RecordDecl, name: string, at: number): RecordDecl | undefined {
     const bases = rec.bases ?? [];
-    if (bases.length === 0 || bases.some(b => b.rec.name === name) || rec.fields.some(fl => !fl.isBase && fl.name === name)) return undefined;
+    if (bases.some(b => b.rec.name === name)) return undefined;
+    if (name === rec.name) return rec;
+    if (bases.length === 0 || rec.fields.some(fl => !fl.isBase && fl.name === name) || anonPath(rec, name)) return undefined;
     const save = this.p, dl = this.u.diags.length, ec = this.u.errorCount;
     try {
       this.p = at;
       const t = this.parseDeclSpecs().ty;
-      return t && t.k === 'record' ? bases.find(b => b.rec === t.rec)?.rec : undefined;
-    } catch (e) {
-      if (e instanceof Unsupported) throw e;
-      return undefined;
+      return t && t.k === 'record' ? (t.rec === rec ? rec : bases.find(b => b.rec === t.rec)?.rec) : undefined;
+    } catch {
+      return undefined;   // not a type: a name nothing matches is reported below, not dropped
     } finally {
       this.p = save; this.u.diags.length = dl; this.u.errorCount = ec;
     }

@@ -289,7 +289,7 @@ export function prepareUnits(cuFile: string, archs: readonly number[], opts: Pre
 
 /**
  * Archs the suites ask for, captured together for the test programs (test/kernels), which many suites
- * share: one nvcc run (one cudafe++, one host compile) serves a test that wants sm_90 and one that wants
+ * share: one nvcc run (one cudafe++ and host preprocessing) serves a test that wants sm_90 and one that wants
  * sm_75 and sm_90. Only for plain captures: a test's extra nvcc flags (-lineinfo) make a capture of their
  * own anyway, and a unit only one test uses is captured for the archs it asks for.
  */

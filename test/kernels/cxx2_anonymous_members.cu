@@ -1,6 +1,7 @@
 // Anonymous struct and union members: a vector type viewable as x/y/z/w or as an array, a tagged value
 // with an anonymous union, nesting, access through pointers and from member functions, aggregate
-// initialisation and sizes/offsets as the ABI lays them out.
+// initialisation and sizes/offsets as the ABI lays them out; a constructor's mem-initializer naming an
+// anonymous union's member, and a delegating constructor.
 #include <cstdio>
 #include <cstddef>
 
@@ -16,6 +17,12 @@ struct Value {
   int kind;
   union { int i; float f; unsigned char bytes[4]; };
   short extra;
+};
+struct Tagged {
+  int kind;
+  union { int i; float f; };
+  __device__ explicit Tagged(int v) : kind(1), i(v) {}
+  __device__ Tagged() : Tagged(-5) {}
 };
 struct Packet {
   char tag;
@@ -43,7 +50,7 @@ __global__ void anonymousMembers(const float *in, int *io, float *fo) {
   io[t * 6 + 1] = val.bytes[0] + val.bytes[3] * 1000;
   Packet k;
   k.tag = 'p'; k.lo = (short)t; k.word = 0; k.a = 3; k.b = (short)-t; k.d = 1.5;
-  io[t * 6 + 2] = k.lo + k.a * 100 + k.b;
+  io[t * 6 + 2] = k.lo + k.a * 100 + k.b + Tagged(t).i * 1000 + Tagged().i * 10 + Tagged().kind;
   io[t * 6 + 3] = (int)sizeof(Vec4) * 100 + (int)sizeof(Value) * 10000 + (int)sizeof(Packet);
   io[t * 6 + 4] = (int)offsetof(Value, extra) * 100 + (int)offsetof(Packet, d);
   const Vec4 c = p;
@@ -65,7 +72,7 @@ int main() {
   for (int t = 0; t < T; t++) {
     float x = hin[t] * 2.0f, y = 4.0f, z = hin[(t + 1) % 32] * 2.0f, w = 1.0f;
     float ef[3] = {x + y + z + w + x, 1.0f + x, hin[t]};
-    int e[6] = {3 * t + 7 + 1, 4 + t + 1000, t + 300 - t, 16 * 100 + 12 * 10000 + 24, 8 * 100 + 16, (int)((x + y + 1.0f + w) * 4.0f)};
+    int e[6] = {3 * t + 7 + 1, 4 + t + 1000, t + 300 - t + t * 1000 - 50 + 1, 16 * 100 + 12 * 10000 + 24, 8 * 100 + 16, (int)((x + y + 1.0f + w) * 4.0f)};
     for (int k = 0; k < 3; k++) if (hf[t * 3 + k] != ef[k]) { if (bad++ < 5) printf("FAIL cxx2_anonymous_members: f[%d][%d] = %f, expected %f\n", t, k, hf[t * 3 + k], ef[k]); }
     for (int k = 0; k < 6; k++) if (hi[t * 6 + k] != e[k]) { if (bad++ < 5) printf("FAIL cxx2_anonymous_members: i[%d][%d] = %d, expected %d\n", t, k, hi[t * 6 + k], e[k]); }
   }

@@ -1,7 +1,8 @@
 // Daemon benchmark: what the daemon and the unit cache buy, each as a ratio to the real cicc on the same
 // input in the same run.
-//   unit cache hit (end to end): `node bin/ptxd-cicc <real cicc> <argv>` as nvcc runs it, client process
-//     included, answered from the cache by a warm daemon;
+//   unit cache hit (end to end): `bin/ptxd-cicc <real cicc> <argv>` as nvcc runs it, client process
+//     included (the native client when it is built, see client/native/), answered from the cache by a warm
+//     daemon; and the same through the Node client (PTXD_NATIVE=0), for comparison;
 //   warm-daemon compile: the same, with the cache off (PTXD_CACHE=0), so the warm daemon compiles;
 //   daemon memory: resident set of a daemon after it has compiled every program in test/kernels;
 //   split compile: a 20-kernel unit through a warm daemon with 1 vs 3 pool workers, not under make (idle
@@ -26,7 +27,7 @@ const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.
 const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 
 interface Series { ok: boolean; medianMs: number | null; minMs: number | null; maxMs: number | null; samplesMs: number[]; error?: string }
-interface Row { input: string; cicc: Series; hit: Series; warm: Series; hitRatio: number | null; warmRatio: number | null }
+interface Row { input: string; cicc: Series; hit: Series; hitNode: Series; warm: Series; hitRatio: number | null; hitNodeRatio: number | null; warmRatio: number | null }
 
 interface Sandbox { env: NodeJS.ProcessEnv; dir: string }
 
@@ -55,9 +56,7 @@ function once(cmd: string, args: string[], env: NodeJS.ProcessEnv, ptx: string):
 function series(u: PreparedUnit, runs: number, which: 'cicc' | Sandbox, warmup: number): Series {
   const out = mkTempDir('dbench-out');
   const argv = ciccArgv(u, out);
-  const [cmd, args, env] = which === 'cicc'
-    ? [u.realCicc, argv, process.env]
-    : [process.execPath, [PTXD_CICC, u.realCicc, ...argv], which.env];
+  const [cmd, args, env] = which === 'cicc' ? [u.realCicc, argv, process.env] : [PTXD_CICC, [u.realCicc, ...argv], which.env];
   const ms: number[] = [];
   for (let i = 0; i < warmup + runs; i++) {
     const r = once(cmd, args, env, ciccOutputs(out).ptx);
@@ -69,10 +68,10 @@ function series(u: PreparedUnit, runs: number, which: 'cicc' | Sandbox, warmup: 
   return { ok: true, medianMs: median(s), minMs: s[0]!, maxMs: s[s.length - 1]!, samplesMs: ms };
 }
 
-function daemonStatus(sb: Sandbox): { rssBytes: number; heapUsedBytes: number; served: number } | null {
+function daemonStatus(sb: Sandbox): { rssBytes: number; heapUsedBytes: number; served: number; ciccCalls: number } | null {
   const r = spawnSync(process.execPath, [PTXD, 'daemon', 'status', '--json'], { env: sb.env, encoding: 'utf8' });
   try {
-    const j = JSON.parse(r.stdout) as { running: boolean; rssBytes: number; heapUsedBytes: number; served: number };
+    const j = JSON.parse(r.stdout) as { running: boolean; rssBytes: number; heapUsedBytes: number; served: number; ciccCalls: number };
     return j.running ? j : null;
   } catch { return null; }
 }
@@ -87,7 +86,7 @@ function memoryAfterAllKernels(arch: number): { units: number; failed: string[];
       let u: PreparedUnit;
       try { u = prepareUnits(cu, [arch]).get(arch)!; } catch { failed.push(`${path.basename(cu)} (nvcc)`); continue; }
       const out = mkTempDir('dbench-mem');
-      const r = once(process.execPath, [PTXD_CICC, u.realCicc, ...ciccArgv(u, out)], sb.env, ciccOutputs(out).ptx);
+      const r = once(PTXD_CICC, [u.realCicc, ...ciccArgv(u, out)], sb.env, ciccOutputs(out).ptx);
       fs.rmSync(out, { recursive: true, force: true });
       if ('error' in r) failed.push(path.basename(cu)); else units++;
     }
@@ -142,7 +141,7 @@ function splitCompile(arch: number, runs: number): SplitRow {
       boxes.forEach((b, w) => pair.forEach((u, c) => {
         const out = mkTempDir('dbench-split-out');
         const c0 = daemonCpuMs(b);
-        const r = once(process.execPath, [PTXD_CICC, u.realCicc, ...ciccArgv(u, out)], b.env, ciccOutputs(out).ptx);
+        const r = once(PTXD_CICC, [u.realCicc, ...ciccArgv(u, out)], b.env, ciccOutputs(out).ptx);
         const c1 = daemonCpuMs(b);
         if ('error' in r) error ??= r.error;
         else {
@@ -187,15 +186,22 @@ function main(): number {
   const hitBox = sandbox('hit');
   const warmBox = sandbox('warm', { PTXD_CACHE: '0' });
   const rows: Row[] = [];
+  // calls the native client handed to the daemon, of all calls (0 when it is not built)
+  let native = { calls: 0, served: 0 };
   try {
     for (const input of INPUTS.filter(i => !only || only.includes(i.replace(/\.cu$/, '')) || only.includes(i))) {
       const u = prepareUnit(path.join(KERNELS_DIR, input), arch);
       const cicc = series(u, runs, 'cicc', 1);
       const hit = series(u, runs, hitBox, 1);     // the warm-up run fills the cache (and starts the daemon)
+      const hitNode = series(u, runs, { ...hitBox, env: { ...hitBox.env, PTXD_NATIVE: '0' } }, 0);
       const warm = series(u, runs, warmBox, 1);   // the warm-up run starts the daemon and warms it on this input
       const ratio = (s: Series) => (cicc.medianMs !== null && s.medianMs !== null ? s.medianMs / cicc.medianMs : null);
-      rows.push({ input, cicc, hit, warm, hitRatio: ratio(hit), warmRatio: ratio(warm) });
+      rows.push({ input, cicc, hit, hitNode, warm, hitRatio: ratio(hit), hitNodeRatio: ratio(hitNode), warmRatio: ratio(warm) });
       process.stderr.write(`daemon-bench: ${input} done\n`);
+    }
+    for (const b of [hitBox, warmBox]) {
+      const st = daemonStatus(b);
+      if (st) native = { calls: native.calls + st.ciccCalls, served: native.served + st.served };
     }
   } finally {
     stopDaemon(hitBox);
@@ -215,9 +221,12 @@ function main(): number {
   const lines = [
     `daemon-bench: ${runs} runs each (after 1 warm-up), compute_${arch}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wall ms, median (min–max)`,
     '',
-    '| input | real cicc | ptxd unit cache hit (client process incl.) | hit/cicc | ptxd warm-daemon compile | warm/cicc |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...rows.map(r => `| ${r.input} | ${cell(r.cicc)} | ${cell(r.hit)} | ${f2(r.hitRatio)} | ${cell(r.warm)} | ${f2(r.warmRatio)} |`),
+    `bin/ptxd-cicc ran the native client for ${native.calls} of the daemons' ${native.served} requests` +
+      (native.calls === 0 ? ' (not built: no C compiler at `npm run build`?)' : ' (the rest: the Node client, PTXD_NATIVE=0, and first calls that start a daemon)'),
+    '',
+    '| input | real cicc | ptxd unit cache hit (client process incl.) | hit/cicc | hit, Node client | hit (Node)/cicc | ptxd warm-daemon compile | warm/cicc |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(r => `| ${r.input} | ${cell(r.cicc)} | ${cell(r.hit)} | ${f2(r.hitRatio)} | ${cell(r.hitNode)} | ${f2(r.hitNodeRatio)} | ${cell(r.warm)} | ${f2(r.warmRatio)} |`),
   ];
   if (split) {
     const cpuCell = (x: SplitCase) => `${f0(x.cpuOne)} / ${f0(x.cpuTwo)}`;
@@ -231,13 +240,13 @@ function main(): number {
     lines.push('', `Daemon after compiling ${mem.units} test kernel programs (compute_${arch}): RSS ${f0(mem.rssMb)} MB, JS heap ${f0(mem.heapMb)} MB` +
       (mem.failed.length ? `; not compiled (PTXD_FALLBACK=never): ${mem.failed.join(', ')}` : ''));
   }
-  const failures = rows.flatMap(r => (['cicc', 'hit', 'warm'] as const).filter(k => !r[k].ok).map(k => `- ${r.input} (${k}): ${r[k].error}`));
+  const failures = rows.flatMap(r => (['cicc', 'hit', 'hitNode', 'warm'] as const).filter(k => !r[k].ok).map(k => `- ${r.input} (${k}): ${r[k].error}`));
   if (split && !split.cold.one.ok) failures.push(`- split compile: ${split.cold.one.error}`);
   if (split && !split.identical) failures.push(`- split compile: the PTX of 1 and ${SPLIT_WORKERS} workers differs`);
   if (failures.length) lines.push('', 'Failures:', ...failures);
   console.log(lines.join('\n'));
 
-  writeResults('daemon-bench', { runs, arch, ptxdFallback: 'never', rows, ...(mem ? { daemonMemory: mem } : {}), ...(split ? { splitCompile: split } : {}) });
+  writeResults('daemon-bench', { runs, arch, ptxdFallback: 'never', nativeClient: native, rows, ...(mem ? { daemonMemory: mem } : {}), ...(split ? { splitCompile: split } : {}) });
   return split && !split.identical ? 1 : 0;
 }
 

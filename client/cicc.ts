@@ -22,9 +22,10 @@ import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import { cacheDir } from '../daemon/paths';
 import { outputEnv } from '../daemon/store/key';
-import { buildIdentity, parseMakeflags, TokenPool } from './jobserver';
+import { buildIdentity, parseMakeflags, pipeInherited, TokenPool, type MakeJobs } from './jobserver';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
 import { originOf, type UnitOrigin } from '../daemon/watch/records';
+import { NATIVE_CLIENT, SCRIPT_CLIENT } from '../daemon/version';
 
 export { cacheDir };
 
@@ -32,9 +33,18 @@ export interface CiccContext {
   /** The real cicc, when known (argv[1] under --cicc-prefix, or the capture of `ptxd compile`). */
   realCicc?: string;
   env: NodeJS.ProcessEnv;
+  /** The cicc process's working directory, pid and parent (the daemon runs calls for other processes). */
+  cwd: string;
+  pid: number;
+  ppid: number;
   stderr: (s: string) => void;
   /** Milliseconds since the process started, for the trace file. */
   now: () => number;
+  /**
+   * Set when the call runs inside the daemon for the native client: the real cicc cannot be run there,
+   * so a fallback is handed back to the client (which execs it with the same argv).
+   */
+  execReal?: (argv: readonly string[]) => number;
 }
 
 /** Thrown to stop with an exit code after the message has been printed. */
@@ -113,6 +123,7 @@ function sameFile(a: string, b: string): boolean {
 function isOurselves(p: string): boolean {
   const self = process.argv[1];
   if (self && sameFile(p, self)) return true;
+  if (sameFile(p, NATIVE_CLIENT) || sameFile(p, SCRIPT_CLIENT)) return true;
   // Only the first bytes: the real cicc is a 60 MB binary.
   let fd: number | undefined;
   try {
@@ -174,7 +185,8 @@ function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo): number 
   }
   if (env.PTXD_VERBOSE === '1') ctx.stderr(`ptxd: falling back to the real cicc: ${reason}\n`);
   recordFallback(env, reason, info.unitName, info.arch);
-  const r = spawnSync(real, [...info.argv], { stdio: 'inherit', env: { ...env, PTXD_IN_FALLBACK: '1' } });
+  if (ctx.execReal) return ctx.execReal([real, ...info.argv]);
+  const r = spawnSync(real, [...info.argv], { stdio: 'inherit', env: { ...env, PTXD_IN_FALLBACK: '1' }, cwd: ctx.cwd });
   if (r.error) {
     ctx.stderr(`${info.unitName}: error: could not run the real cicc (${real}): ${r.error.message}\n`);
     return 1;
@@ -191,7 +203,7 @@ function archName(o: CompileOptions): string {
 
 function traceJson(args: CiccArgs, ctx: CiccContext, t: { start: number; feEnd: number; end: number }): string {
   const offsetMs = Number(args.traceEnv ? ctx.env[args.traceEnv] ?? 0 : 0) || 0;
-  const pid = args.tracePid ?? process.pid;
+  const pid = args.tracePid ?? ctx.pid;
   const us = (ms: number) => Math.round((offsetMs + ms) * 1000);
   const ev = (name: string, from: number, to: number, detail?: string) => ({
     ...(detail !== undefined ? { args: { detail } } : {}),
@@ -211,8 +223,8 @@ interface Prepared {
   args: CiccArgs;
   info: FallbackInfo;
   request: UnitRequest;
-  /** make's jobserver, when this process can reach it: extra tokens for the daemon are taken from it. */
-  tokens?: TokenPool;
+  /** make's jobserver, when the cicc call runs under make -jN. */
+  make?: MakeJobs;
 }
 
 /** Everything before the compile: argv, rejected flags, module id. A number is the exit code. */
@@ -230,7 +242,7 @@ function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackI
   }
   const o = args.options;
   // Line info names source files by absolute path: cicc resolves the .ii's relative names against its cwd.
-  if (o.lineInfo) o.compDir = process.cwd();
+  if (o.lineInfo) o.compDir = ctx.cwd;
   const unitName = o.origSrcFileName;
   info.v = { argv, unitName, arch: archName(o) };
 
@@ -241,19 +253,18 @@ function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackI
     o.moduleId = generateModuleId(o.origSrcPathName, o.origSrcFileName);
   } else {
     try {
-      o.moduleId = readFileSync(args.moduleIdFile, 'utf8').trim();
+      o.moduleId = readFileSync(resolve(ctx.cwd, args.moduleIdFile), 'utf8').trim();
     } catch {
       catastrophic(ctx, `cannot open module id file "${args.moduleIdFile}"`, unitName);
     }
   }
   // The daemon has another cwd: it gets an absolute input path.
-  const request: UnitRequest = { input: resolve(args.input), options: o, realCicc: ctx.realCicc, env: outputEnv(ctx.env) };
+  const request: UnitRequest = { input: resolve(ctx.cwd, args.input), options: o, realCicc: ctx.realCicc, env: outputEnv(ctx.env) };
   // Under make -jN the daemon runs this compile on our make job's token and admits at most N of the
   // build's compiles at once (client/jobserver.ts).
   const mj = parseMakeflags(ctx.env.MAKEFLAGS);
-  const tokens = mj && daemonEnabled(ctx.env) ? TokenPool.open(mj) : undefined;
-  if (mj) request.make = { build: buildIdentity(mj), jobs: mj.jobs, ...(tokens ? { tokens: true } : {}) };
-  return { args, info: info.v, request, ...(tokens ? { tokens } : {}) };
+  if (mj) request.make = { build: buildIdentity(mj, ctx.pid), jobs: mj.jobs };
+  return { args, info: info.v, request, ...(mj ? { make: mj } : {}) };
 }
 
 /** Everything after the compile: diagnostics, outputs, the exit code. */
@@ -283,12 +294,15 @@ function finish(p: Prepared, result: UnitResponse, ctx: CiccContext, start: numb
     const feEnd = Math.min(end, start + fe);
     files.push({ path: args.traceFile, data: traceJson(args, ctx, { start, feEnd, end }), what: 'output file' });
   }
+  // Paths are relative to the cicc call's cwd; messages name them as given.
+  const placed = files.map(f => ({ ...f, path: resolve(ctx.cwd, f.path) }));
   try {
-    writeOutputsAtomically(files);
+    writeOutputsAtomically(placed);
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
     const why = (e.cause as NodeJS.ErrnoException | undefined)?.code;
-    catastrophic(ctx, `cannot open ${e.file.what} "${e.file.path}"${why ? ` (${why})` : ''}`, unitName);
+    const given = files[placed.indexOf(e.file)]?.path ?? e.file.path;
+    catastrophic(ctx, `cannot open ${e.file.what} "${given}"${why ? ` (${why})` : ''}`, unitName);
   }
   return 0;
 }
@@ -390,13 +404,15 @@ export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): P
     const p = prepare(argv, ctx, info);
     if (typeof p === 'number') return p;
     const start = ctx.now();
-    // Where this call came from (nvcc's command line), for `ptxd watch` without a compile database.
-    const origin = originOf(ctx.realCicc ? [ctx.realCicc, ...argv] : argv, ctx.env, process.cwd(), process.ppid);
+    const origin = originOfCall(argv, ctx);
+    // make's jobserver, when this process can reach it: extra tokens for the daemon are taken from it.
+    const tokens = p.make ? TokenPool.open(p.make) : undefined;
+    if (tokens) p.request.make!.tokens = true;
     let res: UnitResponse | undefined;
     try {
-      res = await compileViaDaemon(p.request, ctx, origin, p.tokens);
+      res = await compileViaDaemon(p.request, ctx, origin, tokens);
     } finally {
-      p.tokens?.close();
+      tokens?.close();
     }
     if (!res) {
       if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr('ptxd: daemon unavailable; compiling in-process\n');
@@ -406,6 +422,40 @@ export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): P
   } catch (e) {
     return onFailure(e, ctx, info.v);
   }
+}
+
+/** Where this call came from (nvcc's command line), for `ptxd watch` without a compile database. */
+function originOfCall(argv: readonly string[], ctx: CiccContext): UnitOrigin {
+  return originOf(ctx.realCicc ? [ctx.realCicc, ...argv] : argv, ctx.env, ctx.cwd, ctx.ppid);
+}
+
+/**
+ * The cicc job of the native client (client/native/ptxd-cicc.c), run inside the daemon: the client sent
+ * its argv (without the real cicc), environment, cwd and pids; the unit is compiled by `compile` (the
+ * daemon's own request path) and the outputs are written here, as the Node client would write them.
+ * ctx.execReal hands a fallback back to the client. Returns the exit code.
+ */
+export async function runCiccForClient(argv: readonly string[], ctx: CiccContext,
+  compile: (req: UnitRequest, origin: UnitOrigin) => Promise<UnitResponse>): Promise<number> {
+  const info = { v: { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' } as FallbackInfo };
+  try {
+    const p = prepare(argv, ctx, info);
+    if (typeof p === 'number') return p;
+    // The client can take make tokens when make's jobserver is open in it (a fifo it can open, or the
+    // pipe fds inherited by a `+` recipe).
+    if (p.make && (p.make.auth.kind === 'fifo' || pipeInherited(p.make.auth, ctx.pid))) p.request.make!.tokens = true;
+    const start = ctx.now();
+    const res = await compile(p.request, originOfCall(argv, ctx));
+    return finish(p, res, ctx, start, ctx.now());
+  } catch (e) {
+    if (e instanceof DaemonUnavailable) throw e;
+    return onFailure(e, ctx, info.v);
+  }
+}
+
+/** The daemon could not answer a request (shutting down, compile crashed): the client retries its own way. */
+export class DaemonUnavailable extends Error {
+  constructor(message: string) { super(message); this.name = 'DaemonUnavailable'; }
 }
 
 /** Splits off the real cicc that `--cicc-prefix` puts before the cicc arguments. */
@@ -452,6 +502,9 @@ export function main(): void {
   const env = process.env;
   const ctx: CiccContext = {
     env,
+    cwd: process.cwd(),
+    pid: process.pid,
+    ppid: process.ppid,
     stderr: s => { process.stderr.write(s); },
     now: () => Date.now() - t0,
   };

@@ -203,7 +203,7 @@ export async function statsCommand(json: boolean): Promise<number> {
   else out('cache             disabled (directory not usable)\n');
   out(`fallbacks to the real cicc: ${r.fallbacks.total} (${r.fallbacks.file})\n`);
   for (const [reason, n] of Object.entries(r.fallbacks.reasons).sort((x, y) => y[1] - x[1])) out(`  ${n}\t${reason}\n`);
-  out(r.daemon ? `daemon            pid ${r.daemon.pid}, ${r.daemon.served} requests since start, ${mb(r.daemon.rssBytes)} resident\n`
+  out(r.daemon ? `daemon            pid ${r.daemon.pid}, ${r.daemon.served} requests since start (${r.daemon.ciccCalls ?? 0} from the native client), ${mb(r.daemon.rssBytes)} resident\n`
     : 'daemon            not running\n');
   const p = r.daemon?.scheduler;
   if (p) {

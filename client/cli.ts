@@ -167,7 +167,7 @@ async function compileCommand(a: CompileArgs): Promise<number> {
   const file = a.file;
   if (!existsSync(file)) { err(`ptxd: error: cannot open source file "${file}"\n`); return 1; }
   const t0 = Date.now();
-  const ctx: CiccContext = { env: process.env, stderr: err, now: () => Date.now() - t0 };
+  const ctx: CiccContext = { env: process.env, cwd: process.cwd(), pid: process.pid, ppid: process.ppid, stderr: err, now: () => Date.now() - t0 };
   if (/\.(ii|i|ci|cup)$/.test(file)) {
     const out = a.o ?? basename(file).replace(/(\.cpp1)?\.(ii|i|ci|cup)$/, '') + '.ptx';
     ctx.realCicc = findRealCicc(process.env);

@@ -46,15 +46,30 @@ export function parseMakeflags(flags: string | undefined): MakeJobs | undefined 
   return auth ? { jobs, auth } : undefined;
 }
 
-/** Whether the pipe fds of `auth` are open in this process (make passed them down). */
-export function pipeInherited(auth: JobserverAuth): boolean {
-  if (auth.kind !== 'pipe') return false;
-  try { return fstatSync(auth.r).isFIFO() && fstatSync(auth.w).isFIFO(); } catch { return false; }
+/** An open fd of process `pid` (this one, or a client of the daemon: Linux /proc, same user). */
+function statFd(pid: number, fd: number) {
+  return pid === process.pid ? fstatSync(fd) : statSync(`/proc/${pid}/fd/${fd}`);
 }
 
-/** The topmost `make` among this process's ancestors (Linux /proc), or undefined. */
-function topMakeAncestor(): number | undefined {
-  let pid = process.ppid;
+/** Whether the pipe fds of `auth` are open in process `pid` (make passed them down). */
+export function pipeInherited(auth: JobserverAuth, pid = process.pid): boolean {
+  if (auth.kind !== 'pipe') return false;
+  try { return statFd(pid, auth.r).isFIFO() && statFd(pid, auth.w).isFIFO(); } catch { return false; }
+}
+
+function parentOf(pid: number): number {
+  if (pid === process.pid) return process.ppid;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The topmost `make` among the ancestors of process `of` (Linux /proc), or undefined. */
+function topMakeAncestor(of: number): number | undefined {
+  let pid = parentOf(of);
   let top: number | undefined;
   for (let depth = 0; depth < 16 && pid > 1; depth++) {
     let stat: string;
@@ -67,16 +82,19 @@ function topMakeAncestor(): number | undefined {
   return top;
 }
 
-/** A name for the make build this client belongs to: equal for all its jobs, different between builds. */
-export function buildIdentity(mj: MakeJobs): string {
+/**
+ * A name for the make build that client process `pid` belongs to: equal for all its jobs, different
+ * between builds.
+ */
+export function buildIdentity(mj: MakeJobs, pid = process.pid): string {
   if (mj.auth.kind === 'fifo') {
     try { const s = statSync(mj.auth.path); return `fifo:${s.dev}:${s.ino}`; } catch { return `fifo:${mj.auth.path}`; }
   }
-  if (pipeInherited(mj.auth)) {
-    const s = fstatSync(mj.auth.r);
+  if (pipeInherited(mj.auth, pid)) {
+    const s = statFd(pid, mj.auth.r);
     return `pipe:${s.dev}:${s.ino}`;
   }
-  const make = topMakeAncestor();
+  const make = topMakeAncestor(pid);
   return make !== undefined ? `make:${make}` : `makeflags:${mj.jobs}:${mj.auth.r},${mj.auth.w}`;
 }
 

@@ -4,7 +4,6 @@
 //   PTXD_SOCKET     the daemon's socket (default: one per user and cache directory, see socketPath)
 // The lock and log files live next to the socket, so they work even when the cache dir is unwritable.
 
-import { createHash } from 'node:crypto';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
@@ -13,7 +12,7 @@ export function cacheDir(env: NodeJS.ProcessEnv): string {
 }
 
 /** This installation of ptxd (dist/.. or the source root): two installations get two daemons. */
-const INSTALL_DIR = resolve(__dirname, '..', ...(basename(resolve(__dirname, '..')) === 'dist' ? ['..'] : []));
+export const INSTALL_DIR = resolve(__dirname, '..', ...(basename(resolve(__dirname, '..')) === 'dist' ? ['..'] : []));
 
 /**
  * `$PTXD_SOCKET`, else `$XDG_RUNTIME_DIR/ptxd/<h>.sock`, else `<tmp>/ptxd-<uid>/<h>.sock`, where h is a
@@ -23,10 +22,20 @@ const INSTALL_DIR = resolve(__dirname, '..', ...(basename(resolve(__dirname, '..
  */
 export function socketPath(env: NodeJS.ProcessEnv): string {
   if (env.PTXD_SOCKET) return env.PTXD_SOCKET;
-  const h = createHash('sha256').update(`${cacheDir(env)}\0${INSTALL_DIR}`).digest('hex').slice(0, 12);
+  const h = fnv1a64(`${cacheDir(env)}\0${INSTALL_DIR}`).slice(0, 12);
   const uid = process.getuid?.() ?? 0;
   const base = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'ptxd') : join(tmpdir(), `ptxd-${uid}`);
   return join(base, `${h}.sock`);
+}
+
+/**
+ * 64-bit FNV-1a of the UTF-8 bytes, 16 hex digits. The native client (client/native/ptxd-cicc.c)
+ * computes the same name for the socket, so the hash must stay this simple one.
+ */
+export function fnv1a64(s: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(s, 'utf8')) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, '0');
 }
 
 export const lockPath = (sock: string): string => `${sock}.lock`;

@@ -8,6 +8,7 @@ import type { UnitRequest, UnitResponse } from './unit';
 import type { PoolStatus } from './scheduler/status';
 import type { UnitOrigin } from './watch/records';
 import type { RemoteStatus } from './store/remote/tier';
+import type { JobserverAuth } from '../client/jobserver';
 
 export const PROTOCOL = 1;
 
@@ -28,6 +29,8 @@ export interface DaemonStatus extends Identity {
   /** Requests served since this daemon started, and how many of them were hits. */
   served: number;
   hits: number;
+  /** Of those, whole cicc calls from the native client (client/native/). */
+  ciccCalls: number;
   rssBytes: number;
   heapUsedBytes: number;
   cacheEnabled: boolean;
@@ -50,10 +53,17 @@ export type Message =
    * how many (`tokens-got`); `tokens-back` asks it to give them back (it also does when the request ends,
    * fails, or the connection drops), and it confirms with `tokens-returned`.
    */
-  | { t: 'tokens'; id: number; want: number }
+  | { t: 'tokens'; id: number; want: number; auth?: JobserverAuth }
   | { t: 'tokens-got'; id: number; n: number }
   | { t: 'tokens-back'; id: number }
   | { t: 'tokens-returned'; id: number; n: number }
+  /**
+   * A whole cicc call from the native client (client/native/ptxd-cicc.c): the daemon parses argv, compiles,
+   * writes the outputs and answers `cicc-done` with the exit code and cicc's stderr; `exec` (the real cicc
+   * and its argv) asks the client to run it instead (a fallback). t0: the client's start, ms since epoch.
+   */
+  | { t: 'cicc'; id: number; argv: string[]; env: Record<string, string>; cwd: string; pid: number; ppid: number; t0: number }
+  | { t: 'cicc-done'; id: number; code: number; stderr: string; exec?: string[] }
   | { t: 'status'; id: number }
   | { t: 'status-reply'; id: number; status: DaemonStatus }
   | { t: 'flush'; id: number }

@@ -12,7 +12,10 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from './protocol';
 import { recordRequest } from './watch/records';
-import { UnitService, type Lookup } from './unit';
+import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from './unit';
+import { DaemonUnavailable, runCiccForClient, splitRealCicc, type CiccContext } from '../client/cicc';
+import { parseMakeflags, type JobserverAuth } from '../client/jobserver';
+import type { UnitOrigin } from './watch/records';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler, type JobGroup } from './scheduler/scheduler';
 import { compileSplit, splitEnabled, type SplitContext } from './scheduler/split';
@@ -27,6 +30,10 @@ export interface DaemonOptions { socket: string; env: NodeJS.ProcessEnv }
 interface Job {
   conn: Socket;
   id: number;
+  /** Delivers the request's `result` or `error` (to the socket, or to the native client's cicc call). */
+  reply: (m: Message) => void;
+  /** make's jobserver as the native client must open it to take tokens (the Node client knows its own). */
+  auth?: JobserverAuth;
   /** Set while the daemon waits for the client's answer to a `tokens` message. */
   tokenReply?: (n: number) => void;
 }
@@ -48,6 +55,8 @@ export class Daemon {
   private readonly conns = new Set<Socket>();
   private lastActivity = Date.now();
   private served = 0;
+  /** Whole cicc calls from the native client. */
+  private ciccCalls = 0;
   private hits = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
@@ -166,23 +175,12 @@ export class Daemon {
       case 'hello':
         this.send(c, { t: 'welcome', proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: this.cacheDir, pid: process.pid });
         return;
-      case 'compile': {
-        if (this.stopping) { this.send(c, { t: 'error', id: m.id, message: 'daemon is shutting down' }); return; }
-        if (m.origin) recordRequest(this.cacheDir, m.req, m.origin);
-        const lookup = this.service.lookup(m.req);
-        this.served++;
-        if (lookup.response) {
-          if (lookup.response.cached) this.hits++;
-          this.send(c, { t: 'result', id: m.id, res: lookup.response });
-          this.scheduleFlush();
-          return;
-        }
-        const key = lookup.key;
-        if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push({ lookup, conn: c, id: m.id }); return; }
-        if (key !== undefined) this.waiting.set(key, []);
-        this.compileMiss(c, m.id, lookup);
+      case 'compile':
+        this.compile({ conn: c, id: m.id, reply: r => this.send(c, r) }, m.req, m.origin);
         return;
-      }
+      case 'cicc':
+        this.cicc(c, m);
+        return;
       case 'tokens-got': {
         this.scheduler.extraTokensAcquired += m.n;
         for (const j of this.inFlight) if (j.conn === c && j.id === m.id) j.tokenReply?.(m.n);
@@ -207,9 +205,57 @@ export class Daemon {
     }
   }
 
+  /** One unit request: answered from the cache, joined to a compile of the same key, or compiled. */
+  private compile(job: Job, req: UnitRequest, origin: UnitOrigin | undefined): void {
+    if (this.stopping) { job.reply({ t: 'error', id: job.id, message: 'daemon is shutting down' }); return; }
+    if (origin) recordRequest(this.cacheDir, req, origin);
+    const lookup = this.service.lookup(req);
+    this.served++;
+    if (lookup.response) {
+      if (lookup.response.cached) this.hits++;
+      job.reply({ t: 'result', id: job.id, res: lookup.response });
+      this.scheduleFlush();
+      return;
+    }
+    const key = lookup.key;
+    if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push({ ...job, lookup }); return; }
+    if (key !== undefined) this.waiting.set(key, []);
+    this.compileMiss(job, lookup);
+  }
+
+  /**
+   * A whole cicc call of the native client: argv to outputs here (client/cicc.ts runCiccForClient), the
+   * unit through compile() like any request. The client prints `stderr` and exits with `code`, or runs
+   * `exec` (a fallback to the real cicc). An `error` answer makes it retry with the Node client.
+   */
+  private cicc(c: Socket, m: Extract<Message, { t: 'cicc' }>): void {
+    this.ciccCalls++;
+    const out: string[] = [];
+    let exec: string[] | undefined;
+    const { realCicc, args } = splitRealCicc(m.argv);
+    const ctx: CiccContext = {
+      env: m.env, cwd: m.cwd, pid: m.pid, ppid: m.ppid, realCicc,
+      stderr: s => { out.push(s); },
+      now: () => Date.now() - m.t0,
+      execReal: argv => { exec = [...argv]; return 0; },
+    };
+    const auth = parseMakeflags(m.env.MAKEFLAGS)?.auth;
+    const compile = (req: UnitRequest, origin: UnitOrigin) => new Promise<UnitResponse>((resolve, reject) => {
+      this.compile({
+        conn: c, id: m.id, ...(auth ? { auth } : {}),
+        reply: r => { if (r.t === 'result') resolve(r.res); else reject(new DaemonUnavailable(r.t === 'error' ? r.message : `unexpected ${r.t}`)); },
+      }, req, origin);
+    });
+    runCiccForClient(args, ctx, compile).then(code => {
+      this.send(c, { t: 'cicc-done', id: m.id, code, stderr: out.join(''), ...(exec ? { exec } : {}) });
+    }, e => {
+      this.send(c, { t: 'error', id: m.id, message: (e as Error).message });
+    });
+  }
+
   /** A cache miss: asked of the team cache, else compiled in the pool when the scheduler admits it. */
-  private compileMiss(c: Socket, id: number, lookup: Lookup): void {
-    const job: Job = { conn: c, id };
+  private compileMiss(job: Job, lookup: Lookup): void {
+    const { conn: c, id } = job;
     this.inFlight.add(job);
     const make = lookup.req.make;
     const group = make ? { key: make.build, limit: make.jobs } : undefined;
@@ -244,10 +290,10 @@ export class Daemon {
       if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;   // answered by shutdown
       if (res?.cached) this.hits++;   // from the team cache
-      if (res) this.send(c, { t: 'result', id, res, ...(functions ? { functions } : {}) });
+      if (res) job.reply({ t: 'result', id, res, ...(functions ? { functions } : {}) });
       for (const w of waiters.filter(x => !x.conn.destroyed)) {
         const shared = res ? this.service.shared(lookup, res, w.lookup) : undefined;
-        if (shared) { this.hits++; this.send(w.conn, { t: 'result', id: w.id, res: shared }); } else this.startMiss(w);
+        if (shared) { this.hits++; w.reply({ t: 'result', id: w.id, res: shared }); } else this.startMiss(w);
       }
       this.lastActivity = Date.now();
       this.scheduleFlush();
@@ -256,7 +302,7 @@ export class Daemon {
       if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;
       this.logLine(`compile failed: ${(e as Error).stack ?? String(e)}`);
-      for (const w of [job, ...waiters]) this.send(w.conn, { t: 'error', id: w.id, message: (e as Error).message });
+      for (const w of [job, ...waiters]) w.reply({ t: 'error', id: w.id, message: (e as Error).message });
     });
   }
 
@@ -285,7 +331,7 @@ export class Daemon {
         const timer = setTimeout(gone, 5000);
         c.once('close', gone);
         job.tokenReply = done;
-        this.send(c, { t: 'tokens', id, want });
+        this.send(c, { t: 'tokens', id, want, ...(job.auth ? { auth: job.auth } : {}) });
       }),
       giveBack: () => this.send(c, { t: 'tokens-back', id }),
     };
@@ -296,7 +342,7 @@ export class Daemon {
     const key = w.lookup.key;
     if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push(w); return; }
     if (key !== undefined) this.waiting.set(key, []);
-    this.compileMiss(w.conn, w.id, w.lookup);
+    this.compileMiss(w, w.lookup);
   }
 
   private scheduleFlush(): void {
@@ -310,7 +356,7 @@ export class Daemon {
       proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: this.cacheDir,
       pid: process.pid, socket: this.o.socket, log: this.log, uptimeS: Math.round((Date.now() - this.started) / 1000),
       idleTimeoutS: this.idleMs / 1000, connections: this.conns.size, queued: this.scheduler.stats().queued,
-      served: this.served, hits: this.hits, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed,
+      served: this.served, hits: this.hits, ciccCalls: this.ciccCalls, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed,
       cacheEnabled: this.service.getStore() !== undefined,
       remote: this.service.getRemote()?.status(),
       scheduler: this.poolStatus(),
@@ -340,7 +386,7 @@ export class Daemon {
     this.scheduler.dropQueued();
     const waiters = [...this.waiting.values()].flat();
     this.waiting.clear();
-    for (const job of [...this.inFlight, ...waiters]) this.send(job.conn, { t: 'error', id: job.id, message: 'daemon is shutting down' });
+    for (const job of [...this.inFlight, ...waiters]) job.reply({ t: 'error', id: job.id, message: 'daemon is shutting down' });
     this.inFlight.clear();
     void this.pool?.close();
     // Queued team-cache writes get a moment to go out (a CI build's daemon must not lose them).

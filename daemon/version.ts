@@ -14,6 +14,10 @@ import { join, relative, resolve } from 'node:path';
 const CODE_ROOT = resolve(__dirname, '..');
 /** The repository root either way. */
 export const REPO_ROOT = CODE_ROOT.endsWith('/dist') ? resolve(CODE_ROOT, '..') : CODE_ROOT;
+/** The drop-in cicc nvcc runs (a script that runs the native client when it is built, else Node). */
+export const SCRIPT_CLIENT = join(REPO_ROOT, 'bin', 'ptxd-cicc');
+/** The native client, built by `npm run build` (scripts/build-native.js) when a C compiler is present. */
+export const NATIVE_CLIENT = join(REPO_ROOT, 'dist', 'native', 'ptxd-cicc');
 
 let version: string | undefined;
 export function ptxdVersion(): string {

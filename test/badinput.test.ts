@@ -3,13 +3,18 @@
 // exit 1, no stack trace, nothing on stdout and no (partial) output file. PTXD_FALLBACK=never, so a
 // fallback to the real cicc can never pass for ours.
 //
+// Every case runs twice: through the native client and a daemon (client/native/: the daemon parses argv
+// and writes the outputs; the suite checks that it served every call), and through the Node client
+// compiling in-process (PTXD_NATIVE=0 PTXD_DAEMON=0).
+//
 // Cases marked [needs compiler] only pass once compileUnit() works (lexer, skim, irgen, passes, backend);
 // the others exercise the client alone.
-import { describe, it, expect, beforeAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NATIVE_CLIENT } from '../daemon/version';
 
 const ROOT = join(__dirname, '..');
 const CLIENT = join(ROOT, 'bin', 'ptxd-cicc');
@@ -76,9 +81,23 @@ function outputsOf(u: Unit, argv: string[]): string[] {
   return ['-o', '--stub_file_name', '--gen_c_file_name', '--gen_device_file_name'].map(f => argv[argv.indexOf(f) + 1]).map(p => join(u.dir, p));
 }
 
+/** The client variant under test: its own daemon (socket, cache) and whether it is the native client. */
+let variantEnv: Record<string, string> = {};
+let runs = 0;
+
 function run(u: Unit, argv: string[], env: Record<string, string> = { PTXD_FALLBACK: 'never' }) {
-  const r = spawnSync(CLIENT, [u.realCicc, ...argv], { cwd: u.dir, env: { ...process.env, PTXD_VERBOSE: '', ...env }, encoding: 'utf8' });
+  runs++;
+  const r = spawnSync(CLIENT, [u.realCicc, ...argv], { cwd: u.dir, env: { ...process.env, PTXD_VERBOSE: '', ...variantEnv, ...env }, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function daemon(args: string[]): string {
+  return execFileSync(process.execPath, [join(ROOT, 'bin', 'ptxd'), ...args], { env: { ...process.env, ...variantEnv }, encoding: 'utf8' });
+}
+
+function fallbackRecords(): Record<string, string>[] {
+  const f = join(variantEnv.PTXD_CACHE_DIR, 'fallbacks.jsonl');
+  return existsSync(f) ? readFileSync(f, 'utf8').trim().split('\n').map(l => JSON.parse(l) as Record<string, string>) : [];
 }
 
 /** Fresh output names, so that a file left by an earlier step cannot pass for this one's. */
@@ -101,15 +120,35 @@ function expectCleanFailure(u: Unit, argv: string[], res: { code: number | null;
   expect(readdirSync(join(u.dir, 'kd')).filter(f => f.includes('.ptxd-'))).toEqual([]);  // no temp files left
 }
 
-describe.skipIf(!HAVE_NVCC)('bad input to ptxd-cicc', () => {
+// The native client is built by `npm run build` when a C compiler is present.
+const HAVE_CC = ['cc', 'gcc'].some(cc => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0);
+
+beforeAll(() => {
+  if (!HAVE_NVCC) return;
+  work = mkdtempSync(join(tmpdir(), 'ptxd-bad-'));
+  writeFileSync(join(work, 'log.sh'), '#!/bin/sh\nprintf "%s\\0" "$@" > "$PTXD_TEST_ARGV"\nexec "$@"\n');
+  chmodSync(join(work, 'log.sh'), 0o755);
+  units.set('good', capture('good', GOOD));
+  units.set('math', capture('math', MATH));
+});
+
+describe.skipIf(!HAVE_NVCC).each([
+  ['the native client and a daemon', 'native'],
+  ['the Node client in-process (PTXD_NATIVE=0 PTXD_DAEMON=0)', 'node'],
+])('bad input to ptxd-cicc: %s', (_title, variant) => {
   beforeAll(() => {
-    if (!existsSync(join(ROOT, 'dist', 'client', 'cicc.js'))) spawnSync('npx', ['tsc', '-p', '.'], { cwd: ROOT, stdio: 'ignore' });
-    work = mkdtempSync(join(tmpdir(), 'ptxd-bad-'));
-    writeFileSync(join(work, 'log.sh'), '#!/bin/sh\nprintf "%s\\0" "$@" > "$PTXD_TEST_ARGV"\nexec "$@"\n');
-    chmodSync(join(work, 'log.sh'), 0o755);
-    units.set('good', capture('good', GOOD));
-    units.set('math', capture('math', MATH));
+    variantEnv = {
+      PTXD_CACHE_DIR: join(work, `cache-${variant}`), PTXD_SOCKET: join(work, `${variant}.sock`), PTXD_IDLE_TIMEOUT: '120',
+      ...(variant === 'node' ? { PTXD_NATIVE: '0', PTXD_DAEMON: '0' } : { PTXD_DAEMON: '1' }),
+    };
+    runs = 0;
+    if (variant === 'native') {
+      if (HAVE_CC) expect(existsSync(NATIVE_CLIENT), `${NATIVE_CLIENT} was not built by npm run build`).toBe(true);
+      // The first call finds no daemon and goes to the Node client, which starts one.
+      daemon(['daemon', 'start']);
+    }
   });
+  afterAll(() => { if (variant === 'native') daemon(['daemon', 'stop']); });
 
   it('unknown flag → Command-line error', () => {
     const u = units.get('good')!;
@@ -195,14 +234,14 @@ describe.skipIf(!HAVE_NVCC)('bad input to ptxd-cicc', () => {
   it('an unsupported unit falls back to the real cicc, visibly, and is recorded', () => {
     const u = units.get('math')!;
     const argv = freshOutputs(u.argv);
-    const cache = join(u.dir, 'cache');
-    const res = run(u, argv, { PTXD_VERBOSE: '1', PTXD_CACHE_DIR: cache, PTXD_FALLBACK: '' });
+    expect(fallbackRecords()).toHaveLength(0);
+    const res = run(u, argv, { PTXD_VERBOSE: '1', PTXD_FALLBACK: '' });
     expect(res.code).toBe(0);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(/^ptxd: falling back to the real cicc: /m);
     for (const p of outputsOf(u, argv)) expect(existsSync(p), p).toBe(true);
     expect(readFileSync(outputsOf(u, argv)[0], 'utf8')).toMatch(/Generated by NVIDIA NVVM Compiler/);
-    const recs = readFileSync(join(cache, 'fallbacks.jsonl'), 'utf8').trim().split('\n').map(l => JSON.parse(l) as Record<string, string>);
+    const recs = fallbackRecords();
     expect(recs).toHaveLength(1);
     expect(recs[0].input).toBe('math.cu');
     expect(recs[0].arch).toBe('compute_90');
@@ -213,9 +252,16 @@ describe.skipIf(!HAVE_NVCC)('bad input to ptxd-cicc', () => {
   it('with PTXD_FALLBACK=never an unsupported unit is an error, not a fallback', () => {
     const u = units.get('math')!;
     const argv = freshOutputs(u.argv);
-    const cache = join(u.dir, 'cache-never');
-    const res = run(u, argv, { PTXD_FALLBACK: 'never', PTXD_CACHE_DIR: cache });
+    const before = fallbackRecords().length;
+    const res = run(u, argv, { PTXD_FALLBACK: 'never' });
     expectCleanFailure(u, argv, res, /^math\.cu: error: ptxd cannot compile this unit: /);
-    expect(existsSync(join(cache, 'fallbacks.jsonl'))).toBe(false);
+    expect(fallbackRecords()).toHaveLength(before);
+  });
+
+  it.skipIf(variant !== 'native' || !HAVE_CC)('the native client handed every call to the daemon', () => {
+    const st = JSON.parse(daemon(['daemon', 'status', '--json'])) as { running: boolean; ciccCalls: number };
+    expect(st.running).toBe(true);
+    expect(runs).toBeGreaterThan(10);
+    expect(st.ciccCalls).toBe(runs);
   });
 });

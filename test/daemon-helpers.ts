@@ -38,13 +38,23 @@ export interface Stats {
   counters: Counters;
   cache: { entries: number; bytes: number } | null;
   fallbacks: { total: number };
-  daemon: { pid: number; rssBytes: number; served: number } | null;
+  /** ciccCalls: calls of the native client (client/native/), which hands the whole cicc call to the daemon. */
+  daemon: { pid: number; rssBytes: number; served: number; ciccCalls: number } | null;
 }
 
 export function stats(sb: DaemonSandbox): Stats {
   const r = ptxd(sb, ['stats', '--json']);
   if (r.code !== 0) throw new Error(`ptxd stats failed: ${r.err}`);
   return JSON.parse(r.out) as Stats;
+}
+
+/**
+ * Starts the sandbox's daemon, so that bin/ptxd-cicc's first call already goes through the native client
+ * (with no daemon running, it hands the call to the Node client, which starts one).
+ */
+export function startDaemon(sb: DaemonSandbox): void {
+  const r = ptxd(sb, ['daemon', 'start']);
+  if (r.code !== 0) throw new Error(`ptxd daemon start failed: ${r.err}`);
 }
 
 export function daemonPid(sb: DaemonSandbox): number | undefined {

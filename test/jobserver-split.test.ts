@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
 import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
-import { PTXD_CICC_BIN, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const DAEMON_CLIENT_JS = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
 const skip = skipReason('nvcc', 'ptxas') ??
@@ -53,6 +53,8 @@ __global__ void k${u}_${i}(const float* __restrict__ a, float* b, int n) {
 // A cicc prefix that runs ptxd-cicc (passing on make's pipe fds), waits until the daemon reports that a
 // client took extra tokens, then sends ptxd-cicc the signal $KILL_WITH and fails like a killed cicc; or,
 // with KILL_WITH=daemon, kills the daemon (SIGKILL) and lets ptxd-cicc go on (it retries with a new one).
+// ptxd-cicc runs as nvcc runs it (the native client when a daemon is up), or with KILL_CLIENT=node as
+// `node bin/ptxd-cicc` (the Node client). Without KILL_WITH it only runs ptxd-cicc.
 const KILLER = `#!${process.execPath}
 const { spawn } = require('node:child_process');
 const { parseMakeflags } = require(${JSON.stringify(JOBSERVER_JS)});
@@ -61,14 +63,17 @@ const sig = process.env.KILL_WITH;
 const mj = parseMakeflags(process.env.MAKEFLAGS);
 const stdio = ['inherit', 'inherit', 'inherit'];
 if (mj && mj.auth.kind === 'pipe') for (const fd of [mj.auth.r, mj.auth.w]) { while (stdio.length < fd) stdio.push('ignore'); stdio[fd] = fd; }
-const child = spawn(process.execPath, [${JSON.stringify(PTXD_CICC_BIN)}, ...process.argv.slice(2)], { stdio });
+const child = process.env.KILL_CLIENT === 'node'
+  ? spawn(process.execPath, [${JSON.stringify(PTXD_CICC_BIN)}, ...process.argv.slice(2)], { stdio })
+  : spawn(${JSON.stringify(PTXD_CICC_BIN)}, process.argv.slice(2), { stdio });
 let done = false;
 child.on('exit', (code, signal) => {
   done = true;
   console.log('killer: ptxd-cicc ended by ' + (signal ?? 'exit ' + code));
-  process.exit(sig === 'daemon' ? code : 1);
+  process.exit(sig === 'daemon' || !sig ? code : 1);
 });
 (async () => {
+  if (!sig) return;   // only runs ptxd-cicc
   for (let i = 0; i < 6000 && !done; i++) {
     const conn = await connectDaemon(process.env, { autostart: false }).catch(() => undefined);
     if (conn) {
@@ -108,9 +113,14 @@ $(BUILD):
 const sandboxes: DaemonSandbox[] = [];
 afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
 
-function project(name: string, units: { kernels: number; broken?: boolean }[], env: NodeJS.ProcessEnv = {}): { sb: DaemonSandbox; src: string } {
+/**
+ * A project of `units`; its daemon is started first (client 'native', so that every call of bin/ptxd-cicc
+ * goes through the native client) or by the first call (client 'node': the Node client starts it).
+ */
+function project(name: string, units: { kernels: number; broken?: boolean }[], env: NodeJS.ProcessEnv = {}, client: Client = 'native'): { sb: DaemonSandbox; src: string } {
   const sb = sandbox(name, { PTXD_WORKERS: '8', ...env });
   sandboxes.push(sb);
+  if (client === 'native') startDaemon(sb);
   const src = path.join(sb.dir, 'src');
   fs.mkdirSync(src, { recursive: true });
   units.forEach((u, i) => fs.writeFileSync(path.join(src, `u${i}.cu`), unit(i, u.kernels, u.broken)));
@@ -125,6 +135,11 @@ function make(sb: DaemonSandbox, src: string, args: string[], env: NodeJS.Proces
 }
 
 const LOST = /jobserver tokens/;
+
+type Client = 'native' | 'node';
+/** Calls the native client handed to the daemon (with a C compiler the native client is built: client/native/). */
+const nativeCalls = (sb: DaemonSandbox) => stats(sb).daemon?.ciccCalls ?? 0;
+const HAVE_CC = ['cc', 'gcc'].some(cc => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0);
 
 type Sched = Record<string, number>;
 const scheduler = (sb: DaemonSandbox) => (stats(sb) as unknown as { daemon: { scheduler: Sched } }).daemon.scheduler;
@@ -147,6 +162,7 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     const { sb, src } = project('jsplit1', [{ kernels: 8 }]);
     const r = await make(sb, src, [`NVCCFLAGS_EXTRA=--cicc-prefix=${PTXD_CICC_BIN}`]);
     expect(r.code, r.out + r.err).toBe(0);
+    if (HAVE_CC) expect(nativeCalls(sb), 'the native client took the tokens').toBe(1);
     expect(r.out).toContain('tokens ok 3');
     expect(r.err).not.toMatch(LOST);
     const p = scheduler(sb);
@@ -220,10 +236,11 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     expect(scheduler(sb)).toMatchObject({ splitJobs: 0, busyPeak: 1, compiled: 2 });
   }, 600_000);
 
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
-    it(`a client killed by ${sig} while it holds extra tokens gives them back`, async () => {
-      const { sb, src } = project(`jsplitkill-${sig}`, [{ kernels: 12 }]);
-      const r = await make(sb, src, [`NVCCFLAGS_EXTRA=--cicc-prefix=${path.join(src, 'killer')}`], { KILL_WITH: sig });
+  for (const [sig, client] of [['SIGTERM', 'native'], ['SIGINT', 'native'], ['SIGTERM', 'node']] as const) {
+    it(`a client (${client}) killed by ${sig} while it holds extra tokens gives them back`, async () => {
+      const { sb, src } = project(`jsplitkill-${sig}-${client}`, [{ kernels: 12 }], {}, client);
+      const r = await make(sb, src, [`NVCCFLAGS_EXTRA=--cicc-prefix=${path.join(src, 'killer')}`], { KILL_WITH: sig, KILL_CLIENT: client });
+      if (HAVE_CC) expect(nativeCalls(sb)).toBe(client === 'native' ? 1 : 0);
       expect(r.code, r.out + r.err).toBe(0);
       expect(r.out).toMatch(/killer: client holds [1-3] extra tokens/);
       expect(r.out).toContain(`killer: ptxd-cicc ended by ${sig}`);
@@ -258,16 +275,17 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     return { path: fifo, fd, tokens };
   }
 
-  for (const kill of [undefined, 'SIGTERM'] as const) {
-    it(`make 4.4's fifo jobserver: ${kill ? `a client killed by ${kill} gives its tokens back` : 'an 8-kernel unit takes the 3 free tokens and returns them, same PTX'}`, async () => {
-      const { sb, src } = project(`jsplitfifo${kill ?? ''}`, [{ kernels: kill ? 12 : 8 }]);
+  for (const [kill, client] of [[undefined, 'native'], [undefined, 'node'], ['SIGTERM', 'native']] as const) {
+    it(`make 4.4's fifo jobserver (${client} client): ${kill ? `a client killed by ${kill} gives its tokens back` : 'an 8-kernel unit takes the 3 free tokens and returns them, same PTX'}`, async () => {
+      const { sb, src } = project(`jsplitfifo${kill ?? ''}-${client}`, [{ kernels: kill ? 12 : 8 }], {}, client);
       fs.mkdirSync(path.join(src, 'build'), { recursive: true });
       const js = fifoJobserver(src);
       try {
-        const env = { ...sb.env, MAKEFLAGS: ` -j4 --jobserver-auth=fifo:${js.path}`, MAKELEVEL: '1', ...(kill ? { KILL_WITH: kill } : {}) };
-        const prefix = kill ? path.join(src, 'killer') : PTXD_CICC_BIN;
+        const env = { ...sb.env, MAKEFLAGS: ` -j4 --jobserver-auth=fifo:${js.path}`, MAKELEVEL: '1', ...(kill ? { KILL_WITH: kill } : {}), KILL_CLIENT: client };
+        const prefix = kill || client === 'node' ? path.join(src, 'killer') : PTXD_CICC_BIN;
         const n = await runAsync(requireTool('nvcc'), ['-arch=sm_90', '-O3', '-ptx', `--cicc-prefix=${prefix}`, 'u0.cu', '-o', path.join(src, 'build', 'u0.ptx')], { env, cwd: src });
         const p = scheduler(sb);
+        if (HAVE_CC) expect(nativeCalls(sb)).toBe(client === 'native' ? 1 : 0);
         if (kill) {
           expect(n.code).not.toBe(0);
           expect(n.out).toMatch(/killer: client holds [1-3] extra tokens/);
@@ -285,9 +303,10 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     }, 600_000);
   }
 
-  it('a daemon killed while a client holds extra tokens for it: the client gives them back and compiles anyway', async () => {
-    const { sb, src } = project('jsplitdaemon', [{ kernels: 12 }]);
-    const r = await make(sb, src, [`NVCCFLAGS_EXTRA=--cicc-prefix=${path.join(src, 'killer')}`], { KILL_WITH: 'daemon' });
+  for (const client of ['native', 'node'] as const) {
+  it(`a daemon killed while a client (${client}) holds extra tokens for it: the client gives them back and compiles anyway`, async () => {
+    const { sb, src } = project(`jsplitdaemon-${client}`, [{ kernels: 12 }], {}, client);
+    const r = await make(sb, src, [`NVCCFLAGS_EXTRA=--cicc-prefix=${path.join(src, 'killer')}`], { KILL_WITH: 'daemon', KILL_CLIENT: client });
     expect(r.code, r.out + r.err).toBe(0);
     expect(r.out).toMatch(/killer: client holds [1-3] extra tokens; daemon/);
     expect(r.out).toContain('killer: ptxd-cicc ended by exit 0');
@@ -296,4 +315,5 @@ describe.skipIf(skip !== undefined)(`units split across workers on make jobserve
     await wholePtx(sb, src);
     samePtx(src, ['u0']);
   }, 600_000);
+  }
 });

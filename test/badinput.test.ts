@@ -15,6 +15,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NATIVE_CLIENT } from '../daemon/version';
+import { HAVE_CC } from './daemon-helpers';
 
 const ROOT = join(__dirname, '..');
 const CLIENT = join(ROOT, 'bin', 'ptxd-cicc');
@@ -120,8 +121,6 @@ function expectCleanFailure(u: Unit, argv: string[], res: { code: number | null;
   expect(readdirSync(join(u.dir, 'kd')).filter(f => f.includes('.ptxd-'))).toEqual([]);  // no temp files left
 }
 
-// The native client is built by `npm run build` when a C compiler is present.
-const HAVE_CC = ['cc', 'gcc'].some(cc => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0);
 
 beforeAll(() => {
   if (!HAVE_NVCC) return;

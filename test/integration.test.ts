@@ -2,7 +2,8 @@
 // (`--cicc-prefix=bin/ptxd-cicc`, PTXD_FALLBACK=never so a fallback to the real cicc can never pass as ours),
 // for every real-GPU target at once. nvcc runs ptxas on our PTX for each target: that is the ptxas check.
 // The client talks to a private daemon (its own socket and cache directory, the unit cache off so that every
-// request is a compile), as it does for a user; the in-process path is what the other suites run.
+// request is a compile), as it does for a user: the native client (client/native/) when a C compiler built
+// it, which hands every cicc call to the daemon; the in-process path is what the other suites run.
 // The linked executables are kept in test/.build/ (git-ignored) with a <name>.expect file listing the
 // output the program must print; scripts/gpu-check.sh runs them on a machine with a GPU.
 
@@ -13,7 +14,7 @@ import * as path from 'node:path';
 import {
   BUILD_DIR, integrationArchs, PTXD_CICC, expectedOutput, gencodeFlags, kernelPrograms, mkTempDir, programNvccFlags, requireTool, skipReason,
 } from './helpers/tools';
-import { sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const CONCURRENCY = 2;
 /** Some 200 programs, each a host compile, one or three device compiles and ptxas runs, a link: about five minutes on two cores. */
@@ -75,6 +76,7 @@ describe.skipIf(skip !== undefined)(`integration: nvcc --cicc-prefix=ptxd-cicc o
     const work = mkTempDir('integration');
     const t0 = performance.now();
     sb = sandbox('integration', { PTXD_CACHE: '0' });
+    startDaemon(sb);   // so that every call goes through the native client (client/native/)
     const programs = kernelPrograms();
     const outcomes = await pool(programs.map((cu, i) => [cu, integrationArchs(i)] as const), CONCURRENCY, ([cu, archs]) => buildOne(nvcc, cu, archs, work, sb!.env));
     const total = (performance.now() - t0) / 1000;
@@ -88,6 +90,8 @@ describe.skipIf(skip !== undefined)(`integration: nvcc --cicc-prefix=ptxd-cicc o
     // every unit was compiled by the daemon, none handed to the real cicc
     const st = stats(sb);
     expect(st.fallbacks.total).toBe(0);
-    expect(st.daemon?.served).toBeGreaterThanOrEqual(programs.reduce((n, _, i) => n + integrationArchs(i).length, 0));
+    const compiles = programs.reduce((n, _, i) => n + integrationArchs(i).length, 0);
+    expect(st.daemon?.served).toBeGreaterThanOrEqual(compiles);
+    if (HAVE_CC) expect(st.daemon?.ciccCalls, 'cicc calls through the native client').toBe(compiles);
   }, BUILD_TIMEOUT_MS);
 });

@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
 import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
-import { PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const DAEMON_CLIENT_JS = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
 const skip = skipReason('nvcc', 'ptxas') ??
@@ -139,7 +139,6 @@ const LOST = /jobserver tokens/;
 type Client = 'native' | 'node';
 /** Calls the native client handed to the daemon (with a C compiler the native client is built: client/native/). */
 const nativeCalls = (sb: DaemonSandbox) => stats(sb).daemon?.ciccCalls ?? 0;
-const HAVE_CC = ['cc', 'gcc'].some(cc => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0);
 
 type Sched = Record<string, number>;
 const scheduler = (sb: DaemonSandbox) => (stats(sb) as unknown as { daemon: { scheduler: Sched } }).daemon.scheduler;

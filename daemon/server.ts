@@ -243,7 +243,12 @@ export class Daemon {
     const compile = (req: UnitRequest, origin: UnitOrigin) => new Promise<UnitResponse>((resolve, reject) => {
       this.compile({
         conn: c, id: m.id, ...(auth ? { auth } : {}),
-        reply: r => { if (r.t === 'result') resolve(r.res); else reject(new DaemonUnavailable(r.t === 'error' ? r.message : `unexpected ${r.t}`)); },
+        reply: r => {
+          // A client that has gone (an interrupted build) gets no outputs written after it: nvcc has cleaned up.
+          if (c.destroyed) reject(new DaemonUnavailable('the client has gone'));
+          else if (r.t === 'result') resolve(r.res);
+          else reject(new DaemonUnavailable(r.t === 'error' ? r.message : `unexpected ${r.t}`));
+        },
       }, req, origin);
     });
     runCiccForClient(args, ctx, compile).then(code => {

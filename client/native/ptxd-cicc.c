@@ -442,6 +442,15 @@ static void write_all(int fd, const char *s) {
   }
 }
 
+/** {t, id, n}: the answers about make tokens. */
+static int send_count(Buf *b, const char *t, int64_t id, long n) {
+  mp_map(b, 3);
+  kv_str(b, "t", t);
+  kv_uint(b, "id", (uint64_t)id);
+  kv_uint(b, "n", (uint64_t)n);
+  return send_frame(b);
+}
+
 /** The connection failed after the request went out: give the tokens back and let the Node client retry. */
 static void lost(void) {
   release_tokens();
@@ -514,18 +523,9 @@ int main(int argc, char **argv) {
     if (str_eq(m.t, "tokens")) {
       long n = 0;
       if (m.has_auth && m.auth_kind && open_jobserver(m.auth_kind, m.auth_path, (long)m.auth_r, (long)m.auth_w) == 0) n = take_tokens((long)m.want);
-      mp_map(&b, 3);
-      kv_str(&b, "t", "tokens-got");
-      kv_uint(&b, "id", (uint64_t)m.id);
-      kv_uint(&b, "n", (uint64_t)n);
-      if (send_frame(&b) < 0) lost();
+      if (send_count(&b, "tokens-got", m.id, n) < 0) lost();
     } else if (str_eq(m.t, "tokens-back")) {
-      int n = release_tokens();
-      mp_map(&b, 3);
-      kv_str(&b, "t", "tokens-returned");
-      kv_uint(&b, "id", (uint64_t)m.id);
-      kv_uint(&b, "n", (uint64_t)n);
-      if (send_frame(&b) < 0) lost();
+      if (send_count(&b, "tokens-returned", m.id, release_tokens()) < 0) lost();
     } else if (str_eq(m.t, "cicc-done")) {
       release_tokens();
       close(sock);

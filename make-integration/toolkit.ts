@@ -68,8 +68,12 @@ export function writeShadowToolkit(o: ToolkitOptions): void {
   for (const f of readdirSync(join(cuda, 'nvvm', 'bin'))) {
     if (f !== 'cicc') link(join(cuda, 'nvvm', 'bin', f), join(out, 'nvvm', 'bin', f));
   }
+  // The native client when it is built (it starts in a millisecond), else the Node client on this node
+  // (tools that run nvcc may not have node on PATH).
+  const native = join(resolve(o.ptxdCicc), '..', '..', 'dist', 'native', 'ptxd-cicc');
   const script = '#!/bin/sh\n' +
     '# ptxd shadow toolkit (written by `ptxd toolkit`): nvcc runs this as its cicc.\n' +
+    `[ "\${PTXD_NATIVE:-1}" != 0 ] && [ -x ${shellQuote(native)} ] && exec ${shellQuote(native)} ${shellQuote(realCicc)} "$@"\n` +
     `exec ${shellQuote(o.node)} ${shellQuote(resolve(o.ptxdCicc))} ${shellQuote(realCicc)} "$@"\n`;
   writeAtomically(join(out, 'nvvm', 'bin', 'cicc'), script, 0o755);
 }

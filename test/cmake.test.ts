@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
-import { PTXD_CICC_BIN, fatbinSection, ptxd, runAsync, exampleProject, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD_CICC_BIN, fatbinSection, startDaemon, ptxd, runAsync, exampleProject, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const EXAMPLE = path.join(REPO_ROOT, 'make-integration', 'example');
 const TOOLCHAIN = path.join(REPO_ROOT, 'make-integration', 'ptxd.cmake');
@@ -75,9 +75,12 @@ describe.skipIf(skip !== undefined)(`CMake with ptxd ${skip ?? ''}`, () => {
     const t = ptxd(sb, ['toolkit', '--out', tk, '--cuda', path.resolve(requireTool('nvcc'), '..', '..')]);
     expect(t.code, t.err).toBe(0);
     expect(fs.readFileSync(path.join(tk, 'bin', 'nvcc.profile'), 'utf8')).toMatch(/^CICC_PATH\s*=\s*\$\(_HERE_\)\/\.\.\/nvvm\/bin$/m);
+    startDaemon(sb);   // so that every cicc call can go through the native client
     await cmakeBuild(sb, src, path.join(sb.dir, 'b'), ['-G', NINJA ? 'Ninja' : 'Unix Makefiles', `-DCMAKE_CUDA_COMPILER=${tk}/bin/nvcc`]);
-    const s = stats(sb).counters;
+    const st = stats(sb);
+    const s = st.counters;
     expect(s.requests, 'the shadow nvcc ran ptxd').toBeGreaterThanOrEqual(SOURCES.length);
     expect(s.unsupported).toBe(0);
+    if (HAVE_CC) expect(st.daemon?.ciccCalls, 'the shadow cicc ran the native client').toBe(st.daemon?.served);
   });
 });

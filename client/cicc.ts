@@ -138,9 +138,10 @@ function isOurselves(p: string): boolean {
   }
 }
 
-export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string): string | undefined {
+/** The real cicc: the one nvcc named (relative to the call's cwd), else CICC_PATH, nvcc on PATH, CUDA_HOME… */
+export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string, cwd = process.cwd()): string | undefined {
   const candidates: string[] = [];
-  if (fromArgv) candidates.push(fromArgv);
+  if (fromArgv) candidates.push(resolve(cwd, fromArgv));
   if (env.CICC_PATH) candidates.push(join(env.CICC_PATH, 'cicc'));
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir && isExecutableFile(join(dir, 'nvcc'))) {
@@ -177,7 +178,7 @@ function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo): number 
     ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit: ${reason}\n`);
     return 1;
   }
-  const real = env.PTXD_IN_FALLBACK ? undefined : findRealCicc(env, ctx.realCicc);
+  const real = env.PTXD_IN_FALLBACK ? undefined : findRealCicc(env, ctx.realCicc, ctx.cwd);
   if (!real) {
     ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit (${reason}) and the real cicc was not found ` +
       '(set CICC_PATH or CUDA_HOME)\n');

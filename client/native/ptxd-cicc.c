@@ -482,9 +482,13 @@ int main(int argc, char **argv) {
   kv_str(&b, "stamp", PTXD_STAMP);
   kv_str(&b, "cacheDir", cache);
   Msg m;
+  memset(&m, 0, sizeof m);
   if (send_frame(&b) < 0 || recv_msg(&m, 30000) < 0 || !str_eq(m.t, "welcome") || m.proto != PTXD_PROTO ||
       !str_eq(m.version, PTXD_VERSION) || !str_eq(m.stamp, PTXD_STAMP) || !str_eq(m.cacheDir, cache)) {
     close(sock);
+    if (str_eq(getenv("PTXD_VERBOSE"), "1") && m.stamp && !str_eq(m.stamp, PTXD_STAMP))
+      fprintf(stderr, "ptxd: the daemon runs build %s, this native client is build %s: using the Node client "
+              "(`npm run build` rebuilds both)\n", m.stamp, PTXD_STAMP);
     run_node();   // another build: the Node client replaces it (or stays away from a newer one)
   }
 

@@ -51,11 +51,19 @@ describe.skipIf(skip !== undefined)(`native ptxd-cicc ${skip ?? ''}`, () => {
       const native = call([PTXD_CICC_BIN], u, cwd, sb.env);
       expect(calls(sb).ciccCalls, name).toBe(before + 1);
       const node = call([process.execPath, PTXD_CICC_BIN], u, cwd, sb.env);
-      expect(calls(sb).ciccCalls, name).toBe(before + 1);
+      expect(calls(sb).ciccCalls, name).toBe(before + 1);   // the Node client's call is not a native one
       expect(native.code, native.stderr).toBe(0);
       expect(native).toEqual(node);
       expect(native.outs.every(o => o !== null)).toBe(true);
       expect(native.outs[0]).toMatch(/\.entry /);
+      // line info names a relative source against the cicc call's cwd (the daemon's own is elsewhere)
+      const src = path.join(KERNELS_DIR, `${name}.cu`);
+      fs.writeFileSync(path.join(cwd, 'rel.cpp1.ii'), fs.readFileSync(u.ii, 'utf8').split(`"${src}"`).join(`"src/${name}.cu"`));
+      const li = [...relativeArgv(u, cwd).map(a => (a === path.relative(cwd, u.ii) ? 'rel.cpp1.ii' : a)), '-generate-line-info'];
+      const nl = call([PTXD_CICC_BIN], u, cwd, sb.env, li), ol = call([process.execPath, PTXD_CICC_BIN], u, cwd, sb.env, li);
+      expect(nl.code, nl.stderr).toBe(0);
+      expect(nl).toEqual(ol);
+      expect(nl.outs[0]).toContain(`"${path.join(cwd, 'src', `${name}.cu`)}"`);
       // a unit with an error: the same diagnostics and exit code
       const broken = path.join(cwd, 'broken.cpp1.ii');
       fs.writeFileSync(broken, fs.readFileSync(u.ii, 'utf8') + '\n__attribute__((global)) void broken_k(int *p) { *p = undeclared_thing; }\n');

@@ -22,7 +22,7 @@ import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import { cacheDir } from '../daemon/paths';
 import { outputEnv } from '../daemon/store/key';
-import { buildIdentity, parseMakeflags, pipeInherited, TokenPool, type MakeJobs } from './jobserver';
+import { buildIdentity, parseMakeflags, pipeInherited, TokenPool, type JobserverAuth, type MakeJobs } from './jobserver';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
 import { originOf, type UnitOrigin } from '../daemon/watch/records';
 import { NATIVE_CLIENT, SCRIPT_CLIENT } from '../daemon/version';
@@ -437,7 +437,7 @@ function originOfCall(argv: readonly string[], ctx: CiccContext): UnitOrigin {
  * ctx.execReal hands a fallback back to the client. Returns the exit code.
  */
 export async function runCiccForClient(argv: readonly string[], ctx: CiccContext,
-  compile: (req: UnitRequest, origin: UnitOrigin) => Promise<UnitResponse>): Promise<number> {
+  compile: (req: UnitRequest, origin: UnitOrigin, jobserver?: JobserverAuth) => Promise<UnitResponse>): Promise<number> {
   const info = { v: { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' } as FallbackInfo };
   try {
     const p = prepare(argv, ctx, info);
@@ -446,7 +446,7 @@ export async function runCiccForClient(argv: readonly string[], ctx: CiccContext
     // pipe fds inherited by a `+` recipe).
     if (p.make && (p.make.auth.kind === 'fifo' || pipeInherited(p.make.auth, ctx.pid))) p.request.make!.tokens = true;
     const start = ctx.now();
-    const res = await compile(p.request, originOfCall(argv, ctx));
+    const res = await compile(p.request, originOfCall(argv, ctx), p.request.make?.tokens ? p.make!.auth : undefined);
     return finish(p, res, ctx, start, ctx.now());
   } catch (e) {
     if (e instanceof DaemonUnavailable) throw e;

@@ -57,26 +57,17 @@ export function pipeInherited(auth: JobserverAuth, pid = process.pid): boolean {
   try { return statFd(pid, auth.r).isFIFO() && statFd(pid, auth.w).isFIFO(); } catch { return false; }
 }
 
-function parentOf(pid: number): number {
-  if (pid === process.pid) return process.ppid;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return 0;
-  }
-}
-
 /** The topmost `make` among the ancestors of process `of` (Linux /proc), or undefined. */
 function topMakeAncestor(of: number): number | undefined {
-  let pid = parentOf(of);
+  let pid = of;
   let top: number | undefined;
-  for (let depth = 0; depth < 16 && pid > 1; depth++) {
+  // the walk starts at `of` itself (its stat names its parent) and looks at up to 16 ancestors
+  for (let depth = 0; depth <= 16 && pid > 1; depth++) {
     let stat: string;
     try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { break; }
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
-    if (/^(g?make|make-[\d.]+)$/.test(comm)) top = pid;
+    if (depth > 0 && /^(g?make|make-[\d.]+)$/.test(comm)) top = pid;
     pid = Number(stat.slice(close + 2).split(' ')[1]);
   }
   return top;

@@ -14,7 +14,7 @@ import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLis
 import { recordRequest } from './watch/records';
 import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from './unit';
 import { DaemonUnavailable, runCiccForClient, splitRealCicc, type CiccContext } from '../client/cicc';
-import { parseMakeflags, type JobserverAuth } from '../client/jobserver';
+import type { JobserverAuth } from '../client/jobserver';
 import type { UnitOrigin } from './watch/records';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler, type JobGroup } from './scheduler/scheduler';
@@ -239,8 +239,7 @@ export class Daemon {
       now: () => Date.now() - m.t0,
       execReal: argv => { exec = [...argv]; return 0; },
     };
-    const auth = parseMakeflags(m.env.MAKEFLAGS)?.auth;
-    const compile = (req: UnitRequest, origin: UnitOrigin) => new Promise<UnitResponse>((resolve, reject) => {
+    const compile = (req: UnitRequest, origin: UnitOrigin, auth?: JobserverAuth) => new Promise<UnitResponse>((resolve, reject) => {
       this.compile({
         conn: c, id: m.id, ...(auth ? { auth } : {}),
         reply: r => {
@@ -295,7 +294,9 @@ export class Daemon {
       if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;   // answered by shutdown
       if (res?.cached) this.hits++;   // from the team cache
-      if (res) job.reply({ t: 'result', id, res, ...(functions ? { functions } : {}) });
+      // no result: the client went away before its compile started (a socket client gets nothing; the
+      // native client's call ends, writing no outputs)
+      job.reply(res ? { t: 'result', id, res, ...(functions ? { functions } : {}) } : { t: 'error', id, message: 'the client has gone' });
       for (const w of waiters.filter(x => !x.conn.destroyed)) {
         const shared = res ? this.service.shared(lookup, res, w.lookup) : undefined;
         if (shared) { this.hits++; w.reply({ t: 'result', id: w.id, res: shared }); } else this.startMiss(w);

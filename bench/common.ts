@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { REPO_ROOT } from '../test/helpers/tools';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { REPO_ROOT, mkTempDir } from '../test/helpers/tools';
 
 export interface BenchArgs { runs: number; arch: number; only: string[] | null }
 
@@ -15,6 +16,26 @@ export function parseBenchArgs(argv: string[], defaultRuns: number): BenchArgs {
     else if (argv[i] === '--only') only = argv[++i]!.split(',');
   }
   return { runs, arch, only };
+}
+
+/** A private daemon for a benchmark: its own cache directory and socket, nothing of the user's set-up. */
+export interface Sandbox { env: NodeJS.ProcessEnv; dir: string }
+
+export function sandbox(name: string, extra: NodeJS.ProcessEnv = {}): Sandbox {
+  const dir = mkTempDir(`bench-${name}`);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'PTXD_VERBOSE', 'PTXD_NATIVE', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS',
+    'PTXD_REMOTE', 'PTXD_REMOTE_KEY', 'PTXD_REMOTE_WRITE_KEY', 'MAKEFLAGS', 'MFLAGS', 'MAKELEVEL']) delete env[k];
+  Object.assign(env, {
+    PTXD_CACHE_DIR: path.join(dir, 'cache'), PTXD_SOCKET: path.join(dir, 'd.sock'), PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '600',
+    PTXD_CONFIG: path.join(dir, 'no-config.json'),
+  }, extra);
+  return { env, dir };
+}
+
+/** `ptxd <args>` for a sandbox's daemon. */
+export function ptxdCli(sb: Sandbox, args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'ptxd'), ...args], { env: sb.env, encoding: 'utf8' });
 }
 
 /** Median of a non-empty sample (mean of the two middle values for an even count). */

@@ -19,28 +19,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, kernelPrograms, mkTempDir, prepareUnit, prepareUnits, skipReason, type PreparedUnit,
+  KERNELS_DIR, PTXD_CICC, ciccArgv, ciccOutputs, kernelPrograms, mkTempDir, prepareUnit, prepareUnits, skipReason, type PreparedUnit,
 } from '../test/helpers/tools';
-import { median, multiKernelSource, parseBenchArgs, writeResults } from './common';
+import { median, multiKernelSource, parseBenchArgs, ptxdCli, sandbox, writeResults, type Sandbox } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
-const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 
 interface Series { ok: boolean; medianMs: number | null; minMs: number | null; maxMs: number | null; samplesMs: number[]; error?: string }
 interface Row { input: string; cicc: Series; hit: Series; hitNode: Series; warm: Series; hitRatio: number | null; hitNodeRatio: number | null; warmRatio: number | null }
 
-interface Sandbox { env: NodeJS.ProcessEnv; dir: string }
-
-function sandbox(name: string, extra: NodeJS.ProcessEnv = {}): Sandbox {
-  const dir = mkTempDir(`dbench-${name}`);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'PTXD_VERBOSE', 'NVCC_APPEND_FLAGS']) delete env[k];
-  Object.assign(env, { PTXD_CACHE_DIR: path.join(dir, 'cache'), PTXD_SOCKET: path.join(dir, 'd.sock'), PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '600' }, extra);
-  return { env, dir };
-}
-
 function stopDaemon(sb: Sandbox): void {
-  spawnSync(process.execPath, [PTXD, 'daemon', 'stop'], { env: sb.env, encoding: 'utf8' });
+  ptxdCli(sb, ['daemon', 'stop']);
 }
 
 /** One run of a compiler process; wall ms, or an error. */
@@ -69,7 +58,7 @@ function series(u: PreparedUnit, runs: number, which: 'cicc' | Sandbox, warmup: 
 }
 
 function daemonStatus(sb: Sandbox): { rssBytes: number; heapUsedBytes: number; served: number; ciccCalls: number } | null {
-  const r = spawnSync(process.execPath, [PTXD, 'daemon', 'status', '--json'], { env: sb.env, encoding: 'utf8' });
+  const r = ptxdCli(sb, ['daemon', 'status', '--json']);
   try {
     const j = JSON.parse(r.stdout) as { running: boolean; rssBytes: number; heapUsedBytes: number; served: number; ciccCalls: number };
     return j.running ? j : null;
@@ -153,7 +142,7 @@ function splitCompile(arch: number, runs: number): SplitRow {
       }));
       for (const p of ptx) if (p.length === 2 && p[0] !== p[1]) identical = false;
     });
-    const st = spawnSync(process.execPath, [PTXD, 'stats', '--json'], { env: boxes[1].env, encoding: 'utf8' });
+    const st = ptxdCli(boxes[1], ['stats', '--json']);
     const sched = (JSON.parse(st.stdout) as { daemon?: { scheduler?: { splitJobs: number; peakSlotsPerJob: number } } }).daemon?.scheduler;
     const ser = (x: number[]): Series => {
       const s = [...x].sort((a, b) => a - b);

@@ -15,12 +15,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PTXD_CICC, REPO_ROOT, kernelPrograms, mkTempDir, programNvccFlags, requireTool, skipReason } from '../test/helpers/tools';
-import { median, parseBenchArgs, writeResults } from './common';
+import { PTXD_CICC, kernelPrograms, mkTempDir, programNvccFlags, requireTool, skipReason } from '../test/helpers/tools';
+import { median, parseBenchArgs, ptxdCli, sandbox, writeResults, type Sandbox } from './common';
 
 const UNITS = 16;
 const JOBS = 4;
-const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 
 const MAKEFILE = `NVCC ?= nvcc
 ARCH ?= 90
@@ -46,19 +45,7 @@ function pickUnits(): string[] {
   return Array.from({ length: UNITS }, (_, i) => all[Math.floor(i * step)]!);
 }
 
-interface Sandbox { env: NodeJS.ProcessEnv; dir: string }
-
-function sandbox(name: string, extra: NodeJS.ProcessEnv): Sandbox {
-  const dir = mkTempDir(`mbench-${name}`);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'PTXD_VERBOSE', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', 'MAKEFLAGS', 'MFLAGS', 'MAKELEVEL']) delete env[k];
-  Object.assign(env, { PTXD_CACHE_DIR: path.join(dir, 'cache'), PTXD_SOCKET: path.join(dir, 'd.sock'), PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '600' }, extra);
-  return { env, dir };
-}
-
-function ptxd(sb: Sandbox, args: string[]): string {
-  return spawnSync(process.execPath, [PTXD, ...args], { env: sb.env, encoding: 'utf8' }).stdout;
-}
+const ptxd = (sb: Sandbox, args: string[]): string => ptxdCli(sb, args).stdout;
 
 type Config = 'cicc' | 'compile' | 'hit';
 type Kind = 'c' | 'ptx';

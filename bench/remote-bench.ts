@@ -19,29 +19,15 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { KERNELS_DIR, PTXD_CICC, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from '../test/helpers/tools';
+import { KERNELS_DIR, PTXD_CICC, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from '../test/helpers/tools';
 import { freePort, redisSkip, startRedis, startServe, type ObjectServer, type RedisServer } from '../test/remote-helpers';
-import { median, parseBenchArgs, writeResults } from './common';
+import { median, parseBenchArgs, ptxdCli, sandbox, writeResults, type Sandbox } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];
-const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 const TEAM = 'bench-team-key';
 
 interface Series { ok: boolean; medianMs: number | null; minMs: number | null; maxMs: number | null; samplesMs: number[]; error?: string }
-interface Sandbox { env: NodeJS.ProcessEnv; dir: string }
-
-function sandbox(name: string, extra: NodeJS.ProcessEnv = {}): Sandbox {
-  const dir = mkTempDir(`rbench-${name}`);
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'PTXD_VERBOSE', 'NVCC_APPEND_FLAGS', 'PTXD_REMOTE', 'PTXD_REMOTE_KEY', 'PTXD_REMOTE_WRITE_KEY']) delete env[k];
-  Object.assign(env, {
-    PTXD_CACHE_DIR: path.join(dir, 'cache'), PTXD_SOCKET: path.join(dir, 'd.sock'), PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '600',
-    PTXD_CONFIG: path.join(dir, 'no-config.json'),
-  }, extra);
-  return { env, dir };
-}
-
-const ptxd = (sb: Sandbox, args: string[]) => spawnSync(process.execPath, [PTXD, ...args], { env: sb.env, encoding: 'utf8' });
+const ptxd = ptxdCli;
 
 function counters(sb: Sandbox): Record<string, number> {
   const r = ptxd(sb, ['stats', '--json']);

@@ -9,8 +9,8 @@ import type { Counters } from '../daemon/store/store';
 
 export const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 export const PTXD_CICC_BIN = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');
-/** `npm run build` builds the native client (client/native/) when a C compiler is present. */
-export const HAVE_CC = ['cc', 'gcc'].some(cc => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0);
+/** `npm run build` builds the native client (client/native/) when a C compiler is present (scripts/build-native.js tries these). */
+export const HAVE_CC = (process.env.CC ? [process.env.CC] : ['cc', 'gcc', 'clang']).some(cc => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0);
 
 export interface DaemonSandbox {
   dir: string;

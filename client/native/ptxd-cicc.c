@@ -51,6 +51,9 @@ static void run_node(void) {
     argv[1] = PTXD_SCRIPT;
     for (int i = 1; i < g_argc; i++) argv[i + 1] = g_argv[i];
     execv(PTXD_NODE, argv);
+    // the node of the build has moved (another Node install): the one on PATH, as bin/ptxd-cicc's sh part does
+    argv[0] = "node";
+    execvp("node", argv);
   }
   fprintf(stderr, "ptxd-cicc: error: cannot run node (%s): %s\n", PTXD_NODE, strerror(errno));
   exit(1);

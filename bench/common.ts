@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { fork, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { REPO_ROOT, mkTempDir } from '../test/helpers/tools';
 
 export interface BenchArgs { runs: number; arch: number; only: string[] | null }
@@ -36,6 +36,28 @@ export function sandbox(name: string, extra: NodeJS.ProcessEnv = {}): Sandbox {
 /** `ptxd <args>` for a sandbox's daemon. */
 export function ptxdCli(sb: Sandbox, args: string[]): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'ptxd'), ...args], { env: sb.env, encoding: 'utf8' });
+}
+
+/** A process run by processRunner(): wall ms, exit status, stderr. */
+export interface RunResult { ms: number; status: number | null; stderr: string }
+export interface ProcessRunner { run(cmd: string, argv: string[]): Promise<RunResult>; close(): void }
+
+/**
+ * Runs commands (the real cicc) from a child process, one at a time. A benchmark that times compiles in its own
+ * process must not fork: a fork marks the whole heap copy-on-write, and the compiles timed after it pay a page
+ * fault for every page they write first, which a daemon (it forks nothing per request) never pays.
+ */
+export function processRunner(): ProcessRunner {
+  const child = fork(path.join(__dirname, 'process-runner.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return {
+    run: (cmd, argv) => new Promise((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`the process runner exited (${code})`));
+      child.once('exit', onExit);
+      child.once('message', (m: RunResult) => { child.off('exit', onExit); resolve(m); });
+      child.send({ cmd, argv });
+    }),
+    close: () => { child.disconnect(); },
+  };
 }
 
 /** Median of a non-empty sample (mean of the two middle values for an even count). */

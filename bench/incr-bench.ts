@@ -4,15 +4,18 @@
 //           what an edit costs without per-root caching;
 //   edit  - the same unit after editing one kernel's body (a new constant each run, so exactly one kernel is
 //           recompiled), through a warm piece store (compiler/incremental/);
-//   cicc  - the real cicc on the unchanged unit (a process per run, as nvcc runs it).
+//   cicc  - the real cicc on the unchanged unit (a process per run, as nvcc runs it, started from a child process:
+//           processRunner() in common.ts says why).
 // On Linux it also prints the mean time full and edit spent on a CPU (main thread), which a loaded machine
 // distorts less than wall time.
+// Each timed compile runs in an event-loop turn of its own, as the daemon serves each request: V8 runs the
+// young-generation collections it schedules as tasks between turns (in one synchronous loop they would fall into
+// whichever compile comes next, mostly an edit after a full compile's garbage).
 // Every edited compile is checked against a clean compile of the same text (byte-identical PTX), after the
 // timed runs; a difference fails the benchmark. Prints a Markdown table and writes bench/results/incr-bench.json.
 //
 // Usage: node dist/bench/incr-bench.js [--runs N] [--arch 90]
 
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -20,7 +23,7 @@ import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
 import { ciccArgv, ciccOutputs, libdeviceBytes, mkTempDir, prepareUnit, skipReason, unitOptions } from '../test/helpers/tools';
-import { median, multiKernelSource, parseBenchArgs, writeResults } from './common';
+import { median, multiKernelSource, parseBenchArgs, processRunner, writeResults } from './common';
 
 const KERNELS = 20;
 
@@ -55,9 +58,12 @@ function timeMs(f: () => void, cpu: number[]): number {
   return wall;
 }
 
+/** The next event-loop turn (after the tasks already queued, V8's included). */
+const turn = (): Promise<void> => new Promise(resolve => setImmediate(resolve));
+
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-function main(): number {
+async function main(): Promise<number> {
   const { runs, arch } = parseBenchArgs(process.argv.slice(2), 9);
   const skip = skipReason('nvcc', 'cicc');
   if (skip) { console.error(`incr-bench: ${skip}`); return 2; }
@@ -88,23 +94,28 @@ function main(): number {
   const phases: CompileResult['times'][] = [];
   const out = mkTempDir('incr-bench-cicc');
   const argv = ciccArgv(u, out);
-  for (let r = 0; r < runs; r++) {
-    // interleaved, so that load on the machine hits all three alike
-    // the same kind of edit for both: a text neither the prelude cache nor the piece store has seen
-    const other = edited(ii, (r * 7 + 3) % KERNELS, r + 1000);
-    full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }, fullCpu));
-    const text = edited(ii, (r * 7) % KERNELS, r);
-    let res: CompileResult | undefined;
-    edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }, editCpu));
-    if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions)}`); return 1; }
-    checks.push([text, res!.ptx]);
-    phases.push(res!.times);
-    fs.rmSync(ciccOutputs(out).ptx, { force: true });
-    const t0 = process.hrtime.bigint();
-    const c = spawnSync(u.realCicc, argv, { encoding: 'utf8' });
-    cicc.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (c.status !== 0) { console.error(`incr-bench: the real cicc failed: ${c.stderr}`); return 1; }
-  }
+  const runner = processRunner();
+  try {
+    for (let r = 0; r < runs; r++) {
+      // interleaved, so that load on the machine hits all three alike
+      // the same kind of edit for both: a text neither the prelude cache nor the piece store has seen
+      const other = edited(ii, (r * 7 + 3) % KERNELS, r + 1000);
+      const text = edited(ii, (r * 7) % KERNELS, r);
+      await turn();
+      full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }, fullCpu));
+      await turn();
+      let res: CompileResult | undefined;
+      edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }, editCpu));
+      await turn();
+      if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions)}`); return 1; }
+      checks.push([text, res!.ptx]);
+      phases.push(res!.times);
+      fs.rmSync(ciccOutputs(out).ptx, { force: true });
+      const c = await runner.run(u.realCicc, argv);
+      cicc.push(c.ms);
+      if (c.status !== 0) { console.error(`incr-bench: the real cicc failed: ${c.stderr}`); return 1; }
+    }
+  } finally { runner.close(); }
   fs.rmSync(out, { recursive: true, force: true });
   for (const [text, ptx] of checks) {
     if (ptx !== compileUnit(text, opts, { libdevice }).ptx) { console.error('incr-bench: incremental PTX differs from a clean compile'); return 1; }
@@ -138,4 +149,4 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+void main().then(code => { process.exitCode = code; });

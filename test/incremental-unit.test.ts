@@ -9,6 +9,7 @@ import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
 import { lastFallbackReason, lastUnitLevelReused } from '../compiler/incremental/incremental';
+import { lastAssemblyReused } from '../compiler/incremental/assemble';
 import { skipReason, libdeviceBytes } from './helpers/tools';
 import { prepareSource, type Prepared } from './incremental-fixture';
 
@@ -27,6 +28,7 @@ interface V {
   proto?: boolean;   // a prototype of kB before the kernels
   sig?: boolean;     // kC's parameters changed (its mangled name too)
   add?: boolean;     // a kernel added
+  dbody?: boolean;   // kD's body changed (it prints a string literal), same lines
 }
 
 function unit(v: V): string {
@@ -40,7 +42,7 @@ function unit(v: V): string {
     '__global__ void kA(P p, float* o) { o[threadIdx.x] = p.a + p.b + gval; }',
     `__global__ void kB(float* o, int n) { int i = threadIdx.x;${v.lines ? '\n\n' : ' '}if (i < n) o[i] = i * ${v.body ? '4.0f' : '3.0f'}; }`,
     v.sig ? '__global__ void kC(real* o, int n) { o[threadIdx.x] = (real)n; }' : '__global__ void kC(real* o) { o[threadIdx.x] = 1; }',
-    '__global__ void kD(int v) { printf("kD %d\\n", v); }',
+    `__global__ void kD(int v) { printf("kD %d\\n", v${v.dbody ? ' + 1' : ''}); }`,
     v.add ? '__global__ void kE(float* o) { o[threadIdx.x] = gval; }' : '',
   ].join('\n') + '\n';
 }
@@ -62,6 +64,7 @@ const STEPS: [string, V, boolean | undefined][] = [
   ['kernel added', { add: true }, false],
   ['everything', { body: true, lines: true, top: true, struct: true, tdef: true, gtype: true, proto: true, sig: true, add: true }, false],
   ['kernel body again', { body: true }, true],
+  ['two kernel bodies, one printing a string', { dbody: true }, true],
 ];
 
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
@@ -125,6 +128,8 @@ describe.skipIf(skip !== undefined)(`incremental unit level ${skip ?? ''}`, () =
         expect(r.functions, `${order}, ${what}: fell back (${lastFallbackReason()})`).toBeDefined();
         expect(outputs(r), `${order}, ${what}`).toEqual(outputs(clean[i]!));
         if (order === 'in order' && reuse !== undefined) expect(lastUnitLevelReused(), `${order}, ${what}`).toBe(reuse);
+        // a kept unit level whose kernels keep their shape: the last module with the new kernels' texts put in
+        if (order === 'in order' && reuse === true) expect(lastAssemblyReused(), `${order}, ${what}`).toBe(true);
       }
     }
   });

@@ -63,6 +63,16 @@ export function assembleModule(m: Module, opts: CompileOptions, pieces?: Readonl
 
 /** The module text from its parts, in the order given (shared by whole-module and incremental compiles). */
 export function assembleParts(opts: CompileOptions, funcs: readonly AsmFunc[], globals: readonly AsmGlobal[]): string {
+  const { head, bodies } = moduleParts(opts, funcs, globals);
+  const out = head + bodies.join('');
+  return opts.lineInfo ? resolveLineInfo(out, opts.compDir ?? '') : out + '\n';
+}
+
+/**
+ * assembleParts() before its last step, split where a defined function's text starts: the text is
+ * `head + bodies.join('') + '\n'` (without -lineinfo), and bodies[i] is functionBody(the i-th defined function's piece, i).
+ */
+export function moduleParts(opts: CompileOptions, funcs: readonly AsmFunc[], globals: readonly AsmGlobal[]): { head: string; bodies: string[] } {
   checkTarget(opts);
   const defined = funcs.filter(f => f.piece !== undefined);
   const ps = defined.map(f => f.piece!);
@@ -79,11 +89,15 @@ export function assembleParts(opts: CompileOptions, funcs: readonly AsmFunc[], g
     decls.push(f.header());
   }
   const top = [...decls, ...globals.map(g => g.text)];
-  let out = ptxHeader(opts) + '\n';
-  if (top.length) out += top.join('\n') + '\n';
-  out += '\n';
-  ps.forEach((p, i) => { out += p.text.split(FN_MARK).join(String(i)); });
-  return opts.lineInfo ? resolveLineInfo(out, opts.compDir ?? '') : out + '\n';
+  let head = ptxHeader(opts) + '\n';
+  if (top.length) head += top.join('\n') + '\n';
+  head += '\n';
+  return { head, bodies: ps.map((p, i) => functionBody(p.text, i)) };
+}
+
+/** A function's piece text as the module holds it: its ordinal filled in. */
+export function functionBody(text: string, ordinal: number): string {
+  return text.split(FN_MARK).join(String(ordinal));
 }
 
 /** The PTX text of a whole module (deterministic: same module and options → same bytes). */

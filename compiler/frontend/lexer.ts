@@ -202,6 +202,8 @@ export interface LexResume {
   shift: number;
   /** The interning table of a superset of `names` (nameTable()): copied instead of hashing every name again. */
   table?: NameTable;
+  /** `names` is a fresh array the lex may keep and append to (saves copying it). */
+  ownNames?: boolean;
   /**
    * Arrays of an earlier lex from the same prefix, no longer in use, to write into instead of allocating
    * (prelude.ts lends them): their first `valid` tokens already equal the prefix's, shifted by `shift`.
@@ -215,8 +217,11 @@ export interface TokenArrays {
   line: Uint32Array; file: Uint16Array; spaceBefore: Uint8Array;
 }
 
-/** An interning table over names[0..n): open addressing, slot = id + 1 (0 = empty), linear probing. */
-export interface NameTable { tab: Int32Array; hashes: Int32Array }
+/**
+ * An interning table over names[0..n): open addressing, slot = id + 1 (0 = empty), linear probing. `count`: the
+ * names its slots hold (hashes may cover more).
+ */
+export interface NameTable { tab: Int32Array; hashes: Int32Array; count: number }
 
 function hashName(s: string): number {
   let h = 0;
@@ -235,7 +240,18 @@ export function nameTable(names: readonly string[]): NameTable {
     while (tab[p] !== 0) p = (p + 1) & m;
     tab[p] = id + 1;
   }
-  return { tab, hashes };
+  return { tab, hashes, count: names.length };
+}
+
+/**
+ * `t` with only the first `limit` ids left in its slots: the table interning those names alone builds at that size
+ * (ids are given in insertion order and probing is linear, so no earlier name's probe path crosses a later one's slot).
+ */
+export function trimNameTable(t: NameTable, limit: number): NameTable {
+  if (limit >= t.count) return t;
+  const tab = t.tab.slice();
+  for (let p = 0; p < tab.length; p++) if (tab[p]! > limit) tab[p] = 0;
+  return { tab, hashes: t.hashes, count: limit };
 }
 
 export function lex(src: string): TokensWithErrors {
@@ -262,7 +278,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
   let markerPos = 0; // offset of the line marker being read (for fileAt)
 
   // ---- interning: open-addressing hash table over source substrings (no slicing on hits)
-  const names: string[] = [];
+  const names: string[] = resume?.ownNames && resume.table && resume.table.hashes.length >= resume.names.length ? resume.names as string[] : [];
   let hashes = new Int32Array(1024);
   let tabSize = 1 << 14;
   let tab = new Int32Array(tabSize); // id + 1, 0 = empty
@@ -309,15 +325,13 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
   // prefix gives every spelling the id a clean lex of the whole text gives it.
   const table = resume?.table;
   if (table && table.hashes.length >= resume!.names.length) {
-    // Linear probing with ids given in insertion order: dropping every id past the prefix leaves exactly the
-    // table that interning the prefix's names alone builds (no earlier name's probe path crosses a later one's slot).
     const limit = resume!.names.length;
-    tabSize = table.tab.length;
-    tab = table.tab.slice();
-    for (let p = 0; p < tabSize; p++) if (tab[p] > limit) tab[p] = 0;
+    const t = trimNameTable(table, limit);
+    tabSize = t.tab.length;
+    tab = t.tab.slice();
     hashes = new Int32Array(Math.max(1024, limit * 2));
     hashes.set(table.hashes.subarray(0, limit));
-    for (let id = 0; id < limit; id++) names.push(resume!.names[id]!);
+    if (names !== resume!.names) for (let id = 0; id < limit; id++) names.push(resume!.names[id]!);
   } else {
     for (const s of resume ? resume.names : PRE_INTERNED) {
       const h = hashStr(s);

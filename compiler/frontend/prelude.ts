@@ -20,7 +20,7 @@
 //   file 0 in one lex and to a new file in the other), unless both units name the same main file.
 // Pure code, no I/O.
 
-import { PRE_INTERNED, lexFrom, nameTable, type LexResume, type NameTable, type TokenArrays, type TokensWithErrors } from './lexer';
+import { PRE_INTERNED, lexFrom, nameTable, trimNameTable, type LexResume, type NameTable, type TokenArrays, type TokensWithErrors } from './lexer';
 import { skim, nameMap, type Frame, type NamespaceMap } from './skim';
 import { Tok } from './tokens';
 import type { DeclEntry, Index } from './index-types';
@@ -70,6 +70,8 @@ interface Entry {
   names: string[];
   /** Interning table of `names`, so a resumed lex copies it instead of hashing every name again. */
   table: NameTable;
+  /** `table` trimmed to the names of the checkpoint last resumed from (trimming scans the whole table). */
+  trimmed?: NameTable;
   files: string[];
   fileAt: number[];
   match: Int32Array;
@@ -153,11 +155,18 @@ export class PreludeCache {
       offset: cp.offset + d, count: cp.tok, line: cp.line, curFile: cp.curFile,
       names: e.names.slice(0, cp.names), files, fileAt,
       kind: e.kind, start: e.start, end: e.end, id: e.id, line_: e.line, file: e.file, spaceBefore: e.spaceBefore,
-      shift: d, table: e.table, into: e.spare,
+      shift: d, table: this.tableAt(e, cp.names), ownNames: true, into: e.spare,
     };
     e.spare = undefined;   // lent to this lex until release()
     const r = lexFrom(src, resume);
     return { tokens: r.tokens, hit, head, fileAt: r.fileAt };
+  }
+
+  /** e's name table holding its first `n` names (the last one made is kept). */
+  private tableAt(e: Entry, n: number): NameTable {
+    if (n >= e.table.count) return e.table;
+    if (e.trimmed?.count !== n) e.trimmed = trimNameTable(e.table, n);
+    return e.trimmed;
   }
 
   /**

@@ -5,11 +5,12 @@
 // caller compiles the whole unit).
 
 import type { CompileOptions } from '../options';
-import { assembleParts, type AsmFunc, type AsmGlobal } from '../backend/ptx';
+import { moduleParts, functionBody, type AsmFunc, type AsmGlobal } from '../backend/ptx';
 import type { Ev, Recording } from './record';
 import type { RootEntry } from './store';
 import { type Block, type Func, type Type, T, AS, newModule, newFunc, newGlobal, funcTy } from '../middle/ir';
 import { linkLibdevice, libdeviceFuncType } from '../middle/libdevice';
+import { resolveLineInfo } from '../backend/lineinfo';
 
 /** The unit-level part compiled fresh every time: device variables (their globals) and the kernels in order. */
 export interface Preamble {
@@ -23,7 +24,70 @@ const STR_NAME = /\$str(?:\$\d+)?(?![A-Za-z0-9_$])/g;
 const strPtx = (n: number): string => (n === 0 ? '$str' : `$str$${n}`);
 const isoName = (ptx: string): string => ptx.replace('$str$', '$str.');
 
+/**
+ * The last assembly per preamble. An edit inside kernel bodies changes their entries' function texts and nothing
+ * else an assembly reads (the order, names, declarations and globals all come from the recordings, prototypes and
+ * global texts): such a compile only puts the new texts in place of the old.
+ */
+interface LastAssembly {
+  libdevice: Uint8Array | undefined;
+  entries: readonly RootEntry[];
+  shapes: string[];
+  head: string;
+  bodies: string[];
+  /** String globals' numbers, by content. */
+  strNum: ReadonlyMap<string, number>;
+  /** Per function defined with a text: its position in bodies and how many entries define it with a text. */
+  bodyOf: Map<string, { at: number; owners: number }>;
+  ptx: string;
+}
+const lastAssembly = new WeakMap<Preamble, LastAssembly>();
+
+/** Whether the last assembleUnit() only put new texts into its preamble's last assembly. For tests. */
+let reassembled = false;
+export function lastAssemblyReused(): boolean { return reassembled; }
+
+/** Everything of an entry that assembly reads, but its functions' texts. */
+function entryShape(e: RootEntry): string {
+  return JSON.stringify([e.events, e.queued, e.creation, e.strs, e.nvRefs, e.globals,
+    Object.entries(e.funcs).map(([n, f]) => [n, f.kernel ?? 0, f.header, f.text === undefined ? 0 : 1, f.funcRefs ?? null])]);
+}
+
+/** The module from the last assembly when entries differ from its entries only in function texts; undefined otherwise. */
+function reassemble(last: LastAssembly, entries: readonly RootEntry[], libdevice: Uint8Array | undefined): Pick<LastAssembly, 'ptx' | 'shapes' | 'bodies'> | undefined {
+  if (last.libdevice !== libdevice || last.entries.length !== entries.length) return undefined;
+  let bodies: string[] | undefined;
+  let shapes = last.shapes;
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    if (e === last.entries[k]) continue;
+    const shape = entryShape(e);
+    if (shape !== last.shapes[k]) return undefined;
+    if (shapes === last.shapes) shapes = shapes.slice();
+    shapes[k] = shape;
+    bodies ??= last.bodies.slice();
+    const ren = renamer(e, last.strNum);
+    for (const [name, f] of Object.entries(e.funcs)) {
+      if (f.text === undefined) continue;
+      const b = last.bodyOf.get(name);
+      // a function several roots define must have the same text in each: the full assembly compares them
+      if (b === undefined || b.owners !== 1) return undefined;
+      const text = ren(f.text);
+      if (text === null) return undefined;
+      bodies[b.at] = functionBody(text, b.at);
+    }
+  }
+  if (!bodies) return { ptx: last.ptx, shapes, bodies: last.bodies };
+  return { ptx: last.head + bodies.join('') + '\n', shapes, bodies };
+}
+
 export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice?: Uint8Array): string | { why: string } {
+  const last = opts.lineInfo ? undefined : lastAssembly.get(pre);
+  reassembled = false;
+  if (last) {
+    const r = reassemble(last, entries, libdevice);
+    if (r) { lastAssembly.set(pre, { ...last, ...r, entries: entries.slice() }); reassembled = true; return r.ptx; }
+  }
   const recs: Recording[] = [pre.rec, ...entries];
   // merged recordings; a function's references are the same in every root that generated it
   const events = new Map<string, Ev[]>();
@@ -82,24 +146,13 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
   }
 
   // texts under the unit's string names
-  const renamer = (r: Recording) => (text: string): string | null => {
-    if (!text.includes('$str')) return text;
-    let bad = false;
-    const out = text.replace(STR_NAME, s => {
-      const key = r.strs[isoName(s)];
-      const n = key === undefined ? undefined : strNum.get(key);
-      if (n === undefined) { bad = true; return s; }
-      return strPtx(n);
-    });
-    return bad ? null : out;
-  };
   const funcText = new Map<string, { kernel: boolean; header: string | null; text?: string; funcRefs?: string[] }>();
   const globalText = new Map<string, AsmGlobal>();
   const strGlobal = new Map<string, AsmGlobal>();
   const sources: [Recording, Record<string, { text: string; funcRefs: string[] }>, RootEntry | null][] =
     [[pre.rec, pre.globals, null], ...entries.map(e => [e, e.globals, e] as [Recording, RootEntry['globals'], RootEntry])];
   for (const [r, globals, entry] of sources) {
-    const ren = renamer(r);
+    const ren = renamer(r, strNum);
     for (const [name, g] of Object.entries(globals)) {
       const text = ren(g.text);
       if (text === null) return { why: `unknown string in ${name}` };
@@ -149,8 +202,32 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
     globals.push(g);
   }
   if (globals.length !== globalText.size + strGlobal.size) return { why: 'globals not placed' };
-  try { return assembleParts(opts, funcs, globals); }
+  let parts: { head: string; bodies: string[] };
+  try { parts = moduleParts(opts, funcs, globals); }
   catch (e) { if (e instanceof NoHeader) return { why: 'declaration without prototype' }; throw e; }
+  if (opts.lineInfo) return resolveLineInfo(parts.head + parts.bodies.join(''), opts.compDir ?? '');
+  const ptx = parts.head + parts.bodies.join('') + '\n';
+  const owners = new Map<string, number>();
+  for (const e of entries) for (const [name, f] of Object.entries(e.funcs)) if (f.text !== undefined) owners.set(name, (owners.get(name) ?? 0) + 1);
+  const bodyOf = new Map<string, { at: number; owners: number }>();
+  funcs.filter(f => f.piece !== undefined).forEach((f, at) => bodyOf.set(f.name, { at, owners: owners.get(f.name) ?? 0 }));
+  lastAssembly.set(pre, { libdevice, entries: entries.slice(), shapes: entries.map(entryShape), head: parts.head, bodies: parts.bodies, strNum, bodyOf, ptx });
+  return ptx;
+}
+
+/** A recording's texts under the unit's string names (null when a text names a string the recording lacks). */
+function renamer(r: Recording, strNum: ReadonlyMap<string, number>): (text: string) => string | null {
+  return text => {
+    if (!text.includes('$str')) return text;
+    let bad = false;
+    const out = text.replace(STR_NAME, s => {
+      const key = r.strs[isoName(s)];
+      const n = key === undefined ? undefined : strNum.get(key);
+      if (n === undefined) { bad = true; return s; }
+      return strPtx(n);
+    });
+    return bad ? null : out;
+  };
 }
 
 class NoHeader extends Error {}

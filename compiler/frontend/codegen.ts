@@ -272,6 +272,7 @@ export class ModuleGen {
       // a constant initialiser has nothing to store
       if (ty.k === 'record' && emptyClass(ty.rec)) return cZero(it);
       if (ty.k === 'record') throw new Unsupported('struct copy in a global initializer');
+      if (ty.k === 'ref') throw new Unsupported('a reference in a global initializer');
       return this.constScalar(e, ty);
     }
     // list
@@ -882,6 +883,8 @@ class FnGen {
     if (init.k === 'ctor') { this.construct(addr, init.f, init.args); return; }
     if (init.k === 'expr') {
       const e = init.e;
+      // a reference member (or element of an aggregate): its slot holds the address it is bound to
+      if (ty.k === 'ref') { this.b.store(this.generic(this.addr(e)), addr, 8); return; }
       if (ty.k === 'array' && e.k === 'str') {
         const bytes = new Uint8Array(ty.n ?? e.bytes.length); bytes.set(e.bytes.subarray(0, bytes.length));
         this.b.store({ kind: 'bytes', ty: irType(ty), bytes }, addr, alignOfC(ty));

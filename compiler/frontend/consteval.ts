@@ -1,8 +1,8 @@
 // Compile-time evaluation of typed expressions (array sizes, case labels, enumerators, constexpr,
 // and scalar parts of global initialisers).
 
-import type { Expr, FuncSym, Stmt, VarSym } from './ast';
-import { isIntegral, isFloating, sizeOfC } from './ctype';
+import type { Expr, FuncSym, Init, Stmt, VarSym } from './ast';
+import { isIntegral, isFloating, sizeOfC, Q } from './ctype';
 import { wrapInt } from './sema';
 
 export type CVal = bigint | number;
@@ -39,6 +39,8 @@ export function evalConst(e: Expr): CVal | null {
         case 'i2f': return typeof v === 'bigint' ? roundFP(Number(v), e.ty.k === 'float') : null;
         case 'f2i': return typeof v === 'number' && Number.isFinite(v) ? wrapInt(BigInt(Math.trunc(v)), e.ty) : null;
         case 'f2f': return typeof v === 'number' ? roundFP(v, e.ty.k === 'float') : null;
+        // a discarded value (`(void)0`, what an assertion macro leaves in device code): evaluated, nothing kept
+        case 'void': return evalConst(e.e) === null ? null : 0n;
         default: return null;
       }
     }
@@ -137,8 +139,15 @@ function evalCall(f: FuncSym, args: Expr[]): CVal | null {
   if (depth > 64) return null;
   const body = bodyOf(f);
   if (!body || !f.params) return null;
+  // parameters are values here: a function that may write through a reference parameter is not modelled
+  if (f.params.some(p => p.ty.k === 'ref' && !(p.ty.to.q & Q.Const))) return null;
   const vals: CVal[] = [];
-  for (const a of args) { const v = evalConst(a); if (v === null) return null; vals.push(v); }
+  for (const a of args) {
+    // a constant bound to a `const T &` parameter (std::min(a, b)) is its temporary's value
+    const v = evalConst(a.k === 'temp' && a.init.k === 'expr' ? a.init.e : a);
+    if (v === null) return null;
+    vals.push(v);
+  }
   if (vals.length !== f.params.length) return null;
   const saved = env;
   const local: Env = new Map();
@@ -202,3 +211,36 @@ export function evalInt(e: Expr): bigint | null {
 
 export const constSizeOf = (e: Expr): number => sizeOfC(e.ty);
 export const isFloatingConst = (e: Expr): boolean => isFloating(e.ty);
+
+/**
+ * A constant variable's value, when its initialiser is one we can evaluate. One whose initialiser calls a function we
+ * could not evaluate (a constexpr function of a header) is marked: it may well be a constant (unevaluated()).
+ */
+export function noteConstInit(v: VarSym, e: Expr): void {
+  const cv = evalConst(e);
+  if (cv !== null) v.constVal = cv;
+  else if (unevaluated(e)) (v as VarSym & { constUnknown?: boolean }).constUnknown = true;
+}
+
+/**
+ * Whether the expression calls a function or constructor, or names a constant whose initialiser did (its operands,
+ * not the functions it names): when such an expression is not a constant to us, it may still be one.
+ */
+export function unevaluated(e: Expr | Init | null | undefined): boolean {
+  if (!e) return false;
+  switch (e.k) {
+    case 'call': case 'construct': case 'ctor': return true;
+    case 'var': return (e.sym as VarSym & { constUnknown?: boolean }).constUnknown === true;
+    case 'expr': return unevaluated(e.e);
+    case 'list': return e.items.some(x => unevaluated(x.init));
+    case 'zero': return false;
+    default: {
+      const x = e as Record<string, unknown>;
+      for (const key of ['e', 'a', 'b', 'c', 'p', 'i', 'base', 'idx', 'place', 'count', 'init'] as const) {
+        const v = x[key];
+        if (v && typeof v === 'object' && 'k' in v && unevaluated(v as Expr)) return true;
+      }
+      return Array.isArray(x['items']) && (x['items'] as Init[]).some(unevaluated);
+    }
+  }
+}

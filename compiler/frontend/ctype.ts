@@ -273,11 +273,15 @@ export function irType(t: CType): IRType {
 }
 
 /** Lay out a record (GCC x86-64 rules without bitfields) and build its IR struct type. */
+/** Bytes a member of type t takes in its class: a reference member holds an address (sizeof(T&) is sizeof(T)). */
+export const memberSize = (t: CType): number => (t.k === 'ref' ? 8 : sizeOfC(t));
+export const memberAlign = (t: CType): number => (t.k === 'ref' ? 8 : alignOfC(t));
+
 export function layoutRecord(r: RecordDecl, minAlign = 1): void {
   let off = 0, al = Math.max(1, minAlign);
   let bit = 0;   // bit position after the last bitfield (Itanium: a bitfield never straddles a unit of its type's alignment)
   for (const f of r.fields) {
-    const a = alignOfC(f.ty), s = sizeOfC(f.ty);
+    const a = memberAlign(f.ty), s = memberSize(f.ty);
     if (f.pad) {
       // an unnamed bitfield: `: 0` moves to the next unit of its type; `: N` takes N bits like a named one
       if (r.tag === 'union') { f.offset = 0; f.bitOff = 0; continue; }
@@ -319,11 +323,11 @@ function recordIR(r: RecordDecl): IRType {
   if (r.tag === 'union') {
     // the most aligned (then largest) member, padded to the union's size
     let best: Field | undefined;
-    for (const f of r.fields) if (!f.pad && (!best || alignOfC(f.ty) > alignOfC(best.ty) || (alignOfC(f.ty) === alignOfC(best.ty) && sizeOfC(f.ty) > sizeOfC(best.ty)))) best = f;
+    for (const f of r.fields) if (!f.pad && (!best || memberAlign(f.ty) > memberAlign(best.ty) || (memberAlign(f.ty) === memberAlign(best.ty) && memberSize(f.ty) > memberSize(best.ty)))) best = f;
     for (const f of r.fields) f.irIndex = -1;
     if (best && best.bits !== undefined) best = undefined;
     if (best) { parts.push(irType(best.ty)); best.irIndex = 0; }
-    const used = best ? sizeOfC(best.ty) : 0;
+    const used = best ? memberSize(best.ty) : 0;
     if (r.size > used) parts.push(arrayTy(r.size - used, T.i8));
   } else {
     let off = 0;
@@ -334,7 +338,7 @@ function recordIR(r: RecordDecl): IRType {
       f.irIndex = parts.length;
       const ft = irType(f.ty);
       parts.push(ft);
-      off += sizeOfC(f.ty);
+      off += memberSize(f.ty);
     }
     if (r.size > off) parts.push(arrayTy(r.size - off, T.i8));
   }

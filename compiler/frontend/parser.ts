@@ -9,8 +9,8 @@ import {
   isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam, withSugar,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue, isXvalue } from './sema';
-import { evalConst, evalInt } from './consteval';
-import { TYPE_TRAITS, evalTypeTrait } from './traits';
+import { evalConst, evalInt, noteConstInit, unevaluated } from './consteval';
+import { TYPE_TRAITS, TRIAL_TRAITS, evalTypeTrait, triviallyCopyable, trivialDefault, isAbstractClass } from './traits';
 import { isMmaBuiltin, mmaSignature } from './builtins-mma';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
@@ -176,14 +176,17 @@ export class Parser {
       return [s];
     }
     if (this.tscope) { const s = this.tscope.get(name); if (s) return [s]; }
+    this.foundMemberTmpls = null;
     for (let i = this.recordStack.length - 1; i >= 0; i--) {
       const r = this.classMember(this.recordStack[i]!, name, true);
       if (r.length) return r;
       // a static data member declared earlier in the class body (`static const int b = a + 1;`)
       const sv = this.recordStack[i]!.statics?.get(name);
       if (sv) return [sv];
+      // a static member function template declared earlier (`typedef decltype(__test<F, T>(0)) type;`)
+      const mts = memberTmplsOf(this.recordStack[i]!, name);
+      if (mts.length) { this.foundMemberTmpls = mts; return []; }
     }
-    this.foundMemberTmpls = null;
     for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) {
       const r = this.classMember(c, name, false);
       if (r.length) return r;
@@ -208,17 +211,114 @@ export class Parser {
     this.expect('(');
     const tys: CType[] = [];
     do {
-      tys.push(this.parseTypeName());
-      if (this.at('...')) throw new Unsupported(`type trait ${name} over a pack`);
+      const start = this.p;
+      const ty = this.parseTypeName();
+      if (this.at('...')) {
+        // `__is_constructible(T, Args...)` in an instantiation: one argument per element of the bound pack
+        if (!hasPack(ty)) throw new Unsupported(`type trait ${name} over a pack`);
+        tys.push(...this.expandPack(start, this.p, () => this.parseTypeName()));
+        continue;
+      }
+      tys.push(ty);
     } while (this.eat(','));
     this.expect(')');
-    if (tys.length !== TYPE_TRAITS.get(name)) throw new Unsupported(`type trait ${name} with ${tys.length} arguments`);
+    const arity = TYPE_TRAITS.get(name)!;
+    if (arity >= 0 ? tys.length !== arity : tys.length === 0) throw new Unsupported(`type trait ${name} with ${tys.length} arguments`);
     const open = (t: CType): boolean => t.k === 'error' || ((t.k === 'ptr' || t.k === 'ref') && open(t.to)) || (t.k === 'array' && open(t.elem))
       || (t.k === 'record' && !t.rec.complete);
     if (tys.some(open)) throw new Unsupported(`type trait ${name} of a dependent or incomplete type`);
-    const v = evalTypeTrait(name, tys);
+    const v = TRIAL_TRAITS.has(name) ? this.traitByTrial(name, tys, pos) : evalTypeTrait(name, tys);
     if (v === null) throw new Unsupported(`type trait ${name}`);
     return mk(C.bool, pos, false, { k: 'int', v: v ? 1n : 0n });
+  }
+  /**
+   * The traits that ask whether an expression is well-formed, answered by trying it on stand-ins of the operand
+   * types (what `declval<T>()` denotes) and discarding what the attempt diagnosed.
+   */
+  private traitByTrial(name: string, tys: CType[], pos: Pos): boolean | null {
+    const [t, ...rest] = tys as [CType, ...CType[]];
+    const cls = (x: CType): RecordDecl | null => { const u = unqual(x); return u.k === 'record' ? u.rec : null; };
+    switch (name) {
+      case '__is_constructible': return this.constructible(t, rest, pos);
+      case '__is_trivially_constructible': {
+        if (!this.constructible(t, rest, pos)) return false;
+        if (t.k === 'ref' || !cls(t)) return true;
+        // the default constructor, or a copy/move from the class itself (anything else is a user constructor)
+        if (rest.length === 0) return trivialDefault(unqual(t));
+        const a = rest[0]!.k === 'ref' ? rest[0]!.to : rest[0]!;
+        return rest.length === 1 && cls(a) === cls(t) && triviallyCopyable(unqual(t));
+      }
+      case '__is_nothrow_constructible': {
+        if (!this.constructible(t, rest, pos)) return false;
+        if (t.k === 'ref' || !cls(t) || rest.length === 0 && trivialDefault(unqual(t))) return true;
+        const a = rest.length === 1 ? (rest[0]!.k === 'ref' ? rest[0]!.to : rest[0]!) : null;
+        if (a && cls(a) === cls(t) && triviallyCopyable(unqual(t))) return true;
+        return null;   // whether the constructor chosen is noexcept is not recorded
+      }
+      case '__is_assignable': return this.assignable(t, rest[0]!, pos);
+      case '__is_trivially_assignable': case '__is_nothrow_assignable': {
+        if (!this.assignable(t, rest[0]!, pos)) return false;
+        const target = t.k === 'ref' ? t.to : t;
+        if (!cls(target)) return true;
+        const a = rest[0]!.k === 'ref' ? rest[0]!.to : rest[0]!;
+        if (cls(a) === cls(target) && triviallyCopyable(unqual(target))) return true;
+        return name === '__is_trivially_assignable' ? false : null;
+      }
+      case '__is_convertible': case '__is_convertible_to': return this.convertible(t, rest[0]!, pos);
+      case '__is_nothrow_convertible': {
+        if (!this.convertible(t, rest[0]!, pos)) return false;
+        return cls(t) || cls(rest[0]!) ? null : true;
+      }
+      default: return null;
+    }
+  }
+  /** An expression of type t as `declval<t>()` gives it: an lvalue for T&, an xvalue for T&&, else a prvalue. */
+  private standIn(t: CType, pos: Pos): Expr {
+    if (t.k !== 'ref') return mk(t, pos, false, { k: 'call', f: null, callee: null, args: [] });
+    const e = mk(t.to, pos, true, { k: 'call', f: null, callee: null, args: [] });
+    return t.rv ? markXvalue(e) : e;
+  }
+  /** Whether f() diagnoses no error (its diagnostics are discarded either way). */
+  private wellFormed(f: () => Expr | Init): boolean {
+    const dl = this.u.diags.length, ec = this.u.errorCount;
+    try {
+      const r = f();
+      const e = 'lv' in r ? r : r.k === 'expr' ? r.e : null;
+      return this.u.errorCount === ec && (!e || e.ty.k !== 'error');
+    } catch (err) {
+      if (err instanceof SyntaxAbort) return false;
+      throw err;
+    } finally { this.u.diags.length = dl; this.u.errorCount = ec; }
+  }
+  /** `T t(declval<Args>()...);` is well-formed. */
+  private constructible(t: CType, args: CType[], pos: Pos): boolean {
+    if (t.k === 'void' || t.k === 'func' || args.some(a => a.k === 'void' || a.k === 'func')) return false;
+    if (t.k === 'array') return args.length === 0 && t.n !== null && this.constructible(t.elem, [], pos);
+    if (t.k === 'ref') return args.length === 1 && this.wellFormed(() => this.initFromExpr(this.standIn(args[0]!, pos), t, pos));
+    const u = unqual(t);
+    if (u.k === 'record') {
+      if (isAbstractClass(u.rec)) return false;
+      const xs = args.map(a => this.standIn(a, pos));
+      // (a constructor template may be the default constructor: `template <class D = T> pair()`)
+      const viaDefault = xs.length === 0 && ctorTmplsOf(u.rec).length === 0;
+      return this.wellFormed(() => (viaDefault ? this.defaultInit(u, pos) ?? { k: 'zero', ty: u } : this.initFromArgs(u, xs, false, pos)));
+    }
+    if (args.length === 0) return true;
+    return args.length === 1 && this.wellFormed(() => this.initFromExpr(this.standIn(args[0]!, pos), u, pos));
+  }
+  /** `declval<T>() = declval<U>()` is well-formed. */
+  private assignable(t: CType, u: CType, pos: Pos): boolean {
+    if (t.k === 'void' || u.k === 'void' || t.k === 'func' || u.k === 'func') return false;
+    // the implicit copy/move assignment of a class with a const or reference member is deleted (assign() does not check)
+    const target = unqual(t.k === 'ref' ? t.to : t), from = unqual(u.k === 'ref' ? u.to : u);
+    if (target.k === 'record' && from.k === 'record' && from.rec === target.rec && implicitAssignDeleted(target.rec)) return false;
+    return this.wellFormed(() => this.assign('=', this.standIn(t, pos), this.standIn(u, pos), pos));
+  }
+  /** `To test() { return declval<From>(); }` is well-formed. */
+  private convertible(from: CType, to: CType, pos: Pos): boolean {
+    if (to.k === 'void' || from.k === 'void') return to.k === 'void' && from.k === 'void';
+    if (to.k === 'array' || to.k === 'func') return false;
+    return this.wellFormed(() => this.initFromExpr(this.standIn(from, pos), to.k === 'ref' ? to : unqual(to), pos));
   }
   /** The type of a new-expression (`new T*`): decl-specifiers and pointer declarators, no parentheses. */
   private newTypeId(): CType {
@@ -244,6 +344,8 @@ export class Parser {
     if (name === rec.name && rec.targs) return [{ kind: 'type', name, ty: { k: 'record', rec, q: 0 } }];
     const t = rec.types?.get(name);
     if (t) return [{ kind: 'type', name, ty: t }];
+    const badType = (rec as RecordDecl & { badTypes?: Map<string, string> }).badTypes?.get(name);
+    if (badType) throw new Unsupported(`${badType} (member type ${name} of ${rec.name})`);
     const en = rec.enumerators?.get(name);
     if (en) return [{ kind: 'enumconst', name, ty: en.ty, value: en.value }];
     if (!typesOnly) {
@@ -290,6 +392,14 @@ export class Parser {
         this.u.error(this.p - 2, 276, `name followed by "::" must be a class or namespace name`);
         this.p++;
         return { name, syms: [], pos };
+      }
+      const mct = path === null && this.at('<') ? this.memberClassTmpl(name) : undefined;
+      if (mct && !mct.alias) {
+        // `IsMultiple<int>::IS_MULTIPLE` of a member class template of the class being defined (or of the member function's class)
+        this.p--;
+        const t = this.memberClassType(mct);
+        if (t.k === 'record' && this.at('::') && this.kind(1) === Tok.Ident) { this.p++; return this.recordMemberLookup(t.rec, pos); }
+        throw new Unsupported(`member class template ${name} in an expression`);
       }
       if (this.at('<') && this.u.templateEntries(name, path ?? this.ns, 'record', path !== null).length) {
         this.p--;
@@ -451,7 +561,13 @@ export class Parser {
   }
   constInt(e: Expr): bigint {
     const v = evalInt(e);
-    if (v === null) { if (e.ty.k !== 'error') this.u.error(e.pos, 28, 'expression must have a constant value'); return 0n; }
+    if (v === null) {
+      // a call our evaluator could not finish may well be a constant (a constexpr function of a header): never an
+      // error of ours, and never a 0 that a speculative parse keeps after dropping the error
+      if (unevaluated(e)) throw new Unsupported('a constant expression calling a function we cannot evaluate');
+      if (e.ty.k !== 'error') this.u.error(e.pos, 28, 'expression must have a constant value');
+      return 0n;
+    }
     return v;
   }
 
@@ -803,8 +919,11 @@ export class Parser {
           }
         } catch (e) {
           if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
-          // a member type we cannot express yet: unusable, but the class still is
+          // a member type we cannot express yet: unusable, but the class still is; naming it is unsupported (not
+          // an error: `is_convertible<...>::value` through a helper's `type` must not read as undefined)
           this.u.diags.length = before; this.u.errorCount = errs; this.p = save; this.skipMember();
+          const name = this.u.text(save) === 'using' ? this.u.text(save + 1) : this.u.toks.kind[this.p - 2] === Tok.Ident && this.u.text(this.p - 1) === ';' ? this.u.text(this.p - 2) : '';
+          if (name) ((rec as RecordDecl & { badTypes?: Map<string, string> }).badTypes ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member type we cannot parse');
         }
         continue;
       }
@@ -1016,7 +1135,7 @@ export class Parser {
         v.isConstexpr = ds.constexpr;
         v.space = ds.attrs.device ? 'device' : ds.attrs.constant ? 'constant' : ds.attrs.shared ? 'shared' : 'none';
         v.init = this.initFromExpr(e, v.ty, e.pos);
-        if (isArith(v.ty)) { const cv = evalConst(e); if (cv !== null) v.constVal = cv; }
+        if (isArith(v.ty)) noteConstInit(v, e);
         rec.statics!.set(d.name, v);
         if (!this.eat(',')) break;
         continue;
@@ -1037,7 +1156,7 @@ export class Parser {
       if (this.eat('=') || this.at('{')) {
         const init = this.parseInitializer(v.ty);
         v.init = init;
-        if (init.k === 'expr' && isArith(v.ty)) { const cv = evalConst(init.e); if (cv !== null) v.constVal = cv; }
+        if (init.k === 'expr' && isArith(v.ty)) noteConstInit(v, init.e);
       } else v.isExtern = true;
       rec.statics!.set(d.name, v);
       if (!this.eat(',')) break;
@@ -1728,6 +1847,23 @@ export class Parser {
         if (pi !== undefined) {
           // `Is...` of a pattern (a partial specialisation's arguments, a declared signature): matches the remaining values
           out.push({ k: 'pack', args: [{ k: 'val', ty: C.int, v: valParam(pi), packExp: true } as TArg] });
+          this.p = dots + 1;
+        } else if (this.at('__integer_pack') && this.at('(', 1) && this.lookup('__integer_pack').length === 0) {
+          // GCC's `__integer_pack(N)...` (libstdc++'s and libcu++'s make_integer_sequence): the values 0 .. N-1
+          this.p += 2;
+          const savedGt = this.gtEnds;
+          this.gtEnds = false;
+          let e: Expr;
+          try { e = this.parseAssign(); } finally { this.gtEnds = savedGt; }
+          this.expect(')');
+          if (this.p !== dots) throw new Unsupported('__integer_pack in a larger pattern');
+          const n = evalInt(e);
+          if (n === null) throw new Unsupported('__integer_pack of a value not known here');
+          if (n < 0n || n > 1n << 16n) throw new Unsupported(`__integer_pack(${n})`);
+          const ty = unqual(e.ty);
+          const vals: TArg[] = [];
+          for (let v = 0n; v < n; v++) vals.push({ k: 'val', ty, v });
+          out.push({ k: 'pack', args: vals });
           this.p = dots + 1;
         } else {
           const vals = this.expandPack(this.p, dots, () => {
@@ -2441,7 +2577,9 @@ export class Parser {
         if (p0 && a0 && a0.k === 'record' && a0.rec === ty.rec) {
           // a copy: the copy constructor wins over a template's `(const C&)` and `(C)`; a forwarding `(U&&)` would beat it
           const pt = p0.k === 'ref' ? p0.to : p0;
-          if (p0.k === 'ref' && !(pt.q & Q.Const) && pt.k === 'record' && pt.rec === ty.rec) throw new Unsupported(`constructor template of ${ty.rec.name} taking it by non-const reference`);
+          // (a `(C&)` template cannot bind a const or an rvalue argument: not viable then, the copy constructor serves)
+          const binds = !(p0.k === 'ref' && p0.rv) && args[0]!.lv && !isXvalue(args[0]!) && !(args[0]!.ty.q & Q.Const);
+          if (p0.k === 'ref' && !(pt.q & Q.Const) && pt.k === 'record' && pt.rec === ty.rec && binds) throw new Unsupported(`constructor template of ${ty.rec.name} taking it by non-const reference`);
           continue;
         }
         ctors.push(f);
@@ -2763,7 +2901,7 @@ export class Parser {
             this.labels.add(t);
             return { k: 'label', label: t, pos };
           }
-          if (this.startsType()) return this.parseLocalDecl();
+          if (this.startsType() && !this.functionalCastStatement()) return this.parseLocalDecl();
       }
     }
     // `::ns::T v;` (CCCL's generated PTX wrappers declare their locals fully qualified)
@@ -2773,6 +2911,31 @@ export class Parser {
     const e = this.parseExpr();
     this.expect(';');
     return { k: 'expr', e, pos };
+  }
+  /**
+   * `T(x).f();` / `T(x)->g();` at the start of a statement: an expression (a member of the object the functional
+   * cast makes), not the declaration of x that `T(x);` is.
+   */
+  private functionalCastStatement(): boolean {
+    let j = this.p, angle = 0;
+    for (; ; j++) {
+      const k = this.u.toks.kind[j], t = this.u.text(j);
+      if (j >= this.end || k === Tok.EOF) return false;
+      if (t === '<') angle++;
+      else if (t === '>') angle--;
+      else if (t === '>>') angle -= 2;
+      else if (t === '(' && angle === 0) break;
+      else if (t === ';' || t === '{' || t === '}' || t === '=' || t === '[') return false;
+    }
+    if (j === this.p) return false;
+    let depth = 0;
+    for (; j < this.end; j++) {
+      const t = this.u.text(j);
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { depth--; if (depth === 0) break; }
+    }
+    const next = this.u.text(j + 1);
+    return next === '.' || next === '->';
   }
   /** After `for (`: is this a range-based for (a ':' at depth 0 before the first ';')? */
   private isRangeFor(): boolean {
@@ -2945,7 +3108,7 @@ export class Parser {
       if (ds.constexpr && !(ty.q & Q.Const)) ty = withQ(ty, Q.Const);
       const v = this.u.newVar(d.name, ty, 'local', d.pos);
       if (ds.constexpr || (ty.q & Q.Const)) {
-        if (init && init.k === 'expr' && isArith(ty)) { const cv = evalConst(init.e); if (cv !== null) v.constVal = cv; }
+        if (init && init.k === 'expr' && isArith(ty)) noteConstInit(v, init.e);
       }
       if (this.scopes[this.scopes.length - 1]!.has(d.name)) {
         const prev = this.scopes[this.scopes.length - 1]!.get(d.name)!;
@@ -3627,6 +3790,12 @@ export class Parser {
       }
       this.u.error(pos, 135, `class "${typeName(unqual(rt))}" has no member "${name}"`); return errExpr(pos);
     }
+    if (f.ty.k === 'ref') {
+      // a reference member names the object it refers to (whatever the constness of the object holding it): the
+      // member's slot holds its address
+      const slot = mk(ptrTo(f.ty.to), pos, true, { k: 'member', e: base, field: f, arrow });
+      return mk(f.ty.to, pos, true, { k: 'deref', e: rval(slot) });
+    }
     const fty = withQ(f.ty, rt.q & (Q.Const | Q.Volatile));
     return mk(fty, pos, arrow || e.lv, { k: 'member', e: base, field: f, arrow });
   }
@@ -4285,6 +4454,21 @@ function preferExactThis(ms: FuncSym[], q: number): FuncSym[] {
 function sameParams(a: FuncSym, b: FuncSym): boolean {
   return a.ty.params.length === b.ty.params.length && a.ty.params.every((p, i) => typeName(p) === typeName(b.ty.params[i]!));
 }
+/**
+ * Whether the class's copy assignment is the implicit one and it is deleted: a const or reference member, or a
+ * base or member class whose copy assignment is deleted.
+ */
+function implicitAssignDeleted(rec: RecordDecl): boolean {
+  const own = (rec.methods ?? []).filter(m => m.op === '=');
+  if (own.some(m => !m.defaulted)) return own.every(m => (m as FuncSym & { deleted?: boolean }).deleted);
+  return rec.fields.some(f => {
+    if (f.isBase) return f.ty.k === 'record' && implicitAssignDeleted(f.ty.rec);
+    let t = f.ty;
+    while (t.k === 'array') t = t.elem;
+    return t.k === 'ref' || (t.q & Q.Const) !== 0 || (t.k === 'record' && implicitAssignDeleted(t.rec));
+  });
+}
+
 function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? []), ...(rec.bases ?? []).flatMap(b => allMethods(b.rec))]; }
 
 /** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */

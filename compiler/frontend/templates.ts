@@ -8,6 +8,7 @@ import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DE
 import { Parser, SyntaxAbort, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
+import { isEmptyClass } from './traits';
 import type { Unit } from './unit';
 
 export interface TParam { kind: 'type' | 'val' | 'tmpl'; name: string; typeStart: number; defStart: number; pack?: boolean }
@@ -618,15 +619,22 @@ export class Templates {
       if (!q.eat('=')) throw new Unsupported(`variable template ${name} without an = initializer`);
       const e = rval(q.parseAssign());
       const ty = ds.ty ? unqual(ds.ty) : unqual(e.ty);
-      const c = isArith(ty) ? implicitConvert(e, ty) : null;
-      const v = c ? evalConst(c) : null;
-      if (!c || v === null || !q.at(';')) throw new Unsupported(`variable template ${name} that is not an arithmetic constant`);
-      got = { ty, v };
+      if (ty.k === 'record' && isEmptyClass(ty.rec) && e.ty.k === 'record' && e.ty.rec === ty.rec && q.at(';')) {
+        // an object of an empty class (CUB's `bool_constant_v<B> = bool_constant<B>{}`, a tag passed to overloads):
+        // nothing to hold but its type
+        got = { ty, v: null };
+      } else {
+        const c = isArith(ty) ? implicitConvert(e, ty) : null;
+        const v = c ? evalConst(c) : null;
+        if (!c || v === null || !q.at(';')) throw new Unsupported(`variable template ${name} that is not an arithmetic constant`);
+        got = { ty, v };
+      }
       this.variables.set(key, got);
     }
+    if (got.v === null) return mk(got.ty, pos, false, { k: 'temp', init: { k: 'zero', ty: got.ty } });
     return typeof got.v === 'bigint' ? mk(got.ty, pos, false, { k: 'int', v: got.v }) : mk(got.ty, pos, false, { k: 'fp', v: got.v });
   }
-  private variables = new Map<string, { ty: CType; v: bigint | number }>();
+  private variables = new Map<string, { ty: CType; v: bigint | number | null }>();
   private typeOnlyVars = new Map<string, VarSym | null>();
   /** instantiateVariable() of a variable template declared without an initializer: an lvalue of its type, never emitted. */
   private typeOnlyVariable(di: number, b: { scope: Map<string, Sym>; args: TArg[] }, key: string, name: string, pos: number): Expr | null {
@@ -1068,3 +1076,4 @@ export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TAr
   if (!rec.complete) throw new Unsupported(`instantiation of ${mct.outer.name}::${mct.name}`);
   return rec;
 }
+

@@ -1,20 +1,30 @@
 // The compiler's type-trait intrinsics (`__is_trivially_copyable(T)`, `__is_base_of(B, D)`, ...), which
 // libstdc++'s <type_traits>, CCCL and cooperative_groups evaluate in device code (a static_assert in a
 // shuffle helper, std::is_trivially_copyable<T>::value). Answered from what the front end knows about a
-// class: user-provided special members, virtual functions, members and bases. A trait we do not model
-// (__is_constructible with arguments, __is_convertible) is left to the caller to report as unsupported.
+// class: user-provided special members, virtual functions, members and bases. The traits that ask whether an
+// expression is well-formed (TRIAL_TRAITS: __is_constructible, __is_assignable, __is_convertible, ...) are
+// answered by the parser, which tries the construction, assignment or conversion on stand-ins of the operands.
 
 import type { FuncSym } from './ast';
 import { type CType, type RecordDecl, sameType, unqual } from './ctype';
 import { isDynamic, isPure } from './virtuals';
 
-/** The traits answered here, with the number of type arguments each takes. */
+/** Traits answered by trying the expression they ask about (compiler/frontend/parser.ts), with their arity (-1: one or more). */
+const TRIAL_ARITY = new Map<string, number>([
+  ['__is_constructible', -1], ['__is_trivially_constructible', -1], ['__is_nothrow_constructible', -1],
+  ['__is_assignable', 2], ['__is_trivially_assignable', 2], ['__is_nothrow_assignable', 2],
+  ['__is_convertible', 2], ['__is_convertible_to', 2], ['__is_nothrow_convertible', 2],
+]);
+export const TRIAL_TRAITS: ReadonlySet<string> = new Set(TRIAL_ARITY.keys());
+
+/** The traits the front end knows, with the number of type arguments each takes (-1: one or more). */
 export const TYPE_TRAITS = new Map<string, number>([
   ['__is_trivially_copyable', 1], ['__is_trivial', 1], ['__is_pod', 1], ['__is_standard_layout', 1], ['__is_literal_type', 1],
   ['__is_empty', 1], ['__is_class', 1], ['__is_union', 1], ['__is_enum', 1], ['__is_polymorphic', 1], ['__is_abstract', 1],
   ['__is_final', 1], ['__is_aggregate', 1], ['__has_trivial_destructor', 1], ['__is_trivially_destructible', 1],
   ['__has_virtual_destructor', 1], ['__has_trivial_constructor', 1], ['__has_trivial_copy', 1], ['__has_trivial_assign', 1],
   ['__is_same', 2], ['__is_same_as', 2], ['__is_base_of', 2],
+  ...TRIAL_ARITY,
 ]);
 
 const methods = (r: RecordDecl): FuncSym[] => r.methods ?? [];
@@ -48,12 +58,13 @@ function allParts(t: CType, own: (r: RecordDecl) => boolean): boolean {
 }
 
 const trivialDtor = (t: CType): boolean => allParts(t, r => !userDtor(r));
-const triviallyCopyable = (t: CType): boolean => t.k !== 'ref' && t.k !== 'void' && t.k !== 'func'
+export const triviallyCopyable = (t: CType): boolean => t.k !== 'ref' && t.k !== 'void' && t.k !== 'func'
   && allParts(t, r => !userCopyOrMoveCtor(r) && !userAssign(r) && !userDtor(r) && !isDynamic(r));
-const trivialDefault = (t: CType): boolean => allParts(t, r => !userDefaultCtor(r) && !isDynamic(r));
+export const trivialDefault = (t: CType): boolean => allParts(t, r => !userDefaultCtor(r) && !isDynamic(r));
 const standardLayout = (t: CType): boolean => allParts(t, r => !isDynamic(r));
 
-function isEmptyClass(r: RecordDecl): boolean {
+/** A class without data (only empty bases, no virtual functions): its objects carry nothing but their type. */
+export function isEmptyClass(r: RecordDecl): boolean {
   return r.tag !== 'union' && !isDynamic(r) && r.fields.every(f => f.isBase) && bases(r).every(isEmptyClass);
 }
 
@@ -73,7 +84,7 @@ export function evalTypeTrait(name: string, tys: CType[]): boolean | null {
     case '__is_union': return !!rec && rec.tag === 'union';
     case '__is_enum': return u.k === 'enum';
     case '__is_polymorphic': return !!rec && isDynamic(rec);
-    case '__is_abstract': return !!rec && allMethods(rec).some(isPure);
+    case '__is_abstract': return !!rec && isAbstractClass(rec);
     case '__is_final': return !!rec && !!(rec as RecordDecl & { finalClass?: boolean }).finalClass;
     case '__is_aggregate': return u.k === 'array' || (!!rec && !isDynamic(rec) && !methods(rec).some(m => m.ctor && userProvided(m)));
     case '__has_trivial_destructor': case '__is_trivially_destructible': return trivialDtor(u);
@@ -89,6 +100,9 @@ export function evalTypeTrait(name: string, tys: CType[]): boolean | null {
     default: return null;
   }
 }
+
+/** A class with a pure virtual function (its own or a base's): no object of it can be made. */
+export const isAbstractClass = (r: RecordDecl): boolean => allMethods(r).some(isPure);
 
 function allMethods(r: RecordDecl): FuncSym[] {
   return [...methods(r), ...bases(r).flatMap(allMethods)];

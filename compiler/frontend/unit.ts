@@ -9,7 +9,7 @@ import { type Diagnostic, Unsupported } from '../diagnostics';
 import type { Expr, Sym, VarSym, FuncSym, Pos, Stmt } from './ast';
 import { type CType, type RecordDecl, type EnumDecl, C, Q, arrayOf, withQ, typeName, unqual, isArith, intT } from './ctype';
 import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } from './parser';
-import { evalConst, setBodyProvider } from './consteval';
+import { evalConst, noteConstInit, setBodyProvider } from './consteval';
 import { mk } from './sema';
 import { Templates } from './templates';
 
@@ -576,7 +576,7 @@ export class Unit {
       v.init = init;
       v.pos = d.pos;
       v.isExtern = false;
-      if ((ty.q & Q.Const) && isArith(ty) && init.k === 'expr') { const cv = evalConst(init.e); if (cv !== null) v.constVal = cv; }
+      if ((ty.q & Q.Const) && isArith(ty) && init.k === 'expr') noteConstInit(v, init.e);
     } else if (ds.extern && v.init === undefined) {
       v.isExtern = true;
     } else if (!ds.extern) { v.isExtern = false; v.pos = d.pos; if (v.init === undefined) v.init = null; }

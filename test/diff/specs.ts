@@ -492,6 +492,17 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'classEnums', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), buf('dex')] }],
   },
   {
+    name: 'cxx2_reference_members',
+    buffers: { din: { type: 'i32', n: 4, init: values(5, -7, 11, 20) }, dout: { type: 'i32', n: 4 * 5 } },
+    // ByValue {int &r; int k;}: an address (never read), then k
+    launches: [{ kernel: 'referenceMembers', grid: 1, block: 4, args: [buf('din'), buf('dout'), { bytes: struct(16, [[0, 'i64', 0], [8, 'i32', 42]]) }] }],
+  },
+  {
+    name: 'cxx2_trial_traits',
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 3 - 40) }, dout: { type: 'i32', n: 32 * 8 }, dfout: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'trialTraits', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dfout')] }],
+  },
+  {
     name: 'cxx2_type_traits',
     buffers: { d: { type: 'i32', n: 4 * 11 } },
     launches: [{ kernel: 'typeTraits', grid: 1, block: 4, args: [buf('d')] }],

@@ -492,6 +492,11 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'classEnums', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), buf('dex')] }],
   },
   {
+    name: 'cxx2_constexpr_headers',
+    buffers: { din: { type: 'i32', n: 8, init: gen(i => i * 5 - 12) }, dout: { type: 'i32', n: 8 * 8 } },
+    launches: [{ kernel: 'constexprHeaders', grid: 1, block: 8, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'cxx2_reference_members',
     buffers: { din: { type: 'i32', n: 4, init: values(5, -7, 11, 20) }, dout: { type: 'i32', n: 4 * 5 } },
     // ByValue {int &r; int k;}: an address (never read), then k

@@ -189,9 +189,10 @@ export class Parser {
     }
     for (let c: RecordDecl | null | undefined = this.cls; c; c = c.parent) {
       const r = this.classMember(c, name, false);
-      if (r.length) return r;
-      const mts = memberTmplsOf(c, name);
-      if (mts.length) { this.foundMemberTmpls = mts; return []; }
+      // member function templates, with the member functions of that name they overload
+      const mts = r.every(m => m.kind === 'func') ? memberTmplsOf(c, name) : [];
+      if (mts.length) this.foundMemberTmpls = mts;
+      if (r.length || mts.length) return r;
     }
     // in a lambda in a member function: the members of the enclosing class
     for (let c: RecordDecl | null | undefined = this.lambda?.outerCls; c; c = c.parent) {
@@ -414,10 +415,10 @@ export class Parser {
       }
       this.foundMemberTmpls = null;
       const syms = path === null ? this.lookup(name) : this.u.lookupIn(path, name);
-      if (syms.length === 0 && path === null && this.foundMemberTmpls) {
+      if (path === null && this.foundMemberTmpls && syms.every(x => x.kind === 'func')) {
         const members = this.foundMemberTmpls;
         const explicit = this.at('<') ? this.parseTemplateArgs() : [];
-        return { name, syms: [], pos, tmpl: { ents: [], explicit, members } };
+        return { name, syms, pos, tmpl: { ents: [], explicit, members } };
       }
       if (syms.length && syms[0]!.kind !== 'func' && !(syms[0]!.kind === 'type')) return { name, syms, pos };
       const ents = this.u.templateEntries(name, path ?? this.ns, 'function', path !== null);
@@ -1034,7 +1035,11 @@ export class Parser {
       this.u.diags.length = before; this.u.errorCount = errs;
       this.p = save;
       let name = '';
-      for (let i = 0; this.kind(i) !== Tok.EOF && !this.at('{', i) && !this.at(';', i); i++) if (this.at('(', i)) { name = i > 0 ? this.tx(i - 1) : ''; break; }
+      for (let i = 0; this.kind(i) !== Tok.EOF && !this.at('{', i) && !this.at(';', i); i++) {
+        // (`__attribute__((device)) int f(...)`: the attribute's parentheses name nothing)
+        if (this.at('__attribute__', i)) { let d = 0; do { if (this.at('(', i + 1)) d++; else if (this.at(')', i + 1)) d--; i++; } while (d > 0 && this.kind(i + 1) !== Tok.EOF); continue; }
+        if (this.at('(', i)) { name = i > 0 ? this.tx(i - 1) : ''; break; }
+      }
       (rec.memberTemplates ??= new Set()).add(name);
       ((rec as RecordDecl & { badMembers?: Map<string, string> }).badMembers ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member declaration we cannot parse');
       const from = this.p;
@@ -1084,7 +1089,7 @@ export class Parser {
       const sds = this.parseDeclSpecs();
       Object.assign(ds, { ...sds, attrs: { ...sds.attrs } });
       virt = !!(sds as DeclSpec & { virt?: boolean }).virt;
-      if (!ds.ty && this.at('operator')) ds.ty = C.void;   // conversion function: the declarator gives the type
+      if (!ds.ty && !ds.auto && this.at('operator')) ds.ty = C.void;   // conversion function: the declarator gives the type
       if (!ds.ty && ds.auto) ds.ty = withQ((sds as DeclSpec & { dcauto?: boolean }).dcauto ? DECLTYPE_AUTO : AUTO, (sds as DeclSpec & { q: number }).q);   // deduced (or trailing) return type
       if (!ds.ty) this.syntax('expected a type specifier', 79);
       d = this.parseDeclarator(ds.ty, false);
@@ -1821,7 +1826,7 @@ export class Parser {
       const start = this.p;
       const tt = this.templateNameArg();
       if (tt) { out.push({ k: 'type', ty: tt }); if (!this.eat(',')) break; continue; }
-      if (this.startsType()) {
+      if (this.startsType() && !this.functionalCastArg()) {
         const ty = this.parseTypeName();
         if (this.at('...') && !hasPack(ty) && hasPlaceholder(ty)) {
           // `Rest...` in a declared signature or a partial specialisation's arguments: a pattern matching the remaining arguments
@@ -2937,6 +2942,14 @@ export class Parser {
     const next = this.u.text(j + 1);
     return next === '.' || next === '->';
   }
+  /** A template argument at the cursor that is a functional cast (`int{WARPS}`, `unsigned(N)`): a value, not a type. */
+  private functionalCastArg(): boolean {
+    const k = this.kind();
+    if (k !== Tok.Ident || !BUILTIN_TYPE_WORDS.has(this.tx())) return false;
+    let j = 0;
+    while (this.kind(j) === Tok.Ident && BUILTIN_TYPE_WORDS.has(this.tx(j))) j++;
+    return this.at('{', j) || this.at('(', j);
+  }
   /** After `for (`: is this a range-based for (a ':' at depth 0 before the first ';')? */
   private isRangeFor(): boolean {
     let depth = 0;
@@ -3759,12 +3772,15 @@ export class Parser {
     if (!f) {
       const obj = arrow ? mk(rt, pos, true, { k: 'deref', e: base }) : e;
       const ms = this.classMember(rt.rec, name, false);
-      const mts = ms.length ? [] : memberTmplsOf(rt.rec, name);
+      // member function templates, with the member functions of that name they overload
+      const mts = ms.every(m => m.kind === 'func') ? memberTmplsOf(rt.rec, name) : [];
       if (mts.length) {
-        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        const fs = ms as FuncSym[];
         const owner = mts[0]!.rec;
-        const cal = mk(C.int, pos, false, { k: 'func', sym: { name } as FuncSym });
-        (cal as Expr & { overloads?: FuncSym[] }).overloads = [];
+        if (fs.some(m => m.cls !== owner)) throw new Unsupported(`member template ${name} overloaded with member functions of another class`);
+        const explicit = this.at('<') ? this.parseTemplateArgs() : [];
+        const cal = mk(C.int, pos, false, { k: 'func', sym: fs[0] ?? { name } as FuncSym });
+        (cal as Expr & { overloads?: FuncSym[] }).overloads = fs;
         (cal as Expr & { templates?: TmplRef }).templates = { ents: [], explicit, members: mts };
         (cal as Expr & { thisObj?: Expr }).thisObj = owner !== rt.rec ? this.baseSubobject(obj, rt.rec, owner, pos) : obj;
         if (!this.at('(')) throw new Unsupported(`member template ${name} used other than in a call`);
@@ -4468,6 +4484,9 @@ function implicitAssignDeleted(rec: RecordDecl): boolean {
     return t.k === 'ref' || (t.q & Q.Const) !== 0 || (t.k === 'record' && implicitAssignDeleted(t.rec));
   });
 }
+
+/** The words a fundamental type is spelled with (`unsigned long long`). */
+const BUILTIN_TYPE_WORDS = new Set(['bool', 'char', 'short', 'int', 'long', 'signed', 'unsigned', 'float', 'double', 'wchar_t', 'char16_t', 'char32_t', '__int128']);
 
 function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? []), ...(rec.bases ?? []).flatMap(b => allMethods(b.rec))]; }
 

@@ -355,6 +355,7 @@ export class Templates {
     const got = this.funcs.get(key);
     if (got) return got;
     const d = this.u.index.decls[di]!;
+    this.countInstance(`f${di}`, d.name);
     const p = this.parserAt(di);
     const h = parseTemplateHeader(p);
     const b = bindArgs(p, h, args);
@@ -439,6 +440,12 @@ export class Templates {
       else if (t === '>') depth--;
       else if (t === '>>') depth -= 2;
       else if (t === '(' && depth <= 0 && this.u.text(j - 1) === mt.name) { at = j - 1; break; }
+      else if (t === 'operator' && depth <= 0 && mt.name.startsWith('operator')) {
+        // `operator()(_T1 &&, _T2 &&)`, `operator[](I)`, `operator+(U)`: the declarator starts at `operator`
+        const sym = mt.name.slice('operator'.length);
+        const after = sym === '()' || sym === '[]' ? j + 3 : j + 2;
+        if (this.u.text(after) === '(') { at = j; break; }
+      }
       else if (t === '{' || t === ';') break;
     }
     if (at < 0) return null;
@@ -462,6 +469,13 @@ export class Templates {
     return -1;
   }
   private memberFuncs = new Map<string, FuncSym>();
+  /** Specialisations made per template (a recursion whose end we fail to see would make them without end). */
+  private instances = new Map<string, number>();
+  private countInstance(id: string, name: string): void {
+    const n = (this.instances.get(id) ?? 0) + 1;
+    this.instances.set(id, n);
+    if (n > MAX_INSTANCES) throw new Unsupported(`more than ${MAX_INSTANCES} specialisations of template ${name} (a recursion whose end we do not see)`);
+  }
   /** Deduce the arguments of a member function template for a call and instantiate it (null: not viable). */
   deduceAndInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[]): FuncSym | null {
     const pat = this.memberPattern(mt);
@@ -479,6 +493,7 @@ export class Templates {
     const key = `${mt.start}|${recId(mt.rec)}|${targsKey(b.args)}`;
     const got = this.memberFuncs.get(key);
     if (got) return got;
+    this.countInstance(`m${mt.start}`, mt.name);
     const scope = new Map<string, Sym>(outer);
     for (const [k, v] of b.scope) scope.set(k, v);
     p.tscope = scope;
@@ -550,6 +565,7 @@ export class Templates {
     const { b, key } = this.bind(di, given, p0);
     const got = this.classes.get(key);
     if (got) return got;
+    this.countInstance(`c${di}`, d.name);
     const rec = this.u.newRecord(d.kind === 'record' && this.u.text(this.firstTagTok(di)) === 'union' ? 'union' : 'struct', d.name, splitScope(d.scope), []);
     rec.targs = b.args;
     (rec as RecordDecl & { tmpl?: number }).tmpl = di;
@@ -835,6 +851,12 @@ function toSpecArgs(p: Parser, d: { kind: string; name: string }): void {
 
 /** The declared return type of a pattern we could not read (the specialisation's own return type mangles instead). */
 const NO_RET: CType = { k: 'error', q: 0, noRet: true } as CType;
+
+/**
+ * Specialisations of one template a unit may make. Real code stays far below (GCC and EDG stop recursive
+ * instantiation at a depth of 900 or so); a recursion we misread would otherwise run until memory is gone.
+ */
+const MAX_INSTANCES = 2048;
 
 /** valParam's sentinel as a number (array bounds in patterns). */
 const PARTIAL_SENT = Number(VAL_SENT), PARTIAL_STEP = Number(VAL_STEP);

@@ -49,7 +49,7 @@ export function lastAssemblyReused(): boolean { return reassembled; }
 
 /** Everything of an entry that assembly reads, but its functions' texts. */
 function entryShape(e: RootEntry): string {
-  return JSON.stringify([e.events, e.queued, e.creation, e.strs, e.nvRefs, e.globals,
+  return JSON.stringify([e.events, e.queued, e.creation, e.strs, e.nvRefs, e.globals, e.dropped ?? [],
     Object.entries(e.funcs).map(([n, f]) => [n, f.kernel ?? 0, f.header, f.text === undefined ? 0 : 1, f.funcRefs ?? null])]);
 }
 
@@ -197,7 +197,8 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
   const globals: AsmGlobal[] = [];
   for (const id of gOrder) {
     const g = id.startsWith('s') ? strGlobal.get(id.slice(1)) : globalText.get(id);
-    if (!g && id.startsWith('_ZTV')) continue;   // a vtable every root's optimiser removed (all its calls devirtualised)
+    // a vtable (all its calls devirtualised) or an object nobody uses any more: every root's optimiser removed it
+    if (!g && (id.startsWith('_ZTV') || entries.some(e => e.dropped?.includes(id)))) continue;
     if (!g) return { why: `global ${id} missing` };
     globals.push(g);
   }

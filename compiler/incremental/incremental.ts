@@ -40,7 +40,7 @@ import { assembleUnit, type Preamble } from './assemble';
 import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces } from './store';
 
 /** Bump when entries or their meaning change. */
-const FORMAT = 'ptxd-root-1';
+const FORMAT = 'ptxd-root-2';
 
 /** Why the unit is compiled whole. */
 class Whole extends Error {}
@@ -307,7 +307,10 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   }
   lap('irgen');
   linkAndCheck(m, opts, env);
+  const made = m.globals.map(g => g.name);
   optimize(m, opts);
+  const kept = new Set(m.globals.map(g => g.name));
+  const dropped = made.filter(n => !kept.has(n));
   lap('optimize');
   // lambdas are numbered across the whole unit, so a name that mentions one must not reach the output
   // (inlined lambdas leave none: the usual case)
@@ -326,7 +329,7 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   const globals: RootEntry['globals'] = {};
   for (const g of m.globals) globals[g.name] = gp(g);
   lap('emit');
-  return { trace, digest, ...rec, nvRefs, funcs, globals };
+  return { trace, digest, ...rec, nvRefs, funcs, globals, ...(dropped.length ? { dropped } : {}) };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface RootEntry {
   /** The optimised module: functions and globals by name. */
   funcs: Record<string, EntryFunc>;
   globals: Record<string, { text: string; funcRefs: string[] }>;
+  /** Globals IR generation made that the optimiser removed (nothing referred to them any more). */
+  dropped?: string[];
 }
 
 /**

@@ -2,8 +2,8 @@
 // Every transformation keeps the IR valid (see verify.ts) and the semantics exact (IEEE folding only,
 // no folding of UB/poison-producing operations, nothing moved across memory side effects).
 import type { CompileOptions } from '../options';
-import type { Block, Const, Func, Inst, Loc, Module, Type, Value } from './ir';
-import { T, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf, fieldOffset } from './ir';
+import type { Block, Const, Func, Global, Inst, Loc, Module, Type, Value } from './ir';
+import { T, AS, cInt, cFP, cTrue, cFalse, cUndef, isTerminator, typeStr, funcTy, declareFunc, alignOf, sizeOf, fieldOffset } from './ir';
 import { constStr } from './llprint';
 import { sroa, speculatePtrLoads, constGepOffset } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
@@ -206,7 +206,7 @@ export function optimize(m: Module, opts: CompileOptions): void {
   if (promoteArgs(m, opts)) for (const f of m.funcs) if (f.blocks.length) cleanupFunction(f, opts);
   inferReadonly(m);
   for (const f of m.funcs) if (f.blocks.length) optimizeFunction(f, opts);
-  removeDeadVtables(m);
+  removeDeadGlobals(m);
 }
 
 function indirectCalls(m: Module): Inst[] {
@@ -215,9 +215,14 @@ function indirectCalls(m: Module): Inst[] {
   return out;
 }
 
-/** ODR constants (vtables) that no code refers to any more (every call through them was devirtualised) go. */
-function removeDeadVtables(m: Module): void {
-  if (!m.globals.some(g => g.linkage === 'linkonce_odr')) return;
+/**
+ * Globals no code refers to any more go: ODR constants (vtables whose every call was devirtualised) and shared
+ * memory whose every use the optimiser removed (the temp storage of a CUB primitive that reduces with shuffles).
+ * As cicc: it keeps unreferenced __device__ and __constant__ objects, even internal ones (cuda::std::ignore).
+ */
+function removeDeadGlobals(m: Module): void {
+  const dead = (g: Global): boolean => g.linkage === 'linkonce_odr' || (g.linkage === 'internal' && g.addrSpace === AS.shared);
+  if (!m.globals.some(dead)) return;
   const used = new Set<Value>();
   const mark = (c: Value): void => {
     if (used.has(c)) return;
@@ -226,9 +231,9 @@ function removeDeadVtables(m: Module): void {
     else if (c.kind === 'cexpr') mark(c.base);
     else if (c.kind === 'global' && c.init) mark(c.init);
   };
-  for (const g of m.globals) if (g.linkage !== 'linkonce_odr' && g.init) mark(g.init);
+  for (const g of m.globals) if (!dead(g) && g.init) mark(g.init);
   for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) mark(o);
-  m.globals = m.globals.filter(g => g.linkage !== 'linkonce_odr' || used.has(g));
+  m.globals = m.globals.filter(g => !dead(g) || used.has(g));
 }
 
 function cleanupFunction(f: Func, opts: CompileOptions): void {

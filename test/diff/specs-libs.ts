@@ -1,5 +1,5 @@
-// Differential specs for the cuda::std and cooperative_groups/scan.h programs (test/kernels/cuda_std_*.cu,
-// cuda_coop_scan_*.cu). Inputs follow each program's host main().
+// Differential specs for the cuda::std, CUB and cooperative_groups/scan.h programs (test/kernels/cuda_std_*.cu,
+// cuda_cub_*.cu, cuda_coop_scan_*.cu). Inputs follow each program's host main().
 
 import { type KernelSpec, buf, gen } from './spec';
 
@@ -19,6 +19,11 @@ export const SPECS_LIBS: KernelSpec[] = [
       dio: { type: 'i32', n: 12 * 256 }, duo: { type: 'u32', n: 2 * 256 }, dfo: { type: 'f32', n: 2 * 256 }, dco: { type: 'i32', n: 256 },
     },
     launches: [{ kernel: '_Z13exscan_kernelPKiPKfPiPjPfS3_', grid: 2, block: 128, args: [buf('din'), buf('dfin'), buf('dio'), buf('duo'), buf('dfo'), buf('dco')] }],
+  },
+  {
+    name: 'cuda_cub_reduce',
+    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 6 }, dfout: { type: 'f32', n: 8 } },
+    launches: [{ kernel: '_Z9cubReducePKiPiPf', grid: 2, block: 128, args: [buf('din'), buf('dout'), buf('dfout')] }],
   },
   {
     name: 'cuda_std_array',

@@ -220,6 +220,11 @@ function lowerMisc(ctx: BuiltinCtx, name: string, args: Value[], retTy: Type): V
     return b.cast('addrspacecast', sp, T.ptr);
   }
   switch (name) {
+    // the pipeline and arrive-wait barrier headers' 32-bit shared-window address of a generic pointer
+    case '__nvvm_get_smem_pointer': {
+      const sp = b.cast('addrspacecast', args[0]!, ptrTy(AS.shared));
+      return fitTo(b, b.cast('ptrtoint', sp, T.i64), retTy, false);
+    }
     case '__nv_bswap16_impl': {
       const x = toIntBits(b, args[0]!, 16, false);
       const r = b.bin('or', b.bin('shl', x, cInt(T.i16, 8)), b.bin('lshr', x, cInt(T.i16, 8)));

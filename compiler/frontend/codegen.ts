@@ -1299,6 +1299,8 @@ class FnGen {
     // the bodiless `__nv_*_impl` helpers the CUDA headers declare without device_builtin (cicc knows them):
     // lowered by builtins.ts, or a fallback naming the builtin
     if (f && f.bodyStart < 0 && !f.cls && f.scope.length === 0 && /^__nv_\w+_impl$/.test(f.name) && !this.g.u.isUserFile(f.pos)) return this.builtinCall(f, e.args, e.ty);
+    // (and the pipeline headers' extern "C" shared-window address, declared inside their namespaces)
+    if (f && f.bodyStart < 0 && !f.cls && f.externC && f.name === '__nvvm_get_smem_pointer' && !this.g.u.isUserFile(f.pos)) return this.builtinCall(f, e.args, e.ty);
     if (f && (f as FuncSym & { cudartBuiltin?: boolean }).cudartBuiltin && !(f.bodyStart >= 0 && (f as FuncSym & { bodyIsDevice?: boolean }).bodyIsDevice) && !e.thisPtr && f.ty.params.every(p => p.k !== 'record' && p.k !== 'ref') && f.ty.ret.k !== 'record') {
       // a cudart_builtin (e.g. std::abs(long long) redeclared __host__ __device__ by the CUDA headers): the
       // compiler provides the device side; the body, if any, is the host library's

@@ -103,7 +103,7 @@ __global__ void k(int *o) { typedef cub::BlockReduce<int, 128> BR; __shared__ ty
   null],
   ['cub_block_scan', `#include <cub/block/block_scan.cuh>
 __global__ void k(int *o) { typedef cub::BlockScan<int, 128> BS; __shared__ typename BS::TempStorage t; int v; BS(t).ExclusiveSum(1, v); o[threadIdx.x] = v; }`,
-  /template arguments of execution_policy|template|member declaration without a type|overload resolution among header declarations/],
+  null],
   ['cg_thread_block', `#include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 __global__ void k(int *o) { cg::thread_block b = cg::this_thread_block(); b.sync(); o[b.thread_rank()] = 1; }`, null],

@@ -3886,26 +3886,28 @@ export class Parser {
     return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
   }
   private resolveOverload(set: FuncSym[], args: Expr[], pos: Pos, name: string, obj: Expr | null = null): FuncSym | null {
-    const viable: { f: FuncSym; ranks: number[] }[] = [];
+    const viable: Candidate[] = [];
     for (const f of set) {
       const ps = f.ty.params;
       const nDefaults = f.defaults.filter(d => d !== null).length;
       if (args.length > ps.length && !f.ty.variadic) continue;
       if (args.length < ps.length - nDefaults) continue;
-      const ranks: number[] = [];
+      const ranks: number[] = [], refs: boolean[] = [];
       let ok = true;
       if (obj) {
         // the implicit object parameter: a const object needs a const member function
         const q = obj.ty.q & (Q.Const | Q.Volatile), tq = f.staticMember ? q : (f.thisQ ?? 0) & (Q.Const | Q.Volatile);
         if (q & ~tq) continue;
         ranks.push(q === tq ? 0 : 1);
+        refs.push(false);
       }
       for (let i = 0; i < args.length; i++) {
         const r = i < ps.length ? convRank(args[i]!, ps[i]!) : 3;
         if (r < 0) { ok = false; break; }
         ranks.push(r);
+        refs.push(i < ps.length && ps[i]!.k === 'ref' && !(ps[i] as CType & { rv?: boolean }).rv);
       }
-      if (ok) viable.push({ f, ranks });
+      if (ok) viable.push({ f, ranks, refs });
     }
     if (viable.length === 0) {
       if (set.length === 1) {
@@ -3928,21 +3930,21 @@ export class Parser {
     let ambiguous = false;
     for (let i = 1; i < viable.length; i++) {
       const c = viable[i]!;
-      const cmp = compareRanks(c.ranks, best.ranks);
+      const cmp = compareCandidates(c, best);
       if (cmp < 0) { best = c; ambiguous = false; }
       else if (cmp === 0) ambiguous = true;
     }
     if (ambiguous) {
       // a non-template function beats a template specialisation with the same conversions
-      const ties = viable.filter(v => v === best || compareRanks(v.ranks, best.ranks) === 0 && compareRanks(best.ranks, v.ranks) === 0);
+      const ties = viable.filter(v => v === best || compareCandidates(v, best) === 0 && compareCandidates(best, v) === 0);
       const plain = ties.filter(v => !v.f.targs);
-      if (plain.length === 1 && ties.length > 1 && viable.every(v => ties.includes(v) || compareRanks(best.ranks, v.ranks) < 0)) return plain[0]!.f;
+      if (plain.length === 1 && ties.length > 1 && viable.every(v => ties.includes(v) || compareCandidates(best, v) < 0)) return plain[0]!.f;
       // re-check: best must beat every other
-      const strictly = viable.every(v => v === best || compareRanks(best.ranks, v.ranks) < 0);
+      const strictly = viable.every(v => v === best || compareCandidates(best, v) < 0);
       if (!strictly) {
         // template specialisations that tie: the more specialised template wins (partial ordering)
         const winner = ties.find(t => ties.every(o => o === t || this.u.templates.moreSpecialized(t.f, o.f)));
-        if (winner && viable.every(v => ties.includes(v) || compareRanks(best.ranks, v.ranks) < 0)) return winner.f;
+        if (winner && viable.every(v => ties.includes(v) || compareCandidates(best, v) < 0)) return winner.f;
         // a tie among the headers' own overloads is our misreading of them (cicc compiles such units), not
         // the user's error: fall back naming it
         if (ties.every(v => !this.u.isUserFile(v.f.pos))) throw new Unsupported(`overload resolution among header declarations of ${name}`);
@@ -4556,6 +4558,20 @@ function sameUnq(a: CType, b: CType): boolean {
   return x.k !== 'array' && x.k !== 'func';
 }
 /** <0 if a is better than b, >0 if worse, 0 if neither. */
+/** A viable function, its conversions' ranks, and which of its parameters are lvalue references. */
+interface Candidate { f: FuncSym; ranks: number[]; refs: boolean[] }
+
+/**
+ * compareRanks of two candidates. A reference binding that adds cv-qualification (`int` lvalue to `const int &`)
+ * loses only to a reference binding that adds less ([over.ics.rank] 3.2.6); against a parameter taken by value it
+ * is an identity like any other (CUB's `ExclusiveScan(T, T&, const T&, ScanOp)` then wins by partial ordering).
+ */
+function compareCandidates(a: Candidate, b: Candidate): number {
+  const ra = a.ranks.map((r, i) => (r === 0.125 && a.refs[i] && !b.refs[i] ? 0 : r));
+  const rb = b.ranks.map((r, i) => (r === 0.125 && b.refs[i] && !a.refs[i] ? 0 : r));
+  return compareRanks(ra, rb);
+}
+
 function compareRanks(a: number[], b: number[]): number {
   let better = false, worse = false;
   for (let i = 0; i < a.length; i++) { if (a[i]! < b[i]!) better = true; else if (a[i]! > b[i]!) worse = true; }

@@ -26,6 +26,11 @@ export const SPECS_LIBS: KernelSpec[] = [
     launches: [{ kernel: '_Z9cubReducePKiPiPf', grid: 2, block: 128, args: [buf('din'), buf('dout'), buf('dfout')] }],
   },
   {
+    name: 'cuda_cub_scan',
+    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 53) % 97) - 48) }, dout: { type: 'i32', n: 256 * 4 } },
+    launches: [{ kernel: '_Z7cubScanPKiPi', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'cuda_std_array',
     buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 10 }, dfout: { type: 'f32', n: 128 } },
     launches: [{ kernel: '_Z12array_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],

@@ -4,7 +4,7 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym, VarSym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, isValParam, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, isValParam, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith, isFloating } from './ctype';
 import { Parser, SyntaxAbort, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
@@ -632,9 +632,16 @@ export class Templates {
       if (q.tx() !== name) throw new Unsupported(`variable template ${name} of this declarator form`);
       q.p++;
       if (q.at('<')) q.p += q.angleLength(0);
+      const declared = ds.ty ? unqual(ds.ty) : null;
+      if (declared && q.at('{') && q.at('}', 1) && q.at(';', 2) && ((declared.k === 'record' && isEmptyClass(declared.rec)) || isArith(declared))) {
+        // `constexpr C<V> cv{};`: a value-initialised object of an empty class, or a zero
+        got = { ty: declared, v: declared.k === 'record' ? null : isFloating(declared) ? 0 : 0n };
+        this.variables.set(key, got);
+        return this.instantiateVariable(di, given, p0, pos);
+      }
       if (!q.eat('=')) throw new Unsupported(`variable template ${name} without an = initializer`);
       const e = rval(q.parseAssign());
-      const ty = ds.ty ? unqual(ds.ty) : unqual(e.ty);
+      const ty = declared ?? unqual(e.ty);
       if (ty.k === 'record' && isEmptyClass(ty.rec) && e.ty.k === 'record' && e.ty.rec === ty.rec && q.at(';')) {
         // an object of an empty class (CUB's `bool_constant_v<B> = bool_constant<B>{}`, a tag passed to overloads):
         // nothing to hold but its type

@@ -2,6 +2,8 @@
 // layout: an enumerator from cuda::std::min (through `const T &` parameters), a static constexpr member from
 // cuda::ceil_div (an assertion that leaves `(void)0`, if constexpr, make_unsigned), both used as array bounds
 // and template arguments; and libstdc++'s std::is_convertible, which reads a helper's SFINAE member typedef.
+// Also CUB's tag recursion: a member function template taking constant_t<N> calls itself with N + 1 until the
+// non-template overload taking constant_t<int{STEPS}> (a functional cast as a template argument) ends it.
 #include <cstdio>
 #include <type_traits>
 #include <cuda/cmath>
@@ -17,6 +19,15 @@ template <int BLOCK> struct Layout {
   static constexpr int WARPS = ::cuda::ceil_div(BLOCK, detail::warp_threads);
   int grid[RAKING * SEGMENT];
   int warp_totals[WARPS];
+};
+
+template <int V> struct constant_t { static constexpr int value = V; };
+template <int V> constexpr constant_t<V> constant_v{};
+
+struct Steps {
+  static constexpr int STEPS = ::cuda::ceil_div(10, 4);
+  template <int N> __device__ int walk(int acc, constant_t<N>) { return walk(acc * 10 + N, constant_v<N + 1>); }
+  __device__ int walk(int acc, constant_t<int{STEPS}>) { return acc; }
 };
 
 template <int N> __device__ int fill(int *a, int x) { int s = 0; for (int i = 0; i < N; i++) { a[i] = x + i; s += a[i]; } return s; }
@@ -36,7 +47,7 @@ __global__ void constexprHeaders(const int *in, int *out) {
   out[t * 8 + 4] = fill<Layout<16>::RAKING * Layout<16>::SEGMENT>(s.grid, x);
   out[t * 8 + 5] = convertibleToInt<float>() + 2 * convertibleToInt<Wrapped>() + 4 * convertibleToInt<int *>() + 8 * convertibleToInt<Layout<16>>();
   out[t * 8 + 6] = ::cuda::ceil_div(x + 100, 7);
-  out[t * 8 + 7] = cuda::std::min(x, 3);
+  out[t * 8 + 7] = cuda::std::min(x, 3) + Steps().walk(x, constant_v<0>) * 100;
 }
 
 int main() {
@@ -53,7 +64,7 @@ int main() {
     int x = h[t];
     // 96 threads: 32 raking threads, segments of 3, 3 warps; 16: 16 of 1, 1 warp
     int e[8] = {32 * 100 + 3 * 10 + 3, 16 * 100 + 1 * 10 + 1, (96 + 3) * 1000 + (16 + 1), 3 * x + 3, 16 * x + 120, 1 + 2,
-                (x + 100 + 6) / 7, x < 3 ? x : 3};
+                (x + 100 + 6) / 7, (x < 3 ? x : 3) + (((x * 10 + 0) * 10 + 1) * 10 + 2) * 100};
     for (int k = 0; k < 8; k++)
       if (r[t * 8 + k] != e[k] && bad++ < 5) printf("FAIL cxx2_constexpr_headers: [%d][%d] = %d, expected %d\n", t, k, r[t * 8 + k], e[k]);
   }

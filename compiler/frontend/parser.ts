@@ -3905,7 +3905,7 @@ export class Parser {
         const r = i < ps.length ? convRank(args[i]!, ps[i]!) : 3;
         if (r < 0) { ok = false; break; }
         ranks.push(r);
-        refs.push(i < ps.length && ps[i]!.k === 'ref' && !(ps[i] as CType & { rv?: boolean }).rv);
+        refs.push(i < ps.length && ps[i]!.k === 'ref');
       }
       if (ok) viable.push({ f, ranks, refs });
     }
@@ -4558,13 +4558,14 @@ function sameUnq(a: CType, b: CType): boolean {
   return x.k !== 'array' && x.k !== 'func';
 }
 /** <0 if a is better than b, >0 if worse, 0 if neither. */
-/** A viable function, its conversions' ranks, and which of its parameters are lvalue references. */
+/** A viable function, its conversions' ranks, and which of its parameters are references. */
 interface Candidate { f: FuncSym; ranks: number[]; refs: boolean[] }
 
 /**
  * compareRanks of two candidates. A reference binding that adds cv-qualification (`int` lvalue to `const int &`)
- * loses only to a reference binding that adds less ([over.ics.rank] 3.2.6); against a parameter taken by value it
- * is an identity like any other (CUB's `ExclusiveScan(T, T&, const T&, ScanOp)` then wins by partial ordering).
+ * loses only to another reference binding ([over.ics.rank] 3.2.3, 3.2.6: one that adds less, `T&&` for an
+ * rvalue); against a parameter taken by value it is an identity like any other (CUB's
+ * `ExclusiveScan(T, T&, const T&, ScanOp)` then wins by partial ordering).
  */
 function compareCandidates(a: Candidate, b: Candidate): number {
   const ra = a.ranks.map((r, i) => (r === 0.125 && a.refs[i] && !b.refs[i] ? 0 : r));

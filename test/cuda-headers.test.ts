@@ -111,7 +111,7 @@ __global__ void k(int *o) { cg::thread_block b = cg::this_thread_block(); b.sync
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 __global__ void k(int *o) { auto t = cg::tiled_partition<32>(cg::this_thread_block()); o[threadIdx.x] = cg::reduce(t, (int)threadIdx.x, cg::plus<int>()); }`,
-  /template template parameter/],
+  /template template parameter|reduce with a signature we cannot read/],
   ['cg_tile_scan', `#include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
 namespace cg = cooperative_groups;

@@ -47,7 +47,7 @@ export function spaceOf(as: number): string {
   }
 }
 export const addrText = (a: Addr): string => `[${a.base}${a.off ? (a.off > 0 ? '+' : '+') + a.off : ''}]`;
-const dot = (s: string): string => (s ? '.' + s : '');
+export const dot = (s: string): string => (s ? '.' + s : '');
 
 export function ptxScope(s: string | undefined): string {
   return s === 'block' ? 'cta' : s === 'device' ? 'gpu' : 'sys';

@@ -7,7 +7,7 @@ import { DeclFlag } from './index-types';
 import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { FuncSym, Sym } from './ast';
-import { type TArg, C } from './ctype';
+import { type CType, type TArg, C } from './ctype';
 import { evalInt } from './consteval';
 import { Parser, SyntaxAbort } from './parser';
 import { parseTemplateHeader, bindArgs, targsKey } from './templates';
@@ -164,33 +164,72 @@ function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: st
   return launches.filter(f => f.name === name);
 }
 
+/** The innermost function definition (template or not) whose body holds token i, or -1. */
+export function enclosingFunction(u: Unit, i: number): number {
+  let best = -1;
+  u.index.decls.forEach((d, k) => {
+    if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < i && d.bodyEnd > i
+      && (best < 0 || d.bodyStart > u.index.decls[best]!.bodyStart)) best = k;
+  });
+  return best;
+}
+
+/** Integral types a local constant's declaration may name, by the spelling that decides it. */
+function constantType(specs: string[]): CType | null {
+  if (specs.includes('*') || specs.includes('&') || specs.includes('&&')) return null;
+  const u = specs.includes('unsigned');
+  const longs = specs.filter(t => t === 'long').length;
+  if (specs.includes('size_t')) return C.ulong;
+  if (longs >= 2) return u ? C.ullong : C.llong;
+  if (longs === 1) return u ? C.ulong : C.long;
+  if (specs.includes('int') || specs.includes('unsigned') || specs.includes('signed') || specs.includes('auto')) return u ? C.uint : C.int;
+  return null;
+}
+
 /**
- * The binding plus the integral `constexpr` locals of host template hdi in scope at token i
- * (`constexpr int groups = 2; k<T, 256 / groups><<<...>>>`), which kernel template arguments may name.
+ * The binding plus the integral local constants of host function hdi in scope at token i, which kernel template
+ * arguments may name: `constexpr int groups = 2; k<T, 256 / groups><<<...>>>`, `const int B = 256, I = 8;
+ * scan<B, I><<<...>>>` (a const integral variable initialised by a constant expression is itself one). A
+ * declaration we cannot read or evaluate is left out: naming it then fails as before.
  */
-function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<string, Sym>): Map<string, Sym> {
+export function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<string, Sym>): Map<string, Sym> {
   const d = u.index.decls[hdi]!;
   const blocks: { name: string; sym: Sym }[][] = [[]];
+  const inScope = (): Map<string, Sym> => {
+    const sc = new Map(scope);
+    for (const bl of blocks) for (const c of bl) sc.set(c.name, c.sym);
+    return sc;
+  };
   for (let j = d.bodyStart + 1; j < i; j++) {
     const t = u.text(j);
     if (t === '{') { blocks.push([]); continue; }
     if (t === '}') { if (blocks.length > 1) blocks.pop(); continue; }
-    if (t !== 'constexpr') continue;
-    let k = j + 1;
-    while (k < i && u.toks.kind[k] === Tok.Ident && u.text(k + 1) !== '=') k++;
-    if (u.toks.kind[k] !== Tok.Ident || u.text(k + 1) !== '=') continue;
-    const sc = new Map(scope);
-    for (const bl of blocks) for (const c of bl) sc.set(c.name, c.sym);
-    const p = new Parser(u, k + 2, d.bodyEnd, splitScope(d.scope));
-    p.tscope = sc;
-    const before = u.diags.length, errs = u.errorCount;
-    let v: bigint | null = null;
-    try { const e = p.parseAssign(); v = u.errorCount === errs && p.at(';') ? evalInt(e) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
-    u.diags.length = before; u.errorCount = errs;
-    if (v !== null) blocks[blocks.length - 1]!.push({ name: u.text(k), sym: { kind: 'enumconst', name: u.text(k), ty: C.int, value: v } });
+    if (t !== 'constexpr' && t !== 'const') continue;
+    // at the start of a declaration statement only (not a parameter, a cast or a pointer's qualifier)
+    let s = j;
+    while (s > d.bodyStart + 1 && ['static', 'const', 'constexpr', 'unsigned', 'signed', 'long', 'short', 'int'].includes(u.text(s - 1))) s--;
+    if (![';', '{', '}'].includes(u.text(s - 1))) continue;
+    const specs: string[] = [];
+    let k = s;
+    while (k < i && (u.toks.kind[k] === Tok.Ident || u.text(k) === '::') && !(u.toks.kind[k] === Tok.Ident && u.text(k + 1) === '=')) specs.push(u.text(k++));
+    // a constexpr of a type we do not spell here (a template parameter, a typedef) is read as an int, as before
+    const ty = constantType(specs) ?? (specs.includes('constexpr') && !specs.some(x => x === '*' || x === '&') ? C.int : null);
+    if (!ty) { j = k; continue; }
+    // each declarator `name = constant-expression`, up to the ';'
+    while (k < i && u.toks.kind[k] === Tok.Ident && u.text(k + 1) === '=') {
+      const p = new Parser(u, k + 2, d.bodyEnd, splitScope(d.scope));
+      p.tscope = inScope();
+      const before = u.diags.length, errs = u.errorCount;
+      let v: bigint | null = null;
+      try { const e = p.parseAssign(); v = u.errorCount === errs && (p.at(';') || p.at(',')) ? evalInt(e) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+      u.diags.length = before; u.errorCount = errs;
+      if (v === null) break;
+      blocks[blocks.length - 1]!.push({ name: u.text(k), sym: { kind: 'enumconst', name: u.text(k), ty, value: v } });
+      if (!p.at(',')) break;
+      k = p.p + 1;
+    }
+    j = Math.max(j, k - 1);
   }
   if (blocks.every(bl => bl.length === 0)) return scope;
-  const out = new Map(scope);
-  for (const bl of blocks) for (const c of bl) out.set(c.name, c.sym);
-  return out;
+  return inScope();
 }

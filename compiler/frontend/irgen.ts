@@ -15,7 +15,7 @@ import { Unit } from './unit';
 import { ModuleGen } from './codegen';
 import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
 import { closureHostSpelling } from './xlambda';
-import { enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate } from './hostinst';
+import { enclosingFunction, enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate, withLocalConstants } from './hostinst';
 
 /** Module id for host-side spellings that need mangled names (set per unit). */
 let hostModuleId = '';
@@ -178,6 +178,9 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     if (!u.isUserFile(i) && !explicitInst) continue;
     const scope = u.index.decls[ents[0]!]!.scope;
     const p = new Parser(u, i + 1, toks.count, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : []);
+    // in a host function: the integral constants it declared before (`const int B = 256; k<B><<<...>>>`)
+    const host = u.isUserFile(i) ? enclosingFunction(u, i) : -1;
+    if (host >= 0) { const consts = withLocalConstants(u, host, i, new Map()); if (consts.size > 0) p.tscope = consts; }
     const before = u.diags.length, errs = u.errorCount;
     let args: TArg[];
     try { args = p.parseTemplateArgs(); }

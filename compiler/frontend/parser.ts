@@ -6,7 +6,7 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Stmt, Init, Sym, VarSym, FuncSym, Pos } from './ast';
 import {
   type CType, type Field, type RecordDecl, type MemberTmpl, type EnumDecl, type IntName, type TArg, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, isDecltypeAuto, hasAuto,
-  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam, withSugar,
+  isArith, isIntegral, isFloating, isScalar, sizeOfC, alignOfC, typeName, layoutRecord, isRecord, basePath, packOf, hasPack, anonPath, valParam, isValParam, withSugar,
 } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, toCond, convRank, cast, wrapInt, isNullConst, setUserConversion, markXvalue, isXvalue } from './sema';
 import { evalConst, evalInt, noteConstInit, unevaluated } from './consteval';
@@ -14,7 +14,7 @@ import { TYPE_TRAITS, TRIAL_TRAITS, evalTypeTrait, triviallyCopyable, trivialDef
 import { isMmaBuiltin, mmaSignature } from './builtins-mma';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
-import { instantiateMemberClass, instantiateMemberAlias, tparamOf, dependent, type MemberClassTmpl } from './templates';
+import { arityOf, instantiateMemberClass, instantiateMemberAlias, tparamOf, dependent, type MemberClassTmpl } from './templates';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */
@@ -125,6 +125,15 @@ export class Parser {
   }
   syntax(msg: string, num: number, pos = this.p): never { this.u.error(pos, num, msg); throw new SyntaxAbort(); }
   isIdent(i = 0): boolean { return this.kind(i) === Tok.Ident && !this.u.isKeyword(this.tx(i)); }
+  /** The index of the bracket closing the one at token j. */
+  private balancedEnd(j: number): number {
+    const save = this.p;
+    this.p = j;
+    this.skipBalanced();
+    const end = this.p - 1;
+    this.p = save;
+    return end;
+  }
   skipBalanced(): void {
     // at an opening bracket: skip to just after the matching closer
     const open = this.tx(); const close = open === '(' ? ')' : open === '[' ? ']' : '}';
@@ -141,7 +150,22 @@ export class Parser {
 
   // ------------------------------------------------------------------ scopes and lookup
   push(): void { this.scopes.push(new Map()); }
-  pop(): void { this.scopes.pop(); while (this.usingNs.length && this.usingNs[this.usingNs.length - 1]!.depth > this.scopes.length) this.usingNs.pop(); }
+  pop(): void {
+    this.scopes.pop();
+    while (this.usingNs.length && this.usingNs[this.usingNs.length - 1]!.depth > this.scopes.length) this.usingNs.pop();
+    while (this.usingTmpls.length && this.usingTmpls[this.usingTmpls.length - 1]!.depth > this.scopes.length) this.usingTmpls.pop();
+  }
+  /** Templates named by block-scope using-declarations (`using cub::internal::enable_promotion; using ::cuda::std::is_same;`). */
+  private usingTmpls: { depth: number; name: string; path: string[] }[] = [];
+  /** Templates of a kind named `name` in the current namespace, or brought into this block by a using-declaration. */
+  private visibleTemplates(name: string, kind: 'function' | 'record'): number[] {
+    const ents = this.u.templateEntries(name, this.ns, kind);
+    for (let i = this.usingTmpls.length - 1; i >= 0 && ents.length === 0; i--) {
+      const ut = this.usingTmpls[i]!;
+      if (ut.name === name) return this.u.templateEntries(name, ut.path, kind, true);
+    }
+    return ents;
+  }
   /** Block-scope using-directives in effect (namespace paths), with the scope depth that declared them. */
   private usingNs: { depth: number; path: string[] }[] = [];
   declare(s: Sym): void { this.scopes[this.scopes.length - 1]!.set(s.name, s); }
@@ -402,7 +426,7 @@ export class Parser {
         if (t.k === 'record' && this.at('::') && this.kind(1) === Tok.Ident) { this.p++; return this.recordMemberLookup(t.rec, pos); }
         throw new Unsupported(`member class template ${name} in an expression`);
       }
-      if (this.at('<') && this.u.templateEntries(name, path ?? this.ns, 'record', path !== null).length) {
+      if (this.at('<') && (path === null ? this.visibleTemplates(name, 'record') : this.u.templateEntries(name, path, 'record', true)).length) {
         this.p--;
         const t = this.templateIdType(name, path ?? this.ns, path !== null);
         if (t && t.k === 'record' && this.at('::')) { this.p++; return this.recordMemberLookup(t.rec, pos); }
@@ -421,7 +445,7 @@ export class Parser {
         return { name, syms, pos, tmpl: { ents: [], explicit, members } };
       }
       if (syms.length && syms[0]!.kind !== 'func' && !(syms[0]!.kind === 'type')) return { name, syms, pos };
-      const ents = this.u.templateEntries(name, path ?? this.ns, 'function', path !== null);
+      const ents = path === null ? this.visibleTemplates(name, 'function') : this.u.templateEntries(name, path, 'function', true);
       if (ents.length) {
         const explicit = this.at('<') ? this.parseTemplateArgs() : [];
         return { name, syms: syms.filter(x => x.kind === 'func'), pos, tmpl: { ents, explicit } };
@@ -481,7 +505,7 @@ export class Parser {
     if (this.memberClassTmpl(t)) return true;
     const s = this.lookup(t);
     if (s.length) return s[0]!.kind === 'type' && s[0]!.ty.k === 'record' && !!s[0]!.ty.rec.targs;
-    return this.u.templateEntries(t, this.ns, 'record').length > 0;
+    return this.visibleTemplates(t, 'record').length > 0;
   }
   /** Is the token at offset i the start of a type (decl-specifier)? */
   startsType(i = 0): boolean {
@@ -507,7 +531,7 @@ export class Parser {
     }
     if (this.u.isKeyword(t)) return false;
     const s = this.lookup(t);
-    if (s.length === 0 && this.at('<', i + 1)) return this.u.templateEntries(t, this.ns, 'record').length > 0;
+    if (s.length === 0 && this.at('<', i + 1)) return this.visibleTemplates(t, 'record').length > 0;
     return s.length > 0 && s[0]!.kind === 'type';
   }
 
@@ -888,10 +912,21 @@ export class Parser {
           }
           continue;
         }
+        // the declarator's name: the identifier before the parameter list, after the template header and outside
+        // what the specifiers hold in parentheses or angle brackets (`static decltype(g(declval<T>())) f(int)`,
+        // `enable_if_t<(N > 0), int> f()`, `template <class T, class = decltype(h(T()))>`)
+        let angle = 0;
         for (let j = save; j < this.p; j++) {
-          if (this.u.text(j) === '__attribute__') { j++; let d = 0; do { const x = this.u.text(j); if (x === '(') d++; else if (x === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
-          if (this.u.text(j) === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) { name = this.u.text(j - 1); break; }
-          if (this.u.text(j) === 'operator') {
+          const t = this.u.text(j);
+          if (t === '(' || t === '[') {
+            const prev = this.u.text(j - 1);
+            if (t === '(' && angle === 0 && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(prev)) { name = prev; break; }
+            j = this.balancedEnd(j);
+            continue;
+          }
+          if (t === '<') { angle++; continue; }
+          if (t === '>' || t === '>>') { angle = Math.max(0, angle - t.length); continue; }
+          if (t === 'operator' && angle === 0) {
             // an operator template: named like its member function (`operator()`, `operator+`); conversions stay unusable
             const a = this.u.text(j + 1), b = this.u.text(j + 2);
             name = a === '(' && b === ')' ? 'operator()' : a === '[' && b === ']' ? 'operator[]' : this.u.toks.kind[j + 1] === Tok.Punct && b === '(' ? 'operator' + a : 'operator';
@@ -1489,21 +1524,40 @@ export class Parser {
    * may be a trait we compute wrongly (a fold in decltype), and dropping the candidate would pick another.
    */
   private missingMemberType(): string | null {
-    if (this.kind() !== Tok.Ident || !this.at('<', 1) || !/^_*enable_if$/.test(this.tx())) return null;
-    const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
-    let rec: RecordDecl | null = null;
+    const save = this.p;
     try {
-      const t = this.templateIdType(this.tx(), this.ns, false);
-      if (t && t.k === 'record' && t.rec.complete && !(t.rec.targs ?? []).some(a => a.k === 'type' && dependent(a.ty))) rec = t.rec;
-    } catch (e) {
-      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
-    } finally { this.u.diags.length = before; this.u.errorCount = errs; }
-    const at = this.p;
-    this.p = save;
-    if (!rec || this.tx(at - save) !== '::' || this.kind(at - save + 1) !== Tok.Ident) return null;
-    const name = this.tx(at - save + 1);
-    const m = this.classMember(rec, name, true);
-    return m.length && m[0]!.kind === 'type' ? null : `class "${rec.name}" has no member "${name}"`;
+      // an optional namespace qualification: `std::enable_if<...>::type`, `::cuda::std::enable_if<...>::type`
+      let ns = this.ns, exact = false;
+      if (this.at('::') || (this.kind() === Tok.Ident && this.at('::', 1))) {
+        const abs = this.eat('::');
+        let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
+        for (let first = true; this.kind() === Tok.Ident && this.at('::', 1); first = false) {
+          r = abs || !first ? this.u.resolveIn(r.kind === 'ns' ? r.path : [], this.tx()) : this.resolveNamespaceOrType(this.tx());
+          if (r.kind !== 'ns') return null;
+          this.p += 2;
+        }
+        ns = r.kind === 'ns' ? r.path : ns; exact = true;
+      }
+      if (this.kind() !== Tok.Ident || !this.at('<', 1)) return null;
+      // enable_if's members are read as everywhere; any other class only when it declares nothing at all
+      // (`template <bool> struct __cccl_select {};`), so a member we failed to read is never taken for a missing one
+      const enableIf = /^_*enable_if$/.test(this.tx());
+      const before = this.u.diags.length, errs = this.u.errorCount;
+      let rec: RecordDecl | null = null;
+      try {
+        const t = this.templateIdType(this.tx(), ns, exact);
+        if (t && t.k === 'record' && t.rec.complete && !patternArgs(t.rec.targs ?? [])) rec = t.rec;
+      } catch (e) {
+        if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      } finally { this.u.diags.length = before; this.u.errorCount = errs; }
+      if (!rec || !this.at('::')) return null;
+      const member = this.at('template', 1) ? 2 : 1;
+      if (this.kind(member) !== Tok.Ident) return null;
+      const name = this.tx(member);
+      if (!enableIf) return declaresNothing(rec) ? `class "${rec.name}" has no member "${name}"` : null;
+      const m = this.classMember(rec, name, true);
+      return m.length && m[0]!.kind === 'type' ? null : `class "${rec.name}" has no member "${name}"`;
+    } finally { this.p = save; this.halfGt = false; }
   }
   /** A qualified type name `A::B::C` / `ns::T<args>` / `::T` at the cursor, or null (cursor unchanged). */
   /**
@@ -1826,6 +1880,21 @@ export class Parser {
       const start = this.p;
       const tt = this.templateNameArg();
       if (tt) { out.push({ k: 'type', ty: tt }); if (!this.eat(',')) break; continue; }
+      // `is_same<T, Ts>...`: a pattern naming a bound type pack inside a template-id (no type holds the pack
+      // itself), one type argument per element
+      const tdots = this.packPatterns ? -1 : this.typeArgDotsAhead();
+      if (tdots > this.p + 1 && this.namesTypePack(this.p, tdots)) {
+        const dl = this.u.diags.length, ec = this.u.errorCount;
+        let tys: CType[] | null = null;
+        try { tys = this.expandPack(this.p, tdots, () => this.parseTypeName()); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+        if (tys && this.u.errorCount === ec) {
+          out.push({ k: 'pack', args: tys.map(t => ({ k: 'type', ty: t })) });
+          if (!this.eat(',')) break;
+          continue;
+        }
+        // not types (`is_same_v<T, Ts>...` are values): read below
+        this.u.diags.length = dl; this.u.errorCount = ec; this.p = start;
+      }
       if (this.startsType() && !this.functionalCastArg()) {
         const ty = this.parseTypeName();
         if (this.at('...') && !hasPack(ty) && hasPlaceholder(ty)) {
@@ -1957,7 +2026,7 @@ export class Parser {
   }
   /** A class template name followed by `<args>` at the cursor (the name at offset 0): the specialisation's type. */
   private templateIdType(name: string, ns: string[], exact: boolean): CType | null {
-    const ents = this.u.templateEntries(name, ns, 'record', exact);
+    const ents = !exact && ns === this.ns ? this.visibleTemplates(name, 'record') : this.u.templateEntries(name, ns, 'record', exact);
     if (!ents.length || !this.at('<', 1)) return null;
     this.p++;
     const args = this.parseTemplateArgs();
@@ -2009,6 +2078,7 @@ export class Parser {
   }
   /** Reading a partial specialisation's template arguments: `P...` is a pattern, not an expansion. */
   packPatterns = false;
+
   /** Reading an alias template for a pattern's arguments (its parameters' types are placeholders). */
   patternTyping = false;
   /** Parsing a generic lambda's parameters: `auto` invents template parameters (bound: their deduced types). */
@@ -2114,6 +2184,33 @@ export class Parser {
     }
     this.p = dots ? end + 1 : end;
     return out;
+  }
+  /**
+   * If the template argument at the cursor, read as a type (its '<' '>' nest), is a pack expansion `pattern...`
+   * ended by ',' or the list's '>', the index of its `...`; else -1.
+   */
+  private typeArgDotsAhead(): number {
+    let angle = 0;
+    for (let j = this.p; j < this.end; j++) {
+      const t = this.u.text(j);
+      if (this.u.toks.kind[j] === Tok.EOF || t === ';' || t === '{' || t === '}') return -1;
+      if (t === '(' || t === '[') { j = this.balancedEnd(j); continue; }
+      if (t === ')' || t === ']') return -1;
+      if (t === '<') angle++;
+      else if (t === '>' || t === '>>') { if (angle === 0) return -1; angle -= t.length; if (angle < 0) return -1; }
+      else if (t === ',' && angle === 0) return -1;
+      else if (t === '...' && angle === 0) { const n = this.u.text(j + 1); return n === ',' || n === '>' || n === '>>' ? j : -1; }
+    }
+    return -1;
+  }
+  /** Whether tokens [start, end) name a template type parameter pack bound to its elements. */
+  private namesTypePack(start: number, end: number): boolean {
+    for (let j = start; j < end; j++) {
+      if (this.u.toks.kind[j] !== Tok.Ident) continue;
+      const ts = this.tscope?.get(this.u.text(j));
+      if (ts && ts.kind === 'type' && packOf(ts.ty)) return true;
+    }
+    return false;
   }
   /** The elements of the function parameter pack named `name` in scope, if it is one. */
   packVar(name: string): VarSym[] | undefined {
@@ -2359,25 +2456,30 @@ export class Parser {
     }
     if (ty.k === 'record' && (ctorsOf(ty.rec).length || ctorTmplsOf(ty.rec).length)) {
       const args: Expr[] = [];
-      while (!this.at('}')) { args.push(this.at('{') ? this.braceArg() : this.parseAssign()); if (!this.eat(',')) break; }
+      while (!this.at('}')) {
+        const dots = this.at('{') ? -1 : this.packDotsAhead();
+        if (dots >= 0) args.push(...this.expandPack(this.p, dots, () => this.parseAssign()));
+        else args.push(this.at('{') ? this.braceArg() : this.parseAssign());
+        if (!this.eat(',')) break;
+      }
       this.expect('}');
       return this.initFromArgs(ty, args, true, pos);
     }
     if (ty.k === 'record') {
       const fields = ty.rec.fields;
+      const src = this.initItems();
       let i = 0;
-      while (!this.at('}')) {
-        if (this.at('.')) throw new Unsupported('designated initializer');
+      while (!src.end()) {
+        if (this.at('.') && !src.expanded()) throw new Unsupported('designated initializer');
         while (fields[i]?.pad) i++;
         const f = fields[i];
         if (!f) { this.u.error(this.p, 146, 'too many initializer values'); this.skipInitTail(); break; }
         // `std::array<int, 4> a = {1, 2, 3, 4}`: the inner braces of the array member elided
         const ft = f.ty;
-        const elide = ft.k === 'array' && !this.at('{') && this.kind() !== Tok.String;
-        items.push({ off: f.offset, path: [i], init: ft.k === 'array' && elide ? this.parseElidedArray(ft) : this.parseInitializer(ft) });
+        const elide = ft.k === 'array' && !src.braced();
+        items.push({ off: f.offset, path: [i], init: ft.k === 'array' && elide ? this.parseElidedArray(ft, src) : src.take(ft) });
         i++;
-        if (ty.rec.tag === 'union') { this.eat(','); break; }
-        if (!this.eat(',')) break;
+        if (ty.rec.tag === 'union') break;
       }
       this.expect('}');
       return { k: 'list', ty, items, pos };
@@ -2392,22 +2494,48 @@ export class Parser {
   /** An array member initialised from the enclosing list without its own braces ([dcl.init.aggr] brace
    *  elision): it takes as many of the following initializers as it has elements, and leaves the comma after
    *  its last one to the enclosing list. */
-  private parseElidedArray(ty: CType & { k: 'array' }): Init {
+  private parseElidedArray(ty: CType & { k: 'array' }, src: InitItems): Init {
     const pos = this.p;
     const items: { off: number; path: number[]; init: Init }[] = [];
     const es = sizeOfC(ty.elem);
     const n = ty.n ?? 0;
-    for (let j = 0; j < n; j++) {
-      if (j > 0) { if (!this.at(',') || this.at('}', 1)) break; this.p++; }
-      if (this.at('}')) break;
+    for (let j = 0; j < n && !src.end(); j++) {
       const elem = ty.elem;
-      if (elem.k === 'record' && !this.at('{')) throw new Unsupported('brace elision in an aggregate initializer');
-      const init = elem.k === 'array' && !this.at('{') && this.kind() !== Tok.String ? this.parseElidedArray(elem) : this.parseInitializer(elem);
+      if (elem.k === 'record' && !src.braced()) throw new Unsupported('brace elision in an aggregate initializer');
+      const init = elem.k === 'array' && !src.braced() ? this.parseElidedArray(elem, src) : src.take(elem);
       items.push({ off: j * es, path: [j], init });
     }
     const d = items.length < n ? this.defaultInit(ty.elem, pos) : null;
     if (d) for (let j = items.length; j < n; j++) items.push({ off: j * es, path: [j], init: d });
     return { k: 'list', ty, items, pos };
+  }
+  /**
+   * The initializers of the braced list at the cursor (after its '{'), one at a time, each with the ',' after it:
+   * a pack expansion (`A{static_cast<T>(in[Is])...}`) gives one expression per element.
+   */
+  private initItems(): InitItems {
+    const pending: Expr[] = [];
+    let closed = false;
+    const fill = (): void => {
+      while (pending.length === 0 && !closed && !this.at('}')) {
+        const dots = this.at('{') ? -1 : this.packDotsAhead();
+        if (dots < 0) return;
+        pending.push(...this.expandPack(this.p, dots, () => this.parseAssign()));
+        if (!this.eat(',')) closed = true;
+      }
+    };
+    return {
+      end: () => { fill(); return pending.length === 0 && (closed || this.at('}')); },
+      expanded: () => pending.length > 0,
+      braced: () => { fill(); return pending.length === 0 && (this.at('{') || this.kind() === Tok.String); },
+      take: (t: CType) => {
+        fill();
+        if (pending.length) { const e = pending.shift()!; return this.initFromExpr(e, t, e.pos); }
+        const init = this.parseInitializer(t);
+        if (!this.eat(',')) closed = true;
+        return init;
+      },
+    };
   }
   private braceArg(): Expr { throw new Unsupported('braced argument to a constructor'); }
   private skipInitTail(): void { while (!this.at('}') && this.kind() !== Tok.EOF) { if (this.at('{') || this.at('(')) this.skipBalanced(); else this.p++; } }
@@ -2613,8 +2741,27 @@ export class Parser {
       // aggregate initialisation from a braced list of expressions
       const items: { off: number; path: number[]; init: Init }[] = [];
       const fields = ty.rec.fields;
-      let i = 0;
-      for (const a of args) { while (fields[i]?.pad) i++; const fl = fields[i]; if (fl) items.push({ off: fl.offset, path: [i], init: this.initFromExpr(a, fl.ty, a.pos) }); i++; }
+      let i = 0, k = 0;
+      // an array member takes as many of the expressions as it has elements (brace elision: `array<T, N>{a, b, c}`)
+      const elided = (t: CType & { k: 'array' }): Init => {
+        const els: { off: number; path: number[]; init: Init }[] = [];
+        const es = sizeOfC(t.elem);
+        for (let j = 0; j < (t.n ?? 0) && k < args.length; j++) {
+          const a = args[k]!;
+          els.push({ off: j * es, path: [j], init: t.elem.k === 'array' && a.ty.k !== 'array' ? elided(t.elem) : (k++, this.initFromExpr(a, t.elem, a.pos)) });
+        }
+        const d = t.n !== null && els.length < t.n ? this.defaultInit(t.elem, pos) : null;
+        if (d) for (let j = els.length; j < t.n!; j++) els.push({ off: j * es, path: [j], init: d });
+        return { k: 'list', ty: t, items: els, pos };
+      };
+      while (k < args.length) {
+        while (fields[i]?.pad) i++;
+        const fl = fields[i];
+        if (!fl) { this.u.error(args[k]!.pos, 146, 'too many initializer values'); return { k: 'expr', e: errExpr(pos) }; }
+        const a = args[k]!;
+        items.push({ off: fl.offset, path: [i], init: fl.ty.k === 'array' && a.ty.k !== 'array' ? elided(fl.ty) : (k++, this.initFromExpr(a, fl.ty, a.pos)) });
+        i++;
+      }
       return { k: 'list', ty, items, pos };
     }
     if (args.length === 0) return { k: 'zero', ty };
@@ -2897,6 +3044,10 @@ export class Parser {
           const name = this.tx(); this.p++; this.expect(';');
           const syms = this.u.lookupPath(path, name, this.ns, abs);
           if (syms.length) this.scopes[this.scopes.length - 1]!.set(name, syms[0]!);
+          // a function template: found by that name in this block from here on
+          let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
+          for (const c of path) { r = r.kind === 'ns' ? (r.path.length || abs ? this.u.resolveIn(r.path, c) : this.resolveNamespaceOrType(c)) : r; }
+          if (r.kind === 'ns' && (this.u.templateEntries(name, r.path, 'function', true).length || this.u.templateEntries(name, r.path, 'record', true).length)) this.usingTmpls.push({ depth: this.scopes.length, name, path: r.path });
           return { k: 'null' };
         }
         default:
@@ -3496,6 +3647,10 @@ export class Parser {
         try { this.p++; isCast = this.parseTypeName().k !== 'func' && this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
         this.u.diags.length = before; this.u.errorCount = errs; this.p = pos;
         if (!isCast) { this.notCastAt = pos; return this.parseUnary(); }
+      } else if (this.typeThenNot(')', 1)) {
+        // `(L{} >= 4)`, `(T<int>{} + x)`: a type not followed by ')' begins a parenthesised expression
+        this.notCastAt = pos;
+        return this.parseUnary();
       }
       this.p++;
       const ty = this.parseTypeName();
@@ -3505,6 +3660,14 @@ export class Parser {
       return this.explicitCast(e, ty, pos);
     }
     return this.parseUnary();
+  }
+  /** Whether a type name read at offset i (speculatively) is followed by something other than `tok`. */
+  private typeThenNot(tok: string, i: number): boolean {
+    const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
+    let other = false;
+    try { this.p += i; this.parseTypeName(); other = this.u.errorCount === errs && !this.at(tok); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+    this.u.diags.length = before; this.u.errorCount = errs; this.p = save; this.halfGt = false;
+    return other;
   }
   explicitCast(e: Expr, ty: CType, pos: Pos, reinterpret = false): Expr {
     if (e.ty.k === 'error') return e;
@@ -3828,11 +3991,12 @@ export class Parser {
         set = [...set];
         let failed: string | null = null;
         for (const mt of tmpl.members ?? []) {
-          const inst = this.tryInstantiateMember(mt, tmpl.explicit, args, r => { failed ??= r; });
+          const inst = this.tryInstantiateMember(mt, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r) && mayTake(arityOf(this.u, mt.name, mt.start, mt.end), args)) unreadable ??= r; });
           if (inst && !set.includes(inst)) set.push(inst);
         }
         for (const di of tmpl.ents) {
-          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r)) unreadable ??= r; });
+          const d = this.u.index.decls[di]!;
+          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r) && mayTake(arityOf(this.u, d.name, d.first, d.last + 1), args)) unreadable ??= r; });
           if (!inst || set.includes(inst)) continue;
           // a template declared more than once: one specialisation (the one with a body)
           const same = set.findIndex(o => o.targs && sameSignature(o, inst));
@@ -3854,6 +4018,9 @@ export class Parser {
       // a candidate with a template template parameter is more specialised than a generic template that takes
       // any type there (cg::reduce's `TyOp<T> &&op` overloads use redux.sync; the `TyFn &&op` one a shuffle tree)
       if (unreadable === 'template template parameter' && f.targs) throw new Unsupported(unreadable);
+      // a specialisation chosen while a candidate template could not be read: that one may be more specialised,
+      // or the chosen one the `(...)` catch-all of a detection idiom (SFINAE on a return type we cannot read)
+      if (unreadable && f.targs) throw new Unsupported(unreadable);
       if (unreadable && !f.targs && !args.every((a, i) => i >= f!.ty.params.length || convRank(a, f!.ty.params[i]!) < 1)) {
         f = promotedMathOverload(callee.sym.name, set, args);
         if (!f) throw new Unsupported(unreadable);
@@ -4107,11 +4274,9 @@ export class Parser {
     }
     if (unreadable && cands.length === 0) throw new Unsupported(unreadable);
     if (headerFailed && cands.length === 0) throw new Unsupported(`operator template ${name}: ${headerFailed}`);
-    if (members.length + free.length === 0) return null;
-    if (cands.length === 0) {
-      this.u.error(pos, 349, `no operator "${op}" matches these operands`);
-      return errExpr(pos);
-    }
+    // none viable: the built-in operator on what the class operands convert to remains ([over.built]; `L{} >= 4`
+    // with L an integral_constant), which the caller tries
+    if (cands.length === 0) return null;
     let best = cands[0]!;
     for (const c of cands.slice(1)) if (compareRanks(c.ranks, best.ranks) < 0) best = c;
     if (!cands.every(c => c === best || compareRanks(best.ranks, c.ranks) < 0)) { this.u.error(pos, 350, `more than one operator "${op}" matches these operands`); return errExpr(pos); }
@@ -4493,7 +4658,7 @@ const BUILTIN_TYPE_WORDS = new Set(['bool', 'char', 'short', 'int', 'long', 'sig
 function allMethods(rec: RecordDecl): FuncSym[] { return [...(rec.methods ?? []), ...(rec.bases ?? []).flatMap(b => allMethods(b.rec))]; }
 
 /** Two specialisations with the same template arguments and parameter types (redeclarations of one template). */
-function sameSignature(a: FuncSym, b: FuncSym): boolean {
+export function sameSignature(a: FuncSym, b: FuncSym): boolean {
   if (!a.targs || !b.targs || a.name !== b.name || a.targs.length !== b.targs.length || a.ty.params.length !== b.ty.params.length) return false;
   const eq = (x: TArg, y: TArg): boolean => x.k === 'type' ? y.k === 'type' && typeName(x.ty) === typeName(y.ty)
     : x.k === 'pack' ? y.k === 'pack' && x.args.length === y.args.length && x.args.every((z, j) => eq(z, y.args[j]!)) : y.k === 'val' && y.v === x.v;
@@ -4508,6 +4673,39 @@ export function ownCopyCtor(rec: RecordDecl): boolean {
     && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
 }
 /** The member class template `name` of rec or of one of its bases. */
+/** A braced list's initializers, read one at a time (Parser.initItems). */
+interface InitItems {
+  /** None left: the cursor is at the list's '}' (or at what follows an initializer not followed by ','). */
+  end(): boolean;
+  /** Elements of a pack expansion are waiting. */
+  expanded(): boolean;
+  /** The next one is in braces of its own (or a string literal): not taken by brace elision. */
+  braced(): boolean;
+  /** The next one, for an object of type t. */
+  take(t: CType): Init;
+}
+/**
+ * Can a declaration of this arity (null: unknown) be called with these arguments? A parameter of type
+ * initializer_list<E> takes a braced list or an initializer_list object, nothing else deduces it.
+ */
+function mayTake(a: { min: number; max: number; initLists: number[] } | null, args: Expr[]): boolean {
+  if (a === null) return true;
+  if (args.length < a.min || args.length > a.max) return false;
+  return a.initLists.every(i => i >= args.length || args[i]!.k === 'initlist' || (args[i]!.ty.k === 'record' && args[i]!.ty.rec.name === 'initializer_list'));
+}
+/** Template arguments that still name a pattern's parameters anywhere (placeholders, packs, dependent names, sentinels). */
+function patternArgs(args: readonly TArg[]): boolean {
+  const ty = (t: CType): boolean => t.k === 'error' || ((t.k === 'ptr' || t.k === 'ref') && ty(t.to)) || (t.k === 'array' && ty(t.elem))
+    || (t.k === 'func' && (ty(t.ret) || t.params.some(ty))) || (t.k === 'record' && patternArgs(t.rec.targs ?? []));
+  return args.some(a => (a.k === 'type' && ty(a.ty)) || (a.k === 'val' && isValParam(a.v)) || (a.k === 'pack' && patternArgs(a.args)));
+}
+/** A complete class that declares nothing: no bases, members of any kind, or members we could not read. */
+function declaresNothing(rec: RecordDecl): boolean {
+  const x = rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl>; badTypes?: Map<string, string> };
+  return rec.complete && rec.fields.length === 0 && !rec.hasMethods && !(rec.methods?.length) && !(rec.bases?.length)
+    && !(rec.types?.size) && !(rec.statics?.size) && !(rec.enumerators?.size) && !(rec.memberTemplates?.size) && !(rec.mtmpls?.length)
+    && !(x.mctmpls?.size) && !(x.badTypes?.size);
+}
 function memberClassTmplOf(rec: RecordDecl, name: string): MemberClassTmpl | undefined {
   const m = (rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls?.get(name);
   if (m) return m;

@@ -5,7 +5,7 @@ import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym, VarSym } from './ast';
 import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, isValParam, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith, isFloating } from './ctype';
-import { Parser, SyntaxAbort, valPackSym } from './parser';
+import { Parser, SyntaxAbort, sameSignature, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
 import { isEmptyClass } from './traits';
@@ -141,7 +141,10 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
         // a pattern's `Is...` stays itself (with its expansion mark)
         const vals = (a.args as { v: bigint }[]).map(x => (valParamIndex(x.v) !== undefined ? x as TArg : { k: 'val' as const, ty, v: wrapInt(x.v, ty) }));
         args.push({ k: 'pack', args: vals });
-        if (tp.name) scope.set(tp.name, valPackSym(tp.name, ty, vals.map(x => (x as { v: bigint }).v)));
+        // bound to a pattern's whole pack (`index_sequence<Is...>` read for deduction: the alias's `_Ip...` is `Is...`)
+        const whole = vals.length === 1 && (vals[0] as { packExp?: boolean }).packExp ? valParamIndex((vals[0] as { v: bigint }).v) : undefined;
+        if (tp.name && whole !== undefined) scope.set(tp.name, { kind: 'enumconst', name: tp.name, ty, value: valParam(whole), valPackParam: whole } as Sym);
+        else if (tp.name) scope.set(tp.name, valPackSym(tp.name, ty, vals.map(x => (x as { v: bigint }).v)));
         continue;
       }
       if (tp.pack) {
@@ -207,6 +210,16 @@ const dependentArgs = (args: TArg[]): boolean => flatArgs(args).some(a => a.k ==
 export const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
   || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
   || (t.k === 'record' && !!t.rec.targs && dependentArgs(t.rec.targs));
+
+/** A type with a part we could not read (a dependent name or decltype: `error` with `dep`), other than a placeholder. */
+function unknownPart(t: CType): boolean {
+  if (t.k === 'error') return tparamOf(t) === undefined;
+  if (t.k === 'ptr' || t.k === 'ref') return unknownPart(t.to);
+  if (t.k === 'array') return unknownPart(t.elem);
+  if (t.k === 'func') return unknownPart(t.ret) || t.params.some(unknownPart);
+  if (t.k === 'record') return flatArgs(t.rec.targs ?? []).some(a => a.k === 'type' && unknownPart(a.ty));
+  return false;
+}
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
 export class Templates {
@@ -295,7 +308,8 @@ export class Templates {
       else if (t === '>') depth--;
       else if (t === '>>') depth -= 2;
       else if (t === '(' && depth <= 0 && this.u.text(j - 1) === d.name) { at = j - 1; break; }
-      else if (t === '(' && depth > 0) { let k = 0; do { const x = this.u.text(j); if (x === '(') k++; else if (x === ')') k--; j++; } while (k > 0 && j <= d.last); j--; }   // sizeof(T) in an argument
+      // sizeof(T) in an argument, a `decltype(f(declval<T>()))` return type
+      else if (t === '(' && (depth > 0 || /^(__)?decltype$/.test(this.u.text(j - 1)))) { let k = 0; do { const x = this.u.text(j); if (x === '(') k++; else if (x === ')') k--; j++; } while (k > 0 && j <= d.last); j--; }
       else if (t === '(' || t === '{' || t === ';') break;
     }
     if (at < 0) return null;
@@ -378,6 +392,18 @@ export class Templates {
     if (!f) throw new Unsupported(`instantiation of ${d.name}`);
     f.targs = b.args;
     f.tscope = b.scope;
+    if (f.bodyStart < 0 && spec === undefined) {
+      // declared (with the default arguments) before it is defined (without them): the definition's specialisation
+      // for the same arguments, which a call could not deduce by itself
+      for (const def of this.definitionsOf(di, h.length)) {
+        const dl = this.u.diags.length, ec = this.u.errorCount;
+        let g: FuncSym | null = null;
+        try { g = this.instantiateFunction(def, b.args); } catch (e) { if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e; }
+        if (this.u.errorCount > ec) g = null;
+        this.u.diags.length = dl; this.u.errorCount = ec;
+        if (g && g.bodyStart >= 0 && sameSignature(f, g)) { this.funcs.set(key, g); return g; }
+      }
+    }
     const pat = this.pattern(di);
     if (pat) {
       (f as FuncSym & { tsig?: CType[]; tret?: CType; tparamTys?: CType[] }).tsig = pat.params;
@@ -385,6 +411,16 @@ export class Templates {
     }
     this.funcs.set(key, f);
     return f;
+  }
+
+  /** The other declarations of function template di's name with a body and as many template parameters. */
+  private definitionsOf(di: number, nparams: number): number[] {
+    const d = this.u.index.decls[di]!;
+    return (this.u.index.byName.get(d.name) ?? []).filter(k => {
+      const o = this.u.index.decls[k]!;
+      return k !== di && o.kind === 'function' && o.scope === d.scope && o.bodyStart >= 0 && (o.flags & DeclFlag.Template) !== 0
+        && !(o.flags & DeclFlag.ExplicitInst) && this.header(k).length === nparams;
+    });
   }
 
   private memberPatterns = new Map<MemberTmpl, { h: TParam[]; params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number }>();
@@ -730,6 +766,9 @@ export class Templates {
       catch (e) {
         // a pattern over pointers to members (`T C::*`, the member-pointer traits): no type we can name is one
         if (e instanceof Unsupported && e.reason === 'pointer to member') continue;
+        // one we cannot read whole, but an argument of it we can read already fails to match: it is not a candidate
+        // (`is_range<mdspan<T, E, L, A>, enable_if_t<E::rank == 1>>` for an array)
+        if ((e instanceof Unsupported || e instanceof SyntaxAbort) && this.typeArgMismatch(ei, d, scope, args, h.length)) continue;
         throw e;
       }
       finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
@@ -751,6 +790,33 @@ export class Templates {
     const best = found.filter(f => found.every(g => g === f || (matchSpec(g.pats, f.pats, g.nparams) !== null && matchSpec(f.pats, g.pats, f.nparams) === null)));
     if (best.length !== 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
     return best[0];
+  }
+  /**
+   * Whether one of partial specialisation ei's type arguments (patterns over its parameters, in `scope`), read
+   * alone, certainly fails to match the argument in its position: those before the first pack expansion only.
+   */
+  private typeArgMismatch(ei: number, d: { kind: string; name: string }, scope: Map<string, Sym>, args: TArg[], n: number): boolean {
+    const p = this.parserAt(ei);
+    parseTemplateHeader(p);
+    p.tscope = scope;
+    toSpecArgs(p, d);
+    if (!p.eat('<')) return false;
+    const flat = flatArgs(args);
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    p.packPatterns = true;
+    try {
+      for (let i = 0; i < flat.length && !p.at('>') && !p.at('>>'); i++) {
+        const start = p.p;
+        let ty: CType | null = null;
+        try { if (p.startsType()) ty = p.parseTypeName(); } catch (e) { if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e; ty = null; }
+        if (p.at('...')) return false;
+        if (ty && !unknownPart(ty) && this.u.errorCount === errs && (p.at(',') || p.at('>') || p.at('>>')) && matchSpec([{ k: 'type', ty }], [flat[i]!], n) === null) return true;
+        this.u.diags.length = before; this.u.errorCount = errs;
+        p.p = start;
+        if (skipArg(p) || !p.eat(',')) return false;
+      }
+      return false;
+    } finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
   }
   /** Whether partial specialisation ei's argument list, read with these bindings, is exactly `args` without errors. */
   private substitutesTo(ei: number, d: { kind: string; name: string }, scope: Map<string, Sym>, args: TArg[]): boolean {
@@ -1034,6 +1100,50 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
  * a is more specialised when b's declared parameters deduce from a's (a's parameters as unique types) and
  * not the reverse. False when either has no declared pattern or the patterns differ in length.
  */
+/**
+ * How many arguments the declaration in tokens [from, end) named `name` takes, read from its tokens alone (for a
+ * signature we cannot read otherwise), or null when its parameter list cannot be found. The list is the '(' after
+ * the name, outside the template header's and the specifiers' brackets (`decltype(...)`, `enable_if_t<...>`).
+ */
+export function arityOf(u: Unit, name: string, from: number, end: number): { min: number; max: number; initLists: number[] } | null {
+  let angle = 0, open = -1;
+  for (let j = from; j < end && open < 0; j++) {
+    const t = u.text(j);
+    if (t === '<') angle++;
+    else if (t === '>' || t === '>>') angle = Math.max(0, angle - t.length);
+    else if (t === '(' || t === '[') {
+      if (t === '(' && angle === 0 && u.text(j - 1) === name) { open = j; break; }
+      let d = 0;
+      for (; j < end; j++) { const x = u.text(j); if (x === '(' || x === '[') d++; else if (x === ')' || x === ']') { d--; if (d === 0) break; } }
+    } else if (angle === 0 && (t === '{' || t === ';')) return null;
+  }
+  if (open < 0) return null;
+  // parameters of type initializer_list<E>: deduced from a braced list or such an object only
+  const initLists: number[] = [];
+  let depth = 0, params = 0, defaults = 0, unbounded = false, sawToken = false, defaulted = false;
+  for (let j = open + 1; j < end; j++) {
+    const t = u.text(j);
+    if (depth === 0 && (t === ')' || t === ',')) {
+      if (sawToken) { params++; if (defaulted) defaults++; }
+      sawToken = false; defaulted = false;
+      if (t === ')') {
+        if (params === 1 && u.text(open + 1) === 'void' && u.text(open + 2) === ')') params = 0;
+        return { min: params - defaults, max: unbounded ? Infinity : params, initLists };
+      }
+      continue;
+    }
+    sawToken = true;
+    if (t === 'initializer_list' && depth === 0 && !defaulted && !initLists.includes(params)) initLists.push(params);
+    if (t === '(' || t === '[' || t === '{' || t === '<') depth++;
+    else if (t === ')' || t === ']' || t === '}' || t === '>') depth--;
+    else if (t === '>>') depth -= 2;
+    else if (t === '...') unbounded = true;
+    else if (t === '=' && depth === 0) defaulted = true;
+    if (depth < 0) return null;
+  }
+  return null;
+}
+
 export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
   const pa = (a as FuncSym & { tsig?: CType[] }).tsig, pb = (b as FuncSym & { tsig?: CType[] }).tsig;
   if (!pa || !pb || pa.length !== pb.length || !a.targs || !b.targs) return false;

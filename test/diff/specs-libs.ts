@@ -27,8 +27,11 @@ export const SPECS_LIBS: KernelSpec[] = [
   },
   {
     name: 'cuda_cub_scan',
-    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 53) % 97) - 48) }, dout: { type: 'i32', n: 256 * 4 } },
-    launches: [{ kernel: '_Z7cubScanPKiPi', grid: 2, block: 128, args: [buf('din'), buf('dout')] }],
+    buffers: { din: { type: 'i32', n: 256, init: gen(i => ((i * 53) % 97) - 48) }, dout: { type: 'i32', n: 256 * 4 }, dout2: { type: 'i32', n: 256 } },
+    launches: [
+      { kernel: '_Z7cubScanPKiPi', grid: 2, block: 128, args: [buf('din'), buf('dout')] },
+      { kernel: '_Z12cubScanItemsILi64ELi4EEvPKiPi', grid: 1, block: 64, args: [buf('din'), buf('dout2')] },
+    ],
   },
   {
     name: 'cuda_std_array',

@@ -3,12 +3,8 @@
 // (< 1024) makes `tid + C` free of overflow so that its constant can move into the offset. The oracle is
 // cicc's PTX for the same .ii: per kernel, the number of memory accesses with a constant offset.
 import { describe, it, expect } from 'vitest';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { compileUnit } from '../compiler/compile';
-import { parseCiccArgs } from '../client/cicc-args';
-import { ciccArgv, libdeviceBytes, prepareUnit, skipReason } from './helpers/tools';
+import { skipReason } from './helpers/tools';
+import { compileWithReference } from './helpers/snippet';
 
 const SRC = `
 __global__ void guarded(const float *__restrict__ p, float *q, int n) {
@@ -40,15 +36,9 @@ function offsetAccesses(ptx: string): Record<string, number> {
 const skip = skipReason('nvcc');
 describe.skipIf(skip !== undefined)(`constant offsets in addresses ${skip ?? ''}`, () => {
   it('fold where the real cicc folds them, kernel by kernel', () => {
-    const dir = path.join(os.tmpdir(), `ptxd-addressing-${process.getuid?.() ?? 'u'}`);
-    fs.mkdirSync(dir, { recursive: true });
-    const cu = path.join(dir, 'addressing.cu');
-    if (!fs.existsSync(cu) || fs.readFileSync(cu, 'utf8') !== SRC) fs.writeFileSync(cu, SRC);
-    const u = prepareUnit(cu, 90);
-    const o = { ...parseCiccArgs(ciccArgv(u, dir)).options, moduleId: u.moduleId };
-    const r = compileUnit(fs.readFileSync(u.ii, 'latin1'), o, { libdevice: libdeviceBytes() });
+    const { r, refPtx } = compileWithReference('addressing', SRC);
     expect(r.ok, r.unsupported).toBe(true);
-    const theirs = offsetAccesses(u.refPtx), ours = offsetAccesses(r.ptx);
+    const theirs = offsetAccesses(refPtx), ours = offsetAccesses(r.ptx);
     expect(Object.keys(theirs)).toEqual(['_Z7guardedPKfPfi', '_Z7stencilPKiPii']);
     expect(theirs._Z7stencilPKiPii).toBeGreaterThan(6);
     expect(ours).toEqual(theirs);

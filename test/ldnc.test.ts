@@ -3,12 +3,8 @@
 // and plain `ld.global` everywhere else (a restrict pointer written through, or passed to a call, a
 // pointer without __restrict__). The oracle is cicc's PTX for the same .ii, kernel by kernel.
 import { describe, it, expect } from 'vitest';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { compileUnit } from '../compiler/compile';
-import { parseCiccArgs } from '../client/cicc-args';
-import { ciccArgv, libdeviceBytes, prepareUnit, skipReason } from './helpers/tools';
+import { skipReason } from './helpers/tools';
+import { compileWithReference } from './helpers/snippet';
 
 const SRC = `
 __device__ const int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
@@ -56,15 +52,9 @@ function ncPerKernel(ptx: string): Record<string, number> {
 const skip = skipReason('nvcc');
 describe.skipIf(skip !== undefined)(`ld.global.nc ${skip ?? ''}`, () => {
   it('is used exactly where the real cicc uses it, kernel by kernel', () => {
-    const dir = path.join(os.tmpdir(), `ptxd-ldnc-${process.getuid?.() ?? 'u'}`);
-    fs.mkdirSync(dir, { recursive: true });
-    const cu = path.join(dir, 'ldnc.cu');
-    if (!fs.existsSync(cu) || fs.readFileSync(cu, 'utf8') !== SRC) fs.writeFileSync(cu, SRC);
-    const u = prepareUnit(cu, 90);
-    const o = { ...parseCiccArgs(ciccArgv(u, dir)).options, moduleId: u.moduleId };
-    const r = compileUnit(fs.readFileSync(u.ii, 'latin1'), o, { libdevice: libdeviceBytes() });
+    const { r, refPtx } = compileWithReference('ldnc', SRC);
     expect(r.ok, r.unsupported).toBe(true);
-    const theirs = ncPerKernel(u.refPtx), ours = ncPerKernel(r.ptx);
+    const theirs = ncPerKernel(refPtx), ours = ncPerKernel(r.ptx);
     expect(Object.keys(theirs).length).toBe(7);
     expect(theirs._Z8readOnlyPKfPfi).toBeGreaterThan(0);
     expect(theirs._Z14passedToWriterPfS_i).toBe(0);

@@ -3,12 +3,8 @@
 // sixteen byte loads and stores (the copy's own alignment, which the pointers' provenance alone does not show).
 // The oracle is cicc's PTX for the same .ii: per kernel, the widths of its global and shared accesses.
 import { describe, it, expect } from 'vitest';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { compileUnit } from '../compiler/compile';
-import { parseCiccArgs } from '../client/cicc-args';
-import { ciccArgv, libdeviceBytes, prepareUnit, skipReason } from './helpers/tools';
+import { skipReason } from './helpers/tools';
+import { compileWithReference } from './helpers/snippet';
 
 const SRC = `
 struct D2 { double a, b; };
@@ -38,15 +34,9 @@ function accessWidths(ptx: string): Record<string, number[]> {
 const skip = skipReason('nvcc');
 describe.skipIf(skip !== undefined)(`object copies ${skip ?? ''}`, () => {
   it('use the accesses cicc uses, kernel by kernel', () => {
-    const dir = path.join(os.tmpdir(), `ptxd-object-copy-${process.getuid?.() ?? 'u'}`);
-    fs.mkdirSync(dir, { recursive: true });
-    const cu = path.join(dir, 'object-copy.cu');
-    if (!fs.existsSync(cu) || fs.readFileSync(cu, 'utf8') !== SRC) fs.writeFileSync(cu, SRC);
-    const u = prepareUnit(cu, 90);
-    const o = { ...parseCiccArgs(ciccArgv(u, dir)).options, moduleId: u.moduleId };
-    const r = compileUnit(fs.readFileSync(u.ii, 'latin1'), o, { libdevice: libdeviceBytes() });
+    const { r, refPtx } = compileWithReference('object-copy', SRC);
     expect(r.ok, r.unsupported).toBe(true);
-    const theirs = accessWidths(u.refPtx), ours = accessWidths(r.ptx);
+    const theirs = accessWidths(refPtx), ours = accessWidths(r.ptx);
     expect(theirs['_Z10copyFloat4PK6float4PS_i']).toEqual([16, 16]);
     expect(ours).toEqual(theirs);
   });

@@ -4,12 +4,8 @@
 // the loop in both compilers. The oracle is cicc's PTX for the same .ii: per kernel, the number of
 // bar.sync instructions and of shared-memory accesses with a constant offset.
 import { describe, it, expect } from 'vitest';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { compileUnit } from '../compiler/compile';
-import { parseCiccArgs } from '../client/cicc-args';
-import { ciccArgv, libdeviceBytes, prepareUnit, skipReason } from './helpers/tools';
+import { skipReason } from './helpers/tools';
+import { compileWithReference } from './helpers/snippet';
 
 const SRC = `
 __global__ void tree(const float *in, float *out) {
@@ -63,15 +59,9 @@ function shape(ptx: string): Record<string, { barriers: number; offsets: number 
 const skip = skipReason('nvcc');
 describe.skipIf(skip !== undefined)(`unrolling around barriers ${skip ?? ''}`, () => {
   it('unrolls where the real cicc unrolls, with the same barriers and constant offsets', () => {
-    const dir = path.join(os.tmpdir(), `ptxd-unroll-barrier-${process.getuid?.() ?? 'u'}`);
-    fs.mkdirSync(dir, { recursive: true });
-    const cu = path.join(dir, 'unroll_barrier.cu');
-    if (!fs.existsSync(cu) || fs.readFileSync(cu, 'utf8') !== SRC) fs.writeFileSync(cu, SRC);
-    const u = prepareUnit(cu, 90);
-    const o = { ...parseCiccArgs(ciccArgv(u, dir)).options, moduleId: u.moduleId };
-    const r = compileUnit(fs.readFileSync(u.ii, 'latin1'), o, { libdevice: libdeviceBytes() });
+    const { r, refPtx } = compileWithReference('unroll_barrier', SRC);
     expect(r.ok, r.unsupported).toBe(true);
-    const theirs = shape(u.refPtx), ours = shape(r.ptx);
+    const theirs = shape(refPtx), ours = shape(r.ptx);
     expect(Object.keys(theirs).sort()).toEqual(['_Z4treePKfPf', '_Z5treeUILj64EEvPKjPj', '_Z6rolledPKfPf']);
     expect(theirs._Z4treePKfPf!.barriers).toBe(9);       // the first barrier and one per unrolled step
     expect(theirs._Z6rolledPKfPf!.barriers).toBe(2);

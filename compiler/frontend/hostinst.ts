@@ -18,14 +18,7 @@ interface Binding { scope: Map<string, Sym>; args: TArg[] }
 const splitScope = (s: string): string[] => (s ? s.split('::').filter(x => x && x !== '(anonymous)') : []);
 
 /** The innermost non-kernel function template whose body holds token i, or -1. */
-export function enclosingHostTemplate(u: Unit, i: number): number {
-  let best = -1;
-  u.index.decls.forEach((d, k) => {
-    if (d.kind === 'function' && (d.flags & DeclFlag.Template) && d.bodyStart >= 0 && d.bodyStart < i && d.bodyEnd > i
-      && (best < 0 || d.bodyStart > u.index.decls[best]!.bodyStart)) best = k;
-  });
-  return best;
-}
+export function enclosingHostTemplate(u: Unit, i: number): number { return enclosingFunction(u, i, true); }
 
 /** Template arguments at toks[at] ('<'), read with a host template's binding in scope; Unsupported when unreadable. */
 function readArgs(u: Unit, at: number, scope: string, tscope: Map<string, Sym> | null, what: string): TArg[] {
@@ -164,11 +157,11 @@ function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: st
   return launches.filter(f => f.name === name);
 }
 
-/** The innermost function definition (template or not) whose body holds token i, or -1. */
-export function enclosingFunction(u: Unit, i: number): number {
+/** The innermost function definition (a template only, with `templates`) whose body holds token i, or -1. */
+export function enclosingFunction(u: Unit, i: number, templates = false): number {
   let best = -1;
   u.index.decls.forEach((d, k) => {
-    if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < i && d.bodyEnd > i
+    if (d.kind === 'function' && (!templates || (d.flags & DeclFlag.Template)) && d.bodyStart >= 0 && d.bodyStart < i && d.bodyEnd > i
       && (best < 0 || d.bodyStart > u.index.decls[best]!.bodyStart)) best = k;
   });
   return best;

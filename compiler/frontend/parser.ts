@@ -155,6 +155,15 @@ export class Parser {
     while (this.usingNs.length && this.usingNs[this.usingNs.length - 1]!.depth > this.scopes.length) this.usingNs.pop();
     while (this.usingTmpls.length && this.usingTmpls[this.usingTmpls.length - 1]!.depth > this.scopes.length) this.usingTmpls.pop();
   }
+  /** The namespace a qualifier `a::b::` names (from the global namespace when `abs`), or null when it names none. */
+  private namespacePath(names: readonly string[], abs: boolean): string[] | null {
+    let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
+    for (const c of names) {
+      r = r.kind === 'ns' && (r.path.length || abs) ? this.u.resolveIn(r.path, c) : r.kind === 'ns' ? this.resolveNamespaceOrType(c) : r;
+      if (r.kind !== 'ns') return null;
+    }
+    return r.path;
+  }
   /** Templates named by block-scope using-declarations (`using cub::internal::enable_promotion; using ::cuda::std::is_same;`). */
   private usingTmpls: { depth: number; name: string; path: string[] }[] = [];
   /** Templates of a kind named `name` in the current namespace, or brought into this block by a using-declaration. */
@@ -1519,9 +1528,10 @@ export class Parser {
     };
   }
   /**
-   * At `enable_if<false, T>::type`: the error to report, a substitution failure (the cursor is unchanged).
-   * Null when the prefix is anything else. Only the enable_if family: elsewhere a class without the member
-   * may be a trait we compute wrongly (a fold in decltype), and dropping the candidate would pick another.
+   * At `[ns::]enable_if<false, T>::type`, or a member of a class that declares nothing at all
+   * (`__cccl_select<false>::template type<T>`): the error to report, a substitution failure (the cursor is
+   * unchanged). Null otherwise: elsewhere a class without the member may be a trait we compute wrongly (a fold
+   * in decltype), and dropping the candidate would pick another.
    */
   private missingMemberType(): string | null {
     const save = this.p;
@@ -1530,13 +1540,11 @@ export class Parser {
       let ns = this.ns, exact = false;
       if (this.at('::') || (this.kind() === Tok.Ident && this.at('::', 1))) {
         const abs = this.eat('::');
-        let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
-        for (let first = true; this.kind() === Tok.Ident && this.at('::', 1); first = false) {
-          r = abs || !first ? this.u.resolveIn(r.kind === 'ns' ? r.path : [], this.tx()) : this.resolveNamespaceOrType(this.tx());
-          if (r.kind !== 'ns') return null;
-          this.p += 2;
-        }
-        ns = r.kind === 'ns' ? r.path : ns; exact = true;
+        const names: string[] = [];
+        while (this.kind() === Tok.Ident && this.at('::', 1)) { names.push(this.tx()); this.p += 2; }
+        const path = this.namespacePath(names, abs);
+        if (path === null) return null;
+        ns = path; exact = true;
       }
       if (this.kind() !== Tok.Ident || !this.at('<', 1)) return null;
       // enable_if's members are read as everywhere; any other class only when it declares nothing at all
@@ -2078,7 +2086,6 @@ export class Parser {
   }
   /** Reading a partial specialisation's template arguments: `P...` is a pattern, not an expansion. */
   packPatterns = false;
-
   /** Reading an alias template for a pattern's arguments (its parameters' types are placeholders). */
   patternTyping = false;
   /** Parsing a generic lambda's parameters: `auto` invents template parameters (bound: their deduced types). */
@@ -2435,18 +2442,12 @@ export class Parser {
     if (ty.k === 'array') {
       let i = 0;
       const es = sizeOfC(ty.elem);
-      while (!this.at('}')) {
-        if (this.at('[')) throw new Unsupported('designated initializer');
-        const dots = this.at('{') ? -1 : this.packDotsAhead();
-        if (dots >= 0) {
-          // `{Is...}`, `{f(xs)...}`: one element per element of the pack
-          for (const init of this.expandPack(this.p, dots, () => this.parseInitializer(ty.elem))) { items.push({ off: i * es, path: [i], init }); i++; }
-          if (!this.eat(',')) break;
-          continue;
-        }
-        items.push({ off: i * es, path: [i], init: this.parseInitializer(ty.elem) });
+      // `{Is...}`, `{f(xs)...}`: one element per element of the pack
+      const src = this.initItems();
+      while (!src.end()) {
+        if (this.at('[') && !src.expanded()) throw new Unsupported('designated initializer');
+        items.push({ off: i * es, path: [i], init: src.take(ty.elem) });
         i++;
-        if (!this.eat(',')) break;
       }
       this.expect('}');
       // elements without an initialiser: the default constructor of a class element
@@ -2455,13 +2456,7 @@ export class Parser {
       return { k: 'list', ty, items, pos };
     }
     if (ty.k === 'record' && (ctorsOf(ty.rec).length || ctorTmplsOf(ty.rec).length)) {
-      const args: Expr[] = [];
-      while (!this.at('}')) {
-        const dots = this.at('{') ? -1 : this.packDotsAhead();
-        if (dots >= 0) args.push(...this.expandPack(this.p, dots, () => this.parseAssign()));
-        else args.push(this.at('{') ? this.braceArg() : this.parseAssign());
-        if (!this.eat(',')) break;
-      }
+      const args = this.parseArgs('}', 'braced argument to a constructor');
       this.expect('}');
       return this.initFromArgs(ty, args, true, pos);
     }
@@ -2492,8 +2487,7 @@ export class Parser {
     return init;
   }
   /** An array member initialised from the enclosing list without its own braces ([dcl.init.aggr] brace
-   *  elision): it takes as many of the following initializers as it has elements, and leaves the comma after
-   *  its last one to the enclosing list. */
+   *  elision): it takes as many of the list's following initializers as it has elements. */
   private parseElidedArray(ty: CType & { k: 'array' }, src: InitItems): Init {
     const pos = this.p;
     const items: { off: number; path: number[]; init: Init }[] = [];
@@ -2537,7 +2531,6 @@ export class Parser {
       },
     };
   }
-  private braceArg(): Expr { throw new Unsupported('braced argument to a constructor'); }
   private skipInitTail(): void { while (!this.at('}') && this.kind() !== Tok.EOF) { if (this.at('{') || this.at('(')) this.skipBalanced(); else this.p++; } }
 
   // ------------------------------------------------------------------ function bodies
@@ -3024,10 +3017,9 @@ export class Parser {
             if (this.eat('::')) { /* from the global namespace */ }
             while (this.kind() === Tok.Ident) { path.push(this.tx()); this.p++; if (!this.eat('::')) break; }
             this.expect(';');
-            let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
-            for (const c of path) { r = r.kind === 'ns' ? (r.path.length ? this.u.resolveIn(r.path, c) : this.resolveNamespaceOrType(c)) : r; }
-            if (r.kind !== 'ns') { this.u.error(pos, 725, `name must be a namespace name`); return { k: 'null' }; }
-            this.usingNs.push({ depth: this.scopes.length, path: r.path });
+            const ns = this.namespacePath(path, false);
+            if (ns === null) { this.u.error(pos, 725, `name must be a namespace name`); return { k: 'null' }; }
+            this.usingNs.push({ depth: this.scopes.length, path: ns });
             return { k: 'null' };
           }
           // `using T = type;`, also `using T [[maybe_unused]] = type;`
@@ -3044,10 +3036,9 @@ export class Parser {
           const name = this.tx(); this.p++; this.expect(';');
           const syms = this.u.lookupPath(path, name, this.ns, abs);
           if (syms.length) this.scopes[this.scopes.length - 1]!.set(name, syms[0]!);
-          // a function template: found by that name in this block from here on
-          let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
-          for (const c of path) { r = r.kind === 'ns' ? (r.path.length || abs ? this.u.resolveIn(r.path, c) : this.resolveNamespaceOrType(c)) : r; }
-          if (r.kind === 'ns' && (this.u.templateEntries(name, r.path, 'function', true).length || this.u.templateEntries(name, r.path, 'record', true).length)) this.usingTmpls.push({ depth: this.scopes.length, name, path: r.path });
+          // a function or class template: found by that name in this block from here on
+          const ns = this.namespacePath(path, abs);
+          if (ns !== null && (this.u.templateEntries(name, ns, 'function', true).length || this.u.templateEntries(name, ns, 'record', true).length)) this.usingTmpls.push({ depth: this.scopes.length, name, path: ns });
           return { k: 'null' };
         }
         default:
@@ -3638,36 +3629,27 @@ export class Parser {
   parseCastExpr(): Expr {
     if (this.at('(') && this.startsType(1)) {
       const pos = this.p;
-      // `(T(3) - x)` starts like a cast but is a parenthesised expression: not a type-id followed by ')'
-      // (`(T(&x, 1).f())` too: only a speculative parse tells `(T(&)[3])` from it; `(T())` reads as a function
+      // `(T(3) - x)`, `(L{} >= 4)`: starts like a cast but is a parenthesised expression, not a type-id followed by
+      // ')' (`(T(&x, 1).f())` too: only reading the type tells `(T(&)[3])` from it; `(T())` reads as a function
       // type, which no cast can name: a parenthesised temporary)
-      if (this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('^', 3)) {
-        const before = this.u.diags.length, errs = this.u.errorCount;
-        let isCast = false;
-        try { this.p++; isCast = this.parseTypeName().k !== 'func' && this.at(')'); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
-        this.u.diags.length = before; this.u.errorCount = errs; this.p = pos;
-        if (!isCast) { this.notCastAt = pos; return this.parseUnary(); }
-      } else if (this.typeThenNot(')', 1)) {
-        // `(L{} >= 4)`, `(T<int>{} + x)`: a type not followed by ')' begins a parenthesised expression
+      const callLike = this.kind(1) === Tok.Ident && this.at('(', 2) && !this.at('*', 3) && !this.at('^', 3);
+      const before = this.u.diags.length, errs = this.u.errorCount;
+      let ty: CType | null = null;
+      try { this.p = pos + 1; ty = this.parseTypeName(); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+      const read = ty !== null && this.u.errorCount === errs;
+      if (read ? !this.at(')') || (callLike && ty!.k === 'func') : callLike) {
+        this.u.diags.length = before; this.u.errorCount = errs; this.p = pos; this.halfGt = false;
         this.notCastAt = pos;
         return this.parseUnary();
       }
-      this.p++;
-      const ty = this.parseTypeName();
+      // a type we cannot read: read it again to report why
+      if (!read) { this.u.diags.length = before; this.u.errorCount = errs; this.p = pos + 1; this.halfGt = false; ty = this.parseTypeName(); }
       this.expect(')');
       if (this.at('{')) throw new Unsupported('compound literal');
       const e = this.parseCastExpr();
-      return this.explicitCast(e, ty, pos);
+      return this.explicitCast(e, ty!, pos);
     }
     return this.parseUnary();
-  }
-  /** Whether a type name read at offset i (speculatively) is followed by something other than `tok`. */
-  private typeThenNot(tok: string, i: number): boolean {
-    const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
-    let other = false;
-    try { this.p += i; this.parseTypeName(); other = this.u.errorCount === errs && !this.at(tok); } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
-    this.u.diags.length = before; this.u.errorCount = errs; this.p = save; this.halfGt = false;
-    return other;
   }
   explicitCast(e: Expr, ty: CType, pos: Pos, reinterpret = false): Expr {
     if (e.ty.k === 'error') return e;
@@ -4672,7 +4654,6 @@ export function ownCopyCtor(rec: RecordDecl): boolean {
     && (m.ty.params[0] as CType & { k: 'ref' }).to.k === 'record' && ((m.ty.params[0] as CType & { k: 'ref' }).to as CType & { k: 'record' }).rec === rec
     && m.ty.params.length - m.defaults.filter(d => d !== null).length <= 1);
 }
-/** The member class template `name` of rec or of one of its bases. */
 /** A braced list's initializers, read one at a time (Parser.initItems). */
 interface InitItems {
   /** None left: the cursor is at the list's '}' (or at what follows an initializer not followed by ','). */
@@ -4706,6 +4687,7 @@ function declaresNothing(rec: RecordDecl): boolean {
     && !(rec.types?.size) && !(rec.statics?.size) && !(rec.enumerators?.size) && !(rec.memberTemplates?.size) && !(rec.mtmpls?.length)
     && !(x.mctmpls?.size) && !(x.badTypes?.size);
 }
+/** The member class template `name` of rec or of one of its bases. */
 function memberClassTmplOf(rec: RecordDecl, name: string): MemberClassTmpl | undefined {
   const m = (rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls?.get(name);
   if (m) return m;

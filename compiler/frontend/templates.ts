@@ -1096,11 +1096,6 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
   return false;
 }
 /**
- * Partial ordering of two function template specialisations that tie on conversions ([temp.func.order]):
- * a is more specialised when b's declared parameters deduce from a's (a's parameters as unique types) and
- * not the reverse. False when either has no declared pattern or the patterns differ in length.
- */
-/**
  * How many arguments the declaration in tokens [from, end) named `name` takes, read from its tokens alone (for a
  * signature we cannot read otherwise), or null when its parameter list cannot be found. The list is the '(' after
  * the name, outside the template header's and the specifiers' brackets (`decltype(...)`, `enable_if_t<...>`).
@@ -1144,6 +1139,11 @@ export function arityOf(u: Unit, name: string, from: number, end: number): { min
   return null;
 }
 
+/**
+ * Partial ordering of two function template specialisations that tie on conversions ([temp.func.order]):
+ * a is more specialised when b's declared parameters deduce from a's (a's parameters as unique types) and
+ * not the reverse. False when either has no declared pattern or the patterns differ in length.
+ */
 export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
   const pa = (a as FuncSym & { tsig?: CType[] }).tsig, pb = (b as FuncSym & { tsig?: CType[] }).tsig;
   if (!pa || !pb || pa.length !== pb.length || !a.targs || !b.targs) return false;

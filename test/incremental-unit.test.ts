@@ -8,7 +8,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
-import { lastFallbackReason, lastUnitLevelReused } from '../compiler/incremental/incremental';
+import { lastCompileWasBodyEdit, lastFallbackReason, lastUnitLevelReused } from '../compiler/incremental/incremental';
 import { lastAssemblyReused } from '../compiler/incremental/assemble';
 import { skipReason, libdeviceBytes } from './helpers/tools';
 import { prepareSource, type Prepared } from './incremental-fixture';
@@ -132,5 +132,78 @@ describe.skipIf(skip !== undefined)(`incremental unit level ${skip ?? ''}`, () =
         if (order === 'in order' && reuse === true) expect(lastAssemblyReused(), `${order}, ${what}`).toBe(true);
       }
     }
+  });
+});
+
+// Between two compiles of a unit, an edit that changes nothing but kernel bodies (and moves no line after them) is
+// found by comparing the texts (incremental.ts bodyEdits): the other roots and the unit level are taken from the
+// last compile without hashing anything. Every step must still equal a clean compile, and the edits it must not
+// take that way (a helper changed, a line moved, an overloaded kernel, broken braces) must not be taken that way.
+interface B {
+  a?: string;       // kA's body
+  b?: string;       // kB's body
+  helper?: boolean; // the device function kH calls changed
+  over?: boolean;   // the body of one of two overloaded kernels kO changed (the other's trace names kO)
+}
+
+function bodies(v: B): string {
+  return [
+    '#include <cstdio>',
+    `__device__ float h(float x) { return x * ${v.helper ? '5.0f' : '4.0f'}; }`,
+    `__global__ void kA(float* o) { ${v.a ?? 'o[threadIdx.x] = 1.0f;'} }`,
+    `__global__ void kB(float* o, int n) { ${v.b ?? 'int i = threadIdx.x; if (i < n) o[i] = i * 3.0f;'} }`,
+    '__global__ void kH(float* o) { o[threadIdx.x] = h(o[threadIdx.x]); }',
+    `__global__ void kO(int* o) { o[threadIdx.x] = ${v.over ? '8' : '7'}; }`,
+    '__global__ void kO(float* o) { o[threadIdx.x] = 7.0f; }',
+    '__global__ void kP(int v) { printf("kP %d\\n", v); }',
+  ].join('\n') + '\n';
+}
+
+/** The steps, whether each is found to change only kernel bodies, and the roots it then compiles. */
+const BODY_STEPS: [string, B, boolean, string[]?][] = [
+  ['start', {}, false],
+  ['the same text', {}, true, []],
+  ['kB body', { b: 'int i = threadIdx.x; if (i < n) o[i] = i * 4.0f;' }, true, ['_Z2kBPfi']],
+  // kB as at the start is in the store: found there, not compiled
+  ['kA body, kB back', { a: 'o[threadIdx.x] = 2.0f;' }, true, ['_Z2kAPf']],
+  ['kA body with a brace in a comment and in a string', { a: 'o[threadIdx.x] = 2.0f; /* } */ printf("}{");' }, true, ['_Z2kAPf']],
+  ['kB body one line longer', { b: 'int i = threadIdx.x;\nif (i < n) o[i] = i * 4.0f;' }, false],
+  ['kB body on one line again', { b: 'int i = threadIdx.x; if (i < n) o[i] = i * 5.0f;' }, false],
+  ['the helper of kH', { b: 'int i = threadIdx.x; if (i < n) o[i] = i * 5.0f;', helper: true }, false],
+  ['one of two overloaded kernels', { b: 'int i = threadIdx.x; if (i < n) o[i] = i * 5.0f;', helper: true, over: true }, false],
+  // (nvcc does not make such a unit: it is the previous one with a brace put in)
+  ['kB with an unclosed brace', { b: 'int i = threadIdx.x; if (i < n) o[i] = i * 5.0f;', helper: true, over: true }, false],
+  ['kB closed again', { b: 'int i = threadIdx.x; if (i < n) o[i] = i * 6.0f;', helper: true, over: true }, true, ['_Z2kBPfi']],
+];
+
+describe.skipIf(skip !== undefined)(`incremental edits inside kernel bodies ${skip ?? ''}`, () => {
+  const lib = libdeviceBytes();
+  const units: Prepared[] = [];
+  const clean: CompileResult[] = [];
+  beforeAll(() => {
+    for (const [what, v] of BODY_STEPS) {
+      const p = prepareSource(bodies(v), 'body-edits');
+      if (what === 'kB with an unclosed brace') {
+        const from = 'if (i < n) o[i] = i * 5.0f;';
+        expect(p.src).toContain(from);
+        p.src = p.src.replace(from, 'if (i < n) { o[i] = i * 5.0f;');
+      }
+      units.push(p);
+      clean.push(compileUnit(p.src, p.opts, { libdevice: lib }));
+    }
+  }, 600_000);
+
+  it('each step equals a clean compile, and only body edits are taken for one', () => {
+    // the unclosed brace is an error for both; every other step compiles
+    BODY_STEPS.forEach(([what], i) => expect(clean[i]!.ok, what).toBe(what !== 'kB with an unclosed brace'));
+    const store = new MemoryPieceStore();
+    const prelude = new PreludeCache();
+    compileUnit(units[0]!.src, units[0]!.opts, { libdevice: lib, prelude, pieces: store });   // the first compile is whole
+    BODY_STEPS.forEach(([what, , body, compiled], i) => {
+      const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, prelude, pieces: store });
+      expect(outputs(r), what).toEqual(outputs(clean[i]!));
+      expect(lastCompileWasBodyEdit(), what).toBe(body);
+      if (compiled) expect(r.functions?.compiled, what).toEqual(compiled);
+    });
   });
 });

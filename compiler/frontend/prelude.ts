@@ -113,6 +113,16 @@ export interface PreludeLexed {
   /** @internal */ released?: boolean;
 }
 
+/**
+ * What lex() found of `lexed`'s text in the cache: text[head, end) equals the cached entry's text shifted by
+ * `delta`. Two texts with the same `entry` and `delta` and the same first `head` characters are therefore equal
+ * up to the smaller `end` (no need to compare that part again). Null when no cached prefix was used.
+ */
+export function verifiedPrefix(lexed: PreludeLexed): { entry: object; delta: number; head: number; end: number } | null {
+  const hit = lexed.hit;
+  return hit ? { entry: hit.entry, delta: hit.delta, head: lexed.head.len, end: hit.entry.cps[hit.cp].offset + hit.delta } : null;
+}
+
 export class PreludeCache {
   private readonly maxEntries: number;
   private readonly maxBytes: number;

@@ -20,7 +20,7 @@ import { Unsupported, CompileErrors } from '../diagnostics';
 import type { CompileEnv, CompileResult, PhaseTimes } from '../compile';
 import { linkAndCheck } from '../compile';
 import type { Tokens } from '../frontend/tokens';
-import type { PreludeLexed } from '../frontend/prelude';
+import { type PreludeLexed, verifiedPrefix } from '../frontend/prelude';
 import type { Index } from '../frontend/index-types';
 import type { FuncSym, VarSym } from '../frontend/ast';
 import { lex } from '../frontend/lexer';
@@ -53,6 +53,10 @@ export function lastFallbackReason(): string { return lastFallback; }
 let lastUnitReused = false;
 export function lastUnitLevelReused(): boolean { return lastUnitReused; }
 
+/** Whether the last incremental compile found its text changed only inside one kernel's body since the unit's previous compile. For tests. */
+let lastBodyEdit = false;
+export function lastCompileWasBodyEdit(): boolean { return lastBodyEdit; }
+
 const libKeys = new WeakMap<Uint8Array, string>();
 function libdeviceKey(b: Uint8Array | undefined): string {
   if (!b) return 'none';
@@ -80,6 +84,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
   if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
   lastFallback = '';
   lastUnitReused = false;
+  lastBodyEdit = false;
   // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
   // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
   // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
@@ -106,20 +111,30 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     lap('skim');
     if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
 
-    // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
     const hashes = new IndexHashes(toks, index);
-    const shape = hashes.shape();
-    const level = unitLevel(toks, index, opts, optKey, shape, hashes);
+    // an edit inside one kernel's body since this unit's last compile: nothing else needs checking
+    const lastKey = `${optKey}\n${libdeviceKey(env.libdevice)}\n${toks.files[0] ?? ''}`;
+    const prefix = lexed ? verifiedPrefix(lexed) : null;
+    const last = part ? undefined : lastCompiles.get(lastKey);
+    const edited = last ? bodyEdits(last, src, prefix, toks, index) : null;
+    // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
+    let level: UnitLevel, base: string;
+    if (last && edited) { level = last.level; base = last.base; lastUnitReused = true; lastBodyEdit = true; }
+    else {
+      const shape = hashes.shape();
+      level = unitLevel(toks, index, opts, optKey, shape, hashes);
+      base = sha1([FORMAT, optKey, libdeviceKey(env.libdevice), shape].join('\n'));
+    }
     const { preamble, kernelDecls, varDecls, templates } = level;
     const stub = fillStub(level.stub, opts);
     lap('irgen');
 
     // roots: reuse what still holds, compile the rest
-    const base = sha1([FORMAT, optKey, libdeviceKey(env.libdevice), shape].join('\n'));
     const entries: RootEntry[] = [];
     const compiled: string[] = [], reused: string[] = [];
     const fresh: [string, RootEntry][] = [];
     preamble.kernels.forEach((name, i) => {
+      if (last && edited && !edited.has(i)) { entries.push(last.entries[i]!); reused.push(name); return; }
       const di = kernelDecls[i]!;
       // a specialisation: every declaration of the template's name (primary, specialisations) keys it
       const own = typeof di === 'number' ? declHash(toks, index.decls[di]!) : `template ${hashes.key(di)}`;
@@ -141,8 +156,9 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     if (fresh.length > 0) { if (store.batch) store.batch(save); else save(); }
     if (part) { release(); return { ok: true, ptx: '', stub: '', diagnostics: [], times }; }
     const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
-    lap('assemble');
     if (typeof ptx !== 'string') throw new Whole(ptx.why);
+    remember(lastKey, src, prefix, level, base, entries, toks, index);
+    lap('assemble');
     release();
     return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
   } catch (e) {
@@ -220,6 +236,91 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
     if (unitLevels.size > MAX_UNIT_LEVELS) unitLevels.delete(unitLevels.keys().next().value!);
   }
   return level;
+}
+
+/**
+ * The last incremental compile of each unit (by options, libdevice and main file), for the commonest edit: one
+ * inside a kernel's body. Such an edit changes no declaration but that kernel's, so the unit level and every
+ * other root's entry still hold (their traces are checked for the kernel's name) and need no hashing.
+ */
+interface LastCompile {
+  src: string;
+  /** What lex() found of it in the prelude cache (the entry weakly: the cache may drop it). */
+  prefix: { entry: WeakRef<object>; delta: number; head: number; end: number } | null;
+  level: UnitLevel;
+  base: string;
+  entries: RootEntry[];
+  /** Per root: its declaration, name, the offsets of its body's braces and the closing brace's line and file. */
+  bodies: { di: number; name: string; open: number; close: number; line: number; file: number }[];
+  /** Root positions by the offset of their bodies. */
+  order: number[];
+  decls: number;
+}
+const lastCompiles = new Map<string, LastCompile>();
+/** Units remembered (each holds its text): the most recently compiled. */
+const MAX_LAST_COMPILES = 16;
+
+function remember(key: string, src: string, prefix: ReturnType<typeof verifiedPrefix>, level: UnitLevel, base: string, entries: RootEntry[], toks: Tokens, index: Index): void {
+  lastCompiles.delete(key);
+  // kernel templates: their specialisations are found by reading the whole unit
+  if (level.templates.size > 0) return;
+  const bodies: LastCompile['bodies'] = [];
+  for (const di of level.kernelDecls) {
+    const d = typeof di === 'number' ? index.decls[di] : undefined;
+    if (!d || d.bodyStart < 0 || d.bodyEnd < 0 || typeof di !== 'number') return;
+    bodies.push({ di, name: d.name, open: toks.start[d.bodyStart]!, close: toks.start[d.bodyEnd]!, line: toks.line[d.bodyEnd]!, file: toks.file[d.bodyEnd]! });
+  }
+  const order = bodies.map((_, i) => i).sort((x, y) => bodies[x]!.open - bodies[y]!.open);
+  for (let k = 1; k < order.length; k++) if (bodies[order[k]!]!.open < bodies[order[k - 1]!]!.close) return;
+  const p = prefix ? { ...prefix, entry: new WeakRef(prefix.entry) } : null;
+  lastCompiles.set(key, { src, prefix: p, level, base, entries: entries.slice(), bodies, order, decls: index.decls.length });
+  if (lastCompiles.size > MAX_LAST_COMPILES) lastCompiles.delete(lastCompiles.keys().next().value!);
+}
+
+/**
+ * The roots (positions in the unit level) whose bodies are all that differs between the last compile's text and
+ * src, with the same declarations around them and no line moved after any of them (an empty set: the same
+ * text); null when anything else may have changed.
+ */
+function bodyEdits(last: LastCompile, src: string, prefix: ReturnType<typeof verifiedPrefix>, toks: Tokens, index: Index): Set<number> | null {
+  const old = last.src;
+  if (index.decls.length !== last.decls) return null;
+  // both texts were found equal to the same cached prefix: compare from where the shorter match ends
+  let from = 0;
+  const p = last.prefix;
+  if (prefix && p && prefix.entry === p.entry.deref() && prefix.delta === p.delta && prefix.head === p.head && src.slice(0, p.head) === old.slice(0, p.head))
+    from = Math.min(prefix.end, p.end);
+  const changed = new Set<number>();
+  // the text between bodies (braces included) must be the same
+  let oldAt = from, newAt = from;
+  for (const r of last.order) {
+    const b = last.bodies[r]!;
+    const d = index.decls[b.di]!;
+    if (d.name !== b.name || d.bodyStart < 0 || d.bodyEnd < 0) return null;
+    const open = toks.start[d.bodyStart]!, close = toks.start[d.bodyEnd]!;
+    // (a body in the part both texts share with the cached prefix is the same; so is an opening brace there)
+    if (b.close < from) { if (open !== b.open || close !== b.close) return null; continue; }
+    if (b.open >= oldAt) { if (!sameText(old, oldAt, b.open + 1, src, newAt, open + 1)) return null; }
+    else if (open !== b.open || oldAt !== newAt) return null;
+    if (!sameText(old, b.open + 1, b.close, src, open + 1, close)) {
+      // everything after it on the same lines (the stub names kernels' lines)
+      if (toks.line[d.bodyEnd] !== b.line || toks.file[d.bodyEnd] !== b.file) return null;
+      changed.add(r);
+    }
+    oldAt = b.close; newAt = close;
+  }
+  if (!sameText(old, oldAt, old.length, src, newAt, src.length)) return null;
+  // another root that looked a changed kernel's name up depends on its declaration (whose hash changed)
+  for (const c of changed) {
+    const name = last.bodies[c]!.name;
+    for (let j = 0; j < last.entries.length; j++) if (!changed.has(j) && last.entries[j]!.trace.includes(name)) return null;
+  }
+  return changed;
+}
+
+/** Whether a[a0, a1) equals b[b0, b1) (equal slices compare as flat memory). */
+function sameText(a: string, a0: number, a1: number, b: string, b0: number, b1: number): boolean {
+  return a1 - a0 === b1 - b0 && a.slice(a0, a1) === b.slice(b0, b1);
 }
 
 // The stub names two files of the nvcc run (different in every run): it is made with these placeholders, which

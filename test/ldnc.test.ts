@@ -41,13 +41,29 @@ __global__ void pointerLoop(const int *__restrict__ in, int *out, int n) {
   for (const int *p = in; p < in + n; p++) s += *p;
   out[threadIdx.x] = s;
 }
+// object copies (llvm.memcpy) read their source like a load
+struct Two { double a, b; };
+__global__ void copyVec(const float4 *__restrict__ in, float4 *__restrict__ out) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void copyStruct(const Two *__restrict__ in, Two *out) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void copyNotRestrict(const float4 *in, float4 *out) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void copyTile(const float4 *__restrict__ in, float *out) {
+  __shared__ float4 sh[64];
+  int t = threadIdx.x;
+  sh[t] = in[blockIdx.x * 64 + t];
+  __syncthreads();
+  float s = 0;
+  for (int k = 0; k < 64; k++) s += sh[k].x * sh[k].w;
+  out[blockIdx.x * 64 + t] = s;
+}
 `;
 
-function ncPerKernel(ptx: string): Record<string, number> {
+/** Per kernel, how often `re` occurs in its body. */
+function countPerKernel(ptx: string, re: RegExp): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const m of ptx.matchAll(/\.entry (\w+)\([\s\S]*?\n\}\n/g)) out[m[1]!] = (m[0].match(/ld\.global\.nc/g) ?? []).length;
+  for (const m of ptx.matchAll(/\.entry (\w+)\([\s\S]*?\n\}\n/g)) out[m[1]!] = (m[0].match(re) ?? []).length;
   return out;
 }
+const ncPerKernel = (ptx: string) => countPerKernel(ptx, /ld\.global\.nc/g);
 
 const skip = skipReason('nvcc');
 describe.skipIf(skip !== undefined)(`ld.global.nc ${skip ?? ''}`, () => {
@@ -55,9 +71,17 @@ describe.skipIf(skip !== undefined)(`ld.global.nc ${skip ?? ''}`, () => {
     const { r, refPtx } = compileWithReference('ldnc', SRC);
     expect(r.ok, r.unsupported).toBe(true);
     const theirs = ncPerKernel(refPtx), ours = ncPerKernel(r.ptx);
-    expect(Object.keys(theirs).length).toBe(7);
+    expect(Object.keys(theirs).length).toBe(11);
+    expect(theirs._Z7copyVecPK6float4PS_).toBeGreaterThan(0);
+    expect(theirs._Z15copyNotRestrictPK6float4PS_).toBe(0);
     expect(theirs._Z8readOnlyPKfPfi).toBeGreaterThan(0);
     expect(theirs._Z14passedToWriterPfS_i).toBe(0);
     expect(ours).toEqual(theirs);
+  });
+
+  it('leaves no generic pointer made only to be copied through (cvta.global), as the real cicc', () => {
+    const { r, refPtx } = compileWithReference('ldnc', SRC);
+    const generic = /cvta\.global/g;
+    expect(countPerKernel(r.ptx, generic)).toEqual(countPerKernel(refPtx, generic));
   });
 });

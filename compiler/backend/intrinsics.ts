@@ -3,7 +3,7 @@ import type { Inst, Value, Type } from '../middle/ir';
 import { T, sizeOf } from '../middle/ir';
 import { Unsupported } from '../diagnostics';
 import type { FnEmitter, Addr } from './isel';
-import { spaceOf, addrText, constGepOffset, dot } from './isel';
+import { spaceOf, addrText, constGepOffset, dot, NC } from './isel';
 import { bitsOf } from './types';
 import { emitTexSurf } from './texsurf';
 
@@ -252,11 +252,13 @@ function lowerMemcpy(e: FnEmitter, args: Value[], move: boolean, align: number):
     if (n === 0) return;
     const da = e.addrOf(dst), sa = e.addrOf(src);
     const al = Math.max(gcd(knownAlign(dst), knownAlign(src)), align);
+    // a copy out of memory nothing writes while the kernel runs goes through the read-only cache, as a load does
+    const nc = !vol && sa.space === 'global' && e.readOnlyMemory(src);
     if (al % 16 === 0 && n % 16 === 0 && !vol) {
       const parts: string[][] = [];
       for (let o = 0; o < n; o += 16) {
         const rs = [e.fresh('r'), e.fresh('r'), e.fresh('r'), e.fresh('r')];
-        e.ins(`ld${dot(sa.space)}.v4.u32`, `{${rs.join(', ')}}`, addrText({ ...sa, off: sa.off + o }));
+        e.ins(`ld${dot(sa.space)}${nc ? '.nc' : ''}.v4.u32`, `{${rs.join(', ')}}`, addrText({ ...sa, off: sa.off + o }));
         if (move) parts.push(rs); else e.ins(`st${dot(da.space)}.v4.u32`, addrText({ ...da, off: da.off + o }), `{${rs.join(', ')}}`);
       }
       parts.forEach((rs, k) => e.ins(`st${dot(da.space)}.v4.u32`, addrText({ ...da, off: da.off + k * 16 }), `{${rs.join(', ')}}`));
@@ -266,10 +268,10 @@ function lowerMemcpy(e: FnEmitter, args: Value[], move: boolean, align: number):
     const ty = w === 8 ? T.i64 : w === 4 ? T.i32 : w === 2 ? T.i16 : T.i8;
     if (move) {
       const tmp: string[] = [];
-      for (let o = 0; o < n; o += w) tmp.push(e.loadScalar(ty, { ...sa, off: sa.off + o }, vol));
+      for (let o = 0; o < n; o += w) tmp.push(e.loadScalar(ty, { ...sa, off: sa.off + o }, nc ? NC : vol));
       tmp.forEach((t, k) => e.storeScalar(ty, { ...da, off: da.off + k * w }, t, vol));
     } else {
-      for (let o = 0; o < n; o += w) e.storeScalar(ty, { ...da, off: da.off + o }, e.loadScalar(ty, { ...sa, off: sa.off + o }, vol), vol);
+      for (let o = 0; o < n; o += w) e.storeScalar(ty, { ...da, off: da.off + o }, e.loadScalar(ty, { ...sa, off: sa.off + o }, nc ? NC : vol), vol);
     }
     return;
   }

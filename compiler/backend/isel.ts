@@ -32,7 +32,7 @@ export interface FnPiece {
 export interface Addr { space: string; base: string; off: number }
 
 /** memQual's mark for a load through the non-coherent (read-only) cache: `ld.global.nc`, not a qualifier before the space. */
-const NC = '.nc';
+export const NC = '.nc';
 const ldOp = (qual: string, sp: string): string => (qual === NC ? `ld${sp}.nc` : `ld${qual}${sp}`);
 
 export function spaceOf(as: number): string {
@@ -1011,7 +1011,7 @@ export class FnEmitter {
    * point into is a constant global or a `__restrict__` (noalias) kernel parameter that the kernel only
    * reads through.
    */
-  private readOnlyMemory(p: Value): boolean {
+  readOnlyMemory(p: Value): boolean {
     if (!this.f.isKernel) return false;
     const seen = new Set<Value>();
     const work: Value[] = [p];
@@ -1431,6 +1431,8 @@ export class FnEmitter {
           this.ins('add.u64', d, '%SPL', String(this.allocaOff.get(x as Inst)!));
           return;
         }
+        // a generic pointer only accessed through (addrOf() takes the specific one) needs no register
+        if (ta === 0 && fa !== 0 && (this.users.get(i) ?? []).every(u => (u.op === 'load' && u.ops[0] === i) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) || this.addressOnlyMemIntrinsic(u, i))) return;
         const s = this.scalar(x);
         if (fa === ta) this.mov(d, s);
         else if (ta === 0) this.ins(`cvta.${spaceOf(fa)}.u64`, d, s);

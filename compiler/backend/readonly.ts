@@ -9,6 +9,7 @@ import type { Arg, Func, Inst, Value } from '../middle/ir';
 const ADDR_STEPS = new Set(['gep', 'addrspacecast', 'bitcast', 'phi', 'select']);
 /** Intrinsics that read memory through their pointer operands and write none. */
 const READ_ONLY_CALLEES = /^llvm\.(nvvm\.ldg|nvvm\.ldu|prefetch|lifetime|assume)/;
+const MEM_COPIES = /^llvm\.(memcpy|memmove)\./;
 
 export function onlyReadsThrough(f: Func, a: Arg, visiting: Set<Arg> = new Set()): boolean {
   if (visiting.has(a)) return true;   // a recursive path adds no new accesses
@@ -27,6 +28,8 @@ export function onlyReadsThrough(f: Func, a: Arg, visiting: Set<Arg> = new Set()
       const callee = i.ops[0]!;
       if (callee.kind !== 'func' || derived.has(callee)) return false;
       if (READ_ONLY_CALLEES.test(callee.name)) continue;
+      // a copy reads its source (operand 2) and writes its destination (operand 1)
+      if (MEM_COPIES.test(callee.name) && !derived.has(i.ops[1]!)) continue;
       if (callee.blocks.length === 0) return false;
       for (let k = 1; k < i.ops.length; k++) {
         if (!derived.has(i.ops[k]!)) continue;

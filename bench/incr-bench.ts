@@ -7,7 +7,7 @@
 //   cicc  - the real cicc on the unchanged unit (a process per run, as nvcc runs it, started from a child process:
 //           processRunner() in common.ts says why).
 // On Linux it also prints the mean time full and edit spent on a CPU (main thread), which a loaded machine
-// distorts less than wall time.
+// distorts less than wall time, and with the ratio of the medians the median of each round's edit / full.
 // Each timed compile runs in an event-loop turn of its own, as the daemon serves each request: V8 runs the
 // young-generation collections it schedules as tasks between turns (in one synchronous loop they would fall into
 // whichever compile comes next, mostly an edit after a full compile's garbage).
@@ -122,6 +122,9 @@ async function main(): Promise<number> {
   }
 
   const mf = median(full), me = median(edit), mc = median(cicc);
+  // each round times its full compile and its edit back to back: the median of their ratios does not mix a
+  // fast stretch of the machine's with a slow one, as a ratio of medians over the whole run can
+  const paired = median(edit.map((e, r) => e / full[r]!));
   const phaseMedian = Object.fromEntries(Object.keys(phases[0]!).map(k => [k, +median(phases.map(p => (p as unknown as Record<string, number>)[k] ?? 0)).toFixed(2)]));
   const f1 = (x: number) => x.toFixed(1);
   const spread = (xs: number[]) => `${f1(Math.min(...xs))}–${f1(Math.max(...xs))}`;
@@ -134,14 +137,14 @@ async function main(): Promise<number> {
     `| one-kernel edit (in-process, piece store warm) | ${f1(me)} | ${spread(edit)} |`,
     `| real cicc, whole unit (process) | ${f1(mc)} | ${spread(cicc)} |`,
     '',
-    `edit / full = ${(me / mf).toFixed(3)} (target <= 0.10); edit / cicc = ${(me / mc).toFixed(3)}; full / cicc = ${(mf / mc).toFixed(3)}`,
+    `edit / full = ${(me / mf).toFixed(3)} (target <= 0.10); per round, median = ${paired.toFixed(3)}; edit / cicc = ${(me / mc).toFixed(3)}; full / cicc = ${(mf / mc).toFixed(3)}`,
     `edit phases (median ms): ${JSON.stringify(phaseMedian)}`,
     ...(editCpu.length === runs && fullCpu.length === runs
       ? [`main thread on a CPU (mean ms, not counting waits for a CPU): edit ${mean(editCpu).toFixed(2)}, full ${mean(fullCpu).toFixed(2)}, edit / full = ${(mean(editCpu) / mean(fullCpu)).toFixed(3)}`] : []),
   ].join('\n'));
 
   writeResults('incr-bench', {
-    runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc }, ratios: { editOverFull: me / mf, editOverCicc: me / mc, fullOverCicc: mf / mc },
+    runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc }, ratios: { editOverFull: me / mf, editOverFullPerRound: paired, editOverCicc: me / mc, fullOverCicc: mf / mc },
     samplesMs: { full, edit, cicc }, editPhasesMedianMs: phaseMedian,
     ...(editCpu.length === runs && fullCpu.length === runs
       ? { onCpuMeanMs: { full: mean(fullCpu), edit: mean(editCpu) }, onCpuEditOverFull: mean(editCpu) / mean(fullCpu), onCpuSamplesMs: { full: fullCpu, edit: editCpu } } : {}),

@@ -80,6 +80,29 @@ describe.skipIf(skip !== undefined)(`compile pool ${skip ?? ''}`, () => {
     }
   });
 
+  it('gives a unit to a free worker that compiled the same file before, if any (its caches hold that file)', async () => {
+    const dir = mkTempDir('affinity-worker');
+    const wrapper = path.join(dir, 'which-worker.js');
+    // Answers with the thread it ran on, after holding its worker for the time the text asks.
+    fs.writeFileSync(wrapper, `const { threadId } = require('node:worker_threads');
+exports.compileUnit = (text) => {
+  const until = Date.now() + Number(text);
+  while (Date.now() < until) {}
+  return { ok: true, ptx: String(threadId), stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
+};\n`);
+    const pool = newPool(2, wrapper);
+    const opts = (file: string): CompileOptions => ({ ...defaultOptions(), arch: 90, origSrcFileName: file });
+    // both workers busy, each with one file; then each file again, one at a time, and both at once reversed
+    const [a, b] = await Promise.all([pool.run('300', opts('a.cu')), pool.run('300', opts('b.cu'))]);
+    expect(a!.result.ptx).not.toBe(b!.result.ptx);
+    expect((await pool.run('0', opts('b.cu'))).result.ptx).toBe(b!.result.ptx);
+    expect((await pool.run('0', opts('a.cu'))).result.ptx).toBe(a!.result.ptx);
+    const [b2, a2] = await Promise.all([pool.run('50', opts('b.cu')), pool.run('50', opts('a.cu'))]);
+    expect([a2!.result.ptx, b2!.result.ptx]).toEqual([a!.result.ptx, b!.result.ptx]);
+    // the same file for another target is another unit: any free worker
+    expect([a!.result.ptx, b!.result.ptx]).toContain((await pool.run('0', { ...opts('c.cu'), arch: 80 })).result.ptx);
+  });
+
   it('turns a dying worker into an internal-error fallback and keeps working', async () => {
     const dir = mkTempDir('crash-worker');
     const wrapper = path.join(dir, 'crashing-compile.js');

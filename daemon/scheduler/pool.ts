@@ -29,7 +29,16 @@ export interface PoolOptions {
   log?: (line: string) => void;
 }
 
-interface Slot { worker: Worker; ready: boolean; job?: { job: WorkerJob; resolve: (r: PoolResult) => void } }
+interface Slot {
+  worker: Worker; ready: boolean; job?: { job: WorkerJob; resolve: (r: PoolResult) => void };
+  /** The source files of its recent jobs, most recent last (see pump()). */
+  recent: string[];
+}
+
+/** Source files a worker remembers having compiled. */
+const RECENT_FILES = 16;
+/** What a job compiles, for a worker's memory of it: the source file and the target. */
+const fileOf = (j: WorkerJob): string => `${j.options.origSrcFileName ?? ''}\n${j.options.arch}`;
 
 /** PTXD_WORKERS, or the machine's cores. */
 export function poolSize(env: NodeJS.ProcessEnv): number {
@@ -80,7 +89,7 @@ export class Pool {
     const worker = new Worker(WORKER_MAIN, {
       workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER, preludeModule: this.o.keepPrelude ? PRELUDE_MODULE : undefined, incrementalModule: INCREMENTAL_MODULE },
     });
-    const slot: Slot = { worker, ready: false };
+    const slot: Slot = { worker, ready: false, recent: [] };
     worker.on('message', (m: WorkerReply | { ready: true }) => {
       if ('ready' in m) { slot.ready = true; this.startFailures = 0; this.pump(); return; }
       const cur = slot.job;
@@ -127,10 +136,16 @@ export class Pool {
   }
 
   private pump(): void {
-    for (const slot of this.slots) {
+    // Jobs start in order. A job goes to a free worker that compiled its file recently when there is one: that
+    // worker's caches hold its prelude and its last compile (an edit since then compiles what changed only).
+    for (;;) {
       if (this.waiting.length === 0) return;
-      if (slot.job || !slot.ready) continue;
+      const free = this.slots.filter(x => x.ready && !x.job);
+      if (free.length === 0) break;
       const next = this.waiting.shift()!;
+      const file = fileOf(next.job);
+      const slot = free.find(x => x.recent.includes(file)) ?? free[0]!;
+      slot.recent = [...slot.recent.filter(f => f !== file), file].slice(-RECENT_FILES);
       slot.job = next;
       this.running++;
       if (this.running > this.peak) this.peak = this.running;

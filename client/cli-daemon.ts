@@ -216,11 +216,11 @@ export async function statsCommand(json: boolean): Promise<number> {
       `at most ${p.busyPeak ?? 0} compile jobs running at once\n` +
       `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)}, ` +
       `assemble ${s1(ph.assemble ?? 0)} (${p.compiled} units)\n`);
-    if (p.roots) out(`kernels           ${p.roots.compiled} compiled, ${p.roots.reused} reused from the piece cache\n`);
+    if (p.roots) out(`kernels           ${p.roots.compiled} compiled, ${p.roots.reused} reused from the piece cache; ${p.roots.byText ?? 0} units edited inside kernel bodies only\n`);
     if (p.last) {
       const lp = p.last.phaseMs;
       const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
-      out(`last compile      ${p.last.compiled ? `${p.last.compiled.length} kernels compiled, ${p.last.reused!.length} reused` : 'whole unit'}; ` +
+      out(`last compile      ${p.last.compiled ? `${p.last.compiled.length} kernels compiled, ${p.last.reused!.length} reused${p.last.byText ? ' (an edit inside kernel bodies)' : ''}` : 'whole unit'}; ` +
         `lex ${ms(lp.lex)}, skim ${ms(lp.skim)}, irgen ${ms(lp.irgen)}, optimize ${ms(lp.optimize)}, emit ${ms(lp.emit)}, assemble ${ms(lp.assemble)}\n`);
       if (p.last.compiled?.length) out(`  compiled: ${p.last.compiled.join(' ')}\n`);
     }

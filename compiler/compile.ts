@@ -32,7 +32,11 @@ export interface CompileResult {
   unsupported?: string;
   times: PhaseTimes;
   /** Mangled names of the roots (kernels) compiled vs reused from the piece store; absent when the per-root path was not used. */
-  functions?: { compiled: string[]; reused: string[] };
+  /**
+   * Per-kernel compile: the kernels compiled and those reused; byText when the unit's text differed from its last
+   * compile only inside kernel bodies (the reused ones were found unchanged by comparing the texts).
+   */
+  functions?: { compiled: string[]; reused: string[]; byText?: boolean };
 }
 
 /** What the caller provides from the toolkit (the compiler itself reads no files). */

@@ -12,7 +12,8 @@ import type { JobserverAuth } from '../client/jobserver';
 
 export const PROTOCOL = 1;
 
-export interface FunctionLists { compiled: string[]; reused: string[] }
+/** byText: the unit changed only inside kernel bodies since its last compile (see CompileResult.functions). */
+export interface FunctionLists { compiled: string[]; reused: string[]; byText?: boolean }
 /** A frame larger than this is a protocol error (PTX of real units is a few MB at most). */
 export const MAX_FRAME = 256 * 1024 * 1024;
 

@@ -50,7 +50,8 @@ export class Daemon {
   private readonly scheduler: Scheduler;
   private readonly phaseMs: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
   private compiled = 0;
-  private readonly roots = { compiled: 0, reused: 0 };
+  /** Kernels compiled and reused by per-kernel compiles; byText: units whose edit was found inside kernel bodies by comparing texts. */
+  private readonly roots = { compiled: 0, reused: 0, byText: 0 };
   private last: PoolStatus['last'];
   private readonly conns = new Set<Socket>();
   private lastActivity = Date.now();
@@ -279,14 +280,14 @@ export class Daemon {
         const f = r.result.functions;
         if (split?.compiled.length && f) {
           const byShares = new Set(split.compiled);
-          r.result.functions = { compiled: [...split.compiled, ...f.compiled.filter(k => !byShares.has(k))], reused: f.reused.filter(k => !byShares.has(k)) };
+          r.result.functions = { ...f, compiled: [...split.compiled, ...f.compiled.filter(k => !byShares.has(k))], reused: f.reused.filter(k => !byShares.has(k)) };
         }
         functions = r.result.functions;
         this.compiled++;
         for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] = (this.phaseMs[k] ?? 0) + (r.result.times[k] ?? 0);
         const fns = r.result.functions;
-        if (fns) { this.roots.compiled += fns.compiled.length; this.roots.reused += fns.reused.length; }
-        this.last = { ...(fns ? { compiled: fns.compiled, reused: fns.reused } : {}), phaseMs: { ...r.result.times } };
+        if (fns) { this.roots.compiled += fns.compiled.length; this.roots.reused += fns.reused.length; if (fns.byText) this.roots.byText++; }
+        this.last = { ...(fns ? { compiled: fns.compiled, reused: fns.reused, ...(fns.byText ? { byText: true } : {}) } : {}), phaseMs: { ...r.result.times } };
         return r;
       });
     })).then(res => {

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { REPO_ROOT, libdeviceBytes, mkTempDir, skipReason } from './helpers/tools';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
-import { SERIES, prepareVariant, type Prepared } from './incremental-fixture';
+import { SERIES, prepareSource, prepareVariant, type Prepared } from './incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 
@@ -61,4 +61,24 @@ describe.skipIf(skip !== undefined)(`incremental compiles in the worker pool ${s
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 900_000);
+
+  it('an edit inside a kernel body is found by comparing texts in the worker that compiled the unit before', async () => {
+    const libdevice = libdeviceBytes();
+    const text = (c: string) => `__global__ void kA(float* o) { o[threadIdx.x] = 1.0f; }\n__global__ void kB(float* o) { o[threadIdx.x] = ${c}; }\n`;
+    const [u0, u1] = ['2.0f', '3.0f'].map(c => prepareSource(text(c), 'pool-body'));
+    const other = prepareSource('__global__ void kC(int* o) { o[threadIdx.x] = 7; }\n__global__ void kD(int* o) { o[threadIdx.x] = 8; }\n', 'pool-other');
+    const dir = mkTempDir('incr-pool-body');
+    const pool = new Pool({ size: 2, keepPrelude: true });
+    pools.push(pool);
+    const env = { libdevice, pieceStore: { dir, limit: 1 << 30 } };
+    await pool.run(u0!.src, u0!.opts, [env]);   // whole: marks the file
+    // both workers busy: the unit compiles in one of them, another unit in the other
+    const [again] = await Promise.all([pool.run(u0!.src, u0!.opts, [env]), pool.run(other.src, other.opts, [env])]);
+    expect(again!.result.functions?.byText, 'the first per-kernel compile has no last compile to compare with').toBeUndefined();
+    const edit = (await pool.run(u1!.src, u1!.opts, [env])).result;
+    expect(outputs(edit)).toEqual(outputs(compileUnit(u1!.src, u1!.opts, { libdevice })));
+    expect(edit.functions).toEqual({ compiled: ['_Z2kBPf'], reused: ['_Z2kAPf'], byText: true });
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
 });

@@ -160,7 +160,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     remember(lastKey, src, prefix, level, base, entries, toks, index);
     lap('assemble');
     release();
-    return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused } };
+    return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused, ...(lastBodyEdit ? { byText: true } : {}) } };
   } catch (e) {
     // the whole-unit compile reports errors and unsupported constructs (and our own bugs) as it always does
     lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message

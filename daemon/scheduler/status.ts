@@ -16,7 +16,8 @@ export interface PoolStatus extends SchedulerStats {
   compiled: number;
   phaseMs: PhaseTimes;
   /** Incremental compiles (compiler/incremental/): kernels compiled vs reused from the piece store, summed. */
-  roots?: { compiled: number; reused: number };
-  /** The latest compile: its roots compiled and reused (absent when it compiled whole) and its phase times (ms). */
-  last?: { compiled?: string[]; reused?: string[]; phaseMs: PhaseTimes };
+  /** byText: the units among them whose edit since their last compile lay inside kernel bodies only (found by comparing texts). */
+  roots?: { compiled: number; reused: number; byText?: number };
+  /** The latest compile: its roots compiled and reused (absent when it compiled whole), whether by text, and its phase times (ms). */
+  last?: { compiled?: string[]; reused?: string[]; byText?: boolean; phaseMs: PhaseTimes };
 }

@@ -14,7 +14,7 @@
 // Every edited compile is checked against a clean compile of the same text (byte-identical PTX), after the
 // timed runs; a difference fails the benchmark. Prints a Markdown table and writes bench/results/incr-bench.json.
 //
-// Usage: node dist/bench/incr-bench.js [--runs N] [--arch 90]
+// Usage: node dist/bench/incr-bench.js [--runs N (default 21: the median of fewer moves with the machine)] [--arch 90]
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -64,7 +64,7 @@ const turn = (): Promise<void> => new Promise(resolve => setImmediate(resolve));
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function main(): Promise<number> {
-  const { runs, arch } = parseBenchArgs(process.argv.slice(2), 9);
+  const { runs, arch } = parseBenchArgs(process.argv.slice(2), 21);
   const skip = skipReason('nvcc', 'cicc');
   if (skip) { console.error(`incr-bench: ${skip}`); return 2; }
   process.env.PTXD_FALLBACK = 'never';

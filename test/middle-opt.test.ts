@@ -539,6 +539,54 @@ describe.skipIf(!HAVE_LLI)('unrolling a range-for over a local array (lli)', () 
   });
 });
 
+describe.skipIf(!HAVE_LLI)('unrolling std::equal over two local arrays (lli)', () => {
+  // cuda::std::array's operator==: two pointers step together until the end pointer, leaving early at the
+  // first difference; unrolled fully (each copy keeps its exit), both arrays leave local memory, as with cicc
+  for (const [what, differ, expected] of [['arrays that differ', true, '0\n4\n'], ['equal arrays', false, '1\n4\n']] as const) {
+    it(`${what}: same output, no alloca left`, () => {
+      const { m, b, print } = hostModule();
+      const A = arrayTy(4, T.i32);
+      const a = b.alloca(A, 4, 'a'), c = b.alloca(A, 4, 'c');
+      for (let k = 0; k < 4; k++) {
+        b.store(cInt(T.i32, k * 3 + 1), b.gep(A, a, [cInt(T.i64, 0), cInt(T.i64, k)]));
+        b.store(cInt(T.i32, differ && k === 2 ? 99 : k * 3 + 1), b.gep(A, c, [cInt(T.i64, 0), cInt(T.i64, k)]));
+      }
+      const p = b.alloca(T.ptr, 8, 'first1'), q = b.alloca(T.ptr, 8, 'first2'), res = b.alloca(T.i32, 4, 'res');
+      b.store(a, p);
+      b.store(c, q);
+      const endp = b.gep(T.i32, a, [cInt(T.i64, 4)]);
+      const cond = b.newBlock('cond'), body = b.newBlock('body'), step = b.newBlock('step');
+      const yes = b.newBlock('yes'), no = b.newBlock('no'), done = b.newBlock('done');
+      b.br(cond);
+      b.setBlock(cond);
+      b.condbr(b.icmp('ne', b.load(T.ptr, p), endp), body, yes);
+      b.setBlock(body);
+      b.condbr(b.icmp('ne', b.load(T.i32, b.load(T.ptr, p)), b.load(T.i32, b.load(T.ptr, q))), no, step);
+      b.setBlock(step);
+      b.store(b.gep(T.i32, b.load(T.ptr, p), [cInt(T.i64, 1)]), p);
+      b.store(b.gep(T.i32, b.load(T.ptr, q), [cInt(T.i64, 1)]), q);
+      b.br(cond);
+      b.setBlock(yes);
+      b.store(cInt(T.i32, 1), res);
+      b.br(done);
+      b.setBlock(no);
+      b.store(cInt(T.i32, 0), res);
+      b.br(done);
+      b.setBlock(done);
+      print(b.load(T.i32, res));
+      print(b.load(T.i32, b.gep(A, c, [cInt(T.i64, 0), cInt(T.i64, 1)])));
+      b.ret(cInt(T.i32, 0));
+      const before = lli(printModule(m));
+      expect(before.out).toBe(expected);
+      optimize(m, opts);
+      expect(structural(m)).toEqual([]);
+      const text = printModule(m);
+      expect(lli(text).out).toBe(before.out);
+      expect(text).not.toMatch(/alloca/);
+    });
+  }
+});
+
 describe.skipIf(!HAVE_LLI)('SROA with type punning (lli)', () => {
   it('keeps the output of union punning programs and promotes them (MIDDLE_FUZZ, default 40)', () => {
     const n = Number(process.env.MIDDLE_FUZZ ?? 40);

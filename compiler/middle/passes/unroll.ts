@@ -173,13 +173,27 @@ function unrolledCost(loop: Loop): number {
  */
 function indexesLocalArray(f: Func, loop: Loop): boolean {
   const entry = f.blocks[0]!;
-  const rootOf = (v: Value): Value => { while (v.kind === 'inst' && v.op === 'gep') v = v.ops[0]!; return v; };
+  const rootOf = (v: Value): Value => { while (v.kind === 'inst' && (v.op === 'gep' || v.op === 'addrspacecast' || v.op === 'bitcast')) v = v.ops[0]!; return v; };
   const dynamic = (i: Inst): boolean => i.ops.slice(1).some(x => (x.kind === 'inst' && !foldsToConst(x, 3 * MAX_TRIPS)) || x.kind === 'arg');
+  const isLocalArray = (v: Value): v is Inst => v.kind === 'inst' && v.op === 'alloca' && v.parent === entry;
   const arrays = new Set<Inst>();
   for (const b of loop.blocks) for (const i of b.insts) {
     if (i.op !== 'gep' || !dynamic(i)) continue;
     const base = rootOf(i.ops[0]!);
-    if (base.kind === 'inst' && base.op === 'alloca' && base.parent === entry) arrays.add(base);
+    if (isLocalArray(base)) arrays.add(base);
+  }
+  // a pointer stepping through the array (`for (p = a.begin(); p != a.end(); ++p)`, std::equal over two arrays)
+  const latchIn = (phi: Inst): Value | undefined => phi.ops[phi.targets.indexOf(loop.latch)];
+  for (const phi of loop.header.insts) {
+    if (phi.op !== 'phi') break;
+    if (phi.ty.k !== 'ptr') continue;
+    const step = latchIn(phi);
+    if (!step || step.kind !== 'inst' || step.op !== 'gep' || step.ops[0] !== phi) continue;
+    for (let k = 0; k < phi.ops.length; k++) {
+      if (loop.blocks.has(phi.targets[k]!)) continue;
+      const base = rootOf(phi.ops[k]!);
+      if (isLocalArray(base)) arrays.add(base);
+    }
   }
   for (const b of f.blocks) {
     if (loop.blocks.has(b)) continue;

@@ -3,7 +3,7 @@ import type { Inst, Value, Type } from '../middle/ir';
 import { T, sizeOf } from '../middle/ir';
 import { Unsupported } from '../diagnostics';
 import type { FnEmitter, Addr } from './isel';
-import { spaceOf, addrText, constGepOffset, dot, NC } from './isel';
+import { spaceOf, addrText, constGepOffset, dot, ldOp, NC } from './isel';
 import { bitsOf } from './types';
 import { emitTexSurf } from './texsurf';
 
@@ -258,7 +258,7 @@ function lowerMemcpy(e: FnEmitter, args: Value[], move: boolean, align: number):
       const parts: string[][] = [];
       for (let o = 0; o < n; o += 16) {
         const rs = [e.fresh('r'), e.fresh('r'), e.fresh('r'), e.fresh('r')];
-        e.ins(`ld${dot(sa.space)}${nc ? '.nc' : ''}.v4.u32`, `{${rs.join(', ')}}`, addrText({ ...sa, off: sa.off + o }));
+        e.ins(`${ldOp(nc ? NC : '', dot(sa.space))}.v4.u32`, `{${rs.join(', ')}}`, addrText({ ...sa, off: sa.off + o }));
         if (move) parts.push(rs); else e.ins(`st${dot(da.space)}.v4.u32`, addrText({ ...da, off: da.off + o }), `{${rs.join(', ')}}`);
       }
       parts.forEach((rs, k) => e.ins(`st${dot(da.space)}.v4.u32`, addrText({ ...da, off: da.off + k * 16 }), `{${rs.join(', ')}}`));

@@ -33,7 +33,10 @@ export interface Addr { space: string; base: string; off: number }
 
 /** memQual's mark for a load through the non-coherent (read-only) cache: `ld.global.nc`, not a qualifier before the space. */
 export const NC = '.nc';
-const ldOp = (qual: string, sp: string): string => (qual === NC ? `ld${sp}.nc` : `ld${qual}${sp}`);
+export const ldOp = (qual: string, sp: string): string => (qual === NC ? `ld${sp}.nc` : `ld${qual}${sp}`);
+
+/** Does u load from or store to the address p (and not store p itself)? */
+const addressedBy = (u: Inst, p: Value): boolean => (u.op === 'load' && u.ops[0] === p) || (u.op === 'store' && u.ops[1] === p && u.ops[0] !== p);
 
 export function spaceOf(as: number): string {
   switch (as) {
@@ -320,7 +323,7 @@ export class FnEmitter {
       for (const i of b.insts) {
         if (i.op !== 'gep' || i.ops.slice(1).every(x => x.kind === 'int') || this.isDirectParamPtr(i)) continue;
         const us = this.users.get(i) ?? [];
-        if (us.length === 0 || !us.every(u => (u.op === 'load' && u.ops[0] === i && !u.ordering) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i && !u.ordering))) continue;
+        if (us.length === 0 || !us.every(u => addressedBy(u, i) && !u.ordering)) continue;
         let parts;
         try { parts = this.gepParts(i); } catch { continue; }
         if (parts.base.kind !== 'inst' && parts.base.kind !== 'arg' && parts.base.kind !== 'global') continue;
@@ -337,8 +340,7 @@ export class FnEmitter {
     const foldable = (g: Inst): boolean => {
       if (g.op !== 'gep' || !g.ops.slice(1).every(x => x.kind === 'int')) return false;
       const us = this.users.get(g) ?? [];
-      return us.length > 0 && us.every(u => (u.op === 'load' && u.ops[0] === g && !u.ordering)
-        || (u.op === 'store' && u.ops[1] === g && u.ops[0] !== g && !u.ordering)
+      return us.length > 0 && us.every(u => (addressedBy(u, g) && !u.ordering)
         || (u.op === 'gep' && u.ops[0] === g && !u.ops.slice(1).includes(g) && (foldable(u) || this.dynGroup.has(u))));
     };
     for (const b of this.f.blocks) for (const i of b.insts) if (foldable(i)) this.foldedGep.add(i);
@@ -768,7 +770,7 @@ export class FnEmitter {
     switch (i.op) {
       case 'phi': this.regsOf(i); return;
       case 'alloca':
-        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !(u.op === 'load' && u.ops[0] === i) && !(u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) && !this.isLocalCast(u) && !this.addressOnlyMemIntrinsic(u, i))) {
+        if (this.useCount(i) > 0 && (this.users.get(i) ?? []).some(u => !addressedBy(u, i) && !this.isLocalCast(u) && !this.addressOnlyMemIntrinsic(u, i))) {
           this.needSP = true;
           this.ins('add.u64', this.reg(i), '%SP', String(this.allocaOff.get(i)!));
         }
@@ -1427,12 +1429,12 @@ export class FnEmitter {
         const fa = (from as { as: number }).as, ta = (to as { as: number }).as;
         if (this.isLocalCast(i)) {
           // needed only as the base of dynamic address arithmetic; loads/stores use [%SPL+off]
-          if ((this.users.get(i) ?? []).every(u => (u.op === 'load' && u.ops[0] === i) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) || this.foldedGep.has(u))) return;
+          if ((this.users.get(i) ?? []).every(u => addressedBy(u, i) || this.foldedGep.has(u))) return;
           this.ins('add.u64', d, '%SPL', String(this.allocaOff.get(x as Inst)!));
           return;
         }
         // a generic pointer only accessed through (addrOf() takes the specific one) needs no register
-        if (ta === 0 && fa !== 0 && (this.users.get(i) ?? []).every(u => (u.op === 'load' && u.ops[0] === i) || (u.op === 'store' && u.ops[1] === i && u.ops[0] !== i) || this.addressOnlyMemIntrinsic(u, i))) return;
+        if (ta === 0 && fa !== 0 && (this.users.get(i) ?? []).every(u => addressedBy(u, i) || this.addressOnlyMemIntrinsic(u, i))) return;
         const s = this.scalar(x);
         if (fa === ta) this.mov(d, s);
         else if (ta === 0) this.ins(`cvta.${spaceOf(fa)}.u64`, d, s);

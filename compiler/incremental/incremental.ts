@@ -53,7 +53,7 @@ export function lastFallbackReason(): string { return lastFallback; }
 let lastUnitReused = false;
 export function lastUnitLevelReused(): boolean { return lastUnitReused; }
 
-/** Whether the last incremental compile found its text changed only inside one kernel's body since the unit's previous compile. For tests. */
+/** Whether the last incremental compile found its text changed only inside kernel bodies since the unit's previous compile. For tests. */
 let lastBodyEdit = false;
 export function lastCompileWasBodyEdit(): boolean { return lastBodyEdit; }
 
@@ -112,7 +112,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
     if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
 
     const hashes = new IndexHashes(toks, index);
-    // an edit inside one kernel's body since this unit's last compile: nothing else needs checking
+    // an edit inside kernel bodies since this unit's last compile: nothing else needs checking
     const lastKey = `${optKey}\n${libdeviceKey(env.libdevice)}\n${toks.files[0] ?? ''}`;
     const prefix = lexed ? verifiedPrefix(lexed) : null;
     const last = part ? undefined : lastCompiles.get(lastKey);
@@ -240,8 +240,9 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
 
 /**
  * The last incremental compile of each unit (by options, libdevice and main file), for the commonest edit: one
- * inside a kernel's body. Such an edit changes no declaration but that kernel's, so the unit level and every
- * other root's entry still hold (their traces are checked for the kernel's name) and need no hashing.
+ * inside kernel bodies. The skimmer indexes nothing inside a body, so such an edit changes no declaration but
+ * those kernels': the unit level and every other root's entry still hold (their traces are checked for the
+ * kernels' names) and need no hashing.
  */
 interface LastCompile {
   src: string;
@@ -266,8 +267,9 @@ function remember(key: string, src: string, prefix: ReturnType<typeof verifiedPr
   if (level.templates.size > 0) return;
   const bodies: LastCompile['bodies'] = [];
   for (const di of level.kernelDecls) {
-    const d = typeof di === 'number' ? index.decls[di] : undefined;
-    if (!d || d.bodyStart < 0 || d.bodyEnd < 0 || typeof di !== 'number') return;
+    if (typeof di !== 'number') return;
+    const d = index.decls[di]!;
+    if (d.bodyStart < 0 || d.bodyEnd < 0) return;
     bodies.push({ di, name: d.name, open: toks.start[d.bodyStart]!, close: toks.start[d.bodyEnd]!, line: toks.line[d.bodyEnd]!, file: toks.file[d.bodyEnd]! });
   }
   const order = bodies.map((_, i) => i).sort((x, y) => bodies[x]!.open - bodies[y]!.open);

@@ -7,6 +7,7 @@ import type { CompileOptions } from '../options';
 import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
 import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types';
+import type { StubInputExtras } from './stub';
 import type { FuncSym, VarSym } from './ast';
 import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName, sugarOf, unqual } from './ctype';
 import { Tok } from './tokens';
@@ -24,17 +25,18 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   const u = new Unit(toks, index, opts);
   hostModuleId = opts.moduleId;
   const module = newModule();
-  const stub: StubInput = { kernels: [], variables: [] };
+  const empty: StubInput = { kernels: [], variables: [] };
   const kernels: FuncSym[] = [];
   const vars: VarSym[] = [];
   const kernelTemplates = new Map<string, number[]>();
 
   // 0. a unit that ends inside a construct (truncated .ii) or has a lexical error in the user's code
-  if (unitIsBroken(u, toks, index)) return { module, stub, diagnostics: u.diags };
+  if (unitIsBroken(u, toks, index)) return { module, stub: empty, diagnostics: u.diags };
 
   // 1. roots
   collectRoots(u, kernels, vars, kernelTemplates);
-  if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates)) if (!kernels.includes(k)) kernels.push(k);
+  const firstSeen = new Map<FuncSym, number>();
+  if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates, firstSeen)) if (!kernels.includes(k)) kernels.push(k);
 
   // 2. parse and check every function the roots reach
   const gen = new ModuleGen(u, opts, module);
@@ -49,12 +51,10 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
     gen.emitBody(f);
   }
   // static local variables are created by codegen on first use
-  if (u.errorCount > 0) return { module, stub, diagnostics: u.diags };
+  if (u.errorCount > 0) return { module, stub: empty, diagnostics: u.diags };
 
   // 3. stub description
-  for (const k of kernels) stub.kernels.push(stubKernel(u, k, opts));
-  for (const v of vars) stub.variables.push(stubVariable(v, opts));
-  return { module, stub, diagnostics: u.diags };
+  return { module, stub: stubInput(u, kernels, vars, opts, firstSeen), diagnostics: u.diags };
 }
 
 
@@ -108,10 +108,50 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
 
 }
 
-/** The host stub's description of the unit's kernels and variables. */
-export function stubInput(u: Unit, kernels: FuncSym[], vars: VarSym[], opts: CompileOptions): StubInput {
+/**
+ * The host stub's description of the unit's kernels and variables. EDG writes a kernel template's
+ * specialisation where the unit first asks for it (`firstSeen`: a launch, an explicit instantiation), among
+ * the other kernels in source order; that order also numbers the stub's temporaries.
+ */
+export function stubInput(u: Unit, kernels: FuncSym[], vars: VarSym[], opts: CompileOptions, firstSeen?: ReadonlyMap<FuncSym, number>): StubInput {
   hostModuleId = opts.moduleId;
-  return { kernels: kernels.map(k => stubKernel(u, k, opts)), variables: vars.map(v => stubVariable(v, opts)) };
+  const at = (k: FuncSym): number => firstSeen?.get(k) ?? k.pos;
+  const ordered = firstSeen && firstSeen.size > 0 ? kernels.map((k, i) => ({ k, i })).sort((a, b) => at(a.k) - at(b.k) || a.i - b.i).map(x => x.k) : kernels;
+  const stubKernels = ordered.map(k => stubKernel(u, k, opts));
+  const input: StubInput & StubInputExtras = { kernels: stubKernels, variables: vars.map(v => stubVariable(v, opts)) };
+  const typeOrder = nestedTypeOrder(u, stubKernels);
+  if (typeOrder) input.typeOrder = typeOrder;
+  return input;
+}
+
+/**
+ * Where the namespace-scope types that kernel parameters name (`ns::T`) are declared: EDG declares the stub's
+ * aliases for them in that order. A type nested in a class takes its class's place.
+ */
+function nestedTypeOrder(u: Unit, kernels: readonly StubKernel[]): Record<string, number> | undefined {
+  const order: Record<string, number> = {};
+  const declaredAt = (qual: string): number | undefined => {
+    const parts = qual.split('::').filter(p => p !== '_NV_ANON_NAMESPACE');
+    for (let n = parts.length; n >= 2; n--) {
+      const name = parts[n - 1]!, scope = parts.slice(0, n - 1).join('::');
+      for (const di of u.index.byName.get(name) ?? []) {
+        const d = u.index.decls[di]!;
+        if ((d.kind === 'record' || d.kind === 'enum' || d.kind === 'typedef') && d.scope.split('::').filter(p => p !== '(anonymous)').join('::') === scope) return d.first;
+      }
+    }
+    return undefined;
+  };
+  const visit = (t: HostType): void => {
+    if (t.k === 'ptr' || t.k === 'ref') visit(t.to);
+    else if (t.k === 'array') visit(t.elem);
+    else if (t.k === 'func') { visit(t.ret); t.params.forEach(visit); }
+    else if ((t.k === 'record' || t.k === 'enum' || t.k === 'typedef') && t.qualName.includes('::') && !(t.qualName in order)) {
+      const at = declaredAt(t.qualName);
+      if (at !== undefined) order[t.qualName] = at;
+    }
+  };
+  for (const k of kernels) for (const p of k.params) visit(p.type);
+  return Object.keys(order).length > 0 ? order : undefined;
 }
 
 /** Structural errors cicc reports before anything else: brackets still open at the end of the unit, bad tokens in user files. */
@@ -147,35 +187,42 @@ function drainParse(gen: ModuleGen, parseBody: (f: FuncSym) => void): void {
  * The specialisations of kernel templates the unit asks for: explicit instantiations, and template-ids
  * `k<args>` in the user's code (launches `k<float,4><<<...>>>`, `&k<int>`), in source order.
  */
-export function templateKernelInstances(u: Unit, templates: Map<string, number[]>): FuncSym[] {
+export function templateKernelInstances(u: Unit, templates: Map<string, number[]>, firstSeen?: Map<FuncSym, number>): FuncSym[] {
   const out: FuncSym[] = [];
   const toks = u.toks;
   const own = [...templates.keys()].flatMap(n => u.index.byName.get(n) ?? []).map(di => u.index.decls[di]!).filter(d => (d.flags & DeclFlag.Template) && !(d.flags & DeclFlag.ExplicitInst));
   const hosts = launchingHostTemplates(u, new Set(templates.keys()));
   const visited = new Set<string>();
   for (let i = 0; i < toks.count; i++) {
-    if (toks.kind[i] !== Tok.Ident) continue;
+    const found = out.length;
+    instancesAt(i);
+    if (firstSeen) for (let j = found; j < out.length; j++) firstSeen.set(out[j]!, i);
+  }
+  return out;
+
+  function instancesAt(i: number): void {
+    if (toks.kind[i] !== Tok.Ident) return;
     const name = u.text(i);
     if (hosts.has(name) && u.isUserFile(i) && enclosingHostTemplate(u, i) < 0 && !inOwnDeclarator(u, i, name) && u.text(i - 1) !== '.' && u.text(i - 1) !== '->') {
       walkHostTemplate(u, hosts, templates, i, null, visited, out);
-      continue;
+      return;
     }
     const ents = templates.get(name);
-    if (!ents) continue;
-    if (own.some(d => i >= d.first && i <= d.last)) continue;
-    if (u.text(i - 1) === '.' || u.text(i - 1) === '->') continue;
+    if (!ents) return;
+    if (own.some(d => i >= d.first && i <= d.last)) return;
+    if (u.text(i - 1) === '.' || u.text(i - 1) === '->') return;
     // a host function declared with the kernel template's name (`extern "C" void reduceSinglePass(...)`)
     const hostFns = (u.index.byName.get(name) ?? []).map(di => u.index.decls[di]!).filter(d => d.kind === 'function' && !(d.flags & (DeclFlag.Template | DeclFlag.ExplicitInst)));
-    if (hostFns.some(d => i >= d.first && (d.bodyStart < 0 || i < d.bodyStart))) continue;
+    if (hostFns.some(d => i >= d.first && (d.bodyStart < 0 || i < d.bodyStart))) return;
     // and called by that name: cicc's overload resolution picks the host function (a kernel is launched with <<< >>>)
-    if (hostFns.length && u.text(i + 1) === '(') continue;
+    if (hostFns.length && u.text(i + 1) === '(') return;
     const next = u.text(i + 1);
     const explicitInst = isExplicitInstantiation(u, i);
     // inside a host function template: read under each binding the user's code asks for (walkHostTemplate)
-    if (u.isUserFile(i) && enclosingHostTemplate(u, i) >= 0) continue;
-    if (next === '<<' || next === '<<<') { for (const f of deducedLaunches(u, i, name)) if (!out.includes(f)) out.push(f); continue; }
-    if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); continue; }
-    if (!u.isUserFile(i) && !explicitInst) continue;
+    if (u.isUserFile(i) && enclosingHostTemplate(u, i) >= 0) return;
+    if (next === '<<' || next === '<<<') { for (const f of deducedLaunches(u, i, name)) if (!out.includes(f)) out.push(f); return; }
+    if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); return; }
+    if (!u.isUserFile(i) && !explicitInst) return;
     const scope = u.index.decls[ents[0]!]!.scope;
     const p = new Parser(u, i + 1, toks.count, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : []);
     // in a host function: the integral constants it declared before (`const int B = 256; k<B><<<...>>>`)
@@ -191,12 +238,11 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     if (!f && u.text(p.p) === '<<' && u.text(p.p + 1) === '<') {
       // `k<float><<<g, b>>>(lambda, p)`: the remaining arguments are deduced from the launch's arguments
       for (const g of deducedLaunches(u, i, name)) if (!out.includes(g)) out.push(g);
-      continue;
+      return;
     }
     if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
     if (!out.includes(f)) out.push(f);
   }
-  return out;
 }
 /**
  * Kernel template specialisations launched with deduced arguments (`k<<<g, b>>>(d_ptr)`): the host function

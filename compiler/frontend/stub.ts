@@ -49,6 +49,8 @@ export interface StubInputExtras {
    * is taken to be a namespace.
    */
   classScopes?: string[];
+  /** Where nested types named by kernel parameters are declared (token index by qualified name): their aliases follow that order. */
+  typeOrder?: Record<string, number>;
 }
 
 const ANON = '_NV_ANON_NAMESPACE';
@@ -90,9 +92,8 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
       return cvPrefix(t) + builtinName(t.name);
     case 'ptr': {
       if (hasArray(t.to)) return declarator(t, '', mode, moduleId);
-      const quals = [t.const ? 'const' : '', t.volatile ? 'volatile' : '', t.restrict ? '__restrict__' : ''].filter(q => q !== '');
       const inner = spell(t.to, mode, moduleId);
-      return `${inner}${inner.endsWith('*') ? '' : ' '}*${quals.join(' ')}`;
+      return `${inner}${inner.endsWith('*') ? '' : ' '}*${ptrQuals(t)}`;
     }
     case 'ref':
       if (hasArray(t.to)) return declarator(t, '', mode, moduleId);
@@ -114,6 +115,11 @@ function spell(t: HostType, mode: Mode, moduleId: string): string {
   }
 }
 
+/** A pointer's own qualifiers as EDG orders them: `const volatile __restrict__`. */
+function ptrQuals(t: { const?: boolean; volatile?: boolean; restrict?: boolean }): string {
+  return [t.const ? 'const' : '', t.volatile ? 'volatile' : '', t.restrict ? '__restrict__' : ''].filter(q => q !== '').join(' ');
+}
+
 /** Does the type need a declarator around the name (a pointer to an array or a function)? */
 function hasArray(t: HostType): boolean {
   return t.k === 'array' || t.k === 'func' || ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to));
@@ -128,7 +134,8 @@ function declarator(t: HostType, inner: string, mode: Mode, moduleId: string): s
     return declarator(t.ret, `${inner}(${ps.length ? ps.join(', ') : 'void'})`, mode, moduleId);
   }
   if ((t.k === 'ptr' || t.k === 'ref') && hasArray(t.to)) {
-    const op = t.k === 'ref' ? (t.rvalue ? '&&' : '&') : '*' + [t.const ? 'const' : '', t.volatile ? 'volatile' : '', t.restrict ? '__restrict__' : ''].filter(q => q).join(' ');
+    const quals = t.k === 'ptr' ? ptrQuals(t) : '';
+    const op = t.k === 'ref' ? (t.rvalue ? '&&' : '&') : `*${quals}${quals && /^[A-Za-z_]/.test(inner) ? ' ' : ''}`;
     return declarator(t.to, `(${op}${inner})`, mode, moduleId);
   }
   const base = spell(t, mode, moduleId);
@@ -288,6 +295,9 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   };
   const aliasTarget = new Map<string, HostType>();
   for (const k of kernels) for (const p of k.params) collectNestedTypes(p.type, nested, aliasTarget);
+  const declared = extras.typeOrder;
+  const declaredAt = (q: string): number => declared?.[q] ?? Number.MAX_SAFE_INTEGER;
+  if (declared) nested.sort((a, b) => declaredAt(a) - declaredAt(b));
   // class template specialisations are named through an alias of their mangled name
   const templ = new Map<string, string>();
   const collectTemplates = (t: HostType): void => {
@@ -336,7 +346,9 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
       const par = `__par${i}`;
       if (isRestrictPtr(p)) {
         const t = `__T${temp++}`;
-        temps.push(declT({ ...p.type, restrict: false } as HostType, t, 'stub', id));
+        // the temporary drops the parameter's top-level qualifiers (`int *const __restrict__` → `int *__T0`):
+        // an uninitialised const would not compile, and EDG declares it so
+        temps.push(declT({ ...p.type, const: false, volatile: false, restrict: false } as HostType, t, 'stub', id));
         stmts.push(`${t} = ${par}`);
         stmts.push(`__cudaSetupArgSimple(${t}, ${p.offset}UL)`);
       } else {
@@ -351,7 +363,8 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
       // the wrapper specialisation qualifies global records like a definition does (`struct ::P *&`)
       const refTy = (p: StubParam) => { const t = spell(p.type, 'def', id); return hasArray(p.type) ? declarator(p.type, '&', 'def', id) : t.endsWith('*') ? `${t}&` : `${t} &`; };
       const refs = k.params.map((p, i) => hasArray(p.type) ? declarator(p.type, `&__cuda_${i}`, 'def', id) : `${refTy(p)}__cuda_${i}`);
-      const casts = k.params.map((p, i) => `(${refTy(p)})__cuda_${i}`);
+      // the casts drop the parameters' top-level qualifiers (`(float *&)`, `(float &)`)
+      const casts = k.params.map((p, i) => `(${refTy({ ...p, type: { ...p.type, const: false, volatile: false, restrict: false } as HostType })})__cuda_${i}`);
       const wrapper = `template<> __specialization_static void __wrapper__device_stub_${k.name}<${k.templateArgs.plain.join(',')}>${k.params.length ? `( ${refs.join(',')})` : '(void)'}{__device_stub_${stubName(k)}${k.params.length ? `( ${casts.join(',')})` : '()'};}`;
       if (k.namespaces.length) {
         // the wrapper specialisation lives in the kernel's namespace

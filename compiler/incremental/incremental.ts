@@ -212,7 +212,8 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   const declOf = new Map<FuncSym | VarSym, number>();
   collectRoots(u, kernels, vars, templates, declOf);
   // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
-  if (templates.size > 0) for (const k of templateKernelInstances(u, templates)) if (!kernels.includes(k)) kernels.push(k);
+  const firstSeen = new Map<FuncSym, number>();
+  if (templates.size > 0) for (const k of templateKernelInstances(u, templates, firstSeen)) if (!kernels.includes(k)) kernels.push(k);
   const gen = new ModuleGen(u, opts, newModule());
   const { rec, detach } = record(gen, gen.m);
   for (const v of vars) gen.global(v);
@@ -221,7 +222,7 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => mangleFunction(k, opts.moduleId)) };
   const gp = globalParts(opts);
   for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
-  const stub = stubTemplate(stubInput(u, kernels, vars, opts), opts);
+  const stub = stubTemplate(stubInput(u, kernels, vars, opts, firstSeen), opts);
   const level: UnitLevel = { preamble, stub, kernelDecls: kernels.map(k => declOf.get(k) ?? k.name), varDecls: vars.map(v => declOf.get(v)!), templates };
   if (slot !== null && templates.size === 0) {
     const trace = [...u.trace].sort();

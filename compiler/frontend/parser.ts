@@ -3315,8 +3315,11 @@ export class Parser {
   private implicitBuiltin(name: string, pos: Pos): FuncSym {
     const got = this.u.implicitBuiltins.get(name);
     if (got) return got;
-    let params: CType[], ret: CType;
-    if (isMmaBuiltin(name)) {
+    let params: CType[], ret: CType, variadic = false;
+    const gcc = GCC_IMPLICIT[name];
+    if (gcc) {
+      ({ params, ret, variadic } = gcc());
+    } else if (isMmaBuiltin(name)) {
       // the first pointer is written, the others read (`const int *`, `const float *` convert to them)
       params = [...mmaSignature(name)].map((c, i) => (c === 'p' ? ptrTo(i === 0 ? C.void : withQ(C.void, Q.Const)) : c === 'u' ? C.uint : C.int));
       ret = C.void;
@@ -3325,7 +3328,7 @@ export class Parser {
       ret = C.uint;
     }
     const f: FuncSym = {
-      kind: 'func', name, ty: { k: 'func', ret, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
+      kind: 'func', name, ty: { k: 'func', ret, params, variadic, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
       defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
       externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: this.u.fileOf(pos), id: this.u.nextId++,
     };
@@ -4398,7 +4401,9 @@ export class Parser {
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }
-      if (syms.length === 0 && this.at('(') && (/^__match(32|64)_(any|all)_sync$/.test(name) || isMmaBuiltin(name))) syms = [this.implicitBuiltin(name, pos)];
+      if (syms.length === 0 && this.at('(') && (/^__match(32|64)_(any|all)_sync$/.test(name) || isMmaBuiltin(name) || name in GCC_IMPLICIT)) syms = [this.implicitBuiltin(name, pos)];
+      // a compiler builtin we do not know (CUDA 13's __nv_atomic_*, another GCC builtin): cicc may well know it
+      if (syms.length === 0 && this.at('(') && /^__(builtin|nv|nvvm)_/.test(name)) throw new Unsupported(`compiler builtin ${name}`);
       if (syms.length === 0) {
         if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
         const friends = this.at('(') ? (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;
@@ -4590,6 +4595,17 @@ function userConversion(e: Expr, to: CType): Expr | null {
   return found.length === 1 ? found[0]! : null;
 }
 setUserConversion(userConversion);
+/**
+ * GCC builtins EDG knows without a declaration (what builtins.ts lowerGcc lowers): `__builtin_unreachable()` after a
+ * switch that covers every case, `__builtin_assume(x)`, `__builtin_assume_aligned(p, 16)`.
+ */
+const GCC_IMPLICIT: Record<string, () => { params: CType[]; ret: CType; variadic: boolean }> = {
+  __builtin_unreachable: () => ({ params: [], ret: C.void, variadic: false }),
+  __builtin_trap: () => ({ params: [], ret: C.void, variadic: false }),
+  __builtin_assume: () => ({ params: [C.bool], ret: C.void, variadic: false }),
+  __builtin_prefetch: () => ({ params: [ptrTo(withQ(C.void, Q.Const))], ret: C.void, variadic: true }),
+  __builtin_assume_aligned: () => ({ params: [ptrTo(withQ(C.void, Q.Const)), C.ulong], ret: ptrTo(C.void), variadic: true }),
+};
 /** GCC's bit builtins and the CUDA device functions that compute the same (defined where GCC's are). */
 const GCC_BIT_BUILTINS: Record<string, string> = {
   clz: '__clz', clzl: '__clzll', clzll: '__clzll', popcount: '__popc', popcountl: '__popcll', popcountll: '__popcll',

@@ -20,6 +20,8 @@ __device__ __noinline__ int call(A *a) { return a->f(); } __global__ void k(int 
 __global__ void k(int *p) { M *m = new M; p[0] = m != nullptr; }`, /operator new of class M/],
   // extended lambdas compile (test/kernels/cxx2_xlambda_*.cu); one capturing a class template specialisation with a value argument does not yet
   ['xlambda_value_template_capture', `// nvcc-flags: --extended-lambda\ntemplate <int N> struct Arr { float v[N]; };\ntemplate <typename F> __global__ void k(F f, float *p) { p[0] = f(p[0]); }\nint main() { Arr<2> t{{2, 3}}; k<<<1, 1>>>([t] __device__ (float x) { return x * t.v[1]; }, (float *)0); return 0; }`, /extended lambda capturing a class template specialisation with value arguments/],
+  // a compiler builtin we do not know is no error of the user's (cicc knows the generic __nv_atomic_load)
+  ['unknown_compiler_builtin', `__global__ void k(int *p) { int r; __nv_atomic_load(p, &r, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE); p[1] = r; }`, /compiler builtin __nv_atomic_load/],
   ['forwarding_ctor_template', `struct S { int v; template <typename T> __device__ S(T &&t) : v(1) {} __device__ S(const S &o) : v(o.v) {} }; __global__ void k(int *p) { S a(2); S b(a); p[0] = b.v; }`, /constructor template/],
 ];
 

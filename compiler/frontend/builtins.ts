@@ -23,6 +23,7 @@
 //   Inline asm: constraints r/h/l/f/d plus outputs '=r' etc.; several outputs as a struct return.
 //   Asm texts may open a `{ }` scope and declare `.reg .pred %bp<n>` registers of their own.
 //   External calls to libdevice `__nv_*` functions (linked by the middle end) and to `vprintf`.
+import { lowerNvAtomic } from './builtins-nvatomic';
 import { T, cInt, cFP, cNull, cTrue, cFalse, cZero, declareFunc, funcTy, structTy, alignOf, isInt, ptrTy, AS } from '../middle/ir';
 import type { Builder, Module, Value, Type, SyncScope, RmwOp, Inst } from '../middle/ir';
 import type { CompileOptions } from '../options';
@@ -454,6 +455,7 @@ export function lowerBuiltinCall(ctx: BuiltinCtx, name: string, args: Value[], r
   if (name === 'printf') return lowerPrintf(ctx, args[0] ?? cNull(), args.slice(1));
   let r: Value | undefined | null;
   if ((r = lowerAtomic(ctx, name, args, retTy)) !== null) return r;
+  if ((r = lowerNvAtomic(ctx.b, name, args)) !== null) return r;
   if ((r = lowerWarp(ctx, name, args)) !== null) return r;
   if ((r = lowerMisc(ctx, name, args, retTy)) !== null) return r;
   if ((r = lowerIntOps(ctx, name, args, retTy)) !== null) return r;

@@ -60,8 +60,18 @@ const KEYWORDS: readonly string[] = [
   'final', 'override',
 ];
 
-/** Spellings with fixed ids in every token stream: PUNCTUATORS, then keywords. */
-export const PRE_INTERNED: readonly string[] = [...PUNCTUATORS, ...KEYWORDS];
+/** C++'s alternative tokens ([lex.digraph]): `not (a and b)` is `!(a && b)`. The lexer turns them into the punctuators they spell. */
+const ALTERNATIVE_TOKENS: readonly (readonly [string, string])[] = [
+  ['and', '&&'], ['and_eq', '&='], ['bitand', '&'], ['bitor', '|'], ['compl', '~'], ['not', '!'],
+  ['not_eq', '!='], ['or', '||'], ['or_eq', '|='], ['xor', '^'], ['xor_eq', '^='],
+];
+
+/** Spellings with fixed ids in every token stream: PUNCTUATORS, then keywords, then the alternative tokens. */
+export const PRE_INTERNED: readonly string[] = [...PUNCTUATORS, ...KEYWORDS, ...ALTERNATIVE_TOKENS.map(a => a[0])];
+
+/** For the id of an alternative token's spelling, the punctuator's id (ALT_FIRST onwards). */
+const ALT_FIRST = PUNCTUATORS.length + KEYWORDS.length;
+const ALT_PUNCT = ALTERNATIVE_TOKENS.map(a => PUNCTUATORS.indexOf(a[1]));
 
 const preMap = new Map<string, number>();
 PRE_INTERNED.forEach((s, i) => preMap.set(s, i));
@@ -534,7 +544,9 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
           continue;
         }
       }
-      push(Tok.Ident, s, p, internRange(s, p, h));
+      const id = internRange(s, p, h);
+      if (id >= ALT_FIRST && id < ALT_FIRST + ALT_PUNCT.length) push(Tok.Punct, s, p, ALT_PUNCT[id - ALT_FIRST]!);
+      else push(Tok.Ident, s, p, id);
       continue;
     }
 

@@ -12,6 +12,7 @@ import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConve
 import { evalConst, evalInt, noteConstInit, unevaluated } from './consteval';
 import { TYPE_TRAITS, TRIAL_TRAITS, evalTypeTrait, triviallyCopyable, trivialDefault, isAbstractClass } from './traits';
 import { isMmaBuiltin, mmaSignature } from './builtins-mma';
+import { isNvAtomic, nvAtomicSignature, SYSTEM_SCOPE } from './builtins-nvatomic';
 import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, isDynamic, noteUnreadableVirtual } from './virtuals';
 import { arityOf, instantiateMemberClass, instantiateMemberAlias, tparamOf, dependent, type MemberClassTmpl } from './templates';
@@ -3312,11 +3313,31 @@ export class Parser {
    * 64-bit / match.all siblings (sm_70_rt.hpp calls them undeclared) and the WMMA builtins crt/mma.hpp calls
    * (`__hmma_m16n16k16_ld_a(int *, const int *, unsigned, int)`, builtins-mma.ts).
    */
+  /** A call of one of CUDA 13's type-generic __nv_atomic_* builtins (builtins-nvatomic.ts), at its '('. */
+  private nvAtomicCall(name: string, pos: Pos): Expr {
+    this.expect('(');
+    const args = this.at(')') ? [] : this.parseArgs(')');
+    this.expect(')');
+    const sig = nvAtomicSignature(name, args.map(a => rval(a).ty), this.u.opts.arch);
+    if (typeof sig === 'string') throw new Unsupported(sig);
+    if (sig.defaultScope) args.push(mk(C.int, pos, false, { k: 'int', v: BigInt(SYSTEM_SCOPE) }));
+    // one symbol per builtin and pointee type (`char` and `unsigned char` both load `.b8`)
+    const key = `${sig.name}(${sig.params.map(t => typeName(t)).join(',')})`;
+    let f = this.u.implicitBuiltins.get(key);
+    if (!f) {
+      f = builtinSym(this.u, sig.name, sig.params, sig.ret, false, pos);
+      this.u.implicitBuiltins.set(key, f);
+    }
+    return this.buildCall(f, null, f.ty, args, pos);
+  }
   private implicitBuiltin(name: string, pos: Pos): FuncSym {
     const got = this.u.implicitBuiltins.get(name);
     if (got) return got;
-    let params: CType[], ret: CType;
-    if (isMmaBuiltin(name)) {
+    let params: CType[], ret: CType, variadic = false;
+    const gcc = GCC_IMPLICIT[name];
+    if (gcc) {
+      ({ params, ret, variadic } = gcc());
+    } else if (isMmaBuiltin(name)) {
       // the first pointer is written, the others read (`const int *`, `const float *` convert to them)
       params = [...mmaSignature(name)].map((c, i) => (c === 'p' ? ptrTo(i === 0 ? C.void : withQ(C.void, Q.Const)) : c === 'u' ? C.uint : C.int));
       ret = C.void;
@@ -3324,11 +3345,7 @@ export class Parser {
       params = [C.uint, name.startsWith('__match64') ? C.ullong : C.uint, ...(name.endsWith('_all_sync') ? [ptrTo(C.int)] : [])];
       ret = C.uint;
     }
-    const f: FuncSym = {
-      kind: 'func', name, ty: { k: 'func', ret, params, variadic: false, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
-      defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
-      externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: this.u.fileOf(pos), id: this.u.nextId++,
-    };
+    const f = builtinSym(this.u, name, params, ret, variadic, pos);
     this.u.implicitBuiltins.set(name, f);
     return f;
   }
@@ -4398,7 +4415,10 @@ export class Parser {
         if (!this.at('(') && !(this.at('<<') && this.at('<', 1))) throw new Unsupported(`function template ${name} used other than in a call`);
         return e;
       }
-      if (syms.length === 0 && this.at('(') && (/^__match(32|64)_(any|all)_sync$/.test(name) || isMmaBuiltin(name))) syms = [this.implicitBuiltin(name, pos)];
+      if (syms.length === 0 && this.at('(') && (/^__match(32|64)_(any|all)_sync$/.test(name) || isMmaBuiltin(name) || name in GCC_IMPLICIT)) syms = [this.implicitBuiltin(name, pos)];
+      if (syms.length === 0 && this.at('(') && isNvAtomic(name)) return this.nvAtomicCall(name, pos);
+      // a compiler builtin we do not know (another GCC builtin, a __nv_ one): cicc may well know it
+      if (syms.length === 0 && this.at('(') && /^__(builtin|nv|nvvm)_/.test(name)) throw new Unsupported(`compiler builtin ${name}`);
       if (syms.length === 0) {
         if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
         const friends = this.at('(') ? (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;
@@ -4590,6 +4610,25 @@ function userConversion(e: Expr, to: CType): Expr | null {
   return found.length === 1 ? found[0]! : null;
 }
 setUserConversion(userConversion);
+/** A device builtin known without a declaration: lowered by name (builtins.ts), never compiled. */
+function builtinSym(u: Unit, name: string, params: CType[], ret: CType, variadic: boolean, pos: Pos): FuncSym {
+  return {
+    kind: 'func', name, ty: { k: 'func', ret, params, variadic, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
+    defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,
+    externC: true, isInline: false, forceinline: false, noinline: false, bodyStart: -1, bodyEnd: -1, pos, file: u.fileOf(pos), id: u.nextId++,
+  };
+}
+/**
+ * GCC builtins EDG knows without a declaration (what builtins.ts lowerGcc lowers): `__builtin_unreachable()` after a
+ * switch that covers every case, `__builtin_assume(x)`, `__builtin_assume_aligned(p, 16)`.
+ */
+const GCC_IMPLICIT: Record<string, () => { params: CType[]; ret: CType; variadic: boolean }> = {
+  __builtin_unreachable: () => ({ params: [], ret: C.void, variadic: false }),
+  __builtin_trap: () => ({ params: [], ret: C.void, variadic: false }),
+  __builtin_assume: () => ({ params: [C.bool], ret: C.void, variadic: false }),
+  __builtin_prefetch: () => ({ params: [ptrTo(withQ(C.void, Q.Const))], ret: C.void, variadic: true }),
+  __builtin_assume_aligned: () => ({ params: [ptrTo(withQ(C.void, Q.Const)), C.ulong], ret: ptrTo(C.void), variadic: true }),
+};
 /** GCC's bit builtins and the CUDA device functions that compute the same (defined where GCC's are). */
 const GCC_BIT_BUILTINS: Record<string, string> = {
   clz: '__clz', clzl: '__clzll', clzll: '__clzll', popcount: '__popc', popcountl: '__popcll', popcountll: '__popcll',

@@ -126,6 +126,25 @@ export function wrapInt(v: bigint, t: CType): bigint {
  */
 const addsCv = (from: number, to: number): number => ((to & ~from) & (Q.Const | Q.Volatile)) !== 0 ? 0.125 : 0;
 
+const CV = Q.Const | Q.Volatile;
+/**
+ * [conv.qual]: whether a pointer to `from` converts to a pointer to `to` by adding cv-qualifiers below the top
+ * level (`double (*)[8]` → `const double (*)[8]`, `int **` → `const int *const *`). An array's qualifiers are its
+ * elements'; a level may gain a qualifier only when every level above it in `to` is const.
+ */
+function qualificationConvertible(from: CType, to: CType): boolean {
+  let f = from, t = to, constAbove = true;
+  for (;;) {
+    while (f.k === 'array' && t.k === 'array' && f.n === t.n) { f = f.elem; t = t.elem; }
+    const fq = f.q & CV, tq = t.q & CV;
+    if (fq & ~tq) return false;
+    if ((tq & ~fq) && !constAbove) return false;
+    constAbove = constAbove && (tq & Q.Const) !== 0;
+    if (f.k === 'ptr' && t.k === 'ptr') { f = f.to; t = t.to; continue; }
+    return sameType(unqual(f), unqual(t));
+  }
+}
+
 /**
  * Rank of the implicit conversion of `e` to `to` (0 exact, 1 promotion, 2 conversion, 3 user-defined/ellipsis;
  * 0.125: exact but adding cv-qualification; 0.25: a class rvalue bound to a const lvalue reference),
@@ -168,6 +187,7 @@ export function convRank(e: Expr, to: CType): number {
     if (sameType(unqual(f.to), unqual(t.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return addsCv(f.to.q, t.to.q);
     if (isBaseOf(unqual(t.to), unqual(f.to)) && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 2;
     if (t.to.k === 'void' && f.to.k !== 'func' && ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0) return 2;
+    if (qualificationConvertible(f.to, t.to)) return 0.125;
     return -1;
   }
   if (t.k === 'ptr' && isNullConst(e)) return 2;
@@ -217,6 +237,7 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
       const qok = ((f.to.q & ~t.to.q) & (Q.Const | Q.Volatile)) === 0;
       if (ok && qok) return cast(r, 'p2p', t);
       if (qok && isBaseOf(unqual(t.to), unqual(f.to))) return derivedToBase(r, t as CType & { k: 'ptr' }, true);
+      if (qualificationConvertible(f.to, t.to)) return cast(r, 'p2p', t);
     }
   }
   return null;

@@ -232,9 +232,18 @@ function takeLock(lock: string): boolean {
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
+/** The daemon's log, for appending; something other than a file in its place (a symlink) is replaced, not followed. */
+function openLog(path: string): number {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+  try {
+    if (!lstatSync(path).isFile()) unlinkSync(path);
+  } catch { /* absent */ }
+  return openNoFollow(path, flags);
+}
+
 /** Spawns a detached daemon for `env` (the caller holds the start lock); returns its pid. */
 function spawnDaemon(env: NodeJS.ProcessEnv, sock: string): number {
-  const log = openNoFollow(logPath(sock), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+  const log = openLog(logPath(sock));
   const childEnv = { ...env };
   // The daemon outlives the build: it must not look like part of it.
   for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'PTXD_IN_FALLBACK', 'PTXD_CAPTURE_DIR', 'MSGPACKR_NATIVE_ACCELERATION_DISABLED']) delete childEnv[k];

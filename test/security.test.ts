@@ -338,6 +338,8 @@ describe.skipIf(skip !== undefined)(`client and daemon trust only each other ${s
         expect(msgs.map(m => m.t).filter(t => t !== 'welcome'), l).toEqual([]);
       }
       expect(fs.readdirSync(victim)).toEqual([]);
+      // our own clients refuse the open directory: closed again, they see the daemon's stats
+      fs.chmodSync(sb.dir, 0o700);
       const s = stats(sb);
       expect(s.daemon).toMatchObject({ served: 0, ciccCalls: 0 });
       expect(s.counters.requests).toBe(0);

@@ -240,7 +240,8 @@ describe.skipIf(skip !== undefined)(`client and daemon trust only each other ${s
         const net = require('node:net');
         const s = net.createServer(c => {
           process.stdout.write('connection\\n');
-          c.on('data', d => process.stdout.write('bytes ' + d.length + '\\n'));
+          // whatever it gets ends the connection: a client that talked to it goes on without a daemon
+          c.on('data', d => { process.stdout.write('bytes ' + d.length + '\\n'); c.destroy(); });
           c.on('error', () => {});
         });
         s.listen(process.argv[1], () => { require('node:fs').chmodSync(process.argv[1], 0o777); process.stdout.write('listening\\n'); });
@@ -320,7 +321,8 @@ describe.skipIf(skip !== undefined)(`client and daemon trust only each other ${s
         for (const hex of process.argv.slice(2)) {
           const c = net.connect(process.argv[1]);
           const got = [];
-          c.on('connect', () => c.write(Buffer.from(hex, 'hex')));
+          // all in one go, then our end closes: the daemon answers what it serves before closing its end
+          c.on('connect', () => c.end(Buffer.from(hex, 'hex')));
           c.on('data', d => got.push(d));
           c.on('error', e => process.stdout.write('error ' + e.code + '\\n'));
           c.on('close', () => {

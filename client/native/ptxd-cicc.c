@@ -3,9 +3,9 @@
 // nvcc runs cicc once per unit and architecture, so the client's start-up is paid on every compile: Node
 // alone takes 110-140 ms to start here, more than the daemon needs to answer from its cache or to compile
 // a small unit. This client only carries the call to a running daemon of the same build: argv, the
-// environment, cwd and pids go in a `cicc` message; the daemon parses argv, compiles, writes the outputs
-// (client/cicc.ts runCiccForClient) and answers with the exit code and cicc's stderr, or with the real
-// cicc to run instead (a fallback). It also takes make tokens for the daemon when asked (the protocol of
+// environment variables a compile needs, cwd and pids go in a `cicc` message; the daemon parses argv,
+// compiles, writes the outputs (client/cicc.ts runCiccForClient) and answers with the exit code and cicc's
+// stderr, or tells it to fall back to the real cicc. It also takes make tokens for the daemon when asked (the protocol of
 // client/jobserver.ts) and gives every one back on every way out it can catch.
 //
 // Anything else goes to the Node client (bin/ptxd-cicc run by node), which does the whole job itself:

@@ -26,6 +26,10 @@ import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from './pat
 import { appendNoFollow, ensureSocketDir, newNonce, proof, proofOk, replaceFile, writeKey } from './auth';
 import { clientEnv } from './client-env';
 
+/** A client that has not proven it holds the key within this time, or whose hello is larger than this, is refused. */
+const HANDSHAKE_MS = 30_000;
+const HANDSHAKE_BYTES = 64 * 1024;
+
 export interface DaemonOptions { socket: string; env: NodeJS.ProcessEnv }
 
 interface Job {
@@ -161,8 +165,14 @@ export class Daemon {
     let clientNonce = '';
     const myNonce = newNonce();
     const refuse = (why: string): void => { this.logLine(`refused a client: ${why}`); c.destroy(); };
+    // Until it has proven itself a client gets little: a bounded hello, and a handshake bounded in time.
+    let unproven = 0;
+    const handshakeTimer = setTimeout(() => { if (!trusted) refuse('no handshake'); }, HANDSHAKE_MS);
+    handshakeTimer.unref();
     c.on('data', chunk => {
       this.lastActivity = Date.now();
+      // (the client's proof may share a chunk with its first request, which may be large: only the hello is bounded)
+      if (!greeted && (unproven += chunk.length) > HANDSHAKE_BYTES) { refuse('hello too large'); return; }
       let msgs: Message[];
       try {
         msgs = reader.push(chunk);
@@ -183,6 +193,7 @@ export class Daemon {
         if (!trusted) {
           if (m.t !== 'auth' || !proofOk(this.key, 'client', myNonce, clientNonce, m.proof)) { refuse(`no proof of the key (${m.t})`); return; }
           trusted = true;
+          clearTimeout(handshakeTimer);
           continue;
         }
         try {
@@ -195,7 +206,7 @@ export class Daemon {
       }
     });
     c.on('error', () => { /* the client went away; close follows */ });
-    c.on('close', () => { this.conns.delete(c); this.lastActivity = Date.now(); });
+    c.on('close', () => { clearTimeout(handshakeTimer); this.conns.delete(c); this.lastActivity = Date.now(); });
   }
 
   private send(c: Socket, m: Message): void {

@@ -4,7 +4,8 @@
 
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { clientIdentity, connectDaemon, DaemonConnection, startDaemon, stopDaemon } from '../daemon/client';
+import { clientIdentity, connectDaemon, DaemonConnection, openDaemon, startDaemon, stopDaemon } from '../daemon/client';
+import { TrustError } from '../daemon/auth';
 import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
 import { emptyCounters, Store, type Counters, type StoreInfo } from '../daemon/store/store';
 import type { DaemonStatus } from '../daemon/protocol';
@@ -27,18 +28,30 @@ async function stopAndWait(c: DaemonConnection, pid: number): Promise<void> {
   for (let i = 0; i < 200 && pidAlive(pid); i++) await new Promise(r => setTimeout(r, 50));
 }
 
-/** A connection to whatever daemon runs on our socket (of this build or another); never starts one. */
+/**
+ * A connection to whatever daemon runs on our socket (of this build or another) and passes the checks
+ * of daemon/auth.ts; never starts one. A failed check is thrown (TrustError).
+ */
 async function runningDaemon(): Promise<DaemonConnection | undefined> {
   try {
-    const c = await DaemonConnection.open(socketPath(process.env));
-    await c.hello(clientIdentity(process.env));
-    return c;
-  } catch {
+    return (await openDaemon(process.env))?.conn;
+  } catch (e) {
+    if (e instanceof TrustError) throw e;
     return undefined;
   }
 }
 
 export async function daemonCommand(action: string, json: boolean): Promise<number> {
+  try {
+    return await daemonAction(action, json);
+  } catch (e) {
+    // a socket directory of another user, a daemon that fails the checks: one line, no stack trace
+    err(`ptxd: error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
+
+async function daemonAction(action: string, json: boolean): Promise<number> {
   const env = process.env;
   const sock = socketPath(env);
   switch (action) {
@@ -51,7 +64,7 @@ export async function daemonCommand(action: string, json: boolean): Promise<numb
       const s = await c!.status();
       c!.close();
       if (s.pid === before) { out(`ptxd daemon already running (pid ${s.pid}, ${sock})\n`); return 0; }
-      return daemonCommand('status', json);
+      return daemonAction('status', json);
     }
     case 'stop': {
       const c = await runningDaemon();
@@ -65,7 +78,7 @@ export async function daemonCommand(action: string, json: boolean): Promise<numb
       const c = await runningDaemon();
       if (c) await stopAndWait(c, (await c.status()).pid);
       await startDaemon(env);
-      return daemonCommand('status', json);
+      return daemonAction('status', json);
     }
     case 'status': {
       const c = await runningDaemon();
@@ -120,7 +133,8 @@ export interface StatsReport {
 }
 
 export async function collectStats(): Promise<StatsReport> {
-  const c = await runningDaemon();
+  // a daemon that fails the checks has no stats for us: the store's are reported
+  const c = await runningDaemon().catch(() => undefined);
   let daemon: DaemonStatus | null = null;
   if (c) {
     // The daemon writes its counters shortly after each request: make them current first.

@@ -3,13 +3,14 @@
 // Every failure is reported to the caller, who then compiles in-process: the daemon is an optimisation
 // and never the reason a build breaks.
 
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, lstatSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Identity, type Message } from './protocol';
 import { cacheDir, lockPath, logPath, socketPath } from './paths';
 import { buildStamp, compareVersions, ptxdVersion, REPO_ROOT } from './version';
+import { checkSocketDir, checkSocketFile, ensureSocketDir, newNonce, openNoFollow, proof, proofOk, readKey, TrustError } from './auth';
 
 export function clientIdentity(env: NodeJS.ProcessEnv): Identity {
   return { proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: cacheDir(env) };
@@ -74,6 +75,11 @@ export class DaemonConnection {
     });
   }
 
+  /** The nonce of our hello; the daemon's proof covers it. */
+  readonly nonce = newNonce();
+  /** Set once the daemon has proven it holds the key and we have sent our proof. */
+  trusted = false;
+
   hello(id: Identity): Promise<Extract<Message, { t: 'welcome' }>> {
     return new Promise((resolve, reject) => {
       if (this.closedError) { reject(this.closedError); return; }
@@ -82,7 +88,7 @@ export class DaemonConnection {
         resolve: m => { clearTimeout(timer); resolve(m as Extract<Message, { t: 'welcome' }>); },
         reject: e => { clearTimeout(timer); reject(e); },
       };
-      this.sock.write(encodeFrame({ t: 'hello', ...id }));
+      this.sock.write(encodeFrame({ t: 'hello', ...id, nonce: this.nonce }));
     });
   }
 
@@ -120,14 +126,35 @@ export class DaemonConnection {
 }
 
 /**
- * The daemon's answers become build outputs: only talk to a socket in a directory of our own (another
- * user could otherwise pre-create /tmp/ptxd-<uid> and serve us anything).
+ * The daemon's answers become build outputs, and our requests carry the build's paths: only talk to a
+ * socket of ours in a directory of ours (daemon/auth.ts). Checked before connecting, so that a socket
+ * another user planted gets not a byte. False when there is no socket.
  */
-function checkSocketDir(sock: string): void {
-  let st;
-  try { st = statSync(dirname(sock)); } catch { return; }   // absent: we create it (0700) when starting
-  const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) throw new Error(`${dirname(sock)} belongs to another user; not using its daemon`);
+function socketUsable(sock: string): boolean {
+  return checkSocketDir(sock) && checkSocketFile(sock);
+}
+
+/**
+ * Connects and shakes hands: the daemon proves it holds the key beside its socket, then we prove it.
+ * A daemon without a valid proof is only usable to be stopped (an older build that had no key), and only
+ * when it says it runs another build; undefined when there is no socket.
+ */
+export async function openDaemon(env: NodeJS.ProcessEnv, timeoutMs?: number):
+Promise<{ conn: DaemonConnection; welcome: Extract<Message, { t: 'welcome' }> } | undefined> {
+  const sock = socketPath(env);
+  if (!socketUsable(sock)) return undefined;
+  const conn = await DaemonConnection.open(sock, timeoutMs);
+  const w = await conn.hello(clientIdentity(env));
+  // The key is read after the welcome: a daemon writes it before it serves any connection.
+  const key = readKey(sock);
+  if (key !== undefined && proofOk(key, 'daemon', conn.nonce, w.nonce, w.proof)) {
+    conn.send({ t: 'auth', proof: proof(key, 'client', w.nonce!, conn.nonce) });
+    conn.trusted = true;
+  } else if (sameIdentity(w, clientIdentity(env))) {
+    conn.close();
+    throw new TrustError(`the daemon on ${sock} did not prove it holds the key in ${sock}.key; not using it`);
+  }
+  return { conn, welcome: w };
 }
 
 function sameIdentity(a: Identity, b: Identity): boolean {
@@ -138,17 +165,17 @@ function sameIdentity(a: Identity, b: Identity): boolean {
 async function tryConnect(env: NodeJS.ProcessEnv, verbose: (s: string) => void):
 Promise<{ conn?: DaemonConnection; replace?: DaemonConnection; absent?: boolean }> {
   const sock = socketPath(env);
-  checkSocketDir(sock);
-  let conn: DaemonConnection;
+  let opened;
   try {
-    conn = await DaemonConnection.open(sock);
+    opened = await openDaemon(env);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ECONNREFUSED') return { absent: true };
     throw e;
   }
+  if (!opened) return { absent: true };
+  const { conn, welcome: w } = opened;
   const me = clientIdentity(env);
-  const w = await conn.hello(me);
   if (sameIdentity(w, me)) return { conn };
   if (w.cacheDir !== me.cacheDir) {
     conn.close();
@@ -176,7 +203,8 @@ function pidAlive(pid: number): boolean {
 function takeLock(lock: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lock, 'wx', 0o600);
+      // O_EXCL: a symlink in its place is not followed (EEXIST)
+      const fd = openNoFollow(lock, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
       writeSync(fd, String(process.pid));
       closeSync(fd);
       return true;
@@ -186,8 +214,12 @@ function takeLock(lock: string): boolean {
     // Held: break it only if its owner is gone or it is old.
     let stale = false;
     try {
-      const pid = Number(readFileSync(lock, 'utf8'));
-      const age = Date.now() - statSync(lock).mtimeMs;
+      const st = lstatSync(lock);
+      if (!st.isFile()) throw new Error('not a lock file');   // a symlink or worse: removed below
+      const fd = openNoFollow(lock, constants.O_RDONLY);
+      let pid: number;
+      try { pid = Number(readFileSync(fd, 'utf8')); } finally { closeSync(fd); }
+      const age = Date.now() - st.mtimeMs;
       stale = age > STALE_LOCK_MS || (pid > 0 && !pidAlive(pid));
     } catch {
       stale = true; // vanished meanwhile: try again
@@ -200,9 +232,18 @@ function takeLock(lock: string): boolean {
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
+/** The daemon's log, for appending; something other than a file in its place (a symlink) is replaced, not followed. */
+function openLog(path: string): number {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+  try {
+    if (!lstatSync(path).isFile()) unlinkSync(path);
+  } catch { /* absent */ }
+  return openNoFollow(path, flags);
+}
+
 /** Spawns a detached daemon for `env` (the caller holds the start lock); returns its pid. */
 function spawnDaemon(env: NodeJS.ProcessEnv, sock: string): number {
-  const log = openSync(logPath(sock), 'a', 0o600);
+  const log = openLog(logPath(sock));
   const childEnv = { ...env };
   // The daemon outlives the build: it must not look like part of it.
   for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'PTXD_IN_FALLBACK', 'PTXD_CAPTURE_DIR', 'MSGPACKR_NATIVE_ACCELERATION_DISABLED']) delete childEnv[k];
@@ -236,8 +277,7 @@ async function awaitDaemon(sock: string, child: number | undefined, deadline: nu
  */
 export async function startDaemon(env: NodeJS.ProcessEnv): Promise<void> {
   const sock = socketPath(env);
-  mkdirSync(dirname(sock), { recursive: true, mode: 0o700 });
-  checkSocketDir(sock);
+  ensureSocketDir(sock);
   const lock = lockPath(sock);
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {

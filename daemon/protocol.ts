@@ -10,7 +10,7 @@ import type { UnitOrigin } from './watch/records';
 import type { RemoteStatus } from './store/remote/tier';
 import type { JobserverAuth } from '../client/jobserver';
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 /** byText: the unit changed only inside kernel bodies since its last compile (see CompileResult.functions). */
 export interface FunctionLists { compiled: string[]; reused: string[]; byText?: boolean }
@@ -42,8 +42,13 @@ export interface DaemonStatus extends Identity {
 }
 
 export type Message =
-  | ({ t: 'hello' } & Identity)
-  | ({ t: 'welcome'; pid: number } & Identity)
+  /**
+   * The handshake (daemon/auth.ts): the client's nonce; the daemon's nonce and its proof of the secret;
+   * then the client's proof (`auth`), before any request. A client that fails it is disconnected.
+   */
+  | ({ t: 'hello'; nonce?: string } & Identity)
+  | ({ t: 'welcome'; pid: number; nonce?: string; proof?: string } & Identity)
+  | { t: 'auth'; proof: string }
   /** origin: where a build's cicc call came from (recorded for `ptxd watch`, never part of the key). */
   | { t: 'compile'; id: number; req: UnitRequest; origin?: UnitOrigin }
   /** functions: which of the unit's functions were compiled and which reused, when it was compiled. */
@@ -60,11 +65,12 @@ export type Message =
   | { t: 'tokens-returned'; id: number; n: number }
   /**
    * A whole cicc call from the native client (client/native/ptxd-cicc.c): the daemon parses argv, compiles,
-   * writes the outputs and answers `cicc-done` with the exit code and cicc's stderr; `exec` (the real cicc
-   * and its argv) asks the client to run it instead (a fallback). t0: the client's start, ms since epoch.
+   * writes the outputs and answers `cicc-done` with the exit code and cicc's stderr; `fallback` asks the
+   * client to run the real cicc instead (the one it chooses itself: the daemon never names a program).
+   * env: only the variables of daemon/client-env.ts. t0: the client's start, ms since epoch.
    */
   | { t: 'cicc'; id: number; argv: string[]; env: Record<string, string>; cwd: string; pid: number; ppid: number; t0: number }
-  | { t: 'cicc-done'; id: number; code: number; stderr: string; exec?: string[] }
+  | { t: 'cicc-done'; id: number; code: number; stderr: string; fallback?: boolean }
   | { t: 'status'; id: number }
   | { t: 'status-reply'; id: number; status: DaemonStatus }
   | { t: 'flush'; id: number }

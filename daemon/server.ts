@@ -7,9 +7,8 @@
 //   asks it to: stops listening, removes its socket, answers queued requests with an error (their
 //   clients retry or compile in-process), flushes counters, closes the store.
 
-import { appendFileSync, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { dirname } from 'node:path';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from './protocol';
 import { recordRequest } from './watch/records';
 import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from './unit';
@@ -24,6 +23,12 @@ import type { PhaseTimes } from '../compiler/compile';
 import { DaemonConnection } from './client';
 import { buildStamp, compilerHash, ptxdVersion } from './version';
 import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from './paths';
+import { appendNoFollow, ensureSocketDir, newNonce, proof, proofOk, replaceFile, writeKey } from './auth';
+import { clientEnv } from './client-env';
+
+/** A client that has not proven it holds the key within this time, or whose hello is larger than this, is refused. */
+const HANDSHAKE_MS = 30_000;
+const HANDSHAKE_BYTES = 64 * 1024;
 
 export interface DaemonOptions { socket: string; env: NodeJS.ProcessEnv }
 
@@ -68,6 +73,8 @@ export class Daemon {
   private readonly log: string;
   /** Units may be split across workers (scheduler/split.ts). */
   private readonly split: boolean;
+  /** The secret clients prove they hold (daemon/auth.ts); written once listening. */
+  private key = '';
 
   constructor(private readonly o: DaemonOptions) {
     this.cacheDir = cacheDir(o.env);
@@ -87,7 +94,7 @@ export class Daemon {
       // Keep the log bounded: past 10 MB it moves to <log>.1 (one generation kept).
       if (++this.logLines % 500 === 0 && statSync(this.log).size > 10 * 1024 * 1024) renameSync(this.log, `${this.log}.1`);
     } catch { /* no log yet */ }
-    try { appendFileSync(this.log, `${new Date().toISOString()} [${process.pid}] ${s}\n`); } catch { /* no log then */ }
+    try { appendNoFollow(this.log, `${new Date().toISOString()} [${process.pid}] ${s}\n`); } catch { /* no log then */ }
   }
 
   async start(): Promise<void> {
@@ -95,9 +102,11 @@ export class Daemon {
     compilerHash();
     this.service.getStore();
     this.pool = new Pool({ size: this.scheduler.capacity, keepPrelude: true, log: s => this.logLine(s) });
-    mkdirSync(dirname(this.o.socket), { recursive: true, mode: 0o700 });
+    ensureSocketDir(this.o.socket);
     await this.listen();
-    writeFileSync(pidPath(this.o.socket), `${process.pid}\n`);
+    // Written before any connection is served (this runs before the next event): every welcome proves this key.
+    this.key = writeKey(this.o.socket);
+    replaceFile(pidPath(this.o.socket), `${process.pid}\n`);
     this.logLine(`started: ptxd ${ptxdVersion()} build ${buildStamp()}, socket ${this.o.socket}, cache ${this.cacheDir}, ` +
       `idle timeout ${this.idleMs / 1000} s, ${this.pool.size} compile workers`);
     process.on('SIGTERM', () => { void this.shutdown('SIGTERM'); });
@@ -119,7 +128,17 @@ export class Daemon {
         await new Promise<void>((resolve, reject) => {
           const s = createServer(c => this.accept(c));
           s.once('error', reject);
-          s.listen(this.o.socket, () => { s.removeListener('error', reject); this.server = s; resolve(); });
+          // The socket is created 0600 whatever the process umask (and chmod'ed again, belt and braces).
+          const umask = process.umask(0o177);
+          try {
+            s.listen(this.o.socket, () => {
+              s.removeListener('error', reject);
+              this.server = s;
+              try { chmodSync(this.o.socket, 0o600); resolve(); } catch (e) { s.close(); reject(e); }
+            });
+          } finally {
+            process.umask(umask);
+          }
         });
         return;
       } catch (e) {
@@ -140,9 +159,20 @@ export class Daemon {
     this.conns.add(c);
     this.lastActivity = Date.now();
     const reader = new FrameReader();
+    // hello → welcome (our nonce and proof) → the client's auth; until then nothing else is served.
     let greeted = false;
+    let trusted = false;
+    let clientNonce = '';
+    const myNonce = newNonce();
+    const refuse = (why: string): void => { this.logLine(`refused a client: ${why}`); c.destroy(); };
+    // Until it has proven itself a client gets little: a bounded hello, and a handshake bounded in time.
+    let unproven = 0;
+    const handshakeTimer = setTimeout(() => { if (!trusted) refuse('no handshake'); }, HANDSHAKE_MS);
+    handshakeTimer.unref();
     c.on('data', chunk => {
       this.lastActivity = Date.now();
+      // (the client's proof may share a chunk with its first request, which may be large: only the hello is bounded)
+      if (!greeted && (unproven += chunk.length) > HANDSHAKE_BYTES) { refuse('hello too large'); return; }
       let msgs: Message[];
       try {
         msgs = reader.push(chunk);
@@ -152,8 +182,20 @@ export class Daemon {
         return;
       }
       for (const m of msgs) {
-        if (!greeted && m.t !== 'hello') { c.destroy(); return; }
-        greeted = true;
+        if (c.destroyed) return;
+        if (!greeted) {
+          if (m.t !== 'hello') { refuse(`${m.t} before hello`); return; }
+          greeted = true;
+          clientNonce = typeof m.nonce === 'string' ? m.nonce : '';
+          this.welcome(c, clientNonce, myNonce);
+          continue;
+        }
+        if (!trusted) {
+          if (m.t !== 'auth' || !proofOk(this.key, 'client', myNonce, clientNonce, m.proof)) { refuse(`no proof of the key (${m.t})`); return; }
+          trusted = true;
+          clearTimeout(handshakeTimer);
+          continue;
+        }
         try {
           this.onMessage(c, m);
         } catch (e) {
@@ -164,7 +206,7 @@ export class Daemon {
       }
     });
     c.on('error', () => { /* the client went away; close follows */ });
-    c.on('close', () => { this.conns.delete(c); this.lastActivity = Date.now(); });
+    c.on('close', () => { clearTimeout(handshakeTimer); this.conns.delete(c); this.lastActivity = Date.now(); });
   }
 
   private send(c: Socket, m: Message): void {
@@ -173,9 +215,6 @@ export class Daemon {
 
   private onMessage(c: Socket, m: Message): void {
     switch (m.t) {
-      case 'hello':
-        this.send(c, { t: 'welcome', proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: this.cacheDir, pid: process.pid });
-        return;
       case 'compile':
         this.compile({ conn: c, id: m.id, reply: r => this.send(c, r) }, m.req, m.origin);
         return;
@@ -183,12 +222,13 @@ export class Daemon {
         this.cicc(c, m);
         return;
       case 'tokens-got': {
-        this.scheduler.extraTokensAcquired += m.n;
-        for (const j of this.inFlight) if (j.conn === c && j.id === m.id) j.tokenReply?.(m.n);
+        const n = this.tokenCount(m.n, m.t);
+        this.scheduler.extraTokensAcquired += n;
+        for (const j of this.inFlight) if (j.conn === c && j.id === m.id) j.tokenReply?.(n);
         return;
       }
       case 'tokens-returned':
-        this.scheduler.extraTokensReturned += m.n;
+        this.scheduler.extraTokensReturned += this.tokenCount(m.n, m.t);
         return;
       case 'status':
         this.send(c, { t: 'status-reply', id: m.id, status: this.status() });
@@ -204,6 +244,19 @@ export class Daemon {
       default:
         this.send(c, { t: 'error', id: (m as { id?: number }).id ?? 0, message: `unknown request ${(m as { t: string }).t}` });
     }
+  }
+
+  /** Our identity, nonce and proof of the key, answering a client's hello (daemon/auth.ts). */
+  private welcome(c: Socket, clientNonce: string, myNonce: string): void {
+    const p = /^[0-9a-f]{64}$/.test(clientNonce) ? { nonce: myNonce, proof: proof(this.key, 'daemon', clientNonce, myNonce) } : {};
+    this.send(c, { t: 'welcome', proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: this.cacheDir, pid: process.pid, ...p });
+  }
+
+  /** A count of make tokens a client reports: a whole number within what a client can hold, else 0 (never junk in the stats). */
+  private tokenCount(n: unknown, what: string): number {
+    if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= 1 << 20) return n;
+    this.logLine(`ignoring a bad token count in ${what}: ${JSON.stringify(n)?.slice(0, 40)}`);
+    return 0;
   }
 
   /** One unit request: answered from the cache, joined to a compile of the same key, or compiled. */
@@ -232,13 +285,14 @@ export class Daemon {
   private cicc(c: Socket, m: Extract<Message, { t: 'cicc' }>): void {
     this.ciccCalls++;
     const out: string[] = [];
-    let exec: string[] | undefined;
+    let fallback = false;
     const { realCicc, args } = splitRealCicc(m.argv);
     const ctx: CiccContext = {
-      env: m.env, cwd: m.cwd, pid: m.pid, ppid: m.ppid, realCicc,
+      env: clientEnv(m.env ?? {}, args), cwd: m.cwd, pid: m.pid, ppid: m.ppid, realCicc,
       stderr: s => { out.push(s); },
       now: () => Date.now() - m.t0,
-      execReal: argv => { exec = [...argv]; return 0; },
+      // the client runs the real cicc it chooses itself: we never name a program for it to run
+      execReal: () => { fallback = true; return 0; },
     };
     const compile = (req: UnitRequest, origin: UnitOrigin, auth?: JobserverAuth) => new Promise<UnitResponse>((resolve, reject) => {
       this.compile({
@@ -252,7 +306,7 @@ export class Daemon {
       }, req, origin);
     });
     runCiccForClient(args, ctx, compile).then(code => {
-      this.send(c, { t: 'cicc-done', id: m.id, code, stderr: out.join(''), ...(exec ? { exec } : {}) });
+      this.send(c, { t: 'cicc-done', id: m.id, code, stderr: out.join(''), ...(fallback ? { fallback: true } : {}) });
     }, e => {
       this.send(c, { t: 'error', id: m.id, message: (e as Error).message });
     });

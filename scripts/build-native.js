@@ -13,6 +13,7 @@ const root = path.resolve(__dirname, '..');
 const { buildStamp, ptxdVersion, NATIVE_CLIENT, SCRIPT_CLIENT } = require(path.join(root, 'dist', 'daemon', 'version.js'));
 const { INSTALL_DIR } = require(path.join(root, 'dist', 'daemon', 'paths.js'));
 const { PROTOCOL } = require(path.join(root, 'dist', 'daemon', 'protocol.js'));
+const { CLIENT_ENV_VARS } = require(path.join(root, 'dist', 'daemon', 'client-env.js'));
 
 /** A C string literal for any string (octal escapes for everything but plain printable ASCII). */
 function cString(s) {
@@ -31,6 +32,8 @@ const defines = {
   PTXD_VERSION: cString(ptxdVersion()),
   PTXD_STAMP: cString(buildStamp()),
   PTXD_PROTO: String(PROTOCOL),
+  // the environment variables the client sends: NUL-separated, an empty name ends the list
+  PTXD_ENV_VARS: cString(CLIENT_ENV_VARS.map(v => `${v}\0`).join('')),
 };
 
 mkdirSync(path.dirname(NATIVE_CLIENT), { recursive: true });

@@ -6,6 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, mkTempDir } from './helpers/tools';
 import type { Counters } from '../daemon/store/store';
+import { encodeFrame, type Message } from '../daemon/protocol';
+import { clientIdentity } from '../daemon/client';
+import { newNonce, proof, proofOk, readKey } from '../daemon/auth';
 
 export const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 export const PTXD_CICC_BIN = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');
@@ -117,4 +120,21 @@ export function exampleProject(name: string, sandboxes: DaemonSandbox[]): { sb: 
   const src = path.join(sb.dir, 'src');
   fs.cpSync(path.join(REPO_ROOT, 'make-integration', 'example'), src, { recursive: true });
   return { sb, src };
+}
+
+/**
+ * The handshake of a hand-made client (daemon/auth.ts): `hello` carries our nonce; once the daemon's
+ * welcome is in `got`, `auth` proves we hold the key beside the socket (as the real clients do).
+ */
+export function handshake(sb: DaemonSandbox): { hello: Buffer; auth: (got: readonly Message[]) => Buffer } {
+  const nonce = newNonce();
+  return {
+    hello: encodeFrame({ t: 'hello', ...clientIdentity(sb.env), nonce }),
+    auth: got => {
+      const w = got.find(m => m.t === 'welcome') as Extract<Message, { t: 'welcome' }>;
+      const key = readKey(sb.socket);
+      if (!key || !w.nonce || !proofOk(key, 'daemon', nonce, w.nonce, w.proof)) throw new Error('the daemon did not prove it holds its key');
+      return encodeFrame({ t: 'auth', proof: proof(key, 'client', w.nonce, nonce) });
+    },
+  };
 }

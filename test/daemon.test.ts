@@ -18,6 +18,7 @@ import {
 } from './daemon-helpers';
 import { encodeFrame, FrameReader, type Message } from '../daemon/protocol';
 import { Store } from '../daemon/store/store';
+import { newNonce, proof, writeKey } from '../daemon/auth';
 
 const skip = skipReason('nvcc', 'ptxas');
 const sandboxes: DaemonSandbox[] = [];
@@ -57,17 +58,24 @@ function builtIdentity(sb: DaemonSandbox): { proto: number; version: string; sta
   return JSON.parse(r.stdout);
 }
 
-/** A fake daemon on the sandbox socket that answers the handshake as told and records what it got. */
-function fakeDaemon(sb: DaemonSandbox, welcome: object, onCompile: 'drop' | 'ignore', onShutdown: 'exit' | 'ignore') {
+/**
+ * A fake daemon on the sandbox socket that answers the handshake as told and records what it got. With
+ * `key`, it writes a key beside the socket and proves it holds it (as this build's daemon does); without,
+ * it answers as a daemon of an older build that had no key.
+ */
+function fakeDaemon(sb: DaemonSandbox, welcome: object, onCompile: 'drop' | 'ignore', onShutdown: 'exit' | 'ignore', key = false) {
   const got: string[] = [];
   const conns = new Set<Socket>();
+  const secret = key ? writeKey(sb.socket) : undefined;
   const server = createServer(c => {
     conns.add(c);
     const reader = new FrameReader();
+    const nonce = newNonce();
     c.on('data', chunk => {
       for (const m of reader.push(chunk) as Message[]) {
         got.push(m.t);
-        if (m.t === 'hello') c.write(encodeFrame({ t: 'welcome', pid: 1, ...welcome } as Message));
+        const p = secret && m.t === 'hello' ? { nonce, proof: proof(secret, 'daemon', m.nonce!, nonce) } : {};
+        if (m.t === 'hello') c.write(encodeFrame({ t: 'welcome', pid: 1, ...welcome, ...p } as Message));
         if (m.t === 'compile' && onCompile === 'drop') { close(); c.destroy(); }
         if (m.t === 'shutdown' && onShutdown === 'exit') { c.write(encodeFrame({ t: 'ok', id: m.id })); close(); c.end(); }
       }
@@ -236,11 +244,11 @@ describe.skipIf(skip !== undefined)(`daemon with the real nvcc ${skip ?? ''}`, (
     const u = prepareUnits(SAXPY, [90]).get(90)!;
     const ref = await referencePtx(u);
     const sb = box('dies');
-    const dying = fakeDaemon(sb, builtIdentity(sb), 'drop', 'ignore');
+    const dying = fakeDaemon(sb, builtIdentity(sb), 'drop', 'ignore', true);
     await dying.listening;
     const r = await cicc(sb, u, path.join(sb.dir, 'o'), { PTXD_VERBOSE: '1' });
     expect(r.code, r.err).toBe(0);
-    expect(dying.got).toEqual(['hello', 'compile']);
+    expect(dying.got).toEqual(['hello', 'auth', 'compile']);
     expect(r.err).toContain('daemon request failed (attempt 1)');
     expect(fs.readFileSync(ciccOutputs(path.join(sb.dir, 'o')).ptx, 'utf8')).toBe(ref);
     expect(stats(sb).daemon).not.toBeNull();

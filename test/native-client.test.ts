@@ -99,7 +99,7 @@ describe.skipIf(skip !== undefined)(`native ptxd-cicc ${skip ?? ''}`, () => {
     const other = path.join(mkTempDir('native-build'), 'ptxd-cicc');
     const c = (s: string) => JSON.stringify(s);
     const cc = spawnSync('cc', ['-O1', `-DPTXD_NODE=${c(process.execPath)}`, `-DPTXD_SCRIPT=${c(PTXD_CICC_BIN)}`, `-DPTXD_INSTALL_DIR=${c(INSTALL_DIR)}`,
-      `-DPTXD_VERSION=${c(ptxdVersion())}`, `-DPTXD_STAMP=${c(`not-${buildStamp()}`)}`, `-DPTXD_PROTO=${PROTOCOL}`, '-o', other,
+      `-DPTXD_VERSION=${c(ptxdVersion())}`, `-DPTXD_STAMP=${c(`not-${buildStamp()}`)}`, `-DPTXD_PROTO=${PROTOCOL}`, '-DPTXD_ENV_VARS="PATH\\0"', '-o', other,
       path.join(REPO_ROOT, 'client', 'native', 'ptxd-cicc.c')], { encoding: 'utf8' });
     expect(cc.status, cc.stderr).toBe(0);
     let before = calls(sb);

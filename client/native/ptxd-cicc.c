@@ -3,17 +3,23 @@
 // nvcc runs cicc once per unit and architecture, so the client's start-up is paid on every compile: Node
 // alone takes 110-140 ms to start here, more than the daemon needs to answer from its cache or to compile
 // a small unit. This client only carries the call to a running daemon of the same build: argv, the
-// environment, cwd and pids go in a `cicc` message; the daemon parses argv, compiles, writes the outputs
-// (client/cicc.ts runCiccForClient) and answers with the exit code and cicc's stderr, or with the real
-// cicc to run instead (a fallback). It also takes make tokens for the daemon when asked (the protocol of
+// environment variables a compile needs, cwd and pids go in a `cicc` message; the daemon parses argv,
+// compiles, writes the outputs (client/cicc.ts runCiccForClient) and answers with the exit code and cicc's
+// stderr, or tells it to fall back to the real cicc. It also takes make tokens for the daemon when asked (the protocol of
 // client/jobserver.ts) and gives every one back on every way out it can catch.
 //
 // Anything else goes to the Node client (bin/ptxd-cicc run by node), which does the whole job itself:
 // no daemon yet (it starts one), a daemon of another build, a lost connection, an error answer, capture
 // mode, PTXD_DAEMON=0. So this file never decides anything about a compile; it is only faster.
 //
+// Trust (daemon/auth.ts): the socket is used only when it and its directory are ours (directory 0700, not a
+// symlink), the peer runs as us (SO_PEERCRED) and proves it holds the key in `<socket>.key`; we prove it
+// too. Only the environment variables of daemon/client-env.ts go out, and on a fallback we run the real
+// cicc we choose ourselves (nvcc's, our argv[1]), never a program the daemon names.
+//
 // Built by scripts/build-native.js, which passes the build's identity as macros (PTXD_NODE, PTXD_SCRIPT,
-// PTXD_INSTALL_DIR, PTXD_VERSION, PTXD_STAMP, PTXD_PROTO).
+// PTXD_INSTALL_DIR, PTXD_VERSION, PTXD_STAMP, PTXD_PROTO) and the environment allow-list (PTXD_ENV_VARS:
+// names separated by NUL bytes, ending with an empty name).
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -32,7 +39,7 @@
 #include <unistd.h>
 
 #if !defined(PTXD_NODE) || !defined(PTXD_SCRIPT) || !defined(PTXD_INSTALL_DIR) || !defined(PTXD_VERSION) || \
-    !defined(PTXD_STAMP) || !defined(PTXD_PROTO)
+    !defined(PTXD_STAMP) || !defined(PTXD_PROTO) || !defined(PTXD_ENV_VARS)
 #error "build with scripts/build-native.js"
 #endif
 
@@ -247,11 +254,11 @@ static int key_is(Val k, const char *name) {
 typedef struct {
   char *t;
   int64_t id, proto, want, code;
-  char *version, *stamp, *cacheDir, *err, *message;
+  char *version, *stamp, *cacheDir, *err, *message, *nonce, *proof;
+  int fallback;
   int has_auth;
   char *auth_kind, *auth_path;
   int64_t auth_r, auth_w;
-  char **exec;   // NULL-terminated
 } Msg;
 
 static void rd_auth(Rd *r, Val m, Msg *out) {
@@ -284,15 +291,11 @@ static int parse_msg(const unsigned char *p, size_t n, Msg *out) {
     else if (key_is(k, "cacheDir")) out->cacheDir = dup_val(v);
     else if (key_is(k, "stderr")) out->err = dup_val(v);
     else if (key_is(k, "message")) out->message = dup_val(v);
+    else if (key_is(k, "nonce")) out->nonce = dup_val(v);
+    else if (key_is(k, "proof")) out->proof = dup_val(v);
+    else if (key_is(k, "fallback") && v.type == V_BOOL) out->fallback = (int)v.i;
     else if (key_is(k, "auth") && v.type == V_MAP) rd_auth(&r, v, out);
-    else if (key_is(k, "exec") && v.type == V_ARR && v.len > 0) {
-      out->exec = calloc((size_t)v.len + 1, sizeof *out->exec);
-      if (!out->exec) return -1;
-      for (uint32_t j = 0; j < v.len && !r.bad; j++) {
-        out->exec[j] = dup_val(rd_val(&r));
-        if (!out->exec[j]) return -1;
-      }
-    } else rd_skip(&r, v, 1);
+    else rd_skip(&r, v, 1);
   }
   return r.bad || !out->t ? -1 : 0;
 }
@@ -411,27 +414,200 @@ static char *socket_path(const char *cache) {
   return base ? join2(base, name) : NULL;
 }
 
-/** Connects to the daemon's socket if it is in a directory of ours (daemon/client.ts checkSocketDir). */
+/**
+ * Connects to the daemon's socket only if the socket and its directory are ours, the directory is 0700
+ * and not a symlink (daemon/auth.ts checkSocketDir, checkSocketFile), and the peer runs as us: before
+ * these checks pass, nothing is sent.
+ */
 static int connect_daemon(const char *path) {
   struct sockaddr_un a = { 0 };
   if (strlen(path) >= sizeof a.sun_path) return -1;
   char *dir = strdup(path);
-  char *slash = dir ? strrchr(dir, '/') : NULL;
-  if (slash) {
-    *slash = 0;
-    struct stat st;
-    if (stat(*dir ? dir : "/", &st) == 0 && st.st_uid != getuid()) return -1;
-  }
+  if (!dir) return -1;
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  struct stat st;
+  int ok = lstat(slash ? (*dir ? dir : "/") : ".", &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid() &&
+           (st.st_mode & 077) == 0;
   free(dir);
+  if (!ok || lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != getuid()) return -1;
   a.sun_family = AF_UNIX;
   strcpy(a.sun_path, path);
   sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (sock < 0) return -1;
-  if (connect(sock, (struct sockaddr *)&a, sizeof a) < 0) { close(sock); sock = -1; return -1; }
+  struct ucred cred;
+  socklen_t len = sizeof cred;
+  if (connect(sock, (struct sockaddr *)&a, sizeof a) < 0 ||
+      getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || cred.uid != getuid()) {
+    close(sock);
+    sock = -1;
+    return -1;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// SHA-256 (FIPS 180-4) and HMAC (RFC 2104): the proofs of daemon/auth.ts, without a crypto library.
+
+typedef struct { uint32_t h[8]; unsigned char blk[64]; size_t used; uint64_t bytes; } Sha256;
+
+static const uint32_t K256[64] = {
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static uint32_t ror(uint32_t x, int n) { return x >> n | x << (32 - n); }
+
+static void sha_block(Sha256 *c, const unsigned char *p) {
+  uint32_t w[64];
+  for (int i = 0; i < 16; i++) w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+  for (int i = 16; i < 64; i++) {
+    uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+  }
+  uint32_t a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3], e = c->h[4], f = c->h[5], g = c->h[6], h = c->h[7];
+  for (int i = 0; i < 64; i++) {
+    uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K256[i] + w[i];
+    uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & cc) ^ (b & cc));
+    h = g; g = f; f = e; e = d + t1; d = cc; cc = b; b = a; a = t1 + t2;
+  }
+  c->h[0] += a; c->h[1] += b; c->h[2] += cc; c->h[3] += d; c->h[4] += e; c->h[5] += f; c->h[6] += g; c->h[7] += h;
+}
+
+static void sha_init(Sha256 *c) {
+  static const uint32_t h0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+  memcpy(c->h, h0, sizeof h0);
+  c->used = 0;
+  c->bytes = 0;
+}
+
+static void sha_update(Sha256 *c, const void *data, size_t n) {
+  const unsigned char *p = data;
+  c->bytes += n;
+  while (n > 0) {
+    size_t k = 64 - c->used < n ? 64 - c->used : n;
+    memcpy(c->blk + c->used, p, k);
+    c->used += k;
+    p += k;
+    n -= k;
+    if (c->used == 64) { sha_block(c, c->blk); c->used = 0; }
+  }
+}
+
+static void sha_final(Sha256 *c, unsigned char out[32]) {
+  uint64_t bits = c->bytes * 8;
+  unsigned char pad = 0x80, zero = 0, len[8];
+  sha_update(c, &pad, 1);
+  while (c->used != 56) sha_update(c, &zero, 1);
+  for (int i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
+  sha_update(c, len, 8);
+  for (int i = 0; i < 8; i++) { out[4 * i] = (unsigned char)(c->h[i] >> 24); out[4 * i + 1] = (unsigned char)(c->h[i] >> 16); out[4 * i + 2] = (unsigned char)(c->h[i] >> 8); out[4 * i + 3] = (unsigned char)c->h[i]; }
+}
+
+/** HMAC-SHA256(key, msg) as 64 hex digits (key no longer than a block: ours is 64 bytes). */
+static void hmac_hex(const char *key, size_t keylen, const char *msg, size_t n, char out[65]) {
+  unsigned char k[64] = { 0 }, ipad[64], opad[64], inner[32], mac[32];
+  if (keylen > 64) keylen = 64;
+  memcpy(k, key, keylen);
+  for (int i = 0; i < 64; i++) { ipad[i] = k[i] ^ 0x36; opad[i] = k[i] ^ 0x5c; }
+  Sha256 c;
+  sha_init(&c); sha_update(&c, ipad, 64); sha_update(&c, msg, n); sha_final(&c, inner);
+  sha_init(&c); sha_update(&c, opad, 64); sha_update(&c, inner, 32); sha_final(&c, mac);
+  for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", mac[i]);
+}
+
+/** The proof of `side` (daemon/auth.ts proof): HMAC(key, "ptxd-<side>\0<peer nonce>\0<own nonce>"). */
+static void make_proof(const char *key, const char *side, const char *peer, const char *own, char out[65]) {
+  char msg[256];
+  int n = snprintf(msg, sizeof msg, "ptxd-%s%c%s%c%s", side, 0, peer, 0, own);
+  hmac_hex(key, strlen(key), msg, (size_t)n, out);
+}
+
+static int is_hex64(const char *s) {
+  if (!s || strlen(s) != 64) return 0;
+  for (const char *p = s; *p; p++) if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))) return 0;
+  return 1;
+}
+
+/** The daemon's key from `<socket>.key`: ours, 0600, not a symlink, 64 hex digits; 0 on success. */
+static int read_key(const char *path, char key[65]) {
+  char *kp = malloc(strlen(path) + 5);
+  if (!kp) return -1;
+  strcpy(kp, path);
+  strcat(kp, ".key");
+  int fd = open(kp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  free(kp);
+  if (fd < 0) return -1;
+  struct stat st;
+  ssize_t n = -1;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid() && (st.st_mode & 077) == 0 && st.st_size == 64)
+    n = read(fd, key, 64);
+  close(fd);
+  if (n != 64) return -1;
+  key[64] = 0;
+  return is_hex64(key) ? 0 : -1;
+}
+
+/** 32 random bytes as 64 hex digits; 0 on success. */
+static int new_nonce(char out[65]) {
+  unsigned char r[32];
+  size_t got = 0;
+  while (got < sizeof r) {
+    ssize_t k = getrandom(r + got, sizeof r - got, 0);
+    if (k < 0) { if (errno == EINTR) continue; return -1; }
+    got += (size_t)k;
+  }
+  for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", r[i]);
+  return 0;
+}
+
+/** Equal without an early exit (the comparison time says nothing about the proof). */
+static int same_proof(const char *a, const char *b) {
+  if (!is_hex64(a) || !is_hex64(b)) return 0;
+  unsigned char d = 0;
+  for (int i = 0; i < 64; i++) d |= (unsigned char)(a[i] ^ b[i]);
+  return d == 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The environment the daemon may see (daemon/client-env.ts).
+
+static const char ENV_VARS[] = PTXD_ENV_VARS;
+
+/** The variable `--trace-env NAME` names (the last one, as the daemon's parser takes it). */
+static const char *trace_env(int argc, char **argv) {
+  const char *name = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--trace-env") == 0 && i + 1 < argc) name = argv[++i];
+    else if (strncmp(argv[i], "--trace-env=", 12) == 0) name = argv[i] + 12;
+  }
+  return name;
+}
+
+/** `entry` (NAME=value) is one the daemon may see. */
+static int env_allowed(const char *entry, const char *trace) {
+  const char *eq = strchr(entry, '=');
+  if (!eq) return 0;
+  size_t n = (size_t)(eq - entry);
+  if (trace && strlen(trace) == n && memcmp(entry, trace, n) == 0) return 1;
+  for (const char *v = ENV_VARS; *v; v += strlen(v) + 1) if (strlen(v) == n && memcmp(entry, v, n) == 0) return 1;
   return 0;
 }
 
 static int str_eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+/** argv[1] is the real cicc `--cicc-prefix` put there (client/cicc.ts splitRealCicc). */
+static int real_cicc_arg(const char *a) {
+  size_t n = strlen(a);
+  return a[0] != '-' && (strcmp(a, "cicc") == 0 || (n >= 5 && strcmp(a + n - 5, "/cicc") == 0));
+}
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -477,9 +653,12 @@ int main(int argc, char **argv) {
   char *path = cache ? socket_path(cache) : NULL;
   if (!path || connect_daemon(path) < 0) run_node();   // not running: the Node client starts it
 
+  char nonce[65], key[65], mine[65];
+  if (new_nonce(nonce) < 0) { close(sock); run_node(); }
   Buf b = { 0 };
-  mp_map(&b, 5);
+  mp_map(&b, 6);
   kv_str(&b, "t", "hello");
+  kv_str(&b, "nonce", nonce);
   kv_uint(&b, "proto", PTXD_PROTO);
   kv_str(&b, "version", PTXD_VERSION);
   kv_str(&b, "stamp", PTXD_STAMP);
@@ -494,6 +673,19 @@ int main(int argc, char **argv) {
               "(`npm run build` rebuilds both)\n", m.stamp, PTXD_STAMP);
     run_node();   // another build: the Node client replaces it (or stays away from a newer one)
   }
+  // The daemon proves it holds the key (read now: it is written before the daemon serves anyone).
+  if (!is_hex64(m.nonce) || read_key(path, key) < 0) { close(sock); run_node(); }
+  make_proof(key, "daemon", nonce, m.nonce, mine);
+  if (!same_proof(mine, m.proof)) {
+    close(sock);
+    if (str_eq(getenv("PTXD_VERBOSE"), "1")) fprintf(stderr, "ptxd: the daemon on %s did not prove it holds its key: using the Node client\n", path);
+    run_node();   // which refuses it too and compiles in-process
+  }
+  make_proof(key, "client", m.nonce, nonce, mine);
+  mp_map(&b, 2);
+  kv_str(&b, "t", "auth");
+  kv_str(&b, "proof", mine);
+  if (send_frame(&b) < 0) { close(sock); run_node(); }
 
   char cwd[8192];
   if (!getcwd(cwd, sizeof cwd)) run_node();
@@ -502,8 +694,9 @@ int main(int argc, char **argv) {
   signal(SIGTERM, on_signal);
   signal(SIGHUP, on_signal);
 
+  const char *trace = trace_env(argc, argv);
   uint32_t nenv = 0;
-  for (char **e = environ; *e; e++) if (strchr(*e, '=')) nenv++;
+  for (char **e = environ; *e; e++) if (env_allowed(*e, trace)) nenv++;
   mp_map(&b, 8);
   kv_str(&b, "t", "cicc");
   kv_uint(&b, "id", 1);
@@ -513,8 +706,8 @@ int main(int argc, char **argv) {
   mp_cstr(&b, "env");
   mp_map(&b, nenv);
   for (char **e = environ; *e; e++) {
+    if (!env_allowed(*e, trace)) continue;
     const char *eq = strchr(*e, '=');
-    if (!eq) continue;
     mp_str(&b, *e, (size_t)(eq - *e));
     mp_cstr(&b, eq + 1);
   }
@@ -537,12 +730,15 @@ int main(int argc, char **argv) {
       release_tokens();
       close(sock);
       if (m.err) write_all(2, m.err);
-      if (m.exec) {
-        // A fallback: the real cicc runs with the same argv, as the Node client would run it.
-        setenv("PTXD_IN_FALLBACK", "1", 1);
-        execv(m.exec[0], m.exec);
-        fprintf(stderr, "ptxd-cicc: error: could not run the real cicc (%s): %s\n", m.exec[0], strerror(errno));
-        return 1;
+      if (m.fallback) {
+        // A fallback: the real cicc nvcc named (our argv[1]) runs with our argv; whatever else the answer
+        // says, we run nothing the daemon names. Without it (or when it cannot run) the Node client finds one.
+        if (argc > 1 && real_cicc_arg(argv[1])) {
+          setenv("PTXD_IN_FALLBACK", "1", 1);
+          execv(argv[1], argv + 1);
+          unsetenv("PTXD_IN_FALLBACK");
+        }
+        run_node();
       }
       return (int)m.code;
     } else {

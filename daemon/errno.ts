@@ -13,7 +13,7 @@ const LMDB_ERRORS: Record<number, string> = {
 };
 
 /** LMDB errors that mean the file's contents are damaged (as opposed to the disk, permissions or limits). */
-const CORRUPTION = new Set(['MDB_PAGE_NOTFOUND', 'MDB_CORRUPTED', 'MDB_PANIC', 'MDB_VERSION_MISMATCH', 'MDB_INVALID', 'MDB_BAD_TXN']);
+const CORRUPTION = new Set(['MDB_PAGE_NOTFOUND', 'MDB_CORRUPTED', 'MDB_PANIC', 'MDB_VERSION_MISMATCH', 'MDB_INVALID', 'MDB_BAD_TXN', 'MDB_BAD_RSLOT']);
 
 let errnoNames: Map<number, string> | undefined;
 

@@ -77,7 +77,9 @@ export function pieceStoreAt(ref: PieceStoreRef): LmdbPieceStore | undefined {
   let s = openedStores.get(ref.dir);
   if (s?.stale()) s = undefined;
   if (s === undefined) {
-    try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit)); } catch { s = null; }
+    // The daemon's main thread checked the file when it opened it, and holds LMDB's lock: a check here
+    // would read the lock file and so drop that lock (store.ts vetStoreFile).
+    try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit, undefined, { probe: 'never' })); } catch { s = null; }
     openedStores.set(ref.dir, s);
   }
   return s ?? undefined;

@@ -84,6 +84,9 @@ export interface Repair { why: string; keptAs: string }
 
 export const STORE_FILE = 'units.mdb';
 
+/** Store files this thread has open (how many times): see vetStoreFile. */
+const openHere = new Map<string, number>();
+
 /** The one warning a repair gives. */
 export function repairWarning(path: string, r: Repair): string {
   return `ptxd: warning: the unit cache "${path}" was damaged (${r.why}); it was moved aside to "${r.keptAs}" and an empty cache started in its place`;
@@ -97,7 +100,9 @@ export function vetStoreFile(path: string, policy: ProbePolicy): { repaired?: Re
   const c = checkFile(path);
   if (c.state === 'absent') return { vouched: true };
   if (c.state === 'bad') return { repaired: { why: c.why, keptAs: quarantine(path) }, vouched: true };
-  const lock = checkLockFile(path);
+  // Reading the lock file means opening and closing it, and closing any descriptor of a file drops every
+  // POSIX lock this process holds on it (LMDB's among them): only where this process does not have it open.
+  const lock = policy === 'never' || openHere.has(path) ? undefined : checkLockFile(path);
   if (lock !== undefined) return { repaired: { why: lock, keptAs: quarantine(path) }, vouched: true };
   if (policy === 'never') return { vouched: false };
   if (policy === 'auto' && isStamped(path)) return { vouched: true };
@@ -145,6 +150,7 @@ export class Store {
       repaired = { why: `LMDB reports ${errorName(e)}`, keptAs: quarantine(path) };
       store = Store.openChecked(path, limit, atimeGranularityMs);
     }
+    openHere.set(path, (openHere.get(path) ?? 0) + 1);
     store.repaired = repaired;
     store.vouched = vet.vouched || repaired !== undefined;
     store.restamp();
@@ -338,6 +344,8 @@ export class Store {
   }
 
   close(): void {
+    const n = (openHere.get(this.path) ?? 1) - 1;
+    if (n > 0) openHere.set(this.path, n); else openHere.delete(this.path);
     try { void this.root.close(); } catch { /* a damaged environment: nothing left to flush */ }
   }
 }

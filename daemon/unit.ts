@@ -85,6 +85,9 @@ export function pieceStoreAt(ref: PieceStoreRef): LmdbPieceStore | undefined {
   return s ?? undefined;
 }
 
+/** Errors that say the cache cannot take writes (rather than that it is damaged). */
+const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'MDB_MAP_FULL']);
+
 export interface UnitRequest {
   /** Absolute path of the .ii. */
   input: string;
@@ -227,7 +230,16 @@ export class UnitService {
   private storeFailed(what: string, e: unknown): void {
     this.o.log?.(`cache ${what} failed: ${errorName(e)}${e instanceof Error && errorName(e) !== e.message ? ` (${e.message})` : ''}`);
     const store = this.store;
-    if (!store || !isCorruption(e)) return;
+    if (!store) return;
+    if (!isCorruption(e)) {
+      // A full disk, a quota, a file system gone read-only: this unit builds uncached, and the user hears of it.
+      const name = errorName(e);
+      if (UNWRITABLE.has(name)) {
+        const w = `ptxd: warning: cannot write to the unit cache in "${this.o.cacheDir}" (${name}); building without caching`;
+        if (w !== this.warning) this.setWarning(w);
+      }
+      return;
+    }
     let keptAs = '(already moved by another process)';
     try { if (!store.replaced()) keptAs = quarantine(store.path); } catch (q) { keptAs = `(not moved: ${errorName(q)})`; }
     this.dropStore();

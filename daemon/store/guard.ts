@@ -124,8 +124,11 @@ class Walker {
     this.pages++;
   }
 
-  /** Walks the tree under `root` (a B-tree of branch and leaf pages); `free` trees hold page-number lists. */
-  tree(root: bigint, depth: number, free: boolean): void {
+  /**
+   * Walks the tree under `root` (a B-tree of branch and leaf pages). The free-page tree's records are not
+   * read: lmdb-js's LMDB encodes them its own way (ranges), so only their pages and nodes are checked.
+   */
+  tree(root: bigint, depth: number): void {
     if (root === P_INVALID) return;
     if (depth > 32) throw new Damage('the tree is impossibly deep');
     this.claim(root, 1n);
@@ -142,7 +145,7 @@ class Walker {
       const lo = p.readUInt16LE(at), hi = p.readUInt16LE(at + 2), nflags = p.readUInt16LE(at + 4), ksize = p.readUInt16LE(at + 6);
       if (at + NODESIZE + ksize > this.psize) throw new Damage(`page ${root} has a key outside the page`);
       if (flags & P_BRANCH) {
-        this.tree(BigInt(lo) | (BigInt(hi) << 16n) | (BigInt(nflags) << 32n), depth + 1, free);
+        this.tree(BigInt(lo) | (BigInt(hi) << 16n) | (BigInt(nflags) << 32n), depth + 1);
         continue;
       }
       const dsize = (lo | (hi << 16)) >>> 0;
@@ -156,27 +159,13 @@ class Walker {
         if (h.readBigUInt64LE(PG_PGNO) !== ov || !(h.readUInt16LE(PG_FLAGS) & P_OVERFLOW) || BigInt(h.readUInt32LE(PG_LOWER)) < count) {
           throw new Damage(`overflow page ${ov} is damaged`);
         }
-        if (free) this.idl(this.read(ov, HDR + dsize).subarray(HDR));
         continue;
       }
       if (data + dsize > this.psize) throw new Damage(`page ${root} has a value outside the page`);
       if (nflags & F_SUBDATA && !(nflags & F_DUPDATA)) {
         if (dsize < DB_SIZE) throw new Damage(`page ${root} has a cut-short database record`);
-        this.tree(p.readBigUInt64LE(data + DB_ROOT), 0, false);
-      } else if (free) {
-        this.idl(p.subarray(data, data + dsize));
+        this.tree(p.readBigUInt64LE(data + DB_ROOT), 0);
       }
-    }
-  }
-
-  /** A free-page list: a count, then that many page numbers, all inside the file. */
-  private idl(b: Buffer): void {
-    if (b.length < 8) throw new Damage('a free-page list is cut short');
-    const n = b.readBigUInt64LE(0);
-    if ((n + 1n) * 8n > BigInt(b.length)) throw new Damage('a free-page list is longer than its record');
-    for (let i = 1; i <= Number(n); i++) {
-      const pg = b.readBigUInt64LE(8 * i);
-      if (pg < 2n || pg > this.lastPg) throw new Damage(`a free-page list names page ${pg}, out of range`);
     }
   }
 }
@@ -189,8 +178,8 @@ function walkOnce(path: string): FileCheck & { pages?: number } {
   const fd = openSync(path, 'r');
   try {
     const w = new Walker(fd, c.meta.psize, c.meta.lastPg);
-    w.tree(c.meta.freeRoot, 0, true);
-    w.tree(c.meta.mainRoot, 0, false);
+    w.tree(c.meta.freeRoot, 0);
+    w.tree(c.meta.mainRoot, 0);
     return { ...c, pages: w.pages };
   } catch (e) {
     if (e instanceof Damage) return { state: 'bad', why: e.message };
@@ -202,7 +191,7 @@ function walkOnce(path: string): FileCheck & { pages?: number } {
 
 /**
  * The deep check: every page LMDB would follow from the newest meta page (branch and leaf pages, each
- * overflow page's header, every database named in the main tree, the free-page lists), read with plain
+ * overflow page's header, every database named in the main tree, the free-page tree), read with plain
  * reads, so that damage anywhere LMDB looks is found without mapping the file. It reads the tree pages
  * and one header per overflow value, not the values themselves (value.ts checks those on every read).
  * Another process may commit while we walk (and reuse a page we are about to read): a failure is

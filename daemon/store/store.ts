@@ -5,7 +5,7 @@
 //   meta   'total' → bytes of all values; 'stats' → counters (see Counters)
 // Nothing here may fail a compile: callers catch and carry on without the cache.
 
-import { lstatSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { decodeValue, encodeValue, type UnitValue } from './value';
@@ -160,6 +160,7 @@ export class Store {
   private static openChecked(path: string, limit: number, atimeGranularityMs: number): Store {
     let root: RootDatabase | undefined;
     try {
+      ensureLockFile(path);
       root = open({ path, maxDbs: 8, compression: false, noSubdir: true });
       const units = root.openDB<Buffer, string>({ name: 'units', encoding: 'binary' });
       const lru = root.openDB<[number, number], string>({ name: 'lru', encoding: 'msgpack' });
@@ -347,6 +348,26 @@ export class Store {
     const n = (openHere.get(this.path) ?? 1) - 1;
     if (n > 0) openHere.set(this.path, n); else openHere.delete(this.path);
     try { void this.root.close(); } catch { /* a damaged environment: nothing left to flush */ }
+  }
+}
+
+/** Bytes of the lock file we create: LMDB's header and reader table (8272 bytes for lmdb-js's 126 readers), with room. */
+const LOCK_FILE_BYTES = 16384;
+
+/**
+ * LMDB creates its lock file with ftruncate (a hole) and writes to it through a memory map: on a full file
+ * system the first write to a hole is SIGBUS, not ENOSPC. So a missing lock file is created here with real
+ * zeros first (a full disk is then an ENOSPC error); LMDB initialises a zeroed lock file as its own.
+ */
+function ensureLockFile(path: string): void {
+  const lock = `${path}-lock`;
+  if (lstatSync(lock, { throwIfNoEntry: false })) return;
+  const tmp = `${lock}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, Buffer.alloc(LOCK_FILE_BYTES));
+    try { linkSync(tmp, lock); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }   // EEXIST: another process won
+  } finally {
+    try { unlinkSync(tmp); } catch { /* not created */ }
   }
 }
 

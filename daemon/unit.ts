@@ -31,6 +31,8 @@ export class LmdbPieceStore implements PieceStore {
 
   /** The file under this store was removed or replaced (see Store.replaced). */
   stale(): boolean { return this.store.replaced(); }
+
+  close(): void { this.store.close(); }
   get(key: string): StoreValue | undefined {
     const c = this.entries.get(key);
     if (c) { this.entries.delete(key); this.entries.set(key, c); return c; }
@@ -81,12 +83,27 @@ export function pieceStoreAt(ref: PieceStoreRef): LmdbPieceStore | undefined {
     // would read the lock file and so drop that lock (store.ts vetStoreFile).
     try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit, undefined, { probe: 'never' })); } catch { s = null; }
     openedStores.set(ref.dir, s);
+    if (s) closeWhenStale(ref.dir, s);
   }
   return s ?? undefined;
 }
 
 /** Errors that say the cache cannot take writes (rather than that it is damaged). */
 const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'MDB_MAP_FULL']);
+
+/**
+ * A worker between compiles must not keep a removed cache file open (its disk space stays in use, and a
+ * later write would go nowhere): check now and then, close it once replaced; the next compile reopens.
+ */
+function closeWhenStale(dir: string, s: LmdbPieceStore): void {
+  const t = setInterval(() => {
+    if (!s.stale()) return;
+    clearInterval(t);
+    if (openedStores.get(dir) === s) openedStores.delete(dir);
+    s.close();
+  }, 1000);
+  t.unref();
+}
 
 export interface UnitRequest {
   /** Absolute path of the .ii. */

@@ -11,7 +11,7 @@
 // Damage that none of these sees is reported by LMDB as an error (MDB_CORRUPTED, …), which store users
 // treat the same way (unit.ts).
 
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, statSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 
 const MDB_MAGIC = 0xbeefc0de;
 const MDB_DATA_VERSION = 2;
@@ -76,7 +76,7 @@ function checkOpen(fd: number, st: Stats): FileCheck {
 function checkOnce(path: string): FileCheck {
   let fd: number;
   try {
-    const ls = lstatSync(path);
+    const ls = statSync(path);   // a symbolic link to the store is followed, as LMDB follows it
     if (!ls.isFile()) return { state: 'bad', why: ls.isDirectory() ? 'a directory is in its place' : 'it is not a regular file' };
     fd = openSync(path, 'r');
   } catch (e) {

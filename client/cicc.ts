@@ -12,7 +12,7 @@
 // ptxd) the same UnitService compiles here. The daemon client and the compiler are loaded lazily so
 // that argv errors, fallbacks and cache hits cost no compiler start-up.
 
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { CiccArgError, defaultOutputPath, parseCiccArgs, type CiccArgs } from './cicc-args';
@@ -21,6 +21,7 @@ import { OutputError, writeOutputsAtomically, type OutputFile } from './outputs'
 import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import { cacheDir } from '../daemon/paths';
+import { makeDirs } from '../daemon/mkdirs';
 import { outputEnv } from '../daemon/store/key';
 import { buildIdentity, parseMakeflags, pipeInherited, TokenPool, type JobserverAuth, type MakeJobs } from './jobserver';
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
@@ -161,7 +162,7 @@ export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string, cwd = pr
 function recordFallback(env: NodeJS.ProcessEnv, reason: string, input: string, arch: string): void {
   try {
     const dir = cacheDir(env);
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     const rec = { time: new Date().toISOString(), reason, input, arch };
     appendFileSync(join(dir, 'fallbacks.jsonl'), JSON.stringify(rec) + '\n');
   } catch {

@@ -2,12 +2,13 @@
 // All of them work without a running daemon (the store is read directly; LMDB allows that while a
 // daemon writes).
 
-import { readFileSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientIdentity, connectDaemon, DaemonConnection, openDaemon, startDaemon, stopDaemon } from '../daemon/client';
 import { TrustError } from '../daemon/auth';
 import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
-import { emptyCounters, Store, type Counters, type StoreInfo } from '../daemon/store/store';
+import { emptyCounters, repairWarning, Store, STORE_FILE, type Counters, type StoreInfo } from '../daemon/store/store';
+import { errorName } from '../daemon/errno';
 import type { DaemonStatus } from '../daemon/protocol';
 import { remoteConfig } from '../daemon/store/remote/config';
 
@@ -103,13 +104,48 @@ async function daemonAction(action: string, json: boolean): Promise<number> {
   }
 }
 
+/** The store, checked before it is mapped (a damaged file is moved aside, with a warning); undefined when unusable. */
 function openStore(): Store | undefined {
   try {
-    return Store.open(cacheDir(process.env), cacheSizeLimit(process.env));
+    const s = Store.open(cacheDir(process.env), cacheSizeLimit(process.env));
+    if (s.repaired) err(`${repairWarning(s.path, s.repaired)}\n`);
+    return s;
   } catch (e) {
-    err(`ptxd: warning: cannot open the cache in "${cacheDir(process.env)}" (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+    err(`ptxd: warning: cannot open the cache in "${cacheDir(process.env)}" (${errorName(e)})\n`);
     return undefined;
   }
+}
+
+/**
+ * `ptxd cache clear`: removes the store's files without opening them (a damaged store must not stop the
+ * remedy), the copies of damaged stores, and the fallback log. A running daemon notices and opens a new store.
+ */
+function clearCache(json: boolean): number {
+  const dir = cacheDir(process.env);
+  let names: string[];
+  try { names = readdirSync(dir); } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') names = [];
+    else { err(`ptxd: error: cannot read the cache directory "${dir}" (${errorName(e)})\n`); return 1; }
+  }
+  const ours = (n: string) => n === STORE_FILE || n.startsWith(`${STORE_FILE}-lock`) || n.startsWith(`${STORE_FILE}.`) || n === 'fallbacks.jsonl';
+  const removed: string[] = [];
+  let bytes = 0, failed = 0;
+  for (const n of names.filter(ours).sort()) {
+    const p = join(dir, n);
+    try {
+      const st = lstatSync(p);
+      // A directory in the store's place is removed too: it is what stops the store from being created.
+      rmSync(p, { recursive: st.isDirectory(), force: true });
+      bytes += st.isFile() ? st.size : 0;
+      removed.push(n);
+    } catch (e) {
+      failed++;
+      err(`ptxd: error: cannot remove "${p}" (${errorName(e)})\n`);
+    }
+  }
+  if (json) out(`${JSON.stringify({ removed, bytes })}\n`);
+  else out(`removed the unit cache and the statistics (${removed.length} files, ${mb(bytes)}) in ${dir}\n`);
+  return failed === 0 ? 0 : 1;
 }
 
 function fallbackReasons(): { total: number; reasons: Record<string, number> } {
@@ -243,6 +279,7 @@ export async function statsCommand(json: boolean): Promise<number> {
 }
 
 export async function cacheCommand(action: string, json: boolean): Promise<number> {
+  if (action === 'clear') return clearCache(json);
   const store = openStore();
   if (!store) return 1;
   try {
@@ -251,13 +288,6 @@ export async function cacheCommand(action: string, json: boolean): Promise<numbe
         const i = store.info();
         if (json) out(`${JSON.stringify(i)}\n`);
         else out(`cache ${i.path}\n  ${i.entries} units${i.pieces ? ` + ${i.pieces} per-kernel entries` : ''}, ${mb(i.bytes)} of values, limit ${mb(i.limit)} (PTXD_CACHE_SIZE), file ${mb(i.fileBytes)}\n`);
-        return 0;
-      }
-      case 'clear': {
-        const n = store.clear(true);
-        try { unlinkSync(join(cacheDir(process.env), 'fallbacks.jsonl')); } catch { /* none */ }
-        if (json) out(`${JSON.stringify({ removed: n })}\n`);
-        else out(`removed ${n} cached units and the statistics\n`);
         return 0;
       }
       case 'verify': {

@@ -82,6 +82,8 @@ export class Daemon {
     this.log = logPath(o.socket);
     this.service = new UnitService({
       cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, remote: true, log: s => this.logLine(s),
+      // Once per daemon start, a full check of the store in a child: a damaged file heals on the next start.
+      probe: 'always',
     });
     this.scheduler = new Scheduler(poolSize(o.env));
     this.split = splitEnabled(o.env);

@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
 import type { CompileResult, PhaseTimes } from '../compiler/compile';
-import { emptyCounters, Store, PIECE_PREFIX, type Counters } from './store/store';
+import { emptyCounters, repairWarning, Store, PIECE_PREFIX, type Counters, type ProbePolicy } from './store/store';
+import { quarantine } from './store/guard';
+import { errorName, isCorruption } from './errno';
 import { unitKey } from './store/key';
 import { compilerHash, ptxdVersion } from './version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
@@ -26,6 +28,11 @@ export class LmdbPieceStore implements PieceStore {
   /** Decoded entries (immutable, content-addressed), most recently used last; trace lists change and are always read. */
   private readonly entries = new Map<string, StoreValue>();
   constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
+
+  /** The file under this store was removed or replaced (see Store.replaced). */
+  stale(): boolean { return this.store.replaced(); }
+
+  close(): void { this.store.close(); }
   get(key: string): StoreValue | undefined {
     const c = this.entries.get(key);
     if (c) { this.entries.delete(key); this.entries.set(key, c); return c; }
@@ -70,11 +77,32 @@ const openedStores = new Map<string, LmdbPieceStore | null>();
 /** The piece store of a cache directory, opened once per thread (null when it cannot be opened). */
 export function pieceStoreAt(ref: PieceStoreRef): LmdbPieceStore | undefined {
   let s = openedStores.get(ref.dir);
+  if (s?.stale()) s = undefined;
   if (s === undefined) {
-    try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit)); } catch { s = null; }
+    // The daemon's main thread checked the file when it opened it, and holds LMDB's lock: a check here
+    // would read the lock file and so drop that lock (store.ts vetStoreFile).
+    try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit, undefined, { probe: 'never' })); } catch { s = null; }
     openedStores.set(ref.dir, s);
+    if (s) closeWhenStale(ref.dir, s);
   }
   return s ?? undefined;
+}
+
+/** Errors that say the cache cannot take writes (rather than that it is damaged). */
+const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'MDB_MAP_FULL']);
+
+/**
+ * A worker between compiles must not keep a removed cache file open (its disk space stays in use, and a
+ * later write would go nowhere): check now and then, close it once replaced; the next compile reopens.
+ */
+function closeWhenStale(dir: string, s: LmdbPieceStore): void {
+  const t = setInterval(() => {
+    if (!s.stale()) return;
+    clearInterval(t);
+    if (openedStores.get(dir) === s) openedStores.delete(dir);
+    s.close();
+  }, 1000);
+  t.unref();
 }
 
 export interface UnitRequest {
@@ -161,6 +189,8 @@ export interface ServiceOptions {
   keepPrelude?: boolean;
   /** Use the team cache configured in `env` (store/remote/config.ts): the daemon does, one-shot clients do not. */
   remote?: boolean;
+  /** When to probe the store file in a child before mapping it (store.ts ProbePolicy; default 'auto'). */
+  probe?: ProbePolicy;
 }
 
 export class UnitService {
@@ -177,19 +207,60 @@ export class UnitService {
 
   /** The store, opened on first use; undefined (with one warning) when the cache dir is unusable. */
   getStore(): Store | undefined {
+    if (this.store?.replaced()) {
+      // Removed under us (`rm -rf` of the cache, `ptxd cache clear`) or moved aside by another process:
+      // writing on would go into a deleted file. Open what is there now.
+      this.o.log?.(`cache file ${this.store.path} was removed or replaced; reopening`);
+      this.dropStore();
+    }
     if (!this.storeTried) {
       this.storeTried = true;
       if (this.o.env.PTXD_CACHE === '0') return undefined;   // turned off on purpose (benchmarks): no warning
       try {
-        this.store = Store.open(this.o.cacheDir, this.o.sizeLimit);
+        this.store = Store.open(this.o.cacheDir, this.o.sizeLimit, undefined, { probe: this.o.probe });
+        if (this.store.repaired) this.setWarning(repairWarning(this.store.path, this.store.repaired));
       } catch (e) {
-        const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
-        this.warning = `ptxd: warning: unit cache disabled: cannot use cache directory "${this.o.cacheDir}" (${why})`;
-        this.o.log?.(this.warning);
+        this.setWarning(`ptxd: warning: unit cache disabled: cannot use cache directory "${this.o.cacheDir}" (${errorName(e)})`);
       }
-      if (this.o.remote) this.remote = RemoteTier.fromEnv(this.o.env, s => this.o.log?.(s));
+      if (this.o.remote && !this.remote) this.remote = RemoteTier.fromEnv(this.o.env, s => this.o.log?.(s));
     }
     return this.store;
+  }
+
+  private setWarning(w: string): void {
+    this.warning = w;
+    this.warned = false;
+    this.o.log?.(w);
+  }
+
+  private dropStore(): void {
+    this.store?.close();
+    this.store = undefined;
+    this.pieces = undefined;
+    this.storeTried = false;
+  }
+
+  /**
+   * A store operation failed. LMDB saying the file is damaged (found only when reading deep in it) moves the
+   * file aside, with the one warning; the next use opens a fresh store. Anything else is logged and ignored.
+   */
+  private storeFailed(what: string, e: unknown): void {
+    this.o.log?.(`cache ${what} failed: ${errorName(e)}${e instanceof Error && errorName(e) !== e.message ? ` (${e.message})` : ''}`);
+    const store = this.store;
+    if (!store) return;
+    if (!isCorruption(e)) {
+      // A full disk, a quota, a file system gone read-only: this unit builds uncached, and the user hears of it.
+      const name = errorName(e);
+      if (UNWRITABLE.has(name)) {
+        const w = `ptxd: warning: cannot write to the unit cache in "${this.o.cacheDir}" (${name}); building without caching`;
+        if (w !== this.warning) this.setWarning(w);
+      }
+      return;
+    }
+    let keptAs = '(already moved by another process)';
+    try { if (!store.replaced()) keptAs = quarantine(store.path); } catch (q) { keptAs = `(not moved: ${errorName(q)})`; }
+    this.dropStore();
+    this.setWarning(repairWarning(store.path, { why: `LMDB reports ${errorName(e)}`, keptAs }));
   }
 
   /** The team cache, when configured (opened with the store). */
@@ -236,7 +307,7 @@ export class UnitService {
         };
       }
     } catch (e) {
-      this.o.log?.(`cache read failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.storeFailed('read', e);
     }
     return { req, key, source, lib, options };
   }
@@ -338,7 +409,7 @@ export class UnitService {
         this.pending.evictions += store.put(l.key, value);
       } catch (e) {
         // A full map or disk never fails a compile.
-        this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.storeFailed('write', e);
       }
       this.remote?.offer(l.key, value);
     }
@@ -373,8 +444,9 @@ export class UnitService {
     if (!store) return;
     try {
       store.addCounters(d);
+      store.restamp();
     } catch (e) {
-      this.o.log?.(`stats write failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.storeFailed('stats write', e);
     }
   }
 

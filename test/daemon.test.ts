@@ -192,7 +192,7 @@ describe.skipIf(skip !== undefined)(`daemon with the real nvcc ${skip ?? ''}`, (
     expect(r3.code, r3.err).toBe(0);
     expect(stats(sb).counters).toMatchObject({ hits: 1 });
     expect(JSON.parse(ptxd(sb, ['cache', 'info', '--json']).out)).toMatchObject({ entries: 1 });
-    expect(JSON.parse(ptxd(sb, ['cache', 'clear', '--json']).out)).toEqual({ removed: 1 });
+    expect(JSON.parse(ptxd(sb, ['cache', 'clear', '--json']).out).removed).toContain('units.mdb');
     expect(JSON.parse(ptxd(sb, ['cache', 'info', '--json']).out)).toMatchObject({ entries: 0, bytes: 0 });
     expect(stats(sb).counters.requests).toBe(0);
   });

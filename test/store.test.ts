@@ -8,6 +8,9 @@ import * as path from 'node:path';
 import { decodeValue, encodeValue, type UnitValue } from '../daemon/store/value';
 import { unitKey, type KeyParts } from '../daemon/store/key';
 import { Store } from '../daemon/store/store';
+import { checkFile, walkFile } from '../daemon/store/guard';
+import { makeDirs } from '../daemon/mkdirs';
+import { errorName, isCorruption } from '../daemon/errno';
 import { UnitService } from '../daemon/unit';
 import { defaultOptions } from '../compiler/options';
 import { compileUnit } from '../compiler/compile';
@@ -160,6 +163,91 @@ describe('LMDB store', () => {
     const file = path.join(mkTempDir('store'), 'a-file');
     fs.writeFileSync(file, '');
     expect(() => Store.open(path.join(file, 'cache'), 1 << 30)).toThrow();
+  });
+});
+
+describe('opening a damaged store (checked with plain reads before LMDB maps it)', () => {
+  const PAGE = 4096;
+  function filledStore(): string {
+    const dir = mkTempDir('damaged');
+    const s = Store.open(dir, 1 << 30);
+    for (let i = 0; i < 100; i++) s.put(`k${i}`, value('v'.repeat(100 + i * 61)));
+    s.close();
+    return dir;
+  }
+  const overwrite = (file: string, at: number, n: number) => {
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(n, 0xa5), 0, n, at);
+    fs.closeSync(fd);
+  };
+
+  it('an intact store passes the cheap check and the walk, and keeps its values', () => {
+    const dir = filledStore();
+    const file = path.join(dir, 'units.mdb');
+    expect(checkFile(file).state).toBe('ok');
+    expect(walkFile(file).state).toBe('ok');
+    const s = Store.open(dir, 1 << 30, undefined, { probe: 'always' });
+    expect(s.repaired).toBeUndefined();
+    expect(s.keys()).toHaveLength(100);
+    s.close();
+  });
+
+  const cases: [string, (file: string) => void, RegExp][] = [
+    ['truncated to half', f => fs.truncateSync(f, Math.floor(fs.statSync(f).size / 2 / PAGE) * PAGE), /shorter .* than its last page says/],
+    ['truncated to 4 KiB', f => fs.truncateSync(f, PAGE), /meta page 1 is cut short/],
+    ['an empty meta page', f => overwrite(f, 0, PAGE), /page 0 is not a meta page/],
+    ['a directory in its place', f => { fs.rmSync(f); fs.mkdirSync(f); }, /a directory is in its place/],
+  ];
+  for (const [name, damage, why] of cases) {
+    it(`${name}: moved aside to units.mdb.corrupt-<time>, a fresh store opened in its place`, () => {
+      const dir = filledStore();
+      const file = path.join(dir, 'units.mdb');
+      damage(file);
+      const s = Store.open(dir, 1 << 30);
+      expect(s.repaired?.why).toMatch(why);
+      expect(path.basename(s.repaired!.keptAs)).toMatch(/^units\.mdb\.corrupt-\d{8}T\d{6}Z$/);
+      expect(fs.existsSync(s.repaired!.keptAs)).toBe(true);
+      expect(s.keys()).toEqual([]);
+      s.put('k', value('fresh'));
+      expect(s.get('k').value?.ptx).toBe('fresh');
+      s.close();
+    });
+  }
+
+  it('the walk finds a tree page overwritten in the middle that the cheap check cannot see', () => {
+    const dir = filledStore();
+    const file = path.join(dir, 'units.mdb');
+    const buf = fs.readFileSync(file);
+    // A leaf or branch page by its header alone: its own number at offset 0, the flag at offset 18.
+    const tree = [...Array(buf.length / PAGE).keys()].filter(p => p >= 2 && Number(buf.readBigUInt64LE(p * PAGE)) === p && (buf.readUInt16LE(p * PAGE + 18) & 3) !== 0);
+    expect(tree.length).toBeGreaterThan(1);
+    overwrite(file, tree[tree.length - 1]! * PAGE, PAGE);
+    expect(checkFile(file).state).toBe('ok');
+    expect(walkFile(file).state).toBe('bad');
+    const s = Store.open(dir, 1 << 30, undefined, { probe: 'always' });
+    expect(s.repaired).toBeDefined();
+    s.close();
+  });
+
+  it('makeDirs is bounded: under /proc ENOENT at once, a file in the way ENOTDIR, an existing path is fine', () => {
+    expect(() => makeDirs('/proc/ptxd-test/a/b')).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    const file = path.join(mkTempDir('mkdirs'), 'f');
+    fs.writeFileSync(file, '');
+    expect(() => makeDirs(path.join(file, 'x', 'y'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+    const deep = path.join(mkTempDir('mkdirs'), 'a', 'b', 'c');
+    makeDirs(deep);
+    makeDirs(deep);
+    expect(fs.statSync(deep).isDirectory()).toBe(true);
+  });
+
+  it('errors are named, never numbered: errno numbers from lmdb-js, LMDB\'s own numbers, Node\'s codes', () => {
+    expect(errorName({ code: 30, message: 'Read-only file system' })).toBe('EROFS');
+    expect(errorName({ code: 21 })).toBe('EISDIR');
+    expect(errorName({ code: -30796 })).toBe('MDB_CORRUPTED');
+    expect(errorName(new Error('MDB_BAD_TXN: Transaction must abort'))).toBe('MDB_BAD_TXN');
+    expect(errorName(Object.assign(new Error('x'), { code: 'ENOSPC' }))).toBe('ENOSPC');
+    expect(isCorruption({ code: -30796 })).toBe(true);
+    expect(isCorruption({ code: 28 })).toBe(false);
   });
 });
 

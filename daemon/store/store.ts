@@ -5,10 +5,13 @@
 //   meta   'total' → bytes of all values; 'stats' → counters (see Counters)
 // Nothing here may fail a compile: callers catch and carry on without the cache.
 
-import { mkdirSync } from 'node:fs';
+import { linkSync, lstatSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { decodeValue, encodeValue, type UnitValue } from './value';
+import { checkFile, checkLockFile, isStamped, quarantine, stamp, walkFile } from './guard';
+import { makeDirs } from '../mkdirs';
+import { errorName, isCorruption } from '../errno';
 
 export interface Counters {
   requests: number;
@@ -70,8 +73,52 @@ export interface StoreInfo {
 /** Only touch the access time of a hit this often: a hit should not cost a write every time. */
 const ATIME_GRANULARITY_MS = 60_000;
 
+/**
+ * When to walk the whole file in a child process before mapping it (guard.ts): 'always' (the daemon, once
+ * at start), 'auto' (only a file never probed), 'never' (the cheap check only).
+ */
+export type ProbePolicy = 'always' | 'auto' | 'never';
+
+/** A damaged store found at open: why, and where the damaged file was moved. */
+export interface Repair { why: string; keptAs: string }
+
+export const STORE_FILE = 'units.mdb';
+
+/** Store files this thread has open (how many times): see vetStoreFile. */
+const openHere = new Map<string, number>();
+
+/** The one warning a repair gives. */
+export function repairWarning(path: string, r: Repair): string {
+  return `ptxd: warning: the unit cache "${path}" was damaged (${r.why}); it was moved aside to "${r.keptAs}" and an empty cache started in its place`;
+}
+
+/**
+ * Checks the store file before anything maps it; moves it aside when damaged. `vouched`: the deep check
+ * (or a stamp of an earlier one) found it sound, so this process may stamp it again after its writes.
+ */
+export function vetStoreFile(path: string, policy: ProbePolicy): { repaired?: Repair; vouched: boolean } {
+  const c = checkFile(path);
+  if (c.state === 'absent') return { vouched: true };
+  if (c.state === 'bad') return { repaired: { why: c.why, keptAs: quarantine(path) }, vouched: true };
+  // Reading the lock file means opening and closing it, and closing any descriptor of a file drops every
+  // POSIX lock this process holds on it (LMDB's among them): only where this process does not have it open.
+  const lock = policy === 'never' || openHere.has(path) ? undefined : checkLockFile(path);
+  if (lock !== undefined) return { repaired: { why: lock, keptAs: quarantine(path) }, vouched: true };
+  if (policy === 'never') return { vouched: false };
+  if (policy === 'auto' && isStamped(path)) return { vouched: true };
+  const w = walkFile(path);
+  if (w.state === 'bad') return { repaired: { why: w.why, keptAs: quarantine(path) }, vouched: true };
+  return { vouched: true };
+}
+
 export class Store {
   private lastStamp = 0;
+  /** Set when open found the file damaged and replaced it. */
+  repaired: Repair | undefined;
+  /** The file was found sound at open (or created by us): our writes keep it so. */
+  private vouched = false;
+  /** The device and inode of the file opened: a file removed or replaced underneath is noticed (replaced()). */
+  private readonly identity: string;
 
   private constructor(
     readonly path: string,
@@ -81,19 +128,63 @@ export class Store {
     private readonly meta: Database<unknown, string>,
     readonly limit: number,
     private readonly atimeGranularityMs: number,
-  ) {}
+  ) {
+    this.identity = fileIdentity(path) ?? '';
+  }
 
-  /** Opens (creating) the store in `dir`. Throws when the directory cannot be used. */
-  static open(dir: string, limit: number, atimeGranularityMs = ATIME_GRANULARITY_MS): Store {
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'units.mdb');
-    const root = open({ path, maxDbs: 8, compression: false, noSubdir: true });
-    const units = root.openDB<Buffer, string>({ name: 'units', encoding: 'binary' });
-    const lru = root.openDB<[number, number], string>({ name: 'lru', encoding: 'msgpack' });
-    const meta = root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' });
-    // Opening does not prove we can write (a read-only directory with an existing store): do it now.
-    root.transactionSync(() => { meta.putSync('opened', Date.now()); });
-    return new Store(path, root, units, lru, meta, limit, atimeGranularityMs);
+  /**
+   * Opens (creating) the store in `dir`. A damaged file is moved aside and replaced by an empty store
+   * (`repaired` says so). Throws, with the errno name as `code`, when the directory cannot be used.
+   */
+  static open(dir: string, limit: number, atimeGranularityMs = ATIME_GRANULARITY_MS, o: { probe?: ProbePolicy } = {}): Store {
+    makeDirs(dir);
+    const path = join(dir, STORE_FILE);
+    const vet = vetStoreFile(path, o.probe ?? 'auto');
+    let repaired = vet.repaired;
+    let store: Store;
+    try {
+      store = Store.openChecked(path, limit, atimeGranularityMs);
+    } catch (e) {
+      // Damage the checks could not see (LMDB says so itself): once more with a fresh file.
+      if (!isCorruption(e) && errorName(e) !== 'EISDIR') throw named(e);
+      repaired = { why: `LMDB reports ${errorName(e)}`, keptAs: quarantine(path) };
+      store = Store.openChecked(path, limit, atimeGranularityMs);
+    }
+    openHere.set(path, (openHere.get(path) ?? 0) + 1);
+    store.repaired = repaired;
+    store.vouched = vet.vouched || repaired !== undefined;
+    store.restamp();
+    return store;
+  }
+
+  private static openChecked(path: string, limit: number, atimeGranularityMs: number): Store {
+    let root: RootDatabase | undefined;
+    try {
+      ensureLockFile(path);
+      root = open({ path, maxDbs: 8, compression: false, noSubdir: true });
+      const units = root.openDB<Buffer, string>({ name: 'units', encoding: 'binary' });
+      const lru = root.openDB<[number, number], string>({ name: 'lru', encoding: 'msgpack' });
+      const meta = root.openDB<unknown, string>({ name: 'meta', encoding: 'msgpack' });
+      // Opening does not prove we can write (a read-only directory with an existing store): do it now.
+      root.transactionSync(() => { meta.putSync('opened', Date.now()); });
+      return new Store(path, root, units, lru, meta, limit, atimeGranularityMs);
+    } catch (e) {
+      try { void root?.close(); } catch { /* already unusable */ }
+      throw e;
+    }
+  }
+
+  /**
+   * After our own writes to a file we vouched for: remember its new state as checked, so that the next
+   * in-process open need not walk it again (guard.ts stamp). Best effort.
+   */
+  restamp(): void {
+    if (this.vouched && !this.replaced()) stamp(this.path);
+  }
+
+  /** True when the store file is no longer the one opened (removed, moved aside, replaced): reopen it. */
+  replaced(): boolean {
+    return fileIdentity(this.path) !== this.identity;
   }
 
   /** Access times, strictly increasing within a process so that eviction order follows use order. */
@@ -254,6 +345,41 @@ export class Store {
   }
 
   close(): void {
-    void this.root.close();
+    const n = (openHere.get(this.path) ?? 1) - 1;
+    if (n > 0) openHere.set(this.path, n); else openHere.delete(this.path);
+    try { void this.root.close(); } catch { /* a damaged environment: nothing left to flush */ }
   }
+}
+
+/** Bytes of the lock file we create: LMDB's header and reader table (8272 bytes for lmdb-js's 126 readers), with room. */
+const LOCK_FILE_BYTES = 16384;
+
+/**
+ * LMDB creates its lock file with ftruncate (a hole) and writes to it through a memory map: on a full file
+ * system the first write to a hole is SIGBUS, not ENOSPC. So a missing lock file is created here with real
+ * zeros first (a full disk is then an ENOSPC error); LMDB initialises a zeroed lock file as its own.
+ */
+function ensureLockFile(path: string): void {
+  const lock = `${path}-lock`;
+  if (lstatSync(lock, { throwIfNoEntry: false })) return;
+  const tmp = `${lock}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, Buffer.alloc(LOCK_FILE_BYTES));
+    try { linkSync(tmp, lock); } catch (e) { if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e; }   // EEXIST: another process won
+  } finally {
+    try { unlinkSync(tmp); } catch { /* not created */ }
+  }
+}
+
+function fileIdentity(path: string): string | undefined {
+  const s = lstatSync(path, { throwIfNoEntry: false });
+  return s ? `${s.dev}:${s.ino}` : undefined;
+}
+
+/** lmdb-js errors carry numbers (`30`); give them the errno name as `code` like Node's own errors. */
+function named(e: unknown): unknown {
+  if (e instanceof Error && typeof (e as NodeJS.ErrnoException).code !== 'string') {
+    try { (e as NodeJS.ErrnoException).code = errorName(e); } catch { /* frozen */ }
+  }
+  return e;
 }

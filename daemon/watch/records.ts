@@ -7,8 +7,9 @@
 // The file is bounded: past MAX_BYTES it is rewritten with the newest record per (source, arch).
 // Imports nothing but node: the thin client loads this file on every compile.
 
-import { appendFileSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve, sep } from 'node:path';
+import { makeDirs } from '../mkdirs';
 
 /** What the client knows about where a cicc call came from. */
 export interface UnitOrigin {
@@ -131,7 +132,7 @@ function newest(all: UnitRecord[]): UnitRecord[] {
 export function appendRecord(cacheDir: string, r: UnitRecord): void {
   const f = RECORDS_FILE(cacheDir);
   try {
-    mkdirSync(dirname(f), { recursive: true });
+    makeDirs(dirname(f));
     appendFileSync(f, `${JSON.stringify(r)}\n`);
     if (statSync(f).size > MAX_BYTES) {
       const tmp = `${f}.${process.pid}.tmp`;

@@ -7,7 +7,7 @@
 // The unit list (a compile_commands.json, or the records of builds that went through ptxd) is watched as
 // well: units added or removed by a reconfigure or a new build follow.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
@@ -15,6 +15,7 @@ import { loadUnits, type WatchUnit } from './compile-db';
 import { learnedUnits, RECORDS_FILE } from './records';
 import { planUnit, type UnitPlan } from './plan';
 import { runUnit, type Compile, type UnitOutcome } from './run-unit';
+import { makeDirs } from '../mkdirs';
 
 export type WatchEvent =
   /** db: the file the units come from; from: a compile database, or the builds ptxd served. */
@@ -94,7 +95,7 @@ export class Watcher {
     this.fs.on('all', (_ev, path) => this.onPath(path));
     this.fs.on('error', e => this.o.emit({ event: 'failed', message: `watcher: ${e instanceof Error ? e.message : String(e)}` }));
     this.reloadDb();
-    mkdirSync(dirname(this.o.source.file), { recursive: true });
+    makeDirs(dirname(this.o.source.file));
     this.watchDir(dirname(this.o.source.file));
     await new Promise<void>(r => this.fs!.once('ready', () => r()));
     this.o.emit({ event: 'watching', db: this.o.source.file, from: this.o.source.kind, units: this.units.size, files: this.fileCount() });
@@ -195,7 +196,7 @@ export class Watcher {
     try {
       if (!t.plan) {
         rmSync(t.dir, { recursive: true, force: true });
-        mkdirSync(t.dir, { recursive: true });
+        makeDirs(t.dir);
         t.plan = planUnit(t.unit.command, t.unit.directory, t.dir, { ...this.o.env, ...t.unit.env });
       }
       const r = await runUnit(t.plan, t.unit.directory, this.o.compile);

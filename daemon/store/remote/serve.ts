@@ -7,9 +7,10 @@
 // signatures (it has no team key): clients do, and treat a bad one as a miss.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createReadStream, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createReadStream, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual, createHash } from 'node:crypto';
+import { makeDirs } from '../../mkdirs';
 
 export interface ServeOptions {
   dir: string;
@@ -34,7 +35,7 @@ function sameSecret(given: string, expected: string): boolean {
 let tmpCounter = 0;
 
 export function startObjectServer(o: ServeOptions): Promise<Server> {
-  mkdirSync(o.dir, { recursive: true });
+  makeDirs(o.dir);
   const maxObject = o.maxObject ?? 256 * 1024 * 1024;
   const path = (name: string) => join(o.dir, name.slice(0, 2), name);
 
@@ -75,7 +76,7 @@ export function startObjectServer(o: ServeOptions): Promise<Server> {
       req.on('end', () => {
         if (tooLarge) { reply(res, 413, 'object too large\n'); return; }
         try {
-          mkdirSync(join(o.dir, name.slice(0, 2)), { recursive: true });
+          makeDirs(join(o.dir, name.slice(0, 2)));
           const tmp = `${file}.tmp-${process.pid}-${++tmpCounter}`;
           writeFileSync(tmp, Buffer.concat(parts));
           try { renameSync(tmp, file); } catch (e) { try { unlinkSync(tmp); } catch { /* gone */ } throw e; }

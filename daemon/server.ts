@@ -222,7 +222,7 @@ export class Daemon {
     const lookup = this.service.lookup(req);
     this.served++;
     if (lookup.response) {
-      if (lookup.response.cached) this.hits++;
+      if (lookup.response.cached && lookup.response.status !== 'unsupported') this.hits++;
       job.reply({ t: 'result', id: job.id, res: lookup.response });
       this.scheduleFlush();
       return;

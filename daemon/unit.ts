@@ -243,8 +243,11 @@ export class UnitService {
         this.o.log?.(`corrupt cache value ${key.slice(0, 16)} removed; recompiling`);
       }
       if (value) {
-        this.pending.hits++;
-        this.pending.savedMs += value.compileMs;
+        // A remembered "ptxd cannot compile this" is no compile saved: not a hit.
+        if (value.unsupported === undefined) {
+          this.pending.hits++;
+          this.pending.savedMs += value.compileMs;
+        }
         // A unit ptxd rejected or cannot compile: the real cicc's result for this call, when it ran before.
         const real = !value.ok && fk ? this.realValue(fk) : undefined;
         if (real) return withKeys(real);
@@ -283,9 +286,13 @@ export class UnitService {
     return empty('real', { real: value.real, cached: true, compileMs: value.compileMs, warnings: this.warnings() });
   }
 
-  /** The key under which a prelude's "ptxd cannot compile these headers" is remembered. */
+  /**
+   * The key under which a prelude's "ptxd cannot compile these headers" is remembered: the options without
+   * the names that differ from unit to unit (the module id and file names), which the headers cannot see.
+   */
   private preludeKey(preludeHash: string, parts: Omit<import('./store/key').KeyParts, 'source'>): string {
-    return unitKey({ ...parts, options: { ...parts.options, prelude: true } as CompileOptions, source: Buffer.from(`prelude\0${preludeHash}`) });
+    const options = { ...parts.options, moduleId: '', origSrcFileName: '', origSrcPathName: '', includeFileName: '', stubFileName: '', compDir: '', prelude: true };
+    return unitKey({ ...parts, options: options as CompileOptions, source: Buffer.from(`prelude\0${preludeHash}`) });
   }
 
   /** The reason ptxd cannot compile this unit's prelude, when a unit with the same prelude showed it. */
@@ -351,6 +358,15 @@ export class UnitService {
     l.keyedStub = v.stub;
     try { this.pending.evictions += this.store!.put(l.key, v); } catch (e) { this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`); }
     const res = this.fromValue(v, l.req.options);
+    if (!v.ok && l.fallbackKey) {
+      // The real cicc's result for this call, when a teammate's build ran it.
+      const real = await this.remote.get(l.fallbackKey);
+      if (real?.real) {
+        try { this.pending.evictions += this.store!.put(l.fallbackKey, real); } catch { /* a full disk never fails a compile */ }
+        this.pending.fallbackHits++;
+        return empty('real', { real: real.real, cached: true, compileMs: real.compileMs, warnings: this.warnings(), fallbackKey: l.fallbackKey });
+      }
+    }
     return l.fallbackKey ? { ...res, fallbackKey: l.fallbackKey } : res;
   }
 

@@ -12,6 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkTempDir, tools } from './helpers/tools';
+import { confirmErrors } from '../daemon/watch/run-unit';
+import type { Diagnostic } from '../compiler/diagnostics';
+import { preludeOf } from '../daemon/prelude-key';
 import { HAVE_CC, PTXD_CICC_BIN, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const NVCC = tools().nvcc;
@@ -144,5 +147,64 @@ describe.skipIf(!NVCC).each([
     // no new false errors: the cached result answered
     expect(st.counters.falseErrors).toBe([...alone].filter(([n, v]) => v === 'error' && n !== 'realerror').length);
     if (native && HAVE_CC) expect(st.daemon?.ciccCalls).toBe(2 * Object.keys(UNITS).length);
+  });
+});
+
+describe.skipIf(!NVCC)('watch mode: ptxd\'s errors are shown unconfirmed, then the real cicc decides', () => {
+  const outcome = (d: Diagnostic) => ({
+    ok: false, archs: [{ arch: 'compute_75', status: 'errors' as const, cached: false, compileMs: 1, unconfirmed: true }],
+    diagnostics: [d], ms: 1, check: 'unconfirmed' as const,
+  });
+  /** The cicc step of `nvcc -c` on the unit (from -dryrun), on its intermediates kept by a stock build. */
+  const pending = (name: string, d: Diagnostic) => {
+    const dir = path.join(work, name);
+    const kw = path.join(dir, 'kw');
+    fs.mkdirSync(kw, { recursive: true });
+    const args = ['-c', '-arch=sm_75', '-keep', '-keep-dir', 'kw', `${name}.cu`, '-o', 'kw.o'];
+    spawnSync(NVCC!, args, { cwd: dir, encoding: 'utf8' });   // cicc fails on the real error: its inputs are kept all the same
+    const dry = spawnSync(NVCC!, ['-dryrun', ...args], { cwd: dir, encoding: 'utf8' });
+    const line = dry.stderr.split('\n').find(l => l.includes('cicc"'))!;
+    const words = [...line.slice(line.indexOf('cicc"') + 5).matchAll(/"([^"]*)"|(\S+)/g)].map(m => m[1] ?? m[2]!);
+    const step = [PTXD_CICC_BIN, tools().cicc!, ...words];
+    return { steps: [step], ptxd: [d], cwd: dir, env: process.env };
+  };
+
+  it('a false error is corrected: the diagnostics dropped, the arch ok', async () => {
+    const d: Diagnostic = { severity: 'error', file: 'altops.cu', line: 1, message: 'identifier "not" is undefined' };
+    const c = await confirmErrors(outcome(d), pending('altops', d));
+    expect(c?.check).toBe('false-error');
+    expect(c?.ok).toBe(true);
+    expect(c?.diagnostics).toEqual([]);
+    expect(c?.archs[0]!.status).toBe('ok');
+  });
+
+  it('a real error is confirmed with the real cicc\'s diagnostics in place of ptxd\'s', async () => {
+    const d: Diagnostic = { severity: 'error', file: 'realerror.cu', line: 2, message: 'calling a __host__ function("host_only(int)") from a __global__ function("k") is not allowed (ptxd)' };
+    const c = await confirmErrors(outcome(d), pending('realerror', d));
+    expect(c?.check).toBe('confirmed');
+    expect(c?.ok).toBe(false);
+    // the real cicc's two errors (ptxd's differently worded one is gone)
+    expect(c?.diagnostics.map(x => x.message)).toEqual([
+      expect.stringMatching(/^calling a __host__ function\("host_only\(int\)"\) from a __global__ function\("k"\) is not allowed$/),
+      'identifier "host_only" is undefined in device code',
+    ]);
+  });
+});
+
+describe('the prelude of a unit (daemon/prelude-key.ts)', () => {
+  const unit = (main: string, header: string, body: string) =>
+    `# 0 "${main}"\n# 0 "<built-in>"\n# 1 "${main}"\n# 1 "/inc/${header}" 1\nint from_header;\n# 2 "${main}" 2\n${body}\n`;
+
+  it('is the text up to the last return into the main file, the same for units that differ after it or in their name', () => {
+    const a = preludeOf(unit('a.cu', 'h.h', 'int a;'))!;
+    const b = preludeOf(unit('dir/b.cu', 'h.h', 'int b; int c;'))!;
+    expect(a).toBeDefined();
+    expect(unit('a.cu', 'h.h', 'int a;').slice(a.end)).toBe('# 2 "a.cu" 2\nint a;\n');
+    expect(b.hash).toBe(a.hash);
+    expect(preludeOf(unit('a.cu', 'other.h', 'int a;'))!.hash).not.toBe(a.hash);
+  });
+
+  it('a unit without an #include has none', () => {
+    expect(preludeOf('# 0 "a.cu"\n# 1 "a.cu"\nint a;\n')).toBeUndefined();
   });
 });

@@ -232,7 +232,7 @@ async function runRealCicc(ctx: CiccContext, real: string, info: FallbackInfo, f
     const placed = files ? placeOutputs(files, info.argv, ctx.cwd, stderr) : undefined;
     ctx.stderr(placed ? placed.stderr : r.stderr);
     if (r.code !== 0 || !files || !placed) return r.code;
-    writePlaced(ctx, placed.files, info.unitName);
+    writePlaced(ctx, placed, info.unitName);
     if (fallbackKey) hooks.save(fallbackKey, { files, stderr }, performance.now() - t0);
     return 0;
   } finally {
@@ -245,17 +245,19 @@ function replayReal(ctx: CiccContext, real: RealOutputs, info: FallbackInfo): nu
   const placed = placeOutputs(real.files, info.argv, ctx.cwd, real.stderr);
   if (!placed) return undefined;
   ctx.stderr(placed.stderr);
-  writePlaced(ctx, placed.files, info.unitName);
+  writePlaced(ctx, placed, info.unitName);
   return 0;
 }
 
-function writePlaced(ctx: CiccContext, files: OutputFile[], unitName: string): void {
+/** Writes outputs atomically; a file that cannot be written is cicc's catastrophic error, named as the call gave it. */
+function writePlaced(ctx: CiccContext, placed: { files: OutputFile[]; given: string[] }, unitName: string): void {
   try {
-    writeOutputsAtomically(files);
+    writeOutputsAtomically(placed.files);
   } catch (e) {
     if (!(e instanceof OutputError)) throw e;
     const why = (e.cause as NodeJS.ErrnoException | undefined)?.code;
-    catastrophic(ctx, `cannot open ${e.file.what} "${e.file.path}"${why ? ` (${why})` : ''}`, unitName);
+    const given = placed.given[placed.files.indexOf(e.file)] ?? e.file.path;
+    catastrophic(ctx, `cannot open ${e.file.what} "${given}"${why ? ` (${why})` : ''}`, unitName);
   }
 }
 

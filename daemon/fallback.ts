@@ -174,11 +174,12 @@ export function collectOutputs(plan: CapturePlan): RealOutputs['files'] | undefi
 }
 
 /**
- * The files to write for a cached or fresh result of the real cicc, and its stderr, with this call's
- * names put back; undefined when the value has no PTX (never used then).
+ * The files to write for a cached or fresh result of the real cicc (absolute paths, and the names as the
+ * call gave them for messages), and its stderr, with this call's names put back; undefined when the
+ * value has no PTX (never used then).
  */
 export function placeOutputs(files: RealOutputs['files'], argv: readonly string[], cwd: string, stderr: string):
-{ files: OutputFile[]; stderr: string } | undefined {
+{ files: OutputFile[]; given: string[]; stderr: string } | undefined {
   if (files.out === undefined) return undefined;
   const { opts } = options(argv);
   const genModuleId = opts.some(o => o.flag === '--gen_module_id_file');
@@ -197,11 +198,12 @@ export function placeOutputs(files: RealOutputs['files'], argv: readonly string[
     return t.split(INCLUDE_MARK).join(include);
   };
   const out: OutputFile[] = [];
+  const given: string[] = [];
   for (const w of wanted) {
     const text = files[w.role];
-    if (text !== undefined) out.push({ path: resolve(cwd, w.given), data: Buffer.from(put(text), 'latin1'), what: w.what });
+    if (text !== undefined) { out.push({ path: resolve(cwd, w.given), data: Buffer.from(put(text), 'latin1'), what: w.what }); given.push(w.given); }
   }
-  return { files: out, stderr: put(stderr) };
+  return { files: out, given, stderr: put(stderr) };
 }
 
 export function removePlan(plan: CapturePlan): void {

@@ -36,7 +36,7 @@ export class CiccArgError extends Error {
 }
 
 /** Options whose value is the next argv word (or joined with `=`). */
-const VALUED = new Set([
+export const VALUED: ReadonlySet<string> = new Set([
   '--orig_src_file_name', '--orig_src_path_name', '-arch', '--include_file_name', '-maxreg', '-split-compile',
   '--module_id_file_name', '--gen_c_file_name', '--stub_file_name', '--gen_device_file_name',
   '--device-time-trace', '--use-trace-pid', '--trace-env', '-o', '-olto',

@@ -13,7 +13,6 @@
 // that argv errors, fallbacks and cache hits cost no compiler start-up.
 
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { CiccArgError, defaultOutputPath, parseCiccArgs, type CiccArgs } from './cicc-args';
 import { generateModuleId } from './module-id';
@@ -27,6 +26,8 @@ import { buildIdentity, parseMakeflags, pipeInherited, TokenPool, type Jobserver
 import type { UnitRequest, UnitResponse } from '../daemon/unit';
 import { originOf, type UnitOrigin } from '../daemon/watch/records';
 import { NATIVE_CLIENT, SCRIPT_CLIENT } from '../daemon/version';
+import { collectOutputs, fallbackIdentity, neutralStderr, placeOutputs, planCapture, removePlan, runReal, type RealRun } from '../daemon/fallback';
+import type { RealOutputs } from '../daemon/store/value';
 
 export { cacheDir };
 
@@ -42,10 +43,22 @@ export interface CiccContext {
   /** Milliseconds since the process started, for the trace file. */
   now: () => number;
   /**
-   * Set when the call runs inside the daemon for the native client: the real cicc cannot be run there,
-   * so a fallback is handed back to the client (which execs it with the same argv).
+   * Set when the call runs inside the daemon for the native client: the last resort when the daemon
+   * cannot run the real cicc itself, the fallback is handed back to the client (which execs it).
    */
   execReal?: (argv: readonly string[]) => number;
+  /** How the real cicc is run and its results kept; the Node client's own when absent (realHooks). */
+  real?: RealHooks;
+}
+
+/** The real cicc for a fallback or to confirm ptxd's errors: where it runs, where its result is cached. */
+export interface RealHooks {
+  /** Runs it (the daemon: as a compile slot, with the client's cwd and environment). */
+  run(real: string, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RealRun>;
+  /** Caches its result under a fallback key. */
+  save(fallbackKey: string, real: RealOutputs, ms: number): void;
+  /** Counts a ptxd error that the real cicc did not confirm. */
+  falseError(): void;
 }
 
 /** Thrown to stop with an exit code after the message has been printed. */
@@ -159,11 +172,11 @@ export function findRealCicc(env: NodeJS.ProcessEnv, fromArgv?: string, cwd = pr
 }
 
 
-function recordFallback(env: NodeJS.ProcessEnv, reason: string, input: string, arch: string): void {
+function recordFallback(env: NodeJS.ProcessEnv, reason: string, input: string, arch: string, extra: Record<string, unknown> = {}): void {
   try {
     const dir = cacheDir(env);
     makeDirs(dir);
-    const rec = { time: new Date().toISOString(), reason, input, arch };
+    const rec = { time: new Date().toISOString(), reason, input, arch, ...extra };
     appendFileSync(join(dir, 'fallbacks.jsonl'), JSON.stringify(rec) + '\n');
   } catch {
     // The stats record is best effort: never fail a build over it.
@@ -172,8 +185,85 @@ function recordFallback(env: NodeJS.ProcessEnv, reason: string, input: string, a
 
 interface FallbackInfo { argv: readonly string[]; unitName: string; arch: string }
 
+/** Whether ptxd's errors and unsupported units go to the real cicc (not with PTXD_FALLBACK=never, nor inside a fallback). */
+function fallbackEnabled(env: NodeJS.ProcessEnv): boolean {
+  return env.PTXD_FALLBACK !== 'never' && !env.PTXD_IN_FALLBACK;
+}
+
+/** The Node client's own way: the real cicc as a child process, its result stored in the local cache. */
+function localHooks(env: NodeJS.ProcessEnv): RealHooks {
+  const withStore = (f: (s: import('../daemon/store/store').Store) => void): void => {
+    if (env.PTXD_CACHE === '0') return;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { Store } = require('../daemon/store/store') as typeof import('../daemon/store/store');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { cacheSizeLimit } = require('../daemon/paths') as typeof import('../daemon/paths');
+      const store = Store.open(cacheDir(env), cacheSizeLimit(env));
+      try { f(store); } finally { store.close(); }
+    } catch { /* the cache is best effort: never fail a build over it */ }
+  };
+  return {
+    run: runReal,
+    save: (fk, real, ms) => withStore(s => { s.put(fk, { ok: true, ptx: '', stub: '', diagnostics: [], compileMs: Math.round(ms * 10) / 10, real }); }),
+    falseError: () => withStore(s => { s.addCounters({ falseErrors: 1 }); }),
+  };
+}
+
+/**
+ * Runs the real cicc on this call with its outputs captured (daemon/fallback.ts), then writes them
+ * atomically and replays its stderr; caches the result under `fallbackKey` when it succeeded. Returns
+ * cicc's exit code, or undefined when cicc could not be run at all (execReal, when there, hands it to
+ * the client instead).
+ */
+async function runRealCicc(ctx: CiccContext, real: string, info: FallbackInfo, fallbackKey: string | undefined): Promise<number | undefined> {
+  const hooks = ctx.real ?? localHooks(ctx.env);
+  const plan = planCapture(info.argv);
+  const t0 = performance.now();
+  try {
+    const r = await hooks.run(real, plan ? plan.argv : info.argv, ctx.cwd, ctx.env);
+    if (r.error !== undefined) {
+      if (ctx.execReal) return ctx.execReal([real, ...info.argv]);
+      if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr(`ptxd: could not run the real cicc (${real}): ${r.error}\n`);
+      return undefined;
+    }
+    if (!plan) { ctx.stderr(r.stderr); return r.code; }
+    const files = collectOutputs(plan);
+    const stderr = files ? neutralStderr(r.stderr, plan) : r.stderr;
+    const placed = files ? placeOutputs(files, info.argv, ctx.cwd, stderr) : undefined;
+    ctx.stderr(placed ? placed.stderr : r.stderr);
+    if (r.code !== 0 || !files || !placed) return r.code;
+    writePlaced(ctx, placed, info.unitName);
+    if (fallbackKey) hooks.save(fallbackKey, { files, stderr }, performance.now() - t0);
+    return 0;
+  } finally {
+    if (plan) removePlan(plan);
+  }
+}
+
+/** The real cicc's result from the cache, replayed; undefined when this call cannot use it. */
+function replayReal(ctx: CiccContext, real: RealOutputs, info: FallbackInfo): number | undefined {
+  const placed = placeOutputs(real.files, info.argv, ctx.cwd, real.stderr);
+  if (!placed) return undefined;
+  ctx.stderr(placed.stderr);
+  writePlaced(ctx, placed, info.unitName);
+  return 0;
+}
+
+/** Writes outputs atomically; a file that cannot be written is cicc's catastrophic error, named as the call gave it. */
+function writePlaced(ctx: CiccContext, placed: { files: OutputFile[]; given: string[] }, unitName: string): void {
+  try {
+    writeOutputsAtomically(placed.files);
+  } catch (e) {
+    if (!(e instanceof OutputError)) throw e;
+    const why = (e.cause as NodeJS.ErrnoException | undefined)?.code;
+    const given = placed.given[placed.files.indexOf(e.file)] ?? e.file.path;
+    catastrophic(ctx, `cannot open ${e.file.what} "${given}"${why ? ` (${why})` : ''}`, unitName);
+  }
+}
+
 /** Runs the real cicc with the same argv (or reports the unit as not compilable with PTXD_FALLBACK=never). */
-function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo): number {
+async function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo, fallbackKey?: string): Promise<number> {
   const env = ctx.env;
   if (env.PTXD_FALLBACK === 'never') {
     ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit: ${reason}\n`);
@@ -187,13 +277,32 @@ function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo): number 
   }
   if (env.PTXD_VERBOSE === '1') ctx.stderr(`ptxd: falling back to the real cicc: ${reason}\n`);
   recordFallback(env, reason, info.unitName, info.arch);
-  if (ctx.execReal) return ctx.execReal([real, ...info.argv]);
-  const r = spawnSync(real, [...info.argv], { stdio: 'inherit', env: { ...env, PTXD_IN_FALLBACK: '1' }, cwd: ctx.cwd });
-  if (r.error) {
-    ctx.stderr(`${info.unitName}: error: could not run the real cicc (${real}): ${r.error.message}\n`);
-    return 1;
+  const code = await runRealCicc(ctx, real, info, fallbackKey);
+  if (code !== undefined) return code;
+  ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit (${reason}) and the real cicc (${real}) could not be run\n`);
+  return 1;
+}
+
+/**
+ * ptxd found errors: the real cicc decides. If it compiles the unit, its outputs are used and ptxd's
+ * error is recorded as a false error (a ptxd defect); if it fails too, the user sees exactly cicc's
+ * diagnostics and exit code, as with stock nvcc. Undefined: no real cicc, ptxd's diagnostics stand.
+ */
+async function confirmErrors(ctx: CiccContext, info: FallbackInfo, diags: readonly Diagnostic[], fallbackKey?: string): Promise<number | undefined> {
+  const real = findRealCicc(ctx.env, ctx.realCicc, ctx.cwd);
+  if (!real) return undefined;
+  const code = await runRealCicc(ctx, real, info, fallbackKey);
+  if (code === 0) {
+    const first = diags.find(d => d.severity === 'error' || d.severity === 'catastrophic') ?? diags[0];
+    const where = first && first.file ? `${first.file}:${first.line}` : '';
+    const message = first?.message ?? 'errors';
+    if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr(`ptxd: false error (the real cicc compiled the unit): ${where ? `${where}: ` : ''}${message}\n`);
+    recordFallback(ctx.env, `false error: ${message}`, info.unitName, info.arch, {
+      kind: 'false-error', diagnostic: message, file: first?.file ?? '', line: first?.line ?? 0, construct: (first?.sourceLine ?? '').trim(),
+    });
+    (ctx.real ?? localHooks(ctx.env)).falseError();
   }
-  return r.status ?? 1;
+  return code;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -230,7 +339,7 @@ interface Prepared {
 }
 
 /** Everything before the compile: argv, rejected flags, module id. A number is the exit code. */
-function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackInfo }): Prepared | number {
+function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackInfo }): Prepared | number | Promise<number> {
   let args: CiccArgs;
   try {
     args = parseCiccArgs(argv);
@@ -262,6 +371,12 @@ function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackI
   }
   // The daemon has another cwd: it gets an absolute input path.
   const request: UnitRequest = { input: resolve(ctx.cwd, args.input), options: o, realCicc: ctx.realCicc, env: outputEnv(ctx.env) };
+  // The real cicc's cached result for this call is looked up with the unit (a fallback or a false error before).
+  if (fallbackEnabled(ctx.env)) {
+    const real = findRealCicc(ctx.env, ctx.realCicc, ctx.cwd);
+    const id = real ? fallbackIdentity(real, argv, ctx.cwd) : {};
+    if (id.argvKey) request.fallback = { argvKey: id.argvKey };
+  }
   // Under make -jN the daemon runs this compile on our make job's token and admits at most N of the
   // build's compiles at once (client/jobserver.ts).
   const mj = parseMakeflags(ctx.env.MAKEFLAGS);
@@ -270,13 +385,27 @@ function prepare(argv: readonly string[], ctx: CiccContext, info: { v: FallbackI
 }
 
 /** Everything after the compile: diagnostics, outputs, the exit code. */
-function finish(p: Prepared, result: UnitResponse, ctx: CiccContext, start: number, end: number): number {
+async function finish(p: Prepared, result: UnitResponse, ctx: CiccContext, start: number, end: number): Promise<number> {
   const { args, info } = p;
   const o = args.options;
   const unitName = o.origSrcFileName;
   for (const w of result.warnings) ctx.stderr(`${w}\n`);
   if (result.status === 'unreadable') catastrophic(ctx, `cannot open source file "${args.input}"`, unitName);
-  if (result.status === 'unsupported') return fallBack(ctx, result.reason ?? 'unsupported', info);
+  if (result.status === 'real' && result.real) {
+    const code = replayReal(ctx, result.real, info);
+    if (code !== undefined) return code;
+    return fallBack(ctx, 'the cached result of the real cicc does not fit this call', info, result.fallbackKey);
+  }
+  if (result.status === 'unsupported') return fallBack(ctx, result.reason ?? 'unsupported', info, result.fallbackKey);
+
+  const failed = result.status !== 'ok' || result.diagnostics.some(d => {
+    const a = adjustDiagnostic(d, o);
+    return a?.severity === 'error' || a?.severity === 'catastrophic';
+  });
+  if (failed && fallbackEnabled(ctx.env)) {
+    const code = await confirmErrors(ctx, info, result.diagnostics, result.fallbackKey);
+    if (code !== undefined) return code;
+  }
 
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { formatDiagnostic } = require('../compiler/diagnostics') as typeof import('../compiler/diagnostics');
@@ -310,14 +439,14 @@ function finish(p: Prepared, result: UnitResponse, ctx: CiccContext, start: numb
 }
 
 /** Exit codes for the ways a cicc job ends early; a bug in ptxd falls back (never a broken build). */
-function onFailure(e: unknown, ctx: CiccContext, info: FallbackInfo): number {
+async function onFailure(e: unknown, ctx: CiccContext, info: FallbackInfo): Promise<number> {
   if (e instanceof Exit) return e.code;
   const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
   if (ctx.env.PTXD_VERBOSE === '1' && e instanceof Error && e.stack) ctx.stderr(`${e.stack}\n`);
   try {
-    return fallBack(ctx, `internal error: ${msg}`, info);
-  } catch {
-    return 1;
+    return await fallBack(ctx, `internal error: ${msg}`, info);
+  } catch (e2) {
+    return e2 instanceof Exit ? e2.code : 1;
   }
 }
 
@@ -327,7 +456,7 @@ function compileHere(req: UnitRequest, env: NodeJS.ProcessEnv): UnitResponse {
   const { UnitService } = require('../daemon/unit') as typeof import('../daemon/unit');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { cacheSizeLimit } = require('../daemon/paths') as typeof import('../daemon/paths');
-  const service = new UnitService({ cacheDir: cacheDir(env), sizeLimit: cacheSizeLimit(env), env, warnOnce: false });
+  const service = new UnitService({ cacheDir: cacheDir(env), sizeLimit: cacheSizeLimit(env), env, warnOnce: false, preludeMemo: true });
   try {
     return service.handle(req);
   } finally {
@@ -339,14 +468,14 @@ function compileHere(req: UnitRequest, env: NodeJS.ProcessEnv): UnitResponse {
  * The whole cicc job for one argv (without the real-cicc path), compiled in this process: returns the
  * exit code. Never throws; never writes to stdout.
  */
-export function runCicc(argv: readonly string[], ctx: CiccContext): number {
+export async function runCicc(argv: readonly string[], ctx: CiccContext): Promise<number> {
   const info = { v: { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' } as FallbackInfo };
   try {
     const p = prepare(argv, ctx, info);
-    if (typeof p === 'number') return p;
+    if (typeof p === 'number' || p instanceof Promise) return await p;
     const start = ctx.now();
     const res = compileHere(p.request, ctx.env);
-    return finish(p, res, ctx, start, ctx.now());
+    return await finish(p, res, ctx, start, ctx.now());
   } catch (e) {
     return onFailure(e, ctx, info.v);
   }
@@ -404,7 +533,7 @@ export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): P
   const info = { v: { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' } as FallbackInfo };
   try {
     const p = prepare(argv, ctx, info);
-    if (typeof p === 'number') return p;
+    if (typeof p === 'number' || p instanceof Promise) return await p;
     const start = ctx.now();
     const origin = originOfCall(argv, ctx);
     // make's jobserver, when this process can reach it: extra tokens for the daemon are taken from it.
@@ -420,7 +549,7 @@ export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): P
       if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr('ptxd: daemon unavailable; compiling in-process\n');
       res = compileHere(p.request, ctx.env);
     }
-    return finish(p, res, ctx, start, ctx.now());
+    return await finish(p, res, ctx, start, ctx.now());
   } catch (e) {
     return onFailure(e, ctx, info.v);
   }
@@ -442,13 +571,13 @@ export async function runCiccForClient(argv: readonly string[], ctx: CiccContext
   const info = { v: { argv, unitName: argv.find(a => !a.startsWith('-')) ?? 'ptxd-cicc', arch: '' } as FallbackInfo };
   try {
     const p = prepare(argv, ctx, info);
-    if (typeof p === 'number') return p;
+    if (typeof p === 'number' || p instanceof Promise) return await p;
     // The client can take make tokens when make's jobserver is open in it (a fifo it can open, or the
     // pipe fds inherited by a `+` recipe).
     if (p.make && (p.make.auth.kind === 'fifo' || pipeInherited(p.make.auth, ctx.pid))) p.request.make!.tokens = true;
     const start = ctx.now();
     const res = await compile(p.request, originOfCall(argv, ctx), p.request.make?.tokens ? p.make!.auth : undefined);
-    return finish(p, res, ctx, start, ctx.now());
+    return await finish(p, res, ctx, start, ctx.now());
   } catch (e) {
     if (e instanceof DaemonUnavailable) throw e;
     return onFailure(e, ctx, info.v);

@@ -148,23 +148,35 @@ function clearCache(json: boolean): number {
   return failed === 0 ? 0 : 1;
 }
 
-function fallbackReasons(): { total: number; reasons: Record<string, number> } {
+/** A ptxd error the real cicc did not confirm (fallbacks.jsonl records with kind 'false-error'). */
+export interface FalseError { diagnostic: string; file: string; line: number; construct: string; input: string; arch: string; time: string }
+
+function fallbackReasons(): { total: number; reasons: Record<string, number>; falseErrors: FalseError[] } {
   const file = join(cacheDir(process.env), 'fallbacks.jsonl');
   let lines: string[] = [];
   try { lines = readFileSync(file, 'utf8').split('\n').filter(l => l.trim() !== ''); } catch { /* none yet */ }
   const reasons: Record<string, number> = {};
+  const falseErrors: FalseError[] = [];
+  let total = 0;
   for (const l of lines) {
-    let r = '?';
-    try { r = (JSON.parse(l) as { reason?: string }).reason ?? '?'; } catch { /* a torn line */ }
+    let rec: Partial<FalseError> & { reason?: string; kind?: string } = {};
+    try { rec = JSON.parse(l) as typeof rec; } catch { /* a torn line */ }
+    if (rec.kind === 'false-error') {
+      falseErrors.push({ diagnostic: rec.diagnostic ?? '?', file: rec.file ?? '', line: rec.line ?? 0, construct: rec.construct ?? '', input: rec.input ?? '', arch: rec.arch ?? '', time: rec.time ?? '' });
+      continue;
+    }
+    total++;
+    const r = rec.reason ?? '?';
     reasons[r] = (reasons[r] ?? 0) + 1;
   }
-  return { total: lines.length, reasons };
+  return { total, reasons, falseErrors };
 }
 
 export interface StatsReport {
   counters: Counters;
   cache: StoreInfo | null;
-  fallbacks: { total: number; reasons: Record<string, number>; file: string };
+  /** Fallbacks of units ptxd cannot compile (by reason), and false errors (ptxd defects), listed apart. */
+  fallbacks: { total: number; reasons: Record<string, number>; falseErrors: FalseError[]; file: string };
   daemon: DaemonStatus | null;
 }
 
@@ -246,13 +258,19 @@ export async function statsCommand(json: boolean): Promise<number> {
   out(`requests          ${k.requests}\n` +
     `unit cache        ${k.hits} hits, ${k.misses} misses${rate}, ${k.corrupt} corrupt values recompiled, ${k.evictions} evicted\n` +
     `compile errors    ${k.errors}\n` +
+    `false errors      ${k.falseErrors} (ptxd errors the real cicc did not confirm: ptxd defects, listed below)\n` +
     `unsupported units ${k.unsupported}\n` +
+    `fallback hits     ${k.fallbackHits} (the real cicc's cached outputs used instead of running it)\n` +
     `compile time      ${(k.compileMs / 1000).toFixed(1)} s spent, ${(k.savedMs / 1000).toFixed(1)} s saved by hits\n`);
   out(remoteLines(k, r.daemon));
   if (r.cache) out(`cache             ${r.cache.entries} units${r.cache.pieces ? ` + ${r.cache.pieces} per-kernel entries` : ''}, ${mb(r.cache.bytes)} of ${mb(r.cache.limit)} (${r.cache.path})\n`);
   else out('cache             disabled (directory not usable)\n');
   out(`fallbacks to the real cicc: ${r.fallbacks.total} (${r.fallbacks.file})\n`);
   for (const [reason, n] of Object.entries(r.fallbacks.reasons).sort((x, y) => y[1] - x[1])) out(`  ${n}\t${reason}\n`);
+  if (r.fallbacks.falseErrors.length > 0) {
+    out(`false errors (ptxd defects; please report them, see the README): ${r.fallbacks.falseErrors.length}\n`);
+    for (const f of r.fallbacks.falseErrors) out(`  ${f.file}:${f.line}: ${f.diagnostic}${f.construct ? `  [${f.construct}]` : ''} (${f.input}, ${f.arch})\n`);
+  }
   out(r.daemon ? `daemon            pid ${r.daemon.pid}, ${r.daemon.served} requests since start (${r.daemon.ciccCalls ?? 0} from the native client), ${mb(r.daemon.rssBytes)} resident\n`
     : 'daemon            not running\n');
   const p = r.daemon?.scheduler;

@@ -10,7 +10,8 @@ import { basename, dirname, join } from 'node:path';
 
 export interface OutputFile {
   path: string;
-  data: string;
+  /** Text (written as UTF-8) or bytes. */
+  data: string | Buffer;
   /** How cicc names this file in its error message ("output file", "generated C file", …). */
   what: string;
 }
@@ -45,7 +46,7 @@ export function writeOutputsAtomically(files: readonly OutputFile[]): void {
       }
       temps.push({ file, tmp });
       try {
-        const buf = Buffer.from(file.data, 'utf8');
+        const buf = typeof file.data === 'string' ? Buffer.from(file.data, 'utf8') : file.data;
         let off = 0;
         while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
       } catch (e) {

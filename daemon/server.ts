@@ -12,7 +12,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from './protocol';
 import { recordRequest } from './watch/records';
 import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from './unit';
-import { DaemonUnavailable, runCiccForClient, splitRealCicc, type CiccContext } from '../client/cicc';
+import { DaemonUnavailable, runCiccForClient, splitRealCicc, type CiccContext, type RealHooks } from '../client/cicc';
+import { runReal } from './fallback';
 import type { JobserverAuth } from '../client/jobserver';
 import type { UnitOrigin } from './watch/records';
 import { Pool, poolSize } from './scheduler/pool';
@@ -75,13 +76,21 @@ export class Daemon {
   private readonly split: boolean;
   /** The secret clients prove they hold (daemon/auth.ts); written once listening. */
   private key = '';
+  /** Preludes being compiled alone to learn whether ptxd can compile them (unit.ts preludeProbe). */
+  private readonly probes = new Set<string>();
+  /** The real cicc for the native client's fallbacks: a compile slot, results in the unit cache. */
+  private readonly realHooks: RealHooks = {
+    run: (real, argv, cwd, env) => this.scheduler.submit(undefined, () => runReal(real, argv, cwd, env)),
+    save: (fk, real, ms) => { this.service.saveReal(fk, real, ms); this.scheduleFlush(); },
+    falseError: () => { this.service.countFalseError(); this.scheduleFlush(); },
+  };
 
   constructor(private readonly o: DaemonOptions) {
     this.cacheDir = cacheDir(o.env);
     this.idleMs = idleTimeoutMs(o.env);
     this.log = logPath(o.socket);
     this.service = new UnitService({
-      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, remote: true, log: s => this.logLine(s),
+      cacheDir: this.cacheDir, sizeLimit: cacheSizeLimit(o.env), env: o.env, warnOnce: true, keepPrelude: true, remote: true, preludeMemo: true, log: s => this.logLine(s),
       // Once per daemon start, a full check of the store in a child: a damaged file heals on the next start.
       probe: 'always',
     });
@@ -268,7 +277,7 @@ export class Daemon {
     const lookup = this.service.lookup(req);
     this.served++;
     if (lookup.response) {
-      if (lookup.response.cached) this.hits++;
+      if (lookup.response.cached && lookup.response.status !== 'unsupported') this.hits++;
       job.reply({ t: 'result', id: job.id, res: lookup.response });
       this.scheduleFlush();
       return;
@@ -293,7 +302,9 @@ export class Daemon {
       env: clientEnv(m.env ?? {}, args), cwd: m.cwd, pid: m.pid, ppid: m.ppid, realCicc,
       stderr: s => { out.push(s); },
       now: () => Date.now() - m.t0,
-      // the client runs the real cicc it chooses itself: we never name a program for it to run
+      // The daemon runs the real cicc itself; when it cannot, the client runs the real cicc it chooses
+      // itself: we never name a program for it to run.
+      real: this.realHooks,
       execReal: () => { fallback = true; return 0; },
     };
     const compile = (req: UnitRequest, origin: UnitOrigin, auth?: JobserverAuth) => new Promise<UnitResponse>((resolve, reject) => {
@@ -351,6 +362,7 @@ export class Daemon {
       if (key !== undefined) this.waiting.delete(key);
       if (!this.inFlight.delete(job)) return;   // answered by shutdown
       if (res?.cached) this.hits++;   // from the team cache
+      if (res?.status === 'unsupported' && !res.cached) this.probePrelude(lookup);
       // no result: the client went away before its compile started (a socket client gets nothing; the
       // native client's call ends, writing no outputs)
       job.reply(res ? { t: 'result', id, res, ...(functions ? { functions } : {}) } : { t: 'error', id, message: 'the client has gone' });
@@ -398,6 +410,26 @@ export class Daemon {
       }),
       giveBack: () => this.send(c, { t: 'tokens-back', id }),
     };
+  }
+
+  /**
+   * After a unit ptxd cannot compile: its prelude (headers) compiled alone, in the background once the
+   * unit's fallback has its compile slot. If the prelude alone is beyond ptxd, every later unit with the
+   * same prelude goes straight to the real cicc (unit.ts preludeMemo); if not, nothing is remembered and
+   * such units are tried as before.
+   */
+  private probePrelude(lookup: Lookup): void {
+    const probe = this.service.preludeProbe(lookup);
+    if (!probe || this.probes.has(probe.hash) || this.stopping) return;
+    this.probes.add(probe.hash);
+    setImmediate(() => {
+      this.scheduler.submit(undefined, () => this.pool!.run(probe.text, probe.options, probe.rest)).then(r => {
+        if (r.result.unsupported !== undefined) {
+          probe.remember(r.result.unsupported);
+          this.logLine(`prelude ${probe.hash.slice(0, 12)} is beyond ptxd: ${r.result.unsupported}`);
+        }
+      }, () => { /* a failed probe only means nothing is learned */ }).finally(() => this.probes.delete(probe.hash));
+    });
   }
 
   /** A waiter whose compile could not be shared compiles on its own (again the first of its key). */

@@ -17,6 +17,9 @@ import { compilerHash, ptxdVersion } from './version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
 import { RemoteTier } from './store/remote/tier';
 import type { PieceStore, StoreValue } from '../compiler/incremental/store';
+import type { RealOutputs, UnitValue } from './store/value';
+import { fallbackKey } from './fallback';
+import { preludeOf } from './prelude-key';
 
 
 /**
@@ -119,11 +122,17 @@ export interface UnitRequest {
    * tokens: the client can reach the jobserver and take extra tokens for this request. Scheduling only, never part of the key.
    */
   make?: { build: string; jobs: number; tokens?: boolean };
+  /**
+   * Set when a unit ptxd cannot compile or rejects will be confirmed by the real cicc (not with
+   * PTXD_FALLBACK=never): the call's part of the fallback key (daemon/fallback.ts fallbackIdentity). The
+   * real cicc's cached result is then looked up with the unit.
+   */
+  fallback?: { argvKey: string };
 }
 
 export interface UnitResponse {
   /** ok: PTX and stub; errors: diagnostics only; unsupported: fall back; unreadable: input not readable. */
-  status: 'ok' | 'errors' | 'unsupported' | 'unreadable';
+  status: 'ok' | 'errors' | 'unsupported' | 'unreadable' | 'real';
   ptx: string;
   stub: string;
   diagnostics: Diagnostic[];
@@ -136,6 +145,10 @@ export interface UnitResponse {
   warnings: string[];
   /** Roots compiled vs reused from the piece store (CompileResult.functions); absent when the unit compiled whole. */
   functions?: { compiled: string[]; reused: string[] };
+  /** status 'real': the real cicc's cached outputs for this unit and call (it failed or fell back before). */
+  real?: RealOutputs;
+  /** Where the real cicc's result for this call is cached (requests with `fallback` and a cache). */
+  fallbackKey?: string;
 }
 
 /** A looked-up request: either answered already or ready to compile. */
@@ -149,6 +162,7 @@ export interface Lookup {
   lib?: Libdevice;
   /** After compile(): the stub with the placeholder names, for requests that share this compile. */
   keyedStub?: string;
+  fallbackKey?: string;
 }
 
 // nvcc names the stub and the fatbin include after its temp directory (tmpxft_<pid>_…), so these two
@@ -191,6 +205,8 @@ export interface ServiceOptions {
   remote?: boolean;
   /** When to probe the store file in a child before mapping it (store.ts ProbePolicy; default 'auto'). */
   probe?: ProbePolicy;
+  /** Look up (and let the daemon learn) preludes ptxd cannot compile (prelude-key.ts). */
+  preludeMemo?: boolean;
 }
 
 export class UnitService {
@@ -287,9 +303,10 @@ export class UnitService {
     const options = keyedOptions(req.options);
     const store = this.getStore();
     if (!store) return { req, source, lib, options };
-    const key = unitKey({
-      version: ptxdVersion(), compilerHash: compilerHash(), libdeviceHash: lib?.hash ?? '', options, env: req.env, source,
-    });
+    const keyParts = { version: ptxdVersion(), compilerHash: compilerHash(), libdeviceHash: lib?.hash ?? '', options, env: req.env };
+    const key = unitKey({ ...keyParts, source });
+    const fk = req.fallback ? fallbackKey(key, req.fallback.argvKey) : undefined;
+    const withKeys = (response: UnitResponse): Lookup => ({ req, key, response: fk ? { ...response, fallbackKey: fk } : response });
     try {
       const { value, corrupt } = store.get(key);
       if (corrupt) {
@@ -297,19 +314,106 @@ export class UnitService {
         this.o.log?.(`corrupt cache value ${key.slice(0, 16)} removed; recompiling`);
       }
       if (value) {
-        this.pending.hits++;
-        this.pending.savedMs += value.compileMs;
-        return {
-          req, key, response: {
-            status: value.ok ? 'ok' : 'errors', ptx: value.ptx, stub: realStub(value.stub, req.options), diagnostics: value.diagnostics,
-            cached: true, compileMs: value.compileMs, warnings: this.warnings(),
-          },
-        };
+        // A remembered "ptxd cannot compile this" is no compile saved: not a hit.
+        if (value.unsupported === undefined) {
+          this.pending.hits++;
+          this.pending.savedMs += value.compileMs;
+        }
+        // A unit ptxd rejected or cannot compile: the real cicc's result for this call, when it ran before.
+        const real = !value.ok && fk ? this.realValue(fk) : undefined;
+        if (real) return withKeys(real);
+        return withKeys(this.fromValue(value, req.options));
+      }
+      // A unit whose headers ptxd already knows it cannot compile goes straight to the real cicc.
+      const memo = this.preludeMemo(source, keyParts);
+      if (memo) {
+        this.pending.unsupported++;
+        const real = fk ? this.realValue(fk) : undefined;
+        return withKeys(real ?? empty('unsupported', { reason: memo, cached: true, warnings: this.warnings() }));
       }
     } catch (e) {
       this.storeFailed('read', e);
     }
-    return { req, key, source, lib, options };
+    return { req, key, source, lib, options, ...(fk ? { fallbackKey: fk } : {}) };
+  }
+
+  private fromValue(value: UnitValue, o: CompileOptions): UnitResponse {
+    if (value.unsupported !== undefined) {
+      this.pending.unsupported++;
+      return empty('unsupported', { reason: value.unsupported, cached: true, compileMs: value.compileMs, warnings: this.warnings() });
+    }
+    return {
+      status: value.ok ? 'ok' : 'errors', ptx: value.ptx, stub: realStub(value.stub, o), diagnostics: value.diagnostics,
+      cached: true, compileMs: value.compileMs, warnings: this.warnings(),
+    };
+  }
+
+  /** The real cicc's cached result under a fallback key, as a response (counted as a fallback hit). */
+  private realValue(fk: string): UnitResponse | undefined {
+    const { value } = this.store!.get(fk);
+    if (!value?.real) return undefined;
+    this.pending.fallbackHits++;
+    this.pending.savedMs += value.compileMs;
+    return empty('real', { real: value.real, cached: true, compileMs: value.compileMs, warnings: this.warnings() });
+  }
+
+  /**
+   * The key under which a prelude's "ptxd cannot compile these headers" is remembered: the options without
+   * the names that differ from unit to unit (the module id and file names), which the headers cannot see.
+   */
+  private preludeKey(preludeHash: string, parts: Omit<import('./store/key').KeyParts, 'source'>): string {
+    const options = { ...parts.options, moduleId: '', origSrcFileName: '', origSrcPathName: '', includeFileName: '', stubFileName: '', compDir: '', prelude: true };
+    return unitKey({ ...parts, options: options as CompileOptions, source: Buffer.from(`prelude\0${preludeHash}`) });
+  }
+
+  /** The reason ptxd cannot compile this unit's prelude, when a unit with the same prelude showed it. */
+  private preludeMemo(source: Buffer, parts: Omit<import('./store/key').KeyParts, 'source'>): string | undefined {
+    if (!this.o.preludeMemo) return undefined;
+    const p = preludeOf(source.toString('latin1'));
+    if (!p) return undefined;
+    return this.store!.get(this.preludeKey(p.hash, parts)).value?.unsupported;
+  }
+
+  /**
+   * For a unit ptxd could not compile: its prelude as a unit of its own (text and where to remember it),
+   * to be compiled in the background; undefined when the unit has no prelude or it is known.
+   */
+  preludeProbe(l: Lookup): { hash: string; text: string; options: CompileOptions; rest: unknown[]; remember: (reason: string) => void } | undefined {
+    const store = this.store;
+    if (!this.o.preludeMemo || !store || !l.source || !l.options) return undefined;
+    const text = l.source.toString('latin1');
+    const p = preludeOf(text);
+    if (!p) return undefined;
+    const parts = { version: ptxdVersion(), compilerHash: compilerHash(), libdeviceHash: l.lib?.hash ?? '', options: l.options, env: l.req.env };
+    const key = this.preludeKey(p.hash, parts);
+    try { if (store.get(key).value) return undefined; } catch { return undefined; }
+    return {
+      hash: p.hash, text: l.source.subarray(0, p.end).toString('utf8'), options: l.options, rest: this.compileArgs(l),
+      remember: reason => { this.put(key, { ok: false, ptx: '', stub: '', diagnostics: [], compileMs: 0, unsupported: reason }); },
+    };
+  }
+
+  /** Stores a value locally and offers it to the team cache; a full disk never fails a compile. */
+  private put(key: string, value: UnitValue): void {
+    const store = this.getStore();
+    if (!store) return;
+    try {
+      this.pending.evictions += store.put(key, value);
+    } catch (e) {
+      this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`);
+      return;
+    }
+    this.remote?.offer(key, value);
+  }
+
+  /** Caches the real cicc's result for a call (under the response's fallbackKey). */
+  saveReal(fk: string, real: RealOutputs, ms: number): void {
+    this.put(fk, { ok: true, ptx: '', stub: '', diagnostics: [], compileMs: Math.round(ms * 10) / 10, real });
+  }
+
+  /** A ptxd error the real cicc did not confirm (it compiled the unit). */
+  countFalseError(): void {
+    this.pending.falseErrors++;
   }
 
   /**
@@ -324,10 +428,17 @@ export class UnitService {
     this.pending.savedMs += v.compileMs;
     l.keyedStub = v.stub;
     try { this.pending.evictions += this.store!.put(l.key, v); } catch (e) { this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`); }
-    return {
-      status: v.ok ? 'ok' : 'errors', ptx: v.ptx, stub: realStub(v.stub, l.req.options), diagnostics: v.diagnostics,
-      cached: true, compileMs: v.compileMs, warnings: this.warnings(),
-    };
+    const res = this.fromValue(v, l.req.options);
+    if (!v.ok && l.fallbackKey) {
+      // The real cicc's result for this call, when a teammate's build ran it.
+      const real = await this.remote.get(l.fallbackKey);
+      if (real?.real) {
+        try { this.pending.evictions += this.store!.put(l.fallbackKey, real); } catch { /* a full disk never fails a compile */ }
+        this.pending.fallbackHits++;
+        return empty('real', { real: real.real, cached: true, compileMs: real.compileMs, warnings: this.warnings(), fallbackKey: l.fallbackKey });
+      }
+    }
+    return l.fallbackKey ? { ...res, fallbackKey: l.fallbackKey } : res;
   }
 
   compile(l: Lookup): UnitResponse {
@@ -395,9 +506,12 @@ export class UnitService {
     const { req } = l;
     const compileMs = Math.round(ms * 10) / 10;
     this.pending.compileMs += compileMs;
+    const fk = l.fallbackKey ? { fallbackKey: l.fallbackKey } : {};
     if (r.unsupported !== undefined) {
       this.pending.unsupported++;
-      return empty('unsupported', { reason: r.unsupported, times: r.times, compileMs, warnings: this.warnings() });
+      // Remembered: the next request for this unit goes straight to the real cicc.
+      if (l.key) this.put(l.key, { ok: false, ptx: '', stub: '', diagnostics: [], compileMs, unsupported: r.unsupported });
+      return empty('unsupported', { reason: r.unsupported, times: r.times, compileMs, warnings: this.warnings(), ...fk });
     }
     this.pending.misses++;
     if (!r.ok) this.pending.errors++;
@@ -415,7 +529,7 @@ export class UnitService {
     }
     return {
       status: r.ok ? 'ok' : 'errors', ptx: r.ptx, stub: realStub(r.stub, req.options), diagnostics: r.diagnostics, times: r.times,
-      cached: false, compileMs, warnings: this.warnings(), ...(r.functions ? { functions: r.functions } : {}),
+      cached: false, compileMs, warnings: this.warnings(), ...(r.functions ? { functions: r.functions } : {}), ...fk,
     };
   }
 
@@ -424,10 +538,13 @@ export class UnitService {
    * (counted as a hit: it was served without compiling). Undefined when the compile cannot be shared.
    */
   shared(owner: Lookup, res: UnitResponse, waiter: Lookup): UnitResponse | undefined {
-    if (!owner.key || owner.key !== waiter.key || owner.keyedStub === undefined || res.status === 'unsupported') return undefined;
+    if (!owner.key || owner.key !== waiter.key) return undefined;
+    const fk = waiter.fallbackKey ? { fallbackKey: waiter.fallbackKey } : {};
+    if (res.status === 'unsupported') return { ...res, cached: true, warnings: this.warnings(), ...fk };
+    if (owner.keyedStub === undefined) return undefined;
     this.pending.hits++;
     this.pending.savedMs += res.compileMs;
-    return { ...res, stub: realStub(owner.keyedStub, waiter.req.options), cached: true, warnings: this.warnings() };
+    return { ...res, stub: realStub(owner.keyedStub, waiter.req.options), cached: true, warnings: this.warnings(), ...fk };
   }
 
   handle(req: UnitRequest): UnitResponse {

@@ -252,7 +252,7 @@ describe('opening a damaged store (checked with plain reads before LMDB maps it)
 });
 
 describe('unit service with a stand-in compiler', () => {
-  it('replays warnings on a hit; compile errors are cached too; unsupported units are not', () => {
+  it('replays warnings on a hit; compile errors are cached too; an unsupported unit is remembered (no second compile, not a hit)', () => {
     const dir = mkTempDir('svc-fake');
     const src = path.join(dir, 'u.cpp1.ii');
     let calls = 0;
@@ -275,7 +275,7 @@ describe('unit service with a stand-in compiler', () => {
     const e1 = ask('ERR'), e2 = ask('ERR');
     expect([e1.status, e2.status, e2.cached, calls]).toEqual(['errors', 'errors', true, 2]);
     const u1 = ask('UNSUP'), u2 = ask('UNSUP');
-    expect([u1.status, u2.status, u2.cached, u2.reason, calls]).toEqual(['unsupported', 'unsupported', false, 'not yet', 4]);
+    expect([u1.status, u2.status, u1.cached, u2.cached, u2.reason, calls]).toEqual(['unsupported', 'unsupported', false, true, 'not yet', 3]);
     svc.close();
     const st = Store.open(path.join(dir, 'cache'), 1 << 30);
     expect(st.counters()).toMatchObject({ requests: 6, hits: 2, misses: 2, errors: 1, unsupported: 2 });

@@ -23,6 +23,10 @@ export interface Counters {
   unsupported: number;
   /** Units with compile errors. */
   errors: number;
+  /** Errors of ptxd that the real cicc did not confirm (it compiled the unit): ptxd defects, see fallbacks.jsonl. */
+  falseErrors: number;
+  /** Fallbacks answered from the cache (the real cicc's stored outputs) instead of running it. */
+  fallbackHits: number;
   /** Milliseconds spent compiling misses. */
   compileMs: number;
   /** Milliseconds of compiling that hits avoided (the original compile time of each hit). */
@@ -51,7 +55,7 @@ export interface Counters {
 
 export function emptyCounters(): Counters {
   return {
-    requests: 0, hits: 0, misses: 0, corrupt: 0, unsupported: 0, errors: 0, compileMs: 0, savedMs: 0, evictions: 0,
+    requests: 0, hits: 0, misses: 0, corrupt: 0, unsupported: 0, errors: 0, falseErrors: 0, fallbackHits: 0, compileMs: 0, savedMs: 0, evictions: 0,
     remoteHits: 0, remoteMisses: 0, remoteErrors: 0, remoteBadSignatures: 0, remoteSkipped: 0, remoteWrites: 0, remoteWriteErrors: 0,
     remoteDropped: 0, remoteBytesIn: 0, remoteBytesOut: 0, remoteMs: 0, remoteWriteMs: 0,
   };

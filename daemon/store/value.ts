@@ -16,7 +16,14 @@ export interface UnitValue {
   diagnostics: Diagnostic[];
   /** How long the compile took, for "time saved" in stats. */
   compileMs: number;
+  /** Set when ptxd cannot compile the unit (the reason): a later request goes straight to the real cicc. */
+  unsupported?: string;
+  /** The real cicc's result for a unit ptxd could not compile or wrongly rejected (daemon/fallback.ts). */
+  real?: RealOutputs;
 }
+
+/** What the real cicc wrote: its output files by role (latin1 text, placeholders for per-call names) and its stderr. */
+export interface RealOutputs { files: Record<string, string>; stderr: string }
 
 const MAGIC = Buffer.from('PXU1', 'latin1');
 const HEADER = 4 + 4 + 16;
@@ -27,7 +34,10 @@ function digest(payload: Buffer): Buffer {
 }
 
 export function encodeValue(v: UnitValue): Buffer {
-  const payload = packr.pack({ ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: v.compileMs });
+  const payload = packr.pack({
+    ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: v.compileMs,
+    ...(v.unsupported !== undefined ? { unsupported: v.unsupported } : {}), ...(v.real ? { real: v.real } : {}),
+  });
   const head = Buffer.alloc(HEADER);
   MAGIC.copy(head, 0);
   head.writeUInt32BE(payload.length, 4);
@@ -46,7 +56,14 @@ export function decodeValue(buf: Uint8Array): UnitValue | undefined {
   try {
     const v = packr.unpack(payload) as Partial<UnitValue>;
     if (typeof v.ok !== 'boolean' || typeof v.ptx !== 'string' || typeof v.stub !== 'string' || !Array.isArray(v.diagnostics)) return undefined;
-    return { ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: Number(v.compileMs) || 0 };
+    const real = v.real;
+    if (real !== undefined && (typeof real !== 'object' || real === null || typeof real.stderr !== 'string' || typeof real.files !== 'object' || real.files === null ||
+      Object.values(real.files).some(f => typeof f !== 'string'))) return undefined;
+    if (v.unsupported !== undefined && typeof v.unsupported !== 'string') return undefined;
+    return {
+      ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: Number(v.compileMs) || 0,
+      ...(v.unsupported !== undefined ? { unsupported: v.unsupported } : {}), ...(real ? { real: { files: { ...real.files }, stderr: real.stderr } } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -59,7 +59,10 @@ export function humanLines(e: WatchEvent, cwd: string, colour: boolean): string 
       const head = e.ok
         ? `${c('32', '✓')} ${name(e.unit)} ${c('2', `${archs} ${e.ms} ms${hit}`)}${hit ? '' : functionsText(e.archs)}\n`
         : `${c('31', '✗')} ${name(e.unit)} ${c('31', `${errs || 1} error${errs === 1 ? '' : 's'}`)} ${c('2', `${e.ms} ms`)}\n`;
-      return head + e.diagnostics.map(d => `  ${diagnosticLine(d)}\n`).join('');
+      const check = e.check === 'unconfirmed' ? `  ${c('33', '(ptxd\'s diagnostics, not yet confirmed by the real cicc)')}\n`
+        : e.check === 'confirmed' ? `  ${c('2', '(confirmed by the real cicc: its diagnostics)')}\n`
+        : e.check === 'false-error' ? `  ${c('33', '(the real cicc compiled it: ptxd\'s errors were false errors, a ptxd defect)')}\n` : '';
+      return head + e.diagnostics.map(d => `  ${diagnosticLine(d)}\n`).join('') + check;
     }
   }
 }

@@ -12,6 +12,7 @@ import type { UnitRequest, UnitResponse } from '../unit';
 import type { Diagnostic } from '../../compiler/diagnostics';
 import type { PlanStep, UnitPlan } from './plan';
 import type { FunctionLists } from '../protocol';
+import { planCapture, removePlan, runReal } from '../fallback';
 
 export interface ArchResult {
   arch: string;
@@ -22,6 +23,8 @@ export interface ArchResult {
   functions?: FunctionLists;
   /** Otherwise: how many functions the PTX defines. */
   functionCount?: number;
+  /** ptxd found errors that the real cicc has not confirmed yet (see confirmErrors). */
+  unconfirmed?: boolean;
 }
 
 export interface UnitOutcome {
@@ -31,7 +34,16 @@ export interface UnitOutcome {
   /** Files the unit read (line markers of its .ii files), toolkit/system headers left out. */
   includes: string[];
   ms: number;
+  /**
+   * Set while ptxd's device diagnostics are not confirmed by the real cicc ('unconfirmed'), and after
+   * confirmErrors: 'confirmed' (the real cicc's diagnostics are shown) or 'false-error' (cicc compiled the
+   * unit: ptxd's errors were wrong and are dropped).
+   */
+  check?: 'unconfirmed' | 'confirmed' | 'false-error';
 }
+
+/** What confirmErrors needs of a unit whose device compile ptxd rejected: the cicc steps and ptxd's diagnostics. */
+export interface PendingConfirm { steps: string[][]; ptxd: Diagnostic[]; cwd: string; env: NodeJS.ProcessEnv }
 
 /** A compile's answer; `functions` when the compiler said which functions it compiled and which it reused. */
 export type CompileReply = UnitResponse & { functions?: FunctionLists };
@@ -124,12 +136,15 @@ const isDeviceStep = (argv: string[]) => argv.some(a => a.startsWith('-D__CUDA_A
  * module id is known from its last run (it only changes with the unit's first function): once cudafe++
  * has written it, an arch compiled with a stale id is compiled again with the new one.
  */
-export async function runUnit(plan: UnitPlan, cwd: string, compile: Compile): Promise<UnitOutcome> {
+export async function runUnit(plan: UnitPlan, cwd: string, compile: Compile): Promise<UnitOutcome & { pending?: PendingConfirm }> {
   const t0 = performance.now();
   const includes = new Set<string>();
   const archs: ArchResult[] = [];
   const ours: Diagnostic[] = [];
   const hostDiags: Diagnostic[] = [];
+  /** cicc steps whose compile ptxd rejected with errors, and those errors. */
+  const rejected: string[][] = [];
+  const ptxdDiags: Diagnostic[] = [];
 
   const host = (async () => {
     for (const s of plan.steps) {
@@ -175,12 +190,16 @@ export async function runUnit(plan: UnitPlan, cwd: string, compile: Compile): Pr
       }
     }
     const a: ArchResult = { arch, status: res.status, cached: res.cached, compileMs: res.compileMs };
+    if (res.status === 'errors') { a.unconfirmed = true; rejected.push(cicc.argv); }
     if (res.functions) a.functions = res.functions;
     else if (res.status === 'ok') a.functionCount = definedFunctions(res.ptx ?? '');
     archs.push(a);
     // Each arch reports the same front-end diagnostics: keep one copy.
     for (const d of res.diagnostics) {
-      if (!ours.some(x => x.file === d.file && x.line === d.line && x.message === d.message && x.severity === d.severity)) ours.push(d);
+      if (!ours.some(x => x.file === d.file && x.line === d.line && x.message === d.message && x.severity === d.severity)) {
+        ours.push(d);
+        if (res.status === 'errors') ptxdDiags.push(d);
+      }
     }
     if (res.status === 'unsupported' && res.reason) ours.push({ severity: 'error', file: '', line: 0, message: `not supported by ptxd: ${res.reason}` });
     if (res.status === 'unreadable') ours.push({ severity: 'error', file: '', line: 0, message: res.reason ?? 'unreadable input' });
@@ -191,5 +210,40 @@ export async function runUnit(plan: UnitPlan, cwd: string, compile: Compile): Pr
   // cudafe++ and our compiler may report the same mistake: cudafe++'s wording wins on a shared line.
   const diagnostics = [...hostDiags, ...ours.filter(d => !hostDiags.some(h => h.file === d.file && h.line === d.line))];
   const ok = hostOk && !deviceFailed && archs.length === chains.length && archs.every(a => a.status === 'ok');
-  return { ok, archs, diagnostics, includes: [...includes].sort(), ms: Math.round(performance.now() - t0) };
+  const out: UnitOutcome & { pending?: PendingConfirm } = { ok, archs, diagnostics, includes: [...includes].sort(), ms: Math.round(performance.now() - t0) };
+  // ptxd's errors are shown at once, marked unconfirmed; the real cicc then decides (confirmErrors).
+  if (hostOk && !deviceFailed && rejected.length > 0 && plan.env.PTXD_FALLBACK !== 'never') {
+    out.check = 'unconfirmed';
+    out.pending = { steps: rejected, ptxd: ptxdDiags, cwd, env: plan.env };
+  }
+  return out;
+}
+
+/**
+ * The real cicc on each cicc step ptxd rejected (outputs into a temp directory, dropped): if it compiles
+ * them all, ptxd's errors were false and the outcome is corrected (those diagnostics dropped, the archs
+ * ok); else the outcome shows the real cicc's diagnostics instead of ptxd's. Undefined when the real cicc
+ * cannot be run (ptxd's diagnostics stay, unconfirmed).
+ */
+export async function confirmErrors<T extends Omit<UnitOutcome, 'includes'>>(o: T, p: PendingConfirm): Promise<T | undefined> {
+  let failed = '';
+  for (const step of p.steps) {
+    const { realCicc, args } = splitRealCicc(step.slice(1));
+    if (!realCicc) return undefined;
+    const plan = planCapture(args);
+    try {
+      const r = await runReal(resolve(p.cwd, realCicc), plan ? plan.argv : args, p.cwd, p.env);
+      if (r.error !== undefined) return undefined;
+      if (r.code !== 0) { failed = r.stderr; break; }
+    } finally {
+      if (plan) removePlan(plan);
+    }
+  }
+  const others = o.diagnostics.filter(d => !p.ptxd.includes(d));
+  if (failed) {
+    const real = preprocessorDiagnostics(failed).filter(d => !others.some(x => x.file === d.file && x.line === d.line && x.message === d.message));
+    return { ...o, diagnostics: [...others, ...real], archs: o.archs.map(a => ({ ...a, unconfirmed: undefined })), check: 'confirmed' };
+  }
+  const archs = o.archs.map(a => (a.unconfirmed ? { ...a, status: 'ok' as const, unconfirmed: undefined } : a));
+  return { ...o, ok: archs.every(a => a.status === 'ok'), archs, diagnostics: others, check: 'false-error' };
 }

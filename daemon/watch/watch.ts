@@ -14,7 +14,7 @@ import { watch as chokidarWatch, type FSWatcher } from 'chokidar';
 import { loadUnits, type WatchUnit } from './compile-db';
 import { learnedUnits, RECORDS_FILE } from './records';
 import { planUnit, type UnitPlan } from './plan';
-import { runUnit, type Compile, type UnitOutcome } from './run-unit';
+import { confirmErrors, runUnit, type Compile, type UnitOutcome } from './run-unit';
 import { makeDirs } from '../mkdirs';
 
 export type WatchEvent =
@@ -205,9 +205,17 @@ export class Watcher {
         for (const f of t.files) this.watchDir(dirname(f));
       }
       t.failing = !r.ok;
-      const { includes: _i, ...rest } = r;
+      const { includes: _i, pending, ...rest } = r;
       void _i;
       this.o.emit({ event: 'result', unit: t.unit.file, reason, ...rest });
+      // ptxd's errors, shown unconfirmed: the real cicc's verdict follows as a second result.
+      if (pending) {
+        const c = await confirmErrors(rest, pending);
+        if (c) {
+          t.failing = !c.ok;
+          this.o.emit({ event: 'result', unit: t.unit.file, reason, ...c });
+        }
+      }
     } catch (e) {
       t.failing = true;
       this.o.emit({ event: 'failed', unit: t.unit.file, message: e instanceof Error ? e.message : String(e) });

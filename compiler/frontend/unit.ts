@@ -263,7 +263,9 @@ export class Unit {
     }
   }
   isUserFile(pos: Pos): boolean {
-    const f = this.fileOf(pos);
+    return this.isUserFileName(this.fileOf(pos));
+  }
+  isUserFileName(f: string): boolean {
     return f === this.opts.origSrcFileName || (!f.startsWith('/usr/') && !f.includes('/cuda') && !f.startsWith('<'));
   }
   /** Entities named `name` declared directly in the namespace with normalised path `ns` (plus using-directives). */

@@ -59,6 +59,8 @@ export class Unit {
   /** Global variables in the order they were first referenced/defined (codegen emits the used ones). */
   staticLocals: VarSym[] = [];
   errorCount = 0;
+  /** Expressions and statements being parsed, nested (parser.ts nested()): bounded so that deep nesting falls back instead of exhausting the stack. */
+  nesting = 0;
   /**
    * Incremental compilation (compiler/incremental/): every name this unit looked up in the index, and '#…' keys
    * for whole-index scans. A cached root is reused only while the declarations behind these are unchanged.

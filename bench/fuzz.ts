@@ -34,6 +34,8 @@ export interface FuzzOptions {
   /** Where to keep the mutants of each disagreement (a few per class), for triage; none when absent. */
   keep?: string;
   log?: (line: string) => void;
+  /** Called every 100 mutants with the figures so far (a long run can be stopped and still report). */
+  onProgress?: (s: FuzzStats) => void;
 }
 
 export interface Disagreement { kernel: string; seed: number; kind: MutationKind; region: Region; what: string; ptxd: string; cicc: string; file?: string }
@@ -174,7 +176,11 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzStats> {
         else if (r.outcome === 'errors' && c.code === 0) keep(d(ptxd, 'ok'), file, stats.rejectedAccepted);
       }).finally(() => { fs.rmSync(file, { force: true }); running.delete(job); });
       running.add(job);
-      if (o.log && (k + 1) % 100 === 0) o.log(progress(stats, performance.now() - t0));
+      if ((k + 1) % 100 === 0) {
+        stats.wallMs = performance.now() - t0;
+        o.log?.(progress(stats, stats.wallMs));
+        o.onProgress?.(stats);
+      }
     }
     await Promise.all(running);
   } finally {
@@ -224,6 +230,7 @@ async function main(): Promise<number> {
     else { process.stderr.write(`fuzz: unknown argument ${a}\nusage: node dist/bench/fuzz.js --mutants N [--seed S] [--kernels a,b] [--keep DIR] [--json FILE]\n`); return 2; }
   }
   o.log = line => process.stderr.write(`${line}\n`);
+  if (json) o.onProgress = s => fs.writeFileSync(json!, JSON.stringify(s, null, 1));
   const s = await runFuzz(o);
   process.stdout.write(`${summary(s)}\n`);
   if (json) fs.writeFileSync(json, JSON.stringify(s, null, 1));

@@ -132,11 +132,13 @@ export function unitIsBroken(u: Unit, toks: Tokens, index: Index): boolean {
 }
 /**
  * A lexer error as cicc reports it: at the offending character. In a system header (where our lexer is not
- * trusted to be as exact as EDG's) the unit falls back instead: cicc decides.
+ * trusted to be as exact as EDG's), and where the error may not be one (LexError.undecided), the unit falls
+ * back instead: cicc decides.
  */
 function lexDiagnostic(u: Unit, toks: Tokens, e: LexError): void {
   const file = e.file ?? posToLine(toks, e.pos).file;
   if (!u.isUserFileName(file)) throw new Unsupported(`${e.message} in ${file}`);
+  if (e.undecided) throw new Unsupported(`${e.message} at ${file}(${e.line ?? posToLine(toks, e.pos).line}): invalid UTF-8 or a U+FFFD, which cicc may accept`);
   const src = toks.src;
   let ls = e.pos; while (ls > 0 && src.charCodeAt(ls - 1) !== 10) ls--;
   let le = e.pos; while (le < src.length && src.charCodeAt(le) !== 10) le++;

@@ -26,7 +26,8 @@
 // literal) never throw: they are recorded in `t.errors` ({pos, message}; pos is an offset into src; use
 // `posToLine`) and lexing goes on. The text arrives decoded as UTF-8, so an invalid byte is U+FFFD here:
 // cicc rejects it in literals and identifiers ("invalid multibyte character sequence", "unrecognized
-// token") and ignores it in comments; so do we.
+// token") and ignores it in comments. A U+FFFD may also have been a valid one in the file, which cicc may
+// accept: such errors are `undecided`, and the unit goes to cicc.
 
 import { Tok, Tokens } from './tokens';
 
@@ -36,6 +37,8 @@ export interface LexError {
   number?: number;
   /** Presumed file and line of the error, for errors inside a line marker (its tokens do not tell them). */
   file?: string; line?: number;
+  /** At a U+FFFD, which was invalid UTF-8 (an error to cicc) or a valid U+FFFD (maybe not): cicc decides. */
+  undecided?: boolean;
 }
 
 /** What an invalid UTF-8 sequence becomes when the unit is decoded. */
@@ -427,7 +430,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
         j += 2; continue;
       }
       if (c === 10) { errors.push({ pos: p, message: `missing terminating ${what}` }); return j; }
-      if (c === REPLACEMENT) errors.push({ pos: j, message: 'invalid multibyte character sequence', number: 870 });
+      if (c === REPLACEMENT) errors.push({ pos: j, message: 'invalid multibyte character sequence', number: 870, undecided: true });
       j++;
     }
   };
@@ -453,7 +456,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
     }
     countNewlines(p, close);
     for (let j = src.indexOf('\ufffd', open); j >= 0 && j < close; j = src.indexOf('\ufffd', j + 1)) {
-      errors.push({ pos: j, message: 'invalid multibyte character sequence', number: 870 });
+      errors.push({ pos: j, message: 'invalid multibyte character sequence', number: 870, undecided: true });
     }
     return close + delim.length + 2;
   };
@@ -642,7 +645,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
       // stray line splice: treat as whitespace
       p += c1 === 13 ? 3 : 2; line++; space = 1; continue;
     }
-    errors.push({ pos: p, message: `unrecognized token` });
+    errors.push({ pos: p, message: `unrecognized token`, undecided: c === REPLACEMENT });
     p++;
     space = 1;
   }

@@ -107,6 +107,8 @@ export function compileUnit(src: string, opts: CompileOptions, env: CompileEnv =
   } catch (e) {
     if (e instanceof CompileErrors) return { ok: false, ptx: '', stub: '', diagnostics: e.diagnostics, times };
     if (e instanceof Unsupported) return { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: e.reason, times };
+    // Nesting our depth limits do not bound (parser.ts MAX_NESTING, templates.ts, consteval.ts): cicc decides.
+    if (e instanceof RangeError && /call stack/.test(e.message)) return { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: 'nesting too deep for ptxd (stack exhausted)', times };
     // A bug in our compiler is never a wrong output: report it as unsupported so the unit falls back.
     const msg = e instanceof Error ? `internal error: ${e.message}` : `internal error: ${String(e)}`;
     return { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: msg, times };

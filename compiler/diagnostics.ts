@@ -30,11 +30,12 @@ export class CompileErrors extends Error {
 
 /**
  * EDG style: `k.cu(5): error: identifier "x" is undefined` then the source line and a caret line.
- * With --display_error_number: `error #20-D:` style (number, -D for discretionary warnings).
+ * With --display_error_number: `warning #177-D:` style (number, -D for discretionary diagnostics; errors carry none).
  */
 export function formatDiagnostic(d: Diagnostic, displayNumber: boolean): string {
   let sev: string = d.severity === 'catastrophic' ? 'catastrophic error' : d.severity;
-  if (displayNumber && d.number !== undefined) sev += ` #${d.number}${d.severity === 'error' || d.severity === 'catastrophic' ? '' : '-D'}`;
+  // cicc (CUDA 13) numbers only the discretionary diagnostics (`warning #177-D:`), never an error
+  if (displayNumber && d.number !== undefined && d.severity !== 'error' && d.severity !== 'catastrophic') sev += ` #${d.number}-D`;
   let s = d.atEnd ? `At end of source: ${sev}: ${d.message}\n` : d.line > 0 ? `${d.file}(${d.line}): ${sev}: ${d.message}\n` : `${sev}: ${d.message}\n`;
   if (d.sourceLine !== undefined) {
     s += `  ${d.sourceLine}\n`;

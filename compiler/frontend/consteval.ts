@@ -4,6 +4,7 @@
 import type { Expr, FuncSym, Init, Stmt, VarSym } from './ast';
 import { isIntegral, isFloating, sizeOfC, Q } from './ctype';
 import { wrapInt } from './sema';
+import { Unsupported } from '../diagnostics';
 
 export type CVal = bigint | number;
 
@@ -16,6 +17,13 @@ type Env = Map<VarSym, CVal>;
 let env: Env | null = null;
 let depth = 0;
 let steps = 0;
+/**
+ * How deep and how long we evaluate. EDG gives up past 512 nested calls (f(511) folds, f(512) is "expression must
+ * have a constant value") or past a complexity budget we do not model, and then a constexpr variable is an error
+ * while we would compile the call at run time: past our (lower) limits the unit goes to cicc.
+ */
+const MAX_CALL_DEPTH = 512;
+const MAX_STEPS = 1_000_000;
 
 /** Value of an integral/floating constant expression, or null if it is not constant. */
 export function evalConst(e: Expr): CVal | null {
@@ -136,7 +144,7 @@ type Flow = undefined | typeof BREAK | typeof CONTINUE | typeof FAIL | { ret: CV
 
 /** A call of a constexpr function with constant arguments, interpreted (scalars only; null when not constant). */
 function evalCall(f: FuncSym, args: Expr[]): CVal | null {
-  if (depth > 64) return null;
+  if (depth >= MAX_CALL_DEPTH) throw new Unsupported(`constexpr evaluation nested deeper than ${MAX_CALL_DEPTH} calls`);
   const body = bodyOf(f);
   if (!body || !f.params) return null;
   // parameters are values here: a function that may write through a reference parameter is not modelled
@@ -161,7 +169,7 @@ function evalCall(f: FuncSym, args: Expr[]): CVal | null {
 }
 
 function run(s: Stmt): Flow {
-  if (++steps > 1_000_000) return FAIL;
+  if (++steps > MAX_STEPS) throw new Unsupported(`constexpr evaluation longer than ${MAX_STEPS} steps`);
   switch (s.k) {
     case 'null': return undefined;
     case 'block': for (const x of s.body) { const r = run(x); if (r !== undefined) return r; } return undefined;
@@ -192,7 +200,7 @@ function run(s: Stmt): Flow {
         if (r === BREAK) return undefined;
         if (r !== undefined && r !== CONTINUE) return r;
         if (s.k === 'for' && s.inc && evalConst(s.inc) === null) return FAIL;
-        if (steps > 1_000_000) return FAIL;
+        if (steps > MAX_STEPS) throw new Unsupported(`constexpr evaluation longer than ${MAX_STEPS} steps`);
       }
     }
     case 'break': return BREAK;

@@ -11,6 +11,7 @@ import type { StubInputExtras } from './stub';
 import type { FuncSym, VarSym } from './ast';
 import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName, sugarOf, unqual } from './ctype';
 import { Tok } from './tokens';
+import { type LexError, posToLine } from './lexer';
 import { Parser, SyntaxAbort } from './parser';
 import { Unit } from './unit';
 import { ModuleGen } from './codegen';
@@ -156,10 +157,7 @@ function nestedTypeOrder(u: Unit, kernels: readonly StubKernel[]): Record<string
 
 /** Structural errors cicc reports before anything else: brackets still open at the end of the unit, bad tokens in user files. */
 export function unitIsBroken(u: Unit, toks: Tokens, index: Index): boolean {
-  for (const e of toks.errors ?? []) {
-    const ti = tokenAt(toks, e.pos);
-    if (u.isUserFile(ti)) u.error(ti, 7, e.message);
-  }
+  for (const e of toks.errors ?? []) lexDiagnostic(u, toks, e);
   const open = (index.errors ?? []).filter(e => e.message.endsWith('at end of file'));
   if (open.length > 0) {
     const closer: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
@@ -171,6 +169,22 @@ export function unitIsBroken(u: Unit, toks: Tokens, index: Index): boolean {
     }
   }
   return u.errorCount > 0;
+}
+/**
+ * A lexer error as cicc reports it: at the offending character. In a system header (where our lexer is not
+ * trusted to be as exact as EDG's), and where the error may not be one (LexError.undecided), the unit falls
+ * back instead: cicc decides.
+ */
+function lexDiagnostic(u: Unit, toks: Tokens, e: LexError): void {
+  const file = e.file ?? posToLine(toks, e.pos).file;
+  if (!u.isUserFileName(file)) throw new Unsupported(`${e.message} in ${file}`);
+  if (e.undecided) throw new Unsupported(`${e.message} at ${file}(${e.line ?? posToLine(toks, e.pos).line}): invalid UTF-8 or a U+FFFD, which cicc may accept`);
+  const src = toks.src;
+  let ls = e.pos; while (ls > 0 && src.charCodeAt(ls - 1) !== 10) ls--;
+  let le = e.pos; while (le < src.length && src.charCodeAt(le) !== 10) le++;
+  const line = e.line ?? posToLine(toks, e.pos).line;
+  u.errorCount++;
+  u.diags.push({ severity: 'error', file, line, col: e.pos - ls + 1, number: e.number ?? 7, message: e.message, sourceLine: src.slice(ls, le) });
 }
 function tokenAt(toks: Tokens, pos: number): number {
   let lo = 0, hi = toks.count;

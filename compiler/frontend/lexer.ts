@@ -22,12 +22,27 @@
 // pending '>' that closes the enclosing list (don't advance past the token until both are used).
 // `t.spaceBefore[i]` tells `> >` (two tokens) from `>>`.
 //
-// Errors (unterminated literal/comment, stray character) never throw: they are recorded in
-// `t.errors` ({pos, message}; pos is an offset into src; use `posToLine`) and lexing goes on.
+// Errors (unterminated literal/comment, stray character, malformed line marker, invalid UTF-8 in a
+// literal) never throw: they are recorded in `t.errors` ({pos, message}; pos is an offset into src; use
+// `posToLine`) and lexing goes on. The text arrives decoded as UTF-8, so an invalid byte is U+FFFD here:
+// cicc rejects it in literals and identifiers ("invalid multibyte character sequence", "unrecognized
+// token") and ignores it in comments. A U+FFFD may also have been a valid one in the file, which cicc may
+// accept: such errors are `undecided`, and the unit goes to cicc.
 
 import { Tok, Tokens } from './tokens';
 
-export interface LexError { pos: number; message: string }
+export interface LexError {
+  pos: number; message: string;
+  /** EDG's error number, when it is not 7 ("unrecognized token" and other bad tokens). */
+  number?: number;
+  /** Presumed file and line of the error, for errors inside a line marker (its tokens do not tell them). */
+  file?: string; line?: number;
+  /** At a U+FFFD, which was invalid UTF-8 (an error to cicc) or a valid U+FFFD (maybe not): cicc decides. */
+  undecided?: boolean;
+}
+
+/** What an invalid UTF-8 sequence becomes when the unit is decoded. */
+const REPLACEMENT = 0xfffd;
 
 /** Punctuator spellings; their interned id is their index here. */
 export const PUNCTUATORS: readonly string[] = [
@@ -100,7 +115,7 @@ for (let c = 0; c < 128; c++) {
   if (/[0-9]/.test(ch)) CC[c] |= 2 | 4;
   if (c === 32 || c === 9 || c === 11 || c === 12 || c === 13) CC[c] |= 8;
 }
-const isIdCont = (c: number): boolean => (c < 128 ? (CC[c] & 2) !== 0 : c !== 0xfeff);
+const isIdCont = (c: number): boolean => (c < 128 ? (CC[c] & 2) !== 0 : c !== 0xfeff && c !== REPLACEMENT);
 
 // Small hot helpers at module level: V8 optimizes these quickly, which matters for a cold (one-shot) lex.
 let gHash = 0;
@@ -109,7 +124,7 @@ function identEnd(src: string, p: number, n: number, c: number): number {
   let h = c;
   while (p < n) {
     const d = src.charCodeAt(p);
-    if (d < 128 ? (CC[d] & 2) === 0 : d === 0xfeff || d === 0xa0) break;
+    if (d < 128 ? (CC[d] & 2) === 0 : d === 0xfeff || d === 0xa0 || d === REPLACEMENT) break;
     h = (Math.imul(h, 31) + d) | 0;
     p++;
   }
@@ -425,6 +440,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
         j += 2; continue;
       }
       if (c === 10) { errors.push({ pos: p, message: `missing terminating ${what}` }); return j; }
+      if (c === REPLACEMENT) errors.push({ pos: j, message: 'invalid multibyte character sequence', number: 870, undecided: true });
       j++;
     }
   };
@@ -449,6 +465,9 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
       return n;
     }
     countNewlines(p, close);
+    for (let j = src.indexOf('\ufffd', open); j >= 0 && j < close; j = src.indexOf('\ufffd', j + 1)) {
+      errors.push({ pos: j, message: 'invalid multibyte character sequence', number: 870, undecided: true });
+    }
     return close + delim.length + 2;
   };
 
@@ -463,9 +482,20 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
     const d0 = src.charCodeAt(q);
     if ((d0 >= 48 && d0 <= 57) || (wordEnd - q === 4 && src.startsWith('line', q))) {
       // line marker: # N "file" flags   or   #line N "file"
-      if (!(d0 >= 48 && d0 <= 57)) {
+      const isLine = !(d0 >= 48 && d0 <= 57);
+      // cicc's checks, with its wording; a marker in error changes neither file nor line
+      const bad = (at: number, number: number, message: string): number => {
+        errors.push({ pos: at, message, number, file: curFile >= 0 ? files[curFile] : '', line });
+        const le = lineEnd(q);
+        line++;
+        return le + 1;
+      };
+      const isBlank = (k: number): boolean => k >= n || src.charCodeAt(k) === 32 || src.charCodeAt(k) === 9 || src.charCodeAt(k) === 10 || src.charCodeAt(k) === 13;
+      if (isLine) {
         q = wordEnd;
         while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
+        const d1 = src.charCodeAt(q);
+        if (!(d1 >= 48 && d1 <= 57)) return bad(q, 12, 'expected a line number');
       }
       let num = 0;
       while (q < n) {
@@ -473,16 +503,30 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
         if (d < 48 || d > 57) break;
         num = num * 10 + (d - 48); q++;
       }
+      if (!isBlank(q)) return bad(q, 13, 'expected a file name');
       while (q < n && (src.charCodeAt(q) === 32 || src.charCodeAt(q) === 9)) q++;
-      if (src.charCodeAt(q) === 34) {
+      let fileIdx = curFile;
+      if (q < n && src.charCodeAt(q) !== 10 && src.charCodeAt(q) !== 13) {
+        if (src.charCodeAt(q) !== 34) return bad(q, 13, 'expected a file name');
         let r = q + 1;
         while (r < n && src.charCodeAt(r) !== 34 && src.charCodeAt(r) !== 10) {
           if (src.charCodeAt(r) === 92) r++;
           r++;
         }
+        if (r >= n || src.charCodeAt(r) !== 34 || !isBlank(r + 1)) return bad(q, 13, 'expected a file name');
+        // flags: `# N "file" 1 3 4`; `#line` takes none
+        let k = r + 1;
+        for (;;) {
+          while (k < n && (src.charCodeAt(k) === 32 || src.charCodeAt(k) === 9 || src.charCodeAt(k) === 13)) k++;
+          if (k >= n || src.charCodeAt(k) === 10) break;
+          const f0 = k;
+          while (k < n && src.charCodeAt(k) >= 48 && src.charCodeAt(k) <= 57) k++;
+          if (isLine || k === f0 || !isBlank(k)) return bad(f0, 14, 'extra text after expected end of preprocessing directive');
+        }
         const cur = curFile >= 0 ? files[curFile] : '';
-        if (curFile < 0 || r - q - 1 !== cur.length || !src.startsWith(cur, q + 1)) curFile = fileIndex(src.slice(q + 1, r));
+        if (curFile < 0 || r - q - 1 !== cur.length || !src.startsWith(cur, q + 1)) fileIdx = fileIndex(src.slice(q + 1, r));
       }
+      curFile = fileIdx;
       const le = lineEnd(q);
       line = num;
       return le + 1; // past the newline: the next line is line `num`
@@ -519,7 +563,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
     bol = false;
 
     // identifiers (and prefixed literals)
-    if (c < 128 ? (CC[c] & 1) !== 0 : c !== 0xfeff && c !== 0xa0) {
+    if (c < 128 ? (CC[c] & 1) !== 0 : c !== 0xfeff && c !== 0xa0 && c !== REPLACEMENT) {
       const s = p;
       p = identEnd(src, p + 1, n, c);
       const h = gHash;
@@ -613,7 +657,7 @@ export function lexFrom(src: string, resume?: LexResume): { tokens: TokensWithEr
       // stray line splice: treat as whitespace
       p += c1 === 13 ? 3 : 2; line++; space = 1; continue;
     }
-    errors.push({ pos: p, message: `unrecognized token` });
+    errors.push({ pos: p, message: `unrecognized token`, undecided: c === REPLACEMENT });
     p++;
     space = 1;
   }

@@ -92,6 +92,12 @@ const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=
 const TYPE_KW = new Set(['void', 'bool', 'char', 'short', 'int', 'long', 'float', 'double', 'signed', 'unsigned', '__signed__', '__signed',
   'wchar_t', 'char16_t', 'char32_t', '__int128', 'struct', 'class', 'union', 'enum', 'const', 'volatile', '__const', '__volatile__',
   'typename', 'decltype', '__typeof__', 'typeof', '__builtin_va_list', '_Float128', '__float128', '__fp16', '_Float16', 'auto', '__underlying_type']);
+/**
+ * Nested expressions, unary operators and statements we parse (Parser.nested); deeper units fall back. Far beyond
+ * hand-written code, well within the stack (about 400 parentheses exhaust it).
+ */
+const MAX_NESTING = 512;
+
 const SPEC_KW = new Set(['typedef', 'extern', 'static', 'inline', '__inline__', '__inline', 'constexpr', 'register', 'virtual', 'explicit', 'friend',
   'mutable', 'thread_local', '__thread', '__extension__', '__attribute__', '__noinline__', '__attribute', '__restrict__', '__restrict', 'consteval', 'constinit', 'alignas', '__declspec']);
 
@@ -2840,6 +2846,9 @@ export class Parser {
     }
   }
   parseStmt(): Stmt {
+    return this.nested(() => this.parseStmtAt());
+  }
+  private parseStmtAt(): Stmt {
     const pos = this.p;
     const k = this.kind();
     if (k === Tok.Pragma) {
@@ -3354,6 +3363,18 @@ export class Parser {
   parseAssign(): Expr {
     // nested in template arguments (`X<(a > b)>`, `X<f(a > b)>`, `X<a[i > j]>`): a `>` compares again
     if (this.gtEnds) { this.gtEnds = false; try { return this.parseAssign(); } finally { this.gtEnds = true; } }
+    return this.nested(() => this.parseAssignAt());
+  }
+  /**
+   * cicc takes any nesting (100,000 parentheses or blocks); our recursive descent does not: past MAX_NESTING
+   * the unit goes to cicc instead of exhausting the stack.
+   */
+  private nested<T>(parse: () => T): T {
+    if (this.u.nesting >= MAX_NESTING) throw new Unsupported(`expressions or statements nested deeper than ${MAX_NESTING} levels`);
+    this.u.nesting++;
+    try { return parse(); } finally { this.u.nesting--; }
+  }
+  private parseAssignAt(): Expr {
     const lhs = this.parseCond();
     const op = this.tx();
     if (this.kind() === Tok.Punct && ASSIGN_OPS.has(op)) {
@@ -3531,6 +3552,9 @@ export class Parser {
     return mk(unqual(p.ty), pos, false, { k: 'ptradd', p, i, neg });
   }
   parseUnary(): Expr {
+    return this.nested(() => this.parseUnaryAt());
+  }
+  private parseUnaryAt(): Expr {
     const pos = this.p;
     const t = this.tx();
     if (this.kind() === Tok.Punct) {

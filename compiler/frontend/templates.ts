@@ -222,11 +222,15 @@ function unknownPart(t: CType): boolean {
 }
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
+const MAX_INSTANTIATION_DEPTH = 180;
+
 export class Templates {
   private headers = new Map<number, TParam[]>();
   private patterns = new Map<number, { params: CType[]; ret: CType; nparams: number; variadic: boolean; defaults: number } | null>();
   private funcs = new Map<string, FuncSym>();
   private classes = new Map<string, RecordDecl>();
+  /** Class and variable template instantiations in progress, nested (bounded by MAX_INSTANTIATION_DEPTH). */
+  private depth = 0;
   constructor(private u: Unit) {}
 
   private parserAt(di: number): Parser {
@@ -615,10 +619,19 @@ export class Templates {
     q.tscope = spec === undefined ? b.scope : spec.scope;
     q.instRecord = rec;
     q.instantiating = true;
-    q.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0);
+    this.enter(d.name);
+    try { q.parseTopDecl((d.flags & DeclFlag.InAnonNamespace) !== 0); } finally { this.depth--; }
     for (const m of rec.methods ?? []) m.tscope = q.tscope ?? undefined;
     if (!rec.complete) throw new Unsupported(`instantiation of ${d.name}`);
     return rec;
+  }
+  /**
+   * One level deeper into instantiations. EDG stops at 200 nested instantiations ("excessive recursion at
+   * instantiation of ..."); we stop a little earlier and let cicc decide, as our count of levels may not be its count.
+   */
+  private enter(name: string): void {
+    if (this.depth >= MAX_INSTANTIATION_DEPTH) throw new Unsupported(`template instantiations of ${name} nested deeper than ${MAX_INSTANTIATION_DEPTH} levels`);
+    this.depth++;
   }
   /** Partial ordering of two tied specialisations (see the function moreSpecialized). */
   moreSpecialized(a: FuncSym, b: FuncSym): boolean { return moreSpecialized(a, b); }
@@ -676,7 +689,9 @@ export class Templates {
         return this.instantiateVariable(di, given, p0, pos);
       }
       if (!q.eat('=')) throw new Unsupported(`variable template ${name} without an = initializer`);
-      const e = rval(q.parseAssign());
+      this.enter(name);
+      let e: Expr;
+      try { e = rval(q.parseAssign()); } finally { this.depth--; }
       const ty = declared ?? unqual(e.ty);
       if (ty.k === 'record' && isEmptyClass(ty.rec) && e.ty.k === 'record' && e.ty.rec === ty.rec && q.at(';')) {
         // an object of an empty class (CUB's `bool_constant_v<B> = bool_constant<B>{}`, a tag passed to overloads):

@@ -59,6 +59,8 @@ export class Unit {
   /** Global variables in the order they were first referenced/defined (codegen emits the used ones). */
   staticLocals: VarSym[] = [];
   errorCount = 0;
+  /** Expressions and statements being parsed, nested (parser.ts nested()): bounded so that deep nesting falls back instead of exhausting the stack. */
+  nesting = 0;
   /**
    * Incremental compilation (compiler/incremental/): every name this unit looked up in the index, and '#…' keys
    * for whole-index scans. A cached root is reused only while the declarations behind these are unchanged.
@@ -263,7 +265,9 @@ export class Unit {
     }
   }
   isUserFile(pos: Pos): boolean {
-    const f = this.fileOf(pos);
+    return this.isUserFileName(this.fileOf(pos));
+  }
+  isUserFileName(f: string): boolean {
     return f === this.opts.origSrcFileName || (!f.startsWith('/usr/') && !f.includes('/cuda') && !f.startsWith('<'));
   }
   /** Entities named `name` declared directly in the namespace with normalised path `ns` (plus using-directives). */

@@ -32,6 +32,11 @@ const UNITS: Record<string, string> = {
     'template <> struct Traits<Opaque> { static __device__ int get() { return 7; } };\n__global__ void k(int *p) { p[0] = Traits<Opaque>::get(); }\n',
   arrconv: '__device__ double g(const double (*m)[8]) { return m[1][2]; }\n' +
     '__global__ void k(double *p) { double m[3][8]; for (int i = 0; i < 24; ++i) m[i / 8][i % 8] = p[i]; p[0] = g(m); }\n',
+  // False errors ptxd still gives (found 2026-11-27): when ptxd learns one, replace it by another it still gets
+  // wrong, so that the false-error path stays tested (the oracle test below says when none is left).
+  sbind: 'struct P { int x, y; };\n__global__ void k(int *p) { P q{p[0], p[1]}; auto [a, b] = q; p[2] = a + b; }\n',
+  ifinit: '__global__ void k(int *p) { if (int v = p[0]; v > 3) p[1] = v; }\n',
+  caserange: '__global__ void k(int *p) { switch (p[0]) { case 1 ... 5: p[1] = 1; break; default: p[1] = 0; } }\n',
   // A real error, found only in device compilation (cudafe++ lets it through): cicc's words must be shown.
   realerror: 'int host_only(int x) { return x + 1; }\n__global__ void k(int *p) { p[0] = host_only(p[1]); }\n',
   // ptxd compiles this one itself.
@@ -87,8 +92,8 @@ describe.skipIf(!NVCC)('default mode: never worse than stock nvcc', () => {
         expect(b.code, `${name}: ${b.stderr}`).toBe(0);
       }
     }
-    // The test is about ptxd's errors: some of the units must still be rejected by ptxd alone.
-    expect([...alone.values()].filter(v => v === 'error').length).toBeGreaterThan(0);
+    // The test is about ptxd's errors: some of the units cicc compiles must still be rejected by ptxd alone.
+    expect([...alone].filter(([n, v]) => v === 'error' && n !== 'realerror').map(([n]) => n), 'no false error left among the units: add one ptxd still gives').not.toEqual([]);
     expect(alone.get('plain')).toBe('ok');
   });
 });

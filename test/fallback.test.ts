@@ -32,10 +32,14 @@ const UNITS: Record<string, string> = {
     'template <> struct Traits<Opaque> { static __device__ int get() { return 7; } };\n__global__ void k(int *p) { p[0] = Traits<Opaque>::get(); }\n',
   arrconv: '__device__ double g(const double (*m)[8]) { return m[1][2]; }\n' +
     '__global__ void k(double *p) { double m[3][8]; for (int i = 0; i < 24; ++i) m[i / 8][i % 8] = p[i]; p[0] = g(m); }\n',
-  // False errors ptxd still gives (found 2026-11-27): when ptxd learns one, replace it by another it still gets
-  // wrong, so that the false-error path stays tested (the oracle test below says when none is left).
+  // False errors ptxd still gives (found 2026-11-27: structured bindings, class template argument deduction):
+  // when ptxd learns one, replace it by another it still gets wrong, so that the false-error path stays
+  // tested (the oracle test below says when none is left).
   sbind: 'struct P { int x, y; };\n__global__ void k(int *p) { P q{p[0], p[1]}; auto [a, b] = q; p[2] = a + b; }\n',
+  ctad: 'template <typename T> struct B { T v; __device__ B(T x) : v(x) {} };\n__global__ void k(int *p) { B b(p[0]); p[1] = b.v; }\n',
+  // Was a false error, now compiled by ptxd.
   ifinit: '__global__ void k(int *p) { if (int v = p[0]; v > 3) p[1] = v; }\n',
+  // Was a false error, now a fallback (cicc 13.0 keeps only a case range's first value; ptxd does not copy that).
   caserange: '__global__ void k(int *p) { switch (p[0]) { case 1 ... 5: p[1] = 1; break; default: p[1] = 0; } }\n',
   // A real error, found only in device compilation (cudafe++ lets it through): cicc's words must be shown.
   realerror: 'int host_only(int x) { return x + 1; }\n__global__ void k(int *p) { p[0] = host_only(p[1]); }\n',

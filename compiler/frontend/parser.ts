@@ -2858,6 +2858,11 @@ export class Parser {
       if (m) this.pendingUnroll = m[2] ? Number(m[2]) : 0;
       return { k: 'null' };
     }
+    // attributes of a statement (`[[likely]] { ... }`, `[[fallthrough]];`) change nothing we compile
+    if (this.at('[') && this.at('[', 1)) {
+      while (this.at('[') && this.at('[', 1)) { this.p++; this.skipBalanced(); this.expect(']'); }
+      return this.parseStmtAt();
+    }
     if (k === Tok.Ident) {
       const t = this.tx();
       switch (t) {
@@ -2865,20 +2870,24 @@ export class Parser {
           this.p++;
           const isConstexpr = this.eat('constexpr');
           this.expect('(');
+          const init = this.parseInitStatement();
           const c = this.parseCondition();
           this.expect(')');
+          let st: Stmt;
           if (isConstexpr) {
             // the discarded statement is not instantiated: it may be ill-formed for these template arguments
             const taken = this.constInt(c) !== 0n;
             let th: Stmt = { k: 'null' }, el: Stmt | null = null;
             if (taken) th = this.parseSubStmt(); else this.skipStmt();
             if (this.eat('else')) { if (taken) this.skipStmt(); else el = this.parseSubStmt(); }
-            return { k: 'if', c, t: th, e: el, pos };
+            st = { k: 'if', c, t: th, e: el, pos };
+          } else {
+            const th = this.parseSubStmt();
+            let el: Stmt | null = null;
+            if (this.eat('else')) el = this.parseSubStmt();
+            st = { k: 'if', c, t: th, e: el, pos };
           }
-          const th = this.parseSubStmt();
-          let el: Stmt | null = null;
-          if (this.eat('else')) el = this.parseSubStmt();
-          return { k: 'if', c, t: th, e: el, pos };
+          return this.withInitStatement(init, st);
         }
         case 'while': {
           const unroll = this.takeUnroll();
@@ -2918,6 +2927,7 @@ export class Parser {
         }
         case 'switch': {
           this.p++; this.expect('(');
+          const init = this.parseInitStatement();
           const c0 = this.parseExpr(); this.expect(')');
           let c = promote(c0);
           if (!isIntegral(c.ty) && c.ty.k !== 'error') { this.u.error(c0.pos, 847, 'expression must have integral or enum type'); c = errExpr(c0.pos); }
@@ -2925,11 +2935,14 @@ export class Parser {
           this.switches.push(sw); this.breakable++;
           const body = this.parseSubStmt();
           this.switches.pop(); this.breakable--;
-          return { k: 'switch', c, body, cases: sw.cases, pos };
+          return this.withInitStatement(init, { k: 'switch', c, body, cases: sw.cases, pos });
         }
         case 'case': {
           this.p++;
           const e = this.parseCond();
+          // GNU's case range `case 1 ... 5:`: cicc 13.0 accepts it but its code tests the first value only
+          // (`case 1 ... 5` is `case 1`); rather than copy that, the real cicc compiles such a unit
+          if (this.at('...')) throw new Unsupported('a GNU case range (cicc 13.0 keeps only its first value)');
           this.expect(':');
           const sw = this.switches[this.switches.length - 1];
           if (!sw) { this.u.error(pos, 127, 'a case label may only be used within a switch'); return { k: 'null' }; }
@@ -3197,6 +3210,32 @@ export class Parser {
     return c;
   }
   /** A condition: expression, or a declaration with initialiser (`if (int x = f())`). */
+  /**
+   * The init-statement of `if (init; cond)` / `switch (init; cond)`, when there is one (a `;` before the
+   * closing parenthesis): declared in a scope of its own around the statement (withInitStatement ends it).
+   */
+  private parseInitStatement(): Stmt | null {
+    let depth = 0, i = this.p;
+    for (; i < this.u.toks.count; i++) {
+      const t = this.u.text(i);
+      if (t === '(' || t === '[' || t === '{') depth++;
+      else if (t === ')' || t === ']' || t === '}') { if (depth === 0) return null; depth--; }
+      else if (t === ';' && depth === 0) break;
+    }
+    if (i >= this.u.toks.count) return null;
+    this.push();
+    if (this.eat(';')) return { k: 'null' };
+    if (this.startsType()) return this.parseLocalDecl();
+    const pos = this.p;
+    const e = this.parseExpr();
+    this.expect(';');
+    return { k: 'expr', e, pos };
+  }
+  private withInitStatement(init: Stmt | null, st: Stmt): Stmt {
+    if (!init) return st;
+    this.pop();
+    return { k: 'block', body: [init, st] };
+  }
   private parseCondition(): Expr {
     if (this.startsType()) {
       const pos = this.p;

@@ -509,7 +509,7 @@ export const SPECS: KernelSpec[] = [
   },
   {
     name: 'cxx2_cicc_accepts',
-    buffers: { din: { type: 'i32', n: 32, init: gen(i => ((i * 37) % 29) - (i === 4 ? 4 : 0)) }, dout: { type: 'i32', n: 32 * 3 }, dd: { type: 'f64', n: 1 } },
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => ((i * 37) % 29) - (i === 4 ? 4 : 0)) }, dout: { type: 'i32', n: 32 * 5 }, dd: { type: 'f64', n: 1 } },
     launches: [{ kernel: 'kernel', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), i32(32)] }],
   },
   {

@@ -223,12 +223,7 @@ export class UnitService {
 
   /** The store, opened on first use; undefined (with one warning) when the cache dir is unusable. */
   getStore(): Store | undefined {
-    if (this.store?.replaced()) {
-      // Removed under us (`rm -rf` of the cache, `ptxd cache clear`) or moved aside by another process:
-      // writing on would go into a deleted file. Open what is there now.
-      this.o.log?.(`cache file ${this.store.path} was removed or replaced; reopening`);
-      this.dropStore();
-    }
+    this.noticeReplaced();
     if (!this.storeTried) {
       this.storeTried = true;
       if (this.o.env.PTXD_CACHE === '0') return undefined;   // turned off on purpose (benchmarks): no warning
@@ -247,6 +242,18 @@ export class UnitService {
     this.warning = w;
     this.warned = false;
     this.o.log?.(w);
+  }
+
+  /**
+   * The store file removed under us (`rm -rf` of the cache, `ptxd cache clear`) or moved aside by another
+   * process: writing on would go into a deleted file, so the next use opens what is there now. The counters
+   * not yet written were counted against the old file; its statistics went with it, so they go too.
+   */
+  private noticeReplaced(): void {
+    if (!this.store?.replaced()) return;
+    this.o.log?.(`cache file ${this.store.path} was removed or replaced; reopening`);
+    this.dropStore();
+    this.pending = emptyCounters();
   }
 
   private dropStore(): void {
@@ -292,6 +299,7 @@ export class UnitService {
   }
 
   lookup(req: UnitRequest): Lookup {
+    this.noticeReplaced();
     this.pending.requests++;
     let source: Buffer;
     try {
@@ -554,6 +562,7 @@ export class UnitService {
   /** Writes the counters gathered since the last flush into the store. */
   flushCounters(): void {
     if (this.remote) Object.assign(this.pending, this.remote.drain());
+    this.noticeReplaced();
     const d = this.pending;
     if (Object.values(d).every(v => v === 0)) return;
     this.pending = emptyCounters();

@@ -7,6 +7,7 @@
 //   asks it to: stops listening, removes its socket, answers queued requests with an error (their
 //   clients retry or compile in-process), flushes counters, closes the store.
 
+import { preludeOf } from './prelude-key';
 import { chmodSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from './protocol';
@@ -279,6 +280,15 @@ export class Daemon {
     if (lookup.response) {
       if (lookup.response.cached && lookup.response.status !== 'unsupported') this.hits++;
       job.reply({ t: 'result', id: job.id, res: lookup.response });
+      this.scheduleFlush();
+      return;
+    }
+    // Headers being probed right now because a unit with the same ones was just beyond ptxd: straight to the
+    // real cicc, rather than each unit of a parallel build paying its own attempt until the probe answers.
+    // Only where the client falls back (never with PTXD_FALLBACK=never, where this would be an error).
+    const prelude = this.probes.size > 0 && lookup.req.fallback && lookup.source ? preludeOf(lookup.source.toString('latin1')) : undefined;
+    if (prelude && this.probes.has(prelude.hash)) {
+      job.reply({ t: 'result', id: job.id, res: this.service.presumedUnsupported(lookup, 'headers that a unit just before could not compile (being checked)') });
       this.scheduleFlush();
       return;
     }

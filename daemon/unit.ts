@@ -356,6 +356,16 @@ export class UnitService {
     };
   }
 
+  /**
+   * For a missed unit whose prelude another unit just showed to be beyond ptxd (its probe still running):
+   * the real cicc, without an attempt of ours (a wrong guess only costs what stock cicc costs).
+   */
+  presumedUnsupported(l: Lookup, reason: string): UnitResponse {
+    this.pending.unsupported++;
+    const response = empty('unsupported', { reason, warnings: this.warnings() });
+    return l.fallbackKey ? { ...response, fallbackKey: l.fallbackKey } : response;
+  }
+
   /** The real cicc's cached result under a fallback key, as a response (counted as a fallback hit). */
   private realValue(fk: string): UnitResponse | undefined {
     const { value } = this.store!.get(fk);

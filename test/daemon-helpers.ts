@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT, mkTempDir } from './helpers/tools';
+import { REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, type PreparedUnit } from './helpers/tools';
 import type { Counters } from '../daemon/store/store';
 import { encodeFrame, type Message } from '../daemon/protocol';
 import { clientIdentity } from '../daemon/client';
@@ -138,3 +138,17 @@ export function handshake(sb: DaemonSandbox): { hello: Buffer; auth: (got: reado
     },
   };
 }
+
+/** One cicc call of a prepared unit through bin/ptxd-cicc in a sandbox (outputs in a fresh folder of it): exit code, stderr and the PTX written, if any. */
+let clientRuns = 0;
+export async function buildThroughClient(sb: DaemonSandbox, u: PreparedUnit, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; err: string; ptx: string }> {
+  const out = path.join(sb.dir, `o${clientRuns++}`);
+  fs.mkdirSync(out, { recursive: true });
+  const r = await runAsync(process.execPath, [PTXD_CICC_BIN, u.realCicc, ...ciccArgv(u, out)], { env: { ...sb.env, ...env } });
+  let ptx = '';
+  try { ptx = fs.readFileSync(ciccOutputs(out).ptx, 'utf8'); } catch { /* none written */ }
+  return { code: r.code, err: r.err, ptx };
+}
+
+/** The `ptxd: warning:` lines of a client's stderr. */
+export const ptxdWarnings = (stderr: string): string[] => stderr.split('\n').filter(l => l.startsWith('ptxd: warning:'));

@@ -9,8 +9,8 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
-import { PTXD_CICC_BIN, ptxd, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { KERNELS_DIR, REPO_ROOT, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
+import { buildThroughClient, ptxdWarnings, ptxd, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const skip = skipReason('nvcc', 'ptxas');
 const sandboxes: DaemonSandbox[] = [];
@@ -25,17 +25,8 @@ function box(name: string, env: NodeJS.ProcessEnv = {}): DaemonSandbox {
   return sb;
 }
 
-let runs = 0;
-async function build(sb: DaemonSandbox, u: PreparedUnit, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; err: string; ptx: string }> {
-  const out = path.join(sb.dir, `o${runs++}`);
-  fs.mkdirSync(out, { recursive: true });
-  const r = await runAsync(process.execPath, [PTXD_CICC_BIN, u.realCicc, ...ciccArgv(u, out)], { env: { ...sb.env, ...env } });
-  let ptx = '';
-  try { ptx = fs.readFileSync(ciccOutputs(out).ptx, 'utf8'); } catch { /* none written */ }
-  return { code: r.code, err: r.err, ptx };
-}
-
-const warnings = (stderr: string) => stderr.split('\n').filter(l => l.startsWith('ptxd: warning:'));
+const build = buildThroughClient;
+const warnings = ptxdWarnings;
 
 /** A store of 300 values written by another process, as other builds would leave it (it has a middle). */
 function addFiller(cacheDir: string): void {

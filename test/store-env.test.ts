@@ -8,8 +8,8 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KERNELS_DIR, ciccArgv, ciccOutputs, mkTempDir, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
-import { PTXD_CICC_BIN, daemonPid, ptxd, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { KERNELS_DIR, mkTempDir, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
+import { buildThroughClient, ptxdWarnings, daemonPid, ptxd, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
 
 const skip = skipReason('nvcc', 'ptxas');
 const sandboxes: DaemonSandbox[] = [];
@@ -27,17 +27,8 @@ function box(name: string, env: NodeJS.ProcessEnv = {}): DaemonSandbox {
   return sb;
 }
 
-let runs = 0;
-async function build(sb: DaemonSandbox, u: PreparedUnit, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; err: string; ptx: string }> {
-  const out = path.join(sb.dir, `o${runs++}`);
-  fs.mkdirSync(out, { recursive: true });
-  const r = await runAsync(process.execPath, [PTXD_CICC_BIN, u.realCicc, ...ciccArgv(u, out)], { env: { ...sb.env, ...env } });
-  let ptx = '';
-  try { ptx = fs.readFileSync(ciccOutputs(out).ptx, 'utf8'); } catch { /* none written */ }
-  return { code: r.code, err: r.err, ptx };
-}
-
-const warnings = (stderr: string) => stderr.split('\n').filter(l => l.startsWith('ptxd: warning:'));
+const build = buildThroughClient;
+const warnings = ptxdWarnings;
 
 /** Why a tmpfs cannot be mounted here (not root, no mount), or undefined when it can. */
 function noMount(): string | undefined {

@@ -2,6 +2,7 @@
 // nvcc really produced, with the options from cicc's real argv) and take the real cicc's PTX for the same
 // unit; run both in the PTX emulator on the same inputs; report every difference.
 
+import { rng } from '../../bench/fuzz-mutate';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileUnit, type CompileResult } from '../../compiler/compile';
@@ -37,17 +38,6 @@ export function referencePtx(name: string): string {
 
 const SIZE: Record<Scalar, number> = { i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, i64: 8, u64: 8, f32: 4, f64: 8 };
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function setScalar(dv: DataView, off: number, t: Scalar, v: number | bigint): void {
   switch (t) {

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Output snapshot: the PTX and stub ptxd writes for every test program, for checking that a refactor
-// changes no output byte (issue 28). Two steps:
+// changes no output byte (issue 28). Three steps:
 //   node scripts/output-snapshot.js capture DIR   real nvcc captures each test program's cicc inputs into DIR
 //                                                  (compute_75 and compute_90; -lineinfo and fast-math variants)
 //   node scripts/output-snapshot.js run DIR OUT    replays them through this tree's bin/ptxd-cicc
 //                                                  (in-process, uncached, PTXD_FALLBACK=never) into OUT;
 //                                                  an optional fourth argument, a regexp, picks units by name
-//   node scripts/output-snapshot.js compare OUT1 OUT2  PTX, stubs and exit statuses of OUT2's units against OUT1's A capture made once serves any number of trees: the inputs (paths, module ids)
+//   node scripts/output-snapshot.js compare OUT1 OUT2  PTX, stubs and exit statuses of OUT2's units against OUT1's
+// A capture made once serves any number of trees: the inputs (paths, module ids)
 // are the same for all of them, so only the compiler can make outputs differ.
 'use strict';
 const fs = require('fs');

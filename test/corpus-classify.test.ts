@@ -68,6 +68,9 @@ describe('corpus runner bookkeeping', () => {
     expect(classify(ok(['entry a']), ok(['entry a'])).outcome).toBe('compiled');
     expect(classify(ok(), { status: null, stderr: '', symbols: null, ms: 1 }).outcome).toBe('timeout');
     expect(reasonGroup("unsupported type 'Foo<3>' at 12")).toBe("unsupported type '…' at N");
+    expect(reasonGroup('kernel template gpu_fill launched with deduced template arguments')).toBe('kernel template X launched with deduced template arguments');
+    expect(reasonGroup('overloaded host template transform launching a kernel template')).toBe('overloaded host template X launching a kernel template');
+    expect(reasonGroup('out-of-line definition of Foo::bar we cannot read')).toBe('out-of-line definition of X we cannot read');
   });
 
   it('draws the same stratified sample for a seed, every tier represented', () => {

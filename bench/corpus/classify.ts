@@ -70,13 +70,27 @@ export function ptxSymbols(ptx: string): string[] {
   return [...out].sort();
 }
 
-/** A reason with names, numbers and quoted text blanked, so that units failing the same way group together. */
+const NAMED = new Set(['template', 'kernel', 'builtin', 'function', 'operation', 'variable', 'type', 'member']);
+const NOT_NAMES = new Set(['arguments', 'argument', 'template', 'templates', 'kernel', 'function', 'with', 'of', 'used',
+  'launched', 'launching', 'that', 'we', 'without', 'in', 'declared', 'is', 'are', 'a', 'the', 'instantiations', 'specialisations']);
+
+/**
+ * A reason with names, numbers and quoted text blanked, so that units failing the same way group together:
+ * quoted text, numbers, identifiers that cannot be English words (with _, ::, <>, digits or inner capitals)
+ * and the word after "kernel", "template", "function" and their like.
+ */
 export function reasonGroup(reason: string): string {
-  return reason
+  const words = reason
     .replace(/'[^']*'|"[^"]*"|`[^`]*'|‘[^’]*’/g, "'…'")
     .replace(/\b0x[0-9a-f]+\b|\b\d+\b/gi, 'N')
-    .replace(/\s+/g, ' ')
-    .slice(0, 160);
+    .split(/\s+/).filter(Boolean);
+  const out = words.map((w, i) => {
+    const prev = words[i - 1]?.toLowerCase() ?? '';
+    if (/[_:<>$~]|\w\d|[a-z][A-Z]/.test(w)) return 'X';
+    if (NAMED.has(prev) && !NOT_NAMES.has(w.toLowerCase()) && /^[A-Za-z]/.test(w)) return 'X';
+    return w;
+  });
+  return out.join(' ').slice(0, 160);
 }
 
 /** mulberry32: a small seeded generator, so that a sample is the same on every machine. */

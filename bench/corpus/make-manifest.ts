@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { MANIFEST_FILE, repoDir, type CorpusUnit, type Manifest, type Tier } from './manifest';
+import { corpusDir, MANIFEST_FILE, repoDir, unitId, type CorpusUnit, type Manifest, type Tier } from './manifest';
 import { mulberry32, reasonGroup, firstError } from './classify';
 
 interface Rule {
@@ -38,6 +38,7 @@ const RULES: Rule[] = [
   { repo: 'tpruvot/ccminer', include: /\.cu$/, flags: ['-I', '.', '-I', 'compat', '-I', 'compat/jansson'] },
   { repo: 'NVIDIA/FasterTransformer', include: /^src\/fastertransformer\/.*\.cu$/, flags: ['-I', '.', '-std=c++17', '--expt-relaxed-constexpr'] },
   { repo: 'ggml-org/ggml', include: /^src\/ggml-cuda\/.*\.cu$/, flags: ['-I', 'include', '-I', 'src', '-I', 'src/ggml-cuda', '-std=c++17', '-DGGML_USE_CUDA'] },
+  { repo: 'primesearch/mfaktc', include: /^src\/.*\.cu$/, flags: ['-I', 'src'] },
   { repo: 'CESNET/GPUJPEG', include: /^src\/.*\.cu$/, flags: ['-I', 'include', '-I', 'src'] },
 ];
 
@@ -107,9 +108,22 @@ function nvccM(u: CorpusUnit): Promise<string | null> {
   });
 }
 
+/** `nvcc -M` results of earlier runs (null: it passed), so that a rerun checks only new units. */
+const CHECKS_FILE = path.join(corpusDir(), 'preprocess-checks.json');
+function loadChecks(): Record<string, string | null> {
+  try { return JSON.parse(fs.readFileSync(CHECKS_FILE, 'utf8')) as Record<string, string | null>; } catch { return {}; }
+}
+function saveChecks(c: Record<string, string | null>): void {
+  fs.writeFileSync(`${CHECKS_FILE}.tmp`, JSON.stringify(c, null, 0));
+  fs.renameSync(`${CHECKS_FILE}.tmp`, CHECKS_FILE);
+}
+
 async function main(): Promise<void> {
-  const jobsAt = process.argv.indexOf('--jobs');
-  const jobs = jobsAt > 0 ? Number(process.argv[jobsAt + 1]) : 2;
+  const opt = (name: string): string | undefined => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+  const jobs = Number(opt('--jobs') ?? 2);
+  // --provisional FILE: write FILE from the units already checked, check nothing (a quick start for a sample).
+  const provisional = opt('--provisional');
+  const checks = loadChecks();
   const old = JSON.parse(fs.readFileSync(MANIFEST_FILE, 'utf8')) as Manifest;
   const candidates: CorpusUnit[] = [];
   for (const r of RULES) {
@@ -134,9 +148,12 @@ async function main(): Promise<void> {
   const worker = async (): Promise<void> => {
     while (next < candidates.length) {
       const u = candidates[next++]!;
+      const id = unitId(u);
+      if (provisional && !LIBRARY_REPOS.has(u.repo) && !(id in checks)) continue;
       // A library's own examples and tests need nothing outside it: preprocessing them (slow) would tell nothing.
-      const err = LIBRARY_REPOS.has(u.repo) ? null : await nvccM(u);
-      process.stderr.write(`${u.repo}:${u.path} ${u.tier}: ${err ?? 'ok'}\n`);
+      const err = LIBRARY_REPOS.has(u.repo) ? null : id in checks ? checks[id]! : await nvccM(u);
+      if (!LIBRARY_REPOS.has(u.repo) && !(id in checks)) { checks[id] = err; saveChecks(checks); }
+      process.stderr.write(`${id} ${u.tier}: ${err ?? 'ok'}\n`);
       if (err === null) kept.push(u);
       else { const g = `preprocessing: ${reasonGroup(err)}`; dropped[g] = (dropped[g] ?? 0) + 1; }
     }
@@ -152,8 +169,9 @@ async function main(): Promise<void> {
     dropped,
     units: kept,
   };
-  fs.writeFileSync(`${MANIFEST_FILE}.tmp`, JSON.stringify(m, null, 1) + '\n');
-  fs.renameSync(`${MANIFEST_FILE}.tmp`, MANIFEST_FILE);
+  const file = provisional ?? MANIFEST_FILE;
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(m, null, 1) + '\n');
+  fs.renameSync(`${file}.tmp`, file);
   const tiers = kept.reduce<Record<string, number>>((a, u) => ({ ...a, [u.tier]: (a[u.tier] ?? 0) + 1 }), {});
   process.stdout.write(`manifest: ${kept.length} of ${candidates.length} units kept (${JSON.stringify(tiers)}); dropped ${JSON.stringify(dropped, null, 1)}\n`);
 }

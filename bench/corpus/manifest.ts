@@ -39,7 +39,7 @@ export function repoDir(repo: string): string {
   return path.join(corpusDir(), 'src', repo.replace('/', '+'));
 }
 
-export function loadManifest(file = MANIFEST_FILE): Manifest {
+export function loadManifest(file = process.env.PTXD_CORPUS_MANIFEST ?? MANIFEST_FILE): Manifest {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
 }
 

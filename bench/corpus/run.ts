@@ -17,7 +17,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { PTXD_CICC, REPO_ROOT } from '../../test/helpers/tools';
 import { ptxdCli, sandbox, writeResults, type Sandbox } from '../common';
 import { corpusDir, loadManifest, MANIFEST_FILE, repoDir, unitId, type CorpusUnit, type Manifest } from './manifest';
-import { classify, formatTables, ptxSymbols, reasonGroup, stratifiedSample, summarise, type NvccRun, type UnitResult } from './classify';
+import { classify, formatTables, mulberry32, ptxSymbols, reasonGroup, stratifiedSample, summarise, type NvccRun, type UnitResult } from './classify';
 
 interface Args { sample: number | null; seed: number; jobs: number; filter: RegExp | null; timeoutS: number; stockOnly: boolean; prune: boolean }
 
@@ -43,6 +43,15 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
+// Interrupted (SIGINT/SIGTERM): no new unit starts, the builds under way are killed and left out, and what
+// is done is written as usual (marked interrupted).
+let stopping = false;
+const active = new Set<number>();
+function interrupt(): void {
+  stopping = true;
+  for (const pid of active) { try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ } }
+}
+
 /** nvcc -c -keep for one unit in its repository; the symbols of the PTX it kept. */
 function nvcc(u: CorpusUnit, arch: string, env: NodeJS.ProcessEnv, extra: string[], timeoutS: number): Promise<NvccRun> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-unit-'));
@@ -51,11 +60,13 @@ function nvcc(u: CorpusUnit, arch: string, env: NodeJS.ProcessEnv, extra: string
   return new Promise(resolve => {
     const child = spawn('nvcc', argv, { cwd: repoDir(u.repo), env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let stderr = '', killed = false;
+    active.add(child.pid!);
     child.stderr.on('data', (d: Buffer) => { if (stderr.length < 1 << 20) stderr += d.toString('utf8'); });
     // nvcc runs its stages as children: the whole process group goes at the time limit.
     const timer = setTimeout(() => { killed = true; try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, timeoutS * 1000);
     child.on('close', status => {
       clearTimeout(timer);
+      active.delete(child.pid!);
       let symbols: string[] | null = null;
       const ptx = fs.readdirSync(tmp).filter(f => f.endsWith('.ptx'));
       if (ptx.length) symbols = ptx.flatMap(f => ptxSymbols(fs.readFileSync(path.join(tmp, f), 'utf8'))).sort();
@@ -83,7 +94,7 @@ async function reference(m: Manifest, u: CorpusUnit, nvccVersion: string, timeou
 
 async function pool<T>(items: readonly T[], jobs: number, work: (x: T, i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  const worker = async (): Promise<void> => { while (next < items.length) { const i = next++; await work(items[i]!, i); } };
+  const worker = async (): Promise<void> => { while (next < items.length && !stopping) { const i = next++; await work(items[i]!, i); } };
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
 }
 
@@ -113,20 +124,27 @@ async function main(): Promise<void> {
   if (missing.length) throw new Error(`sources missing for ${missing.join(', ')} in ${corpusDir()}/src: run npm run corpus:fetch`);
   let units = m.units.filter(u => !args.filter || args.filter.test(unitId(u)));
   if (args.sample !== null) units = stratifiedSample(units, args.sample, args.seed);
+  // Built in a seeded random order, so that the part of an interrupted run is a fair sample of the whole.
+  const rand = mulberry32(args.seed);
+  units = units.map(u => ({ u, k: rand() })).sort((a, b) => a.k - b.k).map(x => x.u);
   const nvccVersion = spawnSync('nvcc', ['--version'], { encoding: 'utf8' }).stdout.trim();
   const sb = args.stockOnly ? null : startDaemon();
   const results: (UnitResult & { stockCached: boolean; ptxdStderr?: string })[] = [];
   const stockFailed = new Map<string, string>();
   const t0 = Date.now();
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
   try {
     await pool(units, args.jobs, async (u, i) => {
       const stock = await reference(m, u, nvccVersion, args.timeoutS);
+      if (stopping) return;
       if (stock.status !== 0) stockFailed.set(unitId(u), stock.status === null ? 'timeout' : classify(stock, stock).reason ?? '');
       let line: string;
       if (sb) {
         const ptxd = stock.status === 0
           ? await nvcc(u, m.arch, { ...sb.env, PTXD_FALLBACK: 'never' }, [`--cicc-prefix=${PTXD_CICC}`], args.timeoutS)
           : { status: 1, stderr: '', symbols: null, ms: 0 };
+        if (stopping) return;
         const v = classify(stock, ptxd);
         results.push({ id: unitId(u), tier: u.tier, ...v, stockMs: stock.ms, ptxdMs: ptxd.ms, stockCached: stock.cached,
           ...(v.outcome === 'compiled' || v.outcome === 'stock-fails' ? {} : { ptxdStderr: ptxd.stderr.slice(-2000) }) });
@@ -140,16 +158,16 @@ async function main(): Promise<void> {
     if (sb) ptxdCli(sb, ['daemon', 'stop']);
   }
   const elapsedS = Math.round((Date.now() - t0) / 1000);
-  if (args.prune) prune(m, stockFailed);
+  if (args.prune && !stopping) prune(m, stockFailed);
   if (!sb) return;
   results.sort((a, b) => a.id.localeCompare(b.id));
   const summary = summarise(results);
   writeResults('corpus', {
     arch: m.arch, nvcc: nvccVersion.split('\n').pop(), repos: m.repos, manifestUnits: m.units.length, units: results.length,
-    sample: args.sample, seed: args.seed, jobs: args.jobs, filter: args.filter?.source ?? null, elapsedS,
+    sample: args.sample, seed: args.seed, jobs: args.jobs, filter: args.filter?.source ?? null, elapsedS, interrupted: stopping,
     summary, results,
   });
-  process.stdout.write(`corpus: ${results.length} units in ${elapsedS} s (jobs ${args.jobs}); bench/results/corpus.json\n\n${formatTables(summary)}`);
+  process.stdout.write(`corpus: ${results.length} units${stopping ? ' (interrupted)' : ''} in ${elapsedS} s (jobs ${args.jobs}); bench/results/corpus.json\n\n${formatTables(summary)}`);
 }
 
 main().catch(err => { process.stderr.write(`corpus: ${(err as Error).message}\n`); process.exit(1); });

@@ -6,7 +6,8 @@
 // Writes bench/results/corpus.json and prints the tables by tier and by reason.
 //
 //   node dist/bench/corpus/run.js [--sample N] [--seed S] [--jobs J] [--filter REGEXP] [--timeout SECONDS]
-//                                 [--stock-only] [--prune]
+//                                 [--results NAME] [--stock-only] [--prune]
+// --results NAME writes bench/results/NAME.json (default corpus).
 // --stock-only builds only the references; --prune then removes from the manifest the units stock nvcc fails on.
 
 import * as fs from 'node:fs';
@@ -19,10 +20,10 @@ import { ptxdCli, sandbox, writeResults, type Sandbox } from '../common';
 import { corpusDir, loadManifest, MANIFEST_FILE, repoDir, unitId, type CorpusUnit, type Manifest } from './manifest';
 import { classify, formatTables, mulberry32, ptxSymbols, reasonGroup, stratifiedSample, summarise, type NvccRun, type UnitResult } from './classify';
 
-interface Args { sample: number | null; seed: number; jobs: number; filter: RegExp | null; timeoutS: number; stockOnly: boolean; prune: boolean }
+interface Args { results: string; sample: number | null; seed: number; jobs: number; filter: RegExp | null; timeoutS: number; stockOnly: boolean; prune: boolean }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { sample: null, seed: 1, jobs: 2, filter: null, timeoutS: 900, stockOnly: false, prune: false };
+  const a: Args = { results: 'corpus', sample: null, seed: 1, jobs: 2, filter: null, timeoutS: 900, stockOnly: false, prune: false };
   for (let i = 0; i < argv.length; i++) {
     const v = (): string => {
       const x = argv[++i];
@@ -31,6 +32,7 @@ function parseArgs(argv: string[]): Args {
     };
     switch (argv[i]) {
       case '--sample': a.sample = Number(v()); break;
+      case '--results': a.results = v(); break;
       case '--seed': a.seed = Number(v()); break;
       case '--jobs': a.jobs = Math.max(1, Number(v())); break;
       case '--filter': a.filter = new RegExp(v()); break;
@@ -109,7 +111,7 @@ function startDaemon(): Sandbox {
 function prune(m: Manifest, failed: Map<string, string>): void {
   m.units = m.units.filter(u => !failed.has(unitId(u)));
   for (const reason of failed.values()) {
-    const g = reasonGroup(reason);
+    const g = `stock nvcc -c fails: ${reasonGroup(reason)}`;
     m.dropped[g] = (m.dropped[g] ?? 0) + 1;
   }
   fs.writeFileSync(`${MANIFEST_FILE}.tmp`, JSON.stringify(m, null, 1) + '\n');
@@ -162,12 +164,12 @@ async function main(): Promise<void> {
   if (!sb) return;
   results.sort((a, b) => a.id.localeCompare(b.id));
   const summary = summarise(results);
-  writeResults('corpus', {
+  writeResults(args.results, {
     arch: m.arch, nvcc: nvccVersion.split('\n').pop(), repos: m.repos, manifestUnits: m.units.length, units: results.length,
     sample: args.sample, seed: args.seed, jobs: args.jobs, filter: args.filter?.source ?? null, elapsedS, interrupted: stopping,
     summary, results,
   });
-  process.stdout.write(`corpus: ${results.length} units${stopping ? ' (interrupted)' : ''} in ${elapsedS} s (jobs ${args.jobs}); bench/results/corpus.json\n\n${formatTables(summary)}`);
+  process.stdout.write(`corpus: ${results.length} units${stopping ? ' (interrupted)' : ''} in ${elapsedS} s (jobs ${args.jobs}); bench/results/${args.results}.json\n\n${formatTables(summary)}`);
 }
 
 main().catch(err => { process.stderr.write(`corpus: ${(err as Error).message}\n`); process.exit(1); });

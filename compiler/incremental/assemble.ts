@@ -43,9 +43,6 @@ interface LastAssembly {
 }
 const lastAssembly = new WeakMap<Preamble, LastAssembly>();
 
-/** Whether the last assembleUnit() only put new texts into its preamble's last assembly. For tests. */
-let reassembled = false;
-export function lastAssemblyReused(): boolean { return reassembled; }
 
 /** Everything of an entry that assembly reads, but its functions' texts. */
 function entryShape(e: RootEntry): string {
@@ -81,13 +78,18 @@ function reassemble(last: LastAssembly, entries: readonly RootEntry[], libdevice
   return { ptx: last.head + bodies.join('') + '\n', shapes, bodies };
 }
 
-export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice?: Uint8Array): string | { why: string } {
+/** The unit's PTX from its preamble and root entries (reused: only new texts put into the last assembly), or why it cannot be assembled. */
+export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice?: Uint8Array): { ptx: string; reused: boolean } | { why: string } {
   const last = opts.lineInfo ? undefined : lastAssembly.get(pre);
-  reassembled = false;
   if (last) {
     const r = reassemble(last, entries, libdevice);
-    if (r) { lastAssembly.set(pre, { ...last, ...r, entries: entries.slice() }); reassembled = true; return r.ptx; }
+    if (r) { lastAssembly.set(pre, { ...last, ...r, entries: entries.slice() }); return { ptx: r.ptx, reused: true }; }
   }
+  const ptx = assembleFresh(opts, pre, entries, libdevice);
+  return typeof ptx === 'string' ? { ptx, reused: false } : ptx;
+}
+
+function assembleFresh(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice: Uint8Array | undefined): string | { why: string } {
   const recs: Recording[] = [pre.rec, ...entries];
   // merged recordings; a function's references are the same in every root that generated it
   const events = new Map<string, Ev[]>();

@@ -14,20 +14,20 @@
 
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
-import { CiccArgError, defaultOutputPath, parseCiccArgs, type CiccArgs } from './cicc-args';
-import { generateModuleId } from './module-id';
-import { OutputError, writeOutputsAtomically, type OutputFile } from './outputs';
+import { CiccArgError, defaultOutputPath, parseCiccArgs, type CiccArgs } from '../cicc/args';
+import { generateModuleId } from '../cicc/module-id';
+import { OutputError, writeOutputsAtomically, type OutputFile } from '../cicc/outputs';
 import type { CompileOptions } from '../compiler/options';
 import type { Diagnostic } from '../compiler/diagnostics';
-import { cacheDir } from '../daemon/paths';
-import { makeDirs } from '../daemon/mkdirs';
-import { outputEnv } from '../daemon/store/key';
-import { buildIdentity, parseMakeflags, pipeInherited, TokenPool, type JobserverAuth, type MakeJobs } from './jobserver';
-import type { UnitRequest, UnitResponse } from '../daemon/unit';
-import { originOf, type UnitOrigin } from '../daemon/watch/records';
-import { NATIVE_CLIENT, SCRIPT_CLIENT } from '../daemon/version';
-import { collectOutputs, fallbackIdentity, neutralStderr, placeOutputs, planCapture, removePlan, runReal, type RealRun } from '../daemon/fallback';
-import type { RealOutputs } from '../daemon/store/value';
+import { cacheDir } from '../protocol/paths';
+import { makeDirs } from '../service/mkdirs';
+import { outputEnv } from '../service/unit-key';
+import { buildIdentity, parseMakeflags, pipeInherited, TokenPool, type JobserverAuth, type MakeJobs } from '../protocol/jobserver';
+import type { UnitRequest, UnitResponse } from '../service/unit';
+import { originOf, type UnitOrigin } from '../watch/records';
+import { NATIVE_CLIENT, SCRIPT_CLIENT } from '../protocol/version';
+import { collectOutputs, fallbackIdentity, neutralStderr, placeOutputs, planCapture, removePlan, runReal, type RealRun } from '../cicc/fallback';
+import type { RealOutputs } from '../protocol/unit';
 
 export { cacheDir };
 
@@ -192,13 +192,13 @@ function fallbackEnabled(env: NodeJS.ProcessEnv): boolean {
 
 /** The Node client's own way: the real cicc as a child process, its result stored in the local cache. */
 function localHooks(env: NodeJS.ProcessEnv): RealHooks {
-  const withStore = (f: (s: import('../daemon/store/store').Store) => void): void => {
+  const withStore = (f: (s: import('../service/store/store').Store) => void): void => {
     if (env.PTXD_CACHE === '0') return;
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { Store } = require('../daemon/store/store') as typeof import('../daemon/store/store');
+      const { Store } = require('../service/store/store') as typeof import('../service/store/store');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { cacheSizeLimit } = require('../daemon/paths') as typeof import('../daemon/paths');
+      const { cacheSizeLimit } = require('../protocol/paths') as typeof import('../protocol/paths');
       const store = Store.open(cacheDir(env), cacheSizeLimit(env));
       try { f(store); } finally { store.close(); }
     } catch { /* the cache is best effort: never fail a build over it */ }
@@ -453,9 +453,9 @@ async function onFailure(e: unknown, ctx: CiccContext, info: FallbackInfo): Prom
 /** The compile in this process (the daemon uses the same UnitService). */
 function compileHere(req: UnitRequest, env: NodeJS.ProcessEnv): UnitResponse {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { UnitService } = require('../daemon/unit') as typeof import('../daemon/unit');
+  const { UnitService } = require('../service/unit') as typeof import('../service/unit');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { cacheSizeLimit } = require('../daemon/paths') as typeof import('../daemon/paths');
+  const { cacheSizeLimit } = require('../protocol/paths') as typeof import('../protocol/paths');
   const service = new UnitService({ cacheDir: cacheDir(env), sizeLimit: cacheSizeLimit(env), env, warnOnce: false, preludeMemo: true });
   try {
     return service.handle(req);
@@ -494,17 +494,17 @@ async function compileViaDaemon(req: UnitRequest, ctx: CiccContext, origin?: Uni
   // msgpackr's native add-on costs more to load (~10 ms) than it saves on a few small frames.
   process.env.MSGPACKR_NATIVE_ACCELERATION_DISABLED ??= 'true';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { connectDaemon } = require('../daemon/client') as typeof import('../daemon/client');
+  const { connectDaemon } = require('../protocol/connection') as typeof import('../protocol/connection');
   const verbose = ctx.env.PTXD_VERBOSE === '1' ? ctx.stderr : () => {};
   for (let attempt = 1; attempt <= 2; attempt++) {
-    let conn: import('../daemon/client').DaemonConnection | undefined;
+    let conn: import('../protocol/connection').DaemonConnection | undefined;
     try {
       conn = await connectDaemon(ctx.env, { autostart: true, verbose });
       if (!conn) return undefined;
       const c = conn;
       // The daemon may ask for make tokens to compile this unit on more workers (daemon/scheduler/split.ts):
       // take only what is free now, and give them back when it says so or the request ends, whatever the end.
-      const note = (m: import('../daemon/protocol').Message): void => {
+      const note = (m: import('../protocol/messages').Message): void => {
         if (m.t === 'tokens') {
           let n = 0;
           while (tokens && n < m.want && tokens.tryAcquire()) n++;

@@ -4,13 +4,13 @@
 
 import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { clientIdentity, connectDaemon, DaemonConnection, openDaemon, startDaemon, stopDaemon } from '../daemon/client';
-import { TrustError } from '../daemon/auth';
-import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
-import { emptyCounters, repairWarning, Store, STORE_FILE, type Counters, type StoreInfo } from '../daemon/store/store';
-import { errorName } from '../daemon/errno';
-import type { DaemonStatus } from '../daemon/protocol';
-import { remoteConfig } from '../daemon/store/remote/config';
+import { clientIdentity, connectDaemon, DaemonConnection, openDaemon, startDaemon, stopDaemon } from '../protocol/connection';
+import { TrustError } from '../protocol/auth';
+import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../protocol/paths';
+import { emptyCounters, repairWarning, Store, STORE_FILE, type Counters, type StoreInfo } from '../service/store/store';
+import { errorName } from '../service/errno';
+import type { DaemonStatus } from '../protocol/messages';
+import { remoteConfig } from '../service/store/remote/config';
 
 const out = (s: string) => { process.stdout.write(s); };
 const err = (s: string) => { process.stderr.write(s); };
@@ -222,7 +222,7 @@ function remoteLines(k: Counters, d: DaemonStatus | null): string {
 
 /** `ptxd cache serve`: runs until SIGINT/SIGTERM. */
 export async function serveCommand(a: { port: number; host: string; dir?: string; writeKeyFile?: string }): Promise<number> {
-  const { startObjectServer } = await import('../daemon/store/remote/serve');
+  const { startObjectServer } = await import('../service/store/remote/serve');
   let writeKey = process.env.PTXD_REMOTE_WRITE_KEY || undefined;
   if (a.writeKeyFile !== undefined) {
     try { writeKey = readFileSync(a.writeKeyFile, 'utf8').trim(); } catch (e) {

@@ -11,7 +11,7 @@
 //   the variable `--trace-env NAME` names   the time offset of nvcc's --time trace
 // scripts/build-native.js passes this list to the native client, which sends only these.
 
-import { OUTPUT_ENV_VARS } from './store/key';
+import { OUTPUT_ENV_VARS } from '../service/unit-key';
 
 export const CLIENT_ENV_VARS: readonly string[] = [
   'PATH', 'CICC_PATH', 'CUDA_HOME', 'CUDA_PATH', 'HOME', 'PTXD_CACHE_DIR', 'PTXD_FALLBACK', 'PTXD_IN_FALLBACK',

@@ -7,25 +7,25 @@
 //   asks it to: stops listening, removes its socket, answers queued requests with an error (their
 //   clients retry or compile in-process), flushes counters, closes the store.
 
-import { preludeOf } from './prelude-key';
+import { preludeOf } from '../service/prelude-key';
 import { chmodSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from './protocol';
-import { recordRequest } from './watch/records';
-import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from './unit';
+import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from '../protocol/messages';
+import { recordRequest } from '../watch/records';
+import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from '../service/unit';
 import { DaemonUnavailable, runCiccForClient, splitRealCicc, type CiccContext, type RealHooks } from '../client/cicc';
-import { runReal } from './fallback';
-import type { JobserverAuth } from '../client/jobserver';
-import type { UnitOrigin } from './watch/records';
+import { runReal } from '../cicc/fallback';
+import type { JobserverAuth } from '../protocol/jobserver';
+import type { UnitOrigin } from '../watch/records';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler, type JobGroup } from './scheduler/scheduler';
 import { compileSplit, splitEnabled, type SplitContext } from './scheduler/split';
 import type { PoolStatus } from './scheduler/status';
 import type { PhaseTimes } from '../compiler/compile';
-import { DaemonConnection } from './client';
-import { buildStamp, compilerHash, ptxdVersion } from './version';
-import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from './paths';
-import { appendNoFollow, ensureSocketDir, newNonce, proof, proofOk, replaceFile, writeKey } from './auth';
+import { DaemonConnection } from '../protocol/connection';
+import { buildStamp, compilerHash, ptxdVersion } from '../protocol/version';
+import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from '../protocol/paths';
+import { appendNoFollow, ensureSocketDir, newNonce, proof, proofOk, replaceFile, writeKey } from '../protocol/auth';
 import { clientEnv } from './client-env';
 
 /** A client that has not proven it holds the key within this time, or whose hello is larger than this, is refused. */

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { CompileOptions } from '../../compiler/options';
 import type { CompileResult } from '../../compiler/compile';
-import { REPO_ROOT } from '../version';
+import { REPO_ROOT } from '../../protocol/version';
 
 /** roots: a share of a split compile (split.ts): 'plan' lists the roots to compile, a list compiles those into the store. */
 export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[]; roots?: 'plan' | string[] }

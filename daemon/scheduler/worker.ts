@@ -27,9 +27,9 @@ parentPort!.on('message', (job: WorkerJob) => {
   // its prelude cache.
   const [env, ...more] = job.rest;
   // the per-root piece store: the job names the cache directory, this thread opens it once
-  const ref = (env as { pieceStore?: import('../unit').PieceStoreRef } | undefined)?.pieceStore;
+  const ref = (env as { pieceStore?: import('../../service/unit').PieceStoreRef } | undefined)?.pieceStore;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const pieces = ref ? (require('../unit') as typeof import('../unit')).pieceStoreAt(ref) : undefined;
+  const pieces = ref ? (require('../../service/unit') as typeof import('../../service/unit')).pieceStoreAt(ref) : undefined;
   const withPrelude = prelude === undefined && pieces === undefined ? env : { ...(env as object | undefined), prelude, pieces };
   if (job.roots !== undefined) {
     // a share of a compile split across workers (split.ts): a plan, or some roots compiled into the store

@@ -4,11 +4,11 @@
 // to replace it (a newer client) or to stay away (an older client).
 
 import { Packr } from 'msgpackr';
-import type { UnitRequest, UnitResponse } from './unit';
-import type { PoolStatus } from './scheduler/status';
-import type { UnitOrigin } from './watch/records';
-import type { RemoteStatus } from './store/remote/tier';
-import type { JobserverAuth } from '../client/jobserver';
+import type { UnitRequest, UnitResponse } from '../service/unit';
+import type { PoolStatus } from '../daemon/scheduler/status';
+import type { UnitOrigin } from '../watch/records';
+import type { RemoteStatus } from '../service/store/remote/tier';
+import type { JobserverAuth } from './jobserver';
 
 export const PROTOCOL = 2;
 

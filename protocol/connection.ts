@@ -7,7 +7,7 @@ import { closeSync, constants, lstatSync, readFileSync, unlinkSync, writeSync } 
 import { connect, type Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Identity, type Message } from './protocol';
+import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Identity, type Message } from './messages';
 import { cacheDir, lockPath, logPath, socketPath } from './paths';
 import { buildStamp, compareVersions, ptxdVersion, REPO_ROOT } from './version';
 import { checkSocketDir, checkSocketFile, ensureSocketDir, newNonce, openNoFollow, proof, proofOk, readKey, TrustError } from './auth';

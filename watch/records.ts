@@ -9,7 +9,7 @@
 
 import { appendFileSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve, sep } from 'node:path';
-import { makeDirs } from '../mkdirs';
+import { makeDirs } from '../service/mkdirs';
 
 /** What the client knows about where a cicc call came from. */
 export interface UnitOrigin {

@@ -15,7 +15,7 @@ import { loadUnits, type WatchUnit } from './compile-db';
 import { learnedUnits, RECORDS_FILE } from './records';
 import { planUnit, type UnitPlan } from './plan';
 import { confirmErrors, runUnit, type Compile, type UnitOutcome } from './run-unit';
-import { makeDirs } from '../mkdirs';
+import { makeDirs } from '../service/mkdirs';
 
 export type WatchEvent =
   /** db: the file the units come from; from: a compile database, or the builds ptxd served. */

@@ -16,7 +16,7 @@ import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from '.
 import { DaemonUnavailable, runCiccForClient, splitRealCicc, type CiccContext, type RealHooks } from '../client/cicc';
 import { runReal } from '../cicc/fallback';
 import type { JobserverAuth } from '../protocol/jobserver';
-import type { UnitOrigin } from '../watch/records';
+import type { UnitOrigin } from '../protocol/unit';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler, type JobGroup } from './scheduler/scheduler';
 import { compileSplit, splitEnabled, type SplitContext } from './scheduler/split';

@@ -6,7 +6,7 @@
 import { Packr } from 'msgpackr';
 import type { UnitRequest, UnitResponse } from '../service/unit';
 import type { PoolStatus } from '../daemon/scheduler/status';
-import type { UnitOrigin } from '../watch/records';
+import type { UnitOrigin } from './unit';
 import type { RemoteStatus } from '../service/store/remote/tier';
 import type { JobserverAuth } from './jobserver';
 

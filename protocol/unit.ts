@@ -57,3 +57,17 @@ export const FALLBACK_FORMAT = 'ptxd-fallback-1';
 export function fallbackKey(unitKey: string, argvKey: string): string {
   return createHash('sha256').update(`${FALLBACK_FORMAT}\0${unitKey}\0${argvKey}`).digest('hex');
 }
+
+/** What the client knows about where a cicc call came from. */
+export interface UnitOrigin {
+  /** cicc's working directory (nvcc's: nvcc does not change directory). */
+  cwd: string;
+  /** The cicc argv, the real cicc first when nvcc ran us under --cicc-prefix. */
+  cicc: string[];
+  /** nvcc's argv with argv[0] the absolute nvcc executable; absent when nvcc was not found above us. */
+  nvcc?: string[];
+  /** nvcc's working directory. */
+  nvccCwd?: string;
+  /** NVCC_APPEND_FLAGS / NVCC_PREPEND_FLAGS of the build (they change what nvcc runs but are not in its argv). */
+  env: Record<string, string>;
+}

@@ -2,7 +2,7 @@
 // All of them work without a running daemon (the store is read directly; LMDB allows that while a
 // daemon writes).
 
-import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { clientIdentity, connectDaemon, DaemonConnection, openDaemon, startDaemon, stopDaemon } from '../protocol/connection';
 import { TrustError } from '../protocol/auth';

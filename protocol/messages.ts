@@ -4,10 +4,8 @@
 // to replace it (a newer client) or to stay away (an older client).
 
 import { Packr } from 'msgpackr';
-import type { UnitRequest, UnitResponse } from '../service/unit';
-import type { PoolStatus } from '../daemon/scheduler/status';
-import type { UnitOrigin } from './unit';
-import type { RemoteStatus } from '../service/store/remote/tier';
+import type { UnitOrigin, UnitRequest, UnitResponse } from './unit';
+import type { PoolStatus, RemoteStatus } from './status';
 import type { JobserverAuth } from './jobserver';
 
 export const PROTOCOL = 2;

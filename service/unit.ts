@@ -6,10 +6,8 @@
 // expensive part.
 
 import { readFileSync } from 'node:fs';
-import type { CompileOptions } from '../compiler/options';
-import type { Diagnostic } from '../compiler/diagnostics';
-import type { CompileResult, PhaseTimes } from '../compiler/compile';
-import { emptyCounters, repairWarning, Store, PIECE_PREFIX, type Counters, type ProbePolicy } from './store/store';
+import type { CompileOptions, CompileResult, Diagnostic } from '../compiler/index';
+import { emptyCounters, repairWarning, Store, type Counters, type ProbePolicy } from './store/store';
 import { quarantine } from './store/guard';
 import { errorName, isCorruption } from './errno';
 import { unitKey } from './unit-key';
@@ -74,7 +72,7 @@ export interface ServiceOptions {
   warnOnce: boolean;
   log?: (line: string) => void;
   /** The compiler entry; loaded lazily by default (a cache hit does not need it). */
-  compileUnit?: typeof import('../compiler/compile').compileUnit;
+  compileUnit?: typeof import('../compiler/index').compileUnit;
   /** Keep lexed/skimmed prefixes between compiles (a long-lived daemon; useless to a one-shot client). */
   keepPrelude?: boolean;
   /** Use the team cache configured in `env` (store/remote/config.ts): the daemon does, one-shot clients do not. */
@@ -91,7 +89,7 @@ export class UnitService {
   private warning: string | undefined;
   private warned = false;
   private pending: Counters = emptyCounters();
-  private prelude: import('../compiler/frontend/prelude').PreludeCache | undefined;
+  private prelude: import('../compiler/index').PreludeCache | undefined;
   private remote: RemoteTier | undefined;
   private pieces: LmdbPieceStore | undefined;
 
@@ -339,14 +337,14 @@ export class UnitService {
     if (l.response) return l.response;
     // Lazy: loading the compiler is the expensive part of a cold client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const compileUnit = this.o.compileUnit ?? (require('../compiler/compile') as typeof import('../compiler/compile')).compileUnit;
+    const compileUnit = this.o.compileUnit ?? (require('../compiler/index') as typeof import('../compiler/index')).compileUnit;
     const t0 = performance.now();
     const text = l.source!.toString('utf8');
     // THE call of the compiler in-process (the daemon's pool makes the same call in its workers, which
     // keep prelude caches of their own).
     if (this.o.keepPrelude && !this.prelude) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      this.prelude = new (require('../compiler/frontend/prelude') as typeof import('../compiler/frontend/prelude')).PreludeCache();
+      this.prelude = new (require('../compiler/index') as typeof import('../compiler/index')).PreludeCache();
     }
     const store = this.getStore();
     const env = { libdevice: l.lib?.bytes, prelude: this.prelude, pieces: store ? (this.pieces ??= new LmdbPieceStore(store)) : undefined };

@@ -37,7 +37,7 @@ const PLAIN_NAME = /^[A-Za-z0-9_./+@~-]+$/;
 
 interface OptionAt { flag: string; value: string; index: number; joined: boolean }
 
-/** cicc's options with their values, in argv order (the grammar of client/cicc-args.ts). */
+/** cicc's options with their values, in argv order (the grammar of cicc/args.ts). */
 function options(argv: readonly string[]): { opts: OptionAt[]; inputs: number[] } {
   const opts: OptionAt[] = [];
   const inputs: number[] = [];

@@ -93,7 +93,7 @@ export function prepare(argv: readonly string[], ctx: CiccContext, info: { v: Fa
     if (id.argvKey) request.fallback = { argvKey: id.argvKey };
   }
   // Under make -jN the daemon runs this compile on our make job's token and admits at most N of the
-  // build's compiles at once (client/jobserver.ts).
+  // build's compiles at once (protocol/jobserver.ts).
   const mj = parseMakeflags(ctx.env.MAKEFLAGS);
   if (mj) request.make = { build: buildIdentity(mj, ctx.pid), jobs: mj.jobs };
   return { args, info: info.v, request, ...(mj ? { make: mj } : {}) };

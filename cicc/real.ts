@@ -99,7 +99,7 @@ export function localHooks(env: NodeJS.ProcessEnv): RealHooks {
 }
 
 /**
- * Runs the real cicc on this call with its outputs captured (daemon/fallback.ts), then writes them
+ * Runs the real cicc on this call with its outputs captured (cicc/fallback.ts), then writes them
  * atomically and replays its stderr; caches the result under `fallbackKey` when it succeeded. Returns
  * cicc's exit code, or undefined when cicc could not be run at all (execReal, when there, hands it to
  * the client instead).

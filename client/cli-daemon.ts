@@ -31,7 +31,7 @@ async function stopAndWait(c: DaemonConnection, pid: number): Promise<void> {
 
 /**
  * A connection to whatever daemon runs on our socket (of this build or another) and passes the checks
- * of daemon/auth.ts; never starts one. A failed check is thrown (TrustError).
+ * of protocol/auth.ts; never starts one. A failed check is thrown (TrustError).
  */
 async function runningDaemon(): Promise<DaemonConnection | undefined> {
   try {

@@ -2,7 +2,7 @@
 // next build is served from the unit cache. Runs until interrupted (SIGINT/SIGTERM).
 // The units come from PATH's compile_commands.json; without PATH, from ./compile_commands.json or
 // ./build/… when there is one, else from the builds of this directory that went through ptxd (the
-// daemon records each unit's nvcc command: daemon/watch/records.ts).
+// daemon records each unit's nvcc command: watch/records.ts).
 
 import type { UnitRequest } from '../service/unit';
 import type { CompileReply } from '../watch/run-unit';

@@ -54,7 +54,7 @@ export class Daemon {
   private readonly log: string;
   /** Cache misses: joined, asked of the team cache, or compiled in the pool (miss.ts). */
   private readonly misses: Misses;
-  /** The secret clients prove they hold (daemon/auth.ts); written once listening. */
+  /** The secret clients prove they hold (protocol/auth.ts); written once listening. */
   private key = '';
   /** The real cicc for the native client's fallbacks: a compile slot, results in the unit cache. */
   private readonly realHooks: RealHooks = {
@@ -245,7 +245,7 @@ export class Daemon {
     }
   }
 
-  /** Our identity, nonce and proof of the key, answering a client's hello (daemon/auth.ts). */
+  /** Our identity, nonce and proof of the key, answering a client's hello (protocol/auth.ts). */
   private welcome(c: Socket, clientNonce: string, myNonce: string): void {
     const p = /^[0-9a-f]{64}$/.test(clientNonce) ? { nonce: myNonce, proof: proof(this.key, 'daemon', clientNonce, myNonce) } : {};
     this.send(c, { t: 'welcome', proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: this.cacheDir, pid: process.pid, ...p });
@@ -274,7 +274,7 @@ export class Daemon {
   }
 
   /**
-   * A whole cicc call of the native client: argv to outputs here (client/cicc.ts runCiccForClient), the
+   * A whole cicc call of the native client: argv to outputs here (cicc/job.ts runCiccForClient), the
    * unit through compile() like any request. The client prints `stderr` and exits with `code`, or runs
    * `exec` (a fallback to the real cicc). An `error` answer makes it retry with the Node client.
    */

@@ -127,7 +127,7 @@ export class DaemonConnection {
 
 /**
  * The daemon's answers become build outputs, and our requests carry the build's paths: only talk to a
- * socket of ours in a directory of ours (daemon/auth.ts). Checked before connecting, so that a socket
+ * socket of ours in a directory of ours (protocol/auth.ts). Checked before connecting, so that a socket
  * another user planted gets not a byte. False when there is no socket.
  */
 function socketUsable(sock: string): boolean {

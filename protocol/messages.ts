@@ -35,13 +35,13 @@ export interface DaemonStatus extends Identity {
   cacheEnabled: boolean;
   /** The compile pool and its scheduler (daemon/scheduler/). */
   scheduler?: PoolStatus;
-  /** The team cache (daemon/store/remote/), when one is configured. */
+  /** The team cache (service/store/remote/), when one is configured. */
   remote?: RemoteStatus;
 }
 
 export type Message =
   /**
-   * The handshake (daemon/auth.ts): the client's nonce; the daemon's nonce and its proof of the secret;
+   * The handshake (protocol/auth.ts): the client's nonce; the daemon's nonce and its proof of the secret;
    * then the client's proof (`auth`), before any request. A client that fails it is disconnected.
    */
   | ({ t: 'hello'; nonce?: string } & Identity)

@@ -11,7 +11,7 @@ export interface UnitRequest {
   options: CompileOptions;
   /** The real cicc nvcc named (locates the toolkit's libdevice). */
   realCicc?: string;
-  /** Output-relevant environment variables of the client (store/key.ts OUTPUT_ENV_VARS). */
+  /** Output-relevant environment variables of the client (service/unit-key.ts OUTPUT_ENV_VARS). */
   env: Record<string, string>;
   /**
    * Set when the client runs under a GNU make jobserver: its build's identity and make's -jN (0: no limit);
@@ -20,7 +20,7 @@ export interface UnitRequest {
   make?: { build: string; jobs: number; tokens?: boolean };
   /**
    * Set when a unit ptxd cannot compile or rejects will be confirmed by the real cicc (not with
-   * PTXD_FALLBACK=never): the call's part of the fallback key (daemon/fallback.ts fallbackIdentity). The
+   * PTXD_FALLBACK=never): the call's part of the fallback key (cicc/fallback.ts fallbackIdentity). The
    * real cicc's cached result is then looked up with the unit.
    */
   fallback?: { argvKey: string };

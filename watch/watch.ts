@@ -40,7 +40,7 @@ export function compileDbSource(db: string): UnitSource {
 }
 
 /**
- * The units built from under `root` with ptxd as cicc (daemon/watch/records.ts), each with the exact
+ * The units built from under `root` with ptxd as cicc (watch/records.ts), each with the exact
  * nvcc command and NVCC_APPEND/PREPEND_FLAGS of its newest build. `missing` hears of sources recorded
  * without an nvcc command (they cannot be re-run).
  */

@@ -1,5 +1,5 @@
 // Where per-root results live between compiles. The compiler only gets and puts; the daemon backs this with
-// LMDB (daemon/unit.ts), tests with a Map.
+// LMDB (service/unit.ts), tests with a Map.
 
 import type { Ev } from './record';
 

@@ -17,7 +17,7 @@ export interface UnitValue {
   compileMs: number;
   /** Set when ptxd cannot compile the unit (the reason): a later request goes straight to the real cicc. */
   unsupported?: string;
-  /** The real cicc's result for a unit ptxd could not compile or wrongly rejected (daemon/fallback.ts). */
+  /** The real cicc's result for a unit ptxd could not compile or wrongly rejected (cicc/fallback.ts). */
   real?: { files: Record<string, string>; stderr: string };
 }
 

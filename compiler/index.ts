@@ -7,6 +7,6 @@ export { rootsToCompile, compileRoots } from './incremental/incremental';
 export type { CompileEnv, CompileResult, PhaseTimes, IncrementalInfo } from './result';
 export { zeroTimes } from './result';
 export { PreludeCache } from './frontend/prelude';
-export type { PieceStore, StoreValue } from './incremental/store';
+export { RecentCompiles, type PieceStore, type StoreValue } from './incremental/store';
 export { defaultOptions, SUPPORTED_ARCHS, type CompileOptions } from './options';
 export { formatDiagnostic, formatErrorSummary, type Diagnostic, type Severity } from './diagnostics';

@@ -2,6 +2,8 @@
 // LMDB unit store, and the one a worker thread opens for a cache directory.
 
 import type { PieceStore, StoreValue } from '../compiler/index';
+// the store's own module, not the compiler entry: a cache hit must not load the compiler
+import { RecentCompiles } from '../compiler/incremental/store';
 import { Store, PIECE_PREFIX } from './store/store';
 import type { UnitValue } from './store/value';
 import { compilerHash } from '../protocol/version';
@@ -14,6 +16,7 @@ import { compilerHash } from '../protocol/version';
 export class LmdbPieceStore implements PieceStore {
   /** Decoded entries (immutable, content-addressed), most recently used last; trace lists change and are always read. */
   private readonly entries = new Map<string, StoreValue>();
+  readonly recent = new RecentCompiles();
   constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
 
   /** The file under this store was removed or replaced (see Store.replaced). */

@@ -36,8 +36,8 @@ import { optimize } from '../middle/passes';
 import { emitFunction, declHeader, globalParts } from '../backend/ptx';
 import { IndexHashes, declHash, rootSignatures, sha1 } from './trace';
 import { record } from './record';
-import { assembleUnit, type Preamble } from './assemble';
-import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces } from './store';
+import { assembleUnit } from './assemble';
+import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces, UnitLevel, LastCompile, Preamble, RecentCompiles } from './store';
 
 /** Bump when entries or their meaning change. */
 const FORMAT = 'ptxd-root-2';
@@ -119,14 +119,15 @@ function compileByRoots(c: RootsCompile, prefix: ReturnType<typeof verifiedPrefi
   const { src, opts, env, part, optKey, toks, index, hashes, info, times, lap } = c;
   // an edit inside kernel bodies since this unit's last compile: nothing else needs checking
   const lastKey = `${optKey}\n${libdeviceKey(env.libdevice)}\n${toks.files[0] ?? ''}`;
-  const last = part ? undefined : lastCompiles.get(lastKey);
+  const recent = env.pieces!.recent;
+  const last = part ? undefined : recent.lastCompiles.get(lastKey);
   const edited = last ? bodyEdits(last, src, prefix, toks, index) : null;
   // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
   let level: UnitLevel, base: string;
   if (last && edited) { level = last.level; base = last.base; info.unitLevelReused = true; info.bodyEdit = true; }
   else {
     const shape = hashes.shape();
-    level = unitLevel(toks, index, opts, optKey, shape, hashes, info);
+    level = unitLevel(toks, index, opts, optKey, shape, hashes, info, recent);
     base = sha1([FORMAT, optKey, libdeviceKey(env.libdevice), shape].join('\n'));
   }
   const stub = fillStub(level.stub, opts);
@@ -134,10 +135,10 @@ function compileByRoots(c: RootsCompile, prefix: ReturnType<typeof verifiedPrefi
 
   const { entries, compiled, reused } = rootEntries(c, level, base, last && edited ? { last, edited } : undefined);
   if (part) return { kind: 'done', result: { ok: true, ptx: '', stub: '', diagnostics: [], times } };
-  const assembled = assembleUnit(opts, level.preamble, entries, env.libdevice);
+  const assembled = assembleUnit(opts, level.preamble, entries, env.libdevice, recent.assemblies);
   if ('why' in assembled) throw new Whole(assembled.why);
   info.assemblyReused = assembled.reused;
-  remember(lastKey, src, prefix, level, base, entries, toks, index);
+  remember(recent.lastCompiles, lastKey, src, prefix, level, base, entries, toks, index);
   lap('assemble');
   return { kind: 'done', result: { ok: true, ptx: assembled.ptx, stub, diagnostics: [], times, functions: { compiled, reused, ...(info.bodyEdit ? { byText: true } : {}) }, incremental: info } };
 }
@@ -173,26 +174,11 @@ function rootEntries(c: RootsCompile, level: UnitLevel, base: string, kept: { la
   return { entries, compiled, reused };
 }
 
-/** What the unit level gives the roots: the kernels (by declaration, or a template specialisation by template name) and the rest. */
-interface UnitLevel {
-  preamble: Preamble;
-  /** With placeholders for the file names (stubTemplate()). */
-  stub: string;
-  kernelDecls: (number | string)[];
-  varDecls: number[];
-  templates: Map<string, number[]>;
-}
 
-/**
- * Unit levels of recent compiles, as root entries are kept: by slot (the options but the stub's file names, the namespace shape, and
- * each root declaration's position in the index, signature and lines), then by the digest of the lookups the
- * unit level made (the slot's recent lists of lookups, hashed over the current index, name the one to use). Units with kernel templates are not
- * remembered (finding their specialisations reads every token of the user's code).
- */
-const unitLevels = new Map<string, { traces: string[][]; byDigest: Map<string, UnitLevel> }>();
 const MAX_UNIT_LEVELS = 64;
 
-function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: string, shape: string, hashes: IndexHashes, info: IncrementalInfo): UnitLevel {
+function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: string, shape: string, hashes: IndexHashes, info: IncrementalInfo, recent: RecentCompiles): UnitLevel {
+  const unitLevels = recent.unitLevels;
   const roots = rootSignatures(toks, index);
   const slot = roots === null ? null
     : sha1([FORMAT, 'unit', optKey, shape, roots.sigs.join('\n')].join('\n'));
@@ -242,30 +228,10 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   return level;
 }
 
-/**
- * The last incremental compile of each unit (by options, libdevice and main file), for the commonest edit: one
- * inside kernel bodies. The skimmer indexes nothing inside a body, so such an edit changes no declaration but
- * those kernels': the unit level and every other root's entry still hold (their traces are checked for the
- * kernels' names) and need no hashing.
- */
-interface LastCompile {
-  src: string;
-  /** What lex() found of it in the prelude cache (the entry weakly: the cache may drop it). */
-  prefix: { entry: WeakRef<object>; delta: number; head: number; end: number } | null;
-  level: UnitLevel;
-  base: string;
-  entries: RootEntry[];
-  /** Per root: its declaration, name, the offsets of its body's braces and the closing brace's line and file. */
-  bodies: { di: number; name: string; open: number; close: number; line: number; file: number }[];
-  /** Root positions by the offset of their bodies. */
-  order: number[];
-  decls: number;
-}
-const lastCompiles = new Map<string, LastCompile>();
 /** Units remembered (each holds its text): the most recently compiled. */
 const MAX_LAST_COMPILES = 16;
 
-function remember(key: string, src: string, prefix: ReturnType<typeof verifiedPrefix>, level: UnitLevel, base: string, entries: RootEntry[], toks: Tokens, index: Index): void {
+function remember(lastCompiles: RecentCompiles['lastCompiles'], key: string, src: string, prefix: ReturnType<typeof verifiedPrefix>, level: UnitLevel, base: string, entries: RootEntry[], toks: Tokens, index: Index): void {
   lastCompiles.delete(key);
   // kernel templates: their specialisations are found by reading the whole unit
   if (level.templates.size > 0) return;

@@ -1,6 +1,6 @@
 // The compiler's one entry for its callers (the daemon, its workers, the client): compile a unit whole or
-// root by root, the types of what goes in and out, options and diagnostics. Nothing outside compiler/
-// needs a deeper path.
+// root by root, the types of what goes in and out, options and diagnostics. Loading it loads the whole
+// compiler: code that must start fast imports options.ts, diagnostics.ts or incremental/store.ts directly.
 
 export { compileUnit } from './compile';
 export { rootsToCompile, compileRoots } from './incremental/incremental';

@@ -18,7 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { compileUnit } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 import type { CompileOptions } from '../compiler/options';
 import {
   KERNELS_DIR, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit,

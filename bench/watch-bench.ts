@@ -12,9 +12,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PTXD_CICC, REPO_ROOT, mkTempDir, requireTool } from '../test/helpers/tools';
-import { compileDbSource, Watcher, type WatchEvent } from '../daemon/watch/watch';
-import { connectDaemon, stopDaemon } from '../daemon/client';
-import type { UnitRequest, UnitResponse } from '../daemon/unit';
+import { compileDbSource, Watcher, type WatchEvent } from '../watch/watch';
+import { connectDaemon, stopDaemon } from '../protocol/connection';
+import type { UnitRequest, UnitResponse } from '../service/unit';
 import { median } from './common';
 
 function arg(name: string, dflt: string): string {
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   }
 
   // The real cicc on the same .ii and argv: from the unit's dry run, run as nvcc would run it.
-  const { planUnit } = await import('../daemon/watch/plan');
+  const { planUnit } = await import('../watch/plan');
   const tmp = path.join(dir, 'plan');
   fs.mkdirSync(tmp);
   const plan = planUnit(build, dir, tmp, env);

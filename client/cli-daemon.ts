@@ -2,15 +2,15 @@
 // All of them work without a running daemon (the store is read directly; LMDB allows that while a
 // daemon writes).
 
-import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { clientIdentity, connectDaemon, DaemonConnection, openDaemon, startDaemon, stopDaemon } from '../daemon/client';
-import { TrustError } from '../daemon/auth';
-import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../daemon/paths';
-import { emptyCounters, repairWarning, Store, STORE_FILE, type Counters, type StoreInfo } from '../daemon/store/store';
-import { errorName } from '../daemon/errno';
-import type { DaemonStatus } from '../daemon/protocol';
-import { remoteConfig } from '../daemon/store/remote/config';
+import { clientIdentity, connectDaemon, DaemonConnection, openDaemon, startDaemon, stopDaemon } from '../protocol/connection';
+import { TrustError } from '../protocol/auth';
+import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../protocol/paths';
+import { emptyCounters, repairWarning, Store, STORE_FILE, type Counters, type StoreInfo } from '../service/store/store';
+import { errorName } from '../service/errno';
+import type { DaemonStatus } from '../protocol/messages';
+import { remoteConfig } from '../service/store/remote/config';
 
 const out = (s: string) => { process.stdout.write(s); };
 const err = (s: string) => { process.stderr.write(s); };
@@ -31,7 +31,7 @@ async function stopAndWait(c: DaemonConnection, pid: number): Promise<void> {
 
 /**
  * A connection to whatever daemon runs on our socket (of this build or another) and passes the checks
- * of daemon/auth.ts; never starts one. A failed check is thrown (TrustError).
+ * of protocol/auth.ts; never starts one. A failed check is thrown (TrustError).
  */
 async function runningDaemon(): Promise<DaemonConnection | undefined> {
   try {
@@ -222,7 +222,7 @@ function remoteLines(k: Counters, d: DaemonStatus | null): string {
 
 /** `ptxd cache serve`: runs until SIGINT/SIGTERM. */
 export async function serveCommand(a: { port: number; host: string; dir?: string; writeKeyFile?: string }): Promise<number> {
-  const { startObjectServer } = await import('../daemon/store/remote/serve');
+  const { startObjectServer } = await import('../service/store/remote/serve');
   let writeKey = process.env.PTXD_REMOTE_WRITE_KEY || undefined;
   if (a.writeKeyFile !== undefined) {
     try { writeKey = readFileSync(a.writeKeyFile, 'utf8').trim(); } catch (e) {

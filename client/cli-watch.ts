@@ -2,31 +2,31 @@
 // next build is served from the unit cache. Runs until interrupted (SIGINT/SIGTERM).
 // The units come from PATH's compile_commands.json; without PATH, from ./compile_commands.json or
 // ./build/… when there is one, else from the builds of this directory that went through ptxd (the
-// daemon records each unit's nvcc command: daemon/watch/records.ts).
+// daemon records each unit's nvcc command: watch/records.ts).
 
-import type { UnitRequest } from '../daemon/unit';
-import type { CompileReply } from '../daemon/watch/run-unit';
-import type { DaemonConnection } from '../daemon/client';
-import { findCompileDb } from '../daemon/watch/compile-db';
-import { compileDbSource, learnedSource, Watcher, type UnitSource, type WatchEvent } from '../daemon/watch/watch';
-import { cacheDir } from '../daemon/paths';
-import { humanLines, jsonLine } from '../daemon/watch/report';
+import type { UnitRequest } from '../service/unit';
+import type { CompileReply } from '../watch/run-unit';
+import type { DaemonConnection } from '../protocol/connection';
+import { findCompileDb } from '../watch/compile-db';
+import { compileDbSource, learnedSource, Watcher, type UnitSource, type WatchEvent } from '../watch/watch';
+import { cacheDir } from '../protocol/paths';
+import { humanLines, jsonLine } from '../watch/report';
 
 /** Compiles through the daemon (reconnecting once if it went away); in-process when it cannot be used. */
 function daemonCompiler(env: NodeJS.ProcessEnv, say: (s: string) => void): { compile: (r: UnitRequest) => Promise<CompileReply>; close: () => void } {
   // One connection shared by concurrent compiles (each arch of a unit compiles at once).
   let conn: Promise<DaemonConnection | undefined> | undefined;
-  let local: import('../daemon/unit').UnitService | undefined;
+  let local: import('../service/unit').UnitService | undefined;
   const connect = async () => {
-    const { connectDaemon } = await import('../daemon/client');
+    const { connectDaemon } = await import('../protocol/connection');
     return connectDaemon(env, { autostart: env.PTXD_DAEMON !== '0' });
   };
   const inProcess = (req: UnitRequest): CompileReply => {
     if (!local) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { UnitService } = require('../daemon/unit') as typeof import('../daemon/unit');
+      const { UnitService } = require('../service/unit') as typeof import('../service/unit');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { cacheDir, cacheSizeLimit } = require('../daemon/paths') as typeof import('../daemon/paths');
+      const { cacheDir, cacheSizeLimit } = require('../protocol/paths') as typeof import('../protocol/paths');
       local = new UnitService({ cacheDir: cacheDir(env), sizeLimit: cacheSizeLimit(env), env, warnOnce: true });
     }
     const r = local.handle(req);
@@ -39,7 +39,7 @@ function daemonCompiler(env: NodeJS.ProcessEnv, say: (s: string) => void): { com
         try {
           const c = await (conn ??= connect());
           if (!c) break;
-          const m = await c.request<Extract<import('../daemon/protocol').Message, { t: 'result' }>>({ t: 'compile', id: 0, req });
+          const m = await c.request<Extract<import('../protocol/messages').Message, { t: 'result' }>>({ t: 'compile', id: 0, req });
           return m.functions ? { ...m.res, functions: m.functions } : m.res;
         } catch (e) {
           const c = conn;

@@ -1,17 +1,17 @@
 // The environment variables a cicc call of the native client needs in the daemon, and no others: the
 // client's environment may hold secrets (a team-cache write key, tokens of the build) that are none of
 // the daemon's business. What each is for:
-//   PATH, CICC_PATH, CUDA_HOME, CUDA_PATH   finding the real cicc for a fallback (client/cicc.ts findRealCicc)
+//   PATH, CICC_PATH, CUDA_HOME, CUDA_PATH   finding the real cicc for a fallback (cicc/real.ts findRealCicc)
 //   HOME, PTXD_CACHE_DIR                    the cache directory (fallbacks.jsonl)
 //   PTXD_FALLBACK, PTXD_IN_FALLBACK         whether a fallback may run
 //   PTXD_VERBOSE                            diagnostics on stderr
-//   MAKEFLAGS                               make's -jN and jobserver (client/jobserver.ts)
-//   NVCC_APPEND_FLAGS, NVCC_PREPEND_FLAGS   recorded with the unit for `ptxd watch` (daemon/watch/records.ts)
-//   OUTPUT_ENV_VARS                         anything that changes the output (daemon/store/key.ts)
+//   MAKEFLAGS                               make's -jN and jobserver (protocol/jobserver.ts)
+//   NVCC_APPEND_FLAGS, NVCC_PREPEND_FLAGS   recorded with the unit for `ptxd watch` (watch/records.ts)
+//   OUTPUT_ENV_VARS                         anything that changes the output (service/unit-key.ts)
 //   the variable `--trace-env NAME` names   the time offset of nvcc's --time trace
 // scripts/build-native.js passes this list to the native client, which sends only these.
 
-import { OUTPUT_ENV_VARS } from './store/key';
+import { OUTPUT_ENV_VARS } from '../service/unit-key';
 
 export const CLIENT_ENV_VARS: readonly string[] = [
   'PATH', 'CICC_PATH', 'CUDA_HOME', 'CUDA_PATH', 'HOME', 'PTXD_CACHE_DIR', 'PTXD_FALLBACK', 'PTXD_IN_FALLBACK',

@@ -2,7 +2,7 @@
 // `ptxd daemon start`); its stdout/stderr go to the log file next to the socket.
 
 import { Daemon } from './server';
-import { socketPath } from './paths';
+import { socketPath } from '../protocol/paths';
 
 function main(argv: string[]): void {
   const i = argv.indexOf('--socket');

@@ -7,26 +7,26 @@
 //   asks it to: stops listening, removes its socket, answers queued requests with an error (their
 //   clients retry or compile in-process), flushes counters, closes the store.
 
-import { preludeOf } from './prelude-key';
 import { chmodSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type FunctionLists, type Message } from './protocol';
-import { recordRequest } from './watch/records';
-import { UnitService, type Lookup, type UnitRequest, type UnitResponse } from './unit';
-import { DaemonUnavailable, runCiccForClient, splitRealCicc, type CiccContext, type RealHooks } from '../client/cicc';
-import { runReal } from './fallback';
-import type { JobserverAuth } from '../client/jobserver';
-import type { UnitOrigin } from './watch/records';
+import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Message } from '../protocol/messages';
+import { recordRequest } from '../watch/records';
+import { UnitService, type UnitRequest, type UnitResponse } from '../service/unit';
+import { DaemonUnavailable, runCiccForClient, splitRealCicc } from '../cicc/job';
+import type { CiccContext, RealHooks } from '../cicc/context';
+import { runReal } from '../cicc/fallback';
+import type { JobserverAuth } from '../protocol/jobserver';
+import type { UnitOrigin } from '../protocol/unit';
 import { Pool, poolSize } from './scheduler/pool';
-import { Scheduler, type JobGroup } from './scheduler/scheduler';
-import { compileSplit, splitEnabled, type SplitContext } from './scheduler/split';
-import type { PoolStatus } from './scheduler/status';
-import type { PhaseTimes } from '../compiler/compile';
-import { DaemonConnection } from './client';
-import { buildStamp, compilerHash, ptxdVersion } from './version';
-import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from './paths';
-import { appendNoFollow, ensureSocketDir, newNonce, proof, proofOk, replaceFile, writeKey } from './auth';
+import { Scheduler } from './scheduler/scheduler';
+import { splitEnabled } from './scheduler/split';
+import type { PoolStatus } from '../protocol/status';
+import { DaemonConnection } from '../protocol/connection';
+import { buildStamp, compilerHash, ptxdVersion } from '../protocol/version';
+import { cacheDir, cacheSizeLimit, idleTimeoutMs, logPath, pidPath } from '../protocol/paths';
+import { appendNoFollow, ensureSocketDir, newNonce, proof, proofOk, replaceFile, writeKey } from '../protocol/auth';
 import { clientEnv } from './client-env';
+import { Misses, type Job } from './miss';
 
 /** A client that has not proven it holds the key within this time, or whose hello is larger than this, is refused. */
 const HANDSHAKE_MS = 30_000;
@@ -34,32 +34,11 @@ const HANDSHAKE_BYTES = 64 * 1024;
 
 export interface DaemonOptions { socket: string; env: NodeJS.ProcessEnv }
 
-interface Job {
-  conn: Socket;
-  id: number;
-  /** Delivers the request's `result` or `error` (to the socket, or to the native client's cicc call). */
-  reply: (m: Message) => void;
-  /** make's jobserver as the native client must open it to take tokens (the Node client knows its own). */
-  auth?: JobserverAuth;
-  /** Set while the daemon waits for the client's answer to a `tokens` message. */
-  tokenReply?: (n: number) => void;
-}
-interface Waiter extends Job { lookup: Lookup }
-
 export class Daemon {
   private server: Server | undefined;
   private readonly service: UnitService;
-  /** Compile requests not answered yet (queued or compiling). */
-  private readonly inFlight = new Set<Job>();
-  /** Requests waiting for a queued or running compile of the same unit key (e.g. a build during `ptxd watch`). */
-  private readonly waiting = new Map<string, Waiter[]>();
   private pool: Pool | undefined;
   private readonly scheduler: Scheduler;
-  private readonly phaseMs: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
-  private compiled = 0;
-  /** Kernels compiled and reused by per-kernel compiles; byText: units whose edit was found inside kernel bodies by comparing texts. */
-  private readonly roots = { compiled: 0, reused: 0, byText: 0 };
-  private last: PoolStatus['last'];
   private readonly conns = new Set<Socket>();
   private lastActivity = Date.now();
   private served = 0;
@@ -73,12 +52,10 @@ export class Daemon {
   private readonly cacheDir: string;
   private readonly idleMs: number;
   private readonly log: string;
-  /** Units may be split across workers (scheduler/split.ts). */
-  private readonly split: boolean;
-  /** The secret clients prove they hold (daemon/auth.ts); written once listening. */
+  /** Cache misses: joined, asked of the team cache, or compiled in the pool (miss.ts). */
+  private readonly misses: Misses;
+  /** The secret clients prove they hold (protocol/auth.ts); written once listening. */
   private key = '';
-  /** Preludes being compiled alone to learn whether ptxd can compile them (unit.ts preludeProbe). */
-  private readonly probes = new Set<string>();
   /** The real cicc for the native client's fallbacks: a compile slot, results in the unit cache. */
   private readonly realHooks: RealHooks = {
     run: (real, argv, cwd, env) => this.scheduler.submit(undefined, () => runReal(real, argv, cwd, env)),
@@ -96,7 +73,17 @@ export class Daemon {
       probe: 'always',
     });
     this.scheduler = new Scheduler(poolSize(o.env));
-    this.split = splitEnabled(o.env);
+    const service = this.service, scheduler = this.scheduler;
+    this.misses = new Misses({
+      service, scheduler, split: splitEnabled(o.env),
+      pool: () => this.pool!,
+      send: (c, m) => this.send(c, m),
+      logLine: s => this.logLine(s),
+      stopping: () => this.stopping,
+      hit: () => { this.hits++; },
+      scheduleFlush: () => this.scheduleFlush(),
+      touch: () => { this.lastActivity = Date.now(); this.scheduleFlush(); },
+    });
   }
 
   private logLines = 0;
@@ -126,7 +113,7 @@ export class Daemon {
     process.on('SIGHUP', () => { /* detached: ignore the terminal going away */ });
     if (this.idleMs > 0) {
       this.idleTimer = setInterval(() => {
-        if (this.conns.size === 0 && this.inFlight.size === 0 && this.waiting.size === 0 && Date.now() - this.lastActivity >= this.idleMs) {
+        if (this.conns.size === 0 && this.misses.idle() && Date.now() - this.lastActivity >= this.idleMs) {
           void this.shutdown('idle');
         }
       }, Math.max(250, Math.min(this.idleMs / 4, 10_000)));
@@ -236,7 +223,7 @@ export class Daemon {
       case 'tokens-got': {
         const n = this.tokenCount(m.n, m.t);
         this.scheduler.extraTokensAcquired += n;
-        for (const j of this.inFlight) if (j.conn === c && j.id === m.id) j.tokenReply?.(n);
+        this.misses.tokensGot(c, m.id, n);
         return;
       }
       case 'tokens-returned':
@@ -258,7 +245,7 @@ export class Daemon {
     }
   }
 
-  /** Our identity, nonce and proof of the key, answering a client's hello (daemon/auth.ts). */
+  /** Our identity, nonce and proof of the key, answering a client's hello (protocol/auth.ts). */
   private welcome(c: Socket, clientNonce: string, myNonce: string): void {
     const p = /^[0-9a-f]{64}$/.test(clientNonce) ? { nonce: myNonce, proof: proof(this.key, 'daemon', clientNonce, myNonce) } : {};
     this.send(c, { t: 'welcome', proto: PROTOCOL, version: ptxdVersion(), stamp: buildStamp(), cacheDir: this.cacheDir, pid: process.pid, ...p });
@@ -283,23 +270,11 @@ export class Daemon {
       this.scheduleFlush();
       return;
     }
-    // Headers being probed right now because a unit with the same ones was just beyond ptxd: straight to the
-    // real cicc, rather than each unit of a parallel build paying its own attempt until the probe answers.
-    // Only where the client falls back (never with PTXD_FALLBACK=never, where this would be an error).
-    const prelude = this.probes.size > 0 && lookup.req.fallback && lookup.source ? preludeOf(lookup.source.toString('latin1')) : undefined;
-    if (prelude && this.probes.has(prelude.hash)) {
-      job.reply({ t: 'result', id: job.id, res: this.service.presumedUnsupported(lookup, 'headers that a unit just before could not compile (being checked)') });
-      this.scheduleFlush();
-      return;
-    }
-    const key = lookup.key;
-    if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push({ ...job, lookup }); return; }
-    if (key !== undefined) this.waiting.set(key, []);
-    this.compileMiss(job, lookup);
+    this.misses.start(job, lookup);
   }
 
   /**
-   * A whole cicc call of the native client: argv to outputs here (client/cicc.ts runCiccForClient), the
+   * A whole cicc call of the native client: argv to outputs here (cicc/job.ts runCiccForClient), the
    * unit through compile() like any request. The client prints `stderr` and exits with `code`, or runs
    * `exec` (a fallback to the real cicc). An `error` answer makes it retry with the Node client.
    */
@@ -335,121 +310,6 @@ export class Daemon {
     });
   }
 
-  /** A cache miss: asked of the team cache, else compiled in the pool when the scheduler admits it. */
-  private compileMiss(job: Job, lookup: Lookup): void {
-    const { conn: c, id } = job;
-    this.inFlight.add(job);
-    const make = lookup.req.make;
-    const group = make ? { key: make.build, limit: make.jobs } : undefined;
-    const key = lookup.key;
-    let functions: FunctionLists | undefined;
-    // The remote is asked before the unit is queued: a remote hit never waits for a compile slot.
-    this.service.fromRemote(lookup).then(hit => hit ?? this.scheduler.submit(group, async () => {
-      // A client that has gone away (killed build) does not need its unit compiled, unless others wait for it.
-      const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
-      if ((c.destroyed && waiters.every(w => w.conn.destroyed)) || this.stopping) return undefined;
-      return this.service.compileWith(lookup, async (text, o, rest) => {
-        // Under make without a reachable jobserver, make's -j fills the machine already: no extra workers.
-        const split = this.split && (!make || make.tokens) ? await compileSplit(this.splitContext(job, group), text, o, rest) : undefined;
-        if (split) this.scheduler.noteSlots(split.slots);
-        const r = await this.pool!.run(text, o, rest);
-        // kernels the shares compiled were found in the store by the unit's compile: they count as compiled
-        const f = r.result.functions;
-        if (split?.compiled.length && f) {
-          const byShares = new Set(split.compiled);
-          r.result.functions = { ...f, compiled: [...split.compiled, ...f.compiled.filter(k => !byShares.has(k))], reused: f.reused.filter(k => !byShares.has(k)) };
-        }
-        functions = r.result.functions;
-        this.compiled++;
-        for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] = (this.phaseMs[k] ?? 0) + (r.result.times[k] ?? 0);
-        const fns = r.result.functions;
-        if (fns) { this.roots.compiled += fns.compiled.length; this.roots.reused += fns.reused.length; if (fns.byText) this.roots.byText++; }
-        this.last = { ...(fns ? { compiled: fns.compiled, reused: fns.reused, ...(fns.byText ? { byText: true } : {}) } : {}), phaseMs: { ...r.result.times } };
-        return r;
-      });
-    })).then(res => {
-      const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
-      if (key !== undefined) this.waiting.delete(key);
-      if (!this.inFlight.delete(job)) return;   // answered by shutdown
-      if (res?.cached) this.hits++;   // from the team cache
-      if (res?.status === 'unsupported' && !res.cached) this.probePrelude(lookup);
-      // no result: the client went away before its compile started (a socket client gets nothing; the
-      // native client's call ends, writing no outputs)
-      job.reply(res ? { t: 'result', id, res, ...(functions ? { functions } : {}) } : { t: 'error', id, message: 'the client has gone' });
-      for (const w of waiters.filter(x => !x.conn.destroyed)) {
-        const shared = res ? this.service.shared(lookup, res, w.lookup) : undefined;
-        if (shared) { this.hits++; w.reply({ t: 'result', id: w.id, res: shared }); } else this.startMiss(w);
-      }
-      this.lastActivity = Date.now();
-      this.scheduleFlush();
-    }, e => {
-      const waiters = key !== undefined ? this.waiting.get(key) ?? [] : [];
-      if (key !== undefined) this.waiting.delete(key);
-      if (!this.inFlight.delete(job)) return;
-      this.logLine(`compile failed: ${(e as Error).stack ?? String(e)}`);
-      for (const w of [job, ...waiters]) w.reply({ t: 'error', id: w.id, message: (e as Error).message });
-    });
-  }
-
-  /**
-   * How a request's compile may take extra workers: idle pool slots, or under make, slots backed by
-   * tokens its client takes from make's jobserver. The client holds the tokens and gives them back (on
-   * `tokens-back`, at the end of its request, on its signals and exit); if it is killed by SIGKILL its
-   * tokens are lost to make, as any killed make job's are. The daemon's slots are freed when the
-   * shares finish, also when the client has gone.
-   */
-  private splitContext(job: Job, group: JobGroup | undefined): SplitContext {
-    const { conn: c, id } = job;
-    if (!group) return { pool: this.pool!, scheduler: this.scheduler };
-    return {
-      pool: this.pool!, scheduler: this.scheduler, group,
-      tokens: want => new Promise<number>(resolve => {
-        if (c.destroyed) { resolve(0); return; }
-        const done = (n: number): void => {
-          clearTimeout(timer);
-          c.removeListener('close', gone);
-          job.tokenReply = undefined;
-          resolve(n);
-        };
-        const gone = (): void => done(0);
-        // The client answers at once (it never waits for a token); a late answer only leaves its tokens unused until its request ends.
-        const timer = setTimeout(gone, 5000);
-        c.once('close', gone);
-        job.tokenReply = done;
-        this.send(c, { t: 'tokens', id, want, ...(job.auth ? { auth: job.auth } : {}) });
-      }),
-      giveBack: () => this.send(c, { t: 'tokens-back', id }),
-    };
-  }
-
-  /**
-   * After a unit ptxd cannot compile: its prelude (headers) compiled alone, in the background once the
-   * unit's fallback has its compile slot. If the prelude alone is beyond ptxd, every later unit with the
-   * same prelude goes straight to the real cicc (unit.ts preludeMemo); if not, nothing is remembered and
-   * such units are tried as before.
-   */
-  private probePrelude(lookup: Lookup): void {
-    const probe = this.service.preludeProbe(lookup);
-    if (!probe || this.probes.has(probe.hash) || this.stopping) return;
-    this.probes.add(probe.hash);
-    setImmediate(() => {
-      this.scheduler.submit(undefined, () => this.pool!.run(probe.text, probe.options, probe.rest)).then(r => {
-        if (r.result.unsupported !== undefined) {
-          probe.remember(r.result.unsupported);
-          this.logLine(`prelude ${probe.hash.slice(0, 12)} is beyond ptxd: ${r.result.unsupported}`);
-        }
-      }, () => { /* a failed probe only means nothing is learned */ }).finally(() => this.probes.delete(probe.hash));
-    });
-  }
-
-  /** A waiter whose compile could not be shared compiles on its own (again the first of its key). */
-  private startMiss(w: Waiter): void {
-    const key = w.lookup.key;
-    if (key !== undefined && this.waiting.has(key)) { this.waiting.get(key)!.push(w); return; }
-    if (key !== undefined) this.waiting.set(key, []);
-    this.compileMiss(w, w.lookup);
-  }
-
   private scheduleFlush(): void {
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => { this.flushTimer = undefined; this.service.flushCounters(); }, 200);
@@ -469,12 +329,9 @@ export class Daemon {
   }
 
   private poolStatus(): PoolStatus {
-    const round = (x: number) => Math.round(x * 10) / 10;
-    const p = this.phaseMs;
     return {
-      ...this.scheduler.stats(), busyPeak: this.pool?.peak ?? 0, workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0, compiled: this.compiled,
-      phaseMs: { lex: round(p.lex), skim: round(p.skim), irgen: round(p.irgen), optimize: round(p.optimize), emit: round(p.emit), assemble: round(p.assemble ?? 0) },
-      roots: { ...this.roots }, ...(this.last ? { last: this.last } : {}),
+      ...this.scheduler.stats(), busyPeak: this.pool?.peak ?? 0, workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0,
+      ...this.misses.stats(),
     };
   }
 
@@ -489,10 +346,7 @@ export class Daemon {
     this.server?.close();
     try { unlinkSync(pidPath(this.o.socket)); } catch { /* gone */ }
     this.scheduler.dropQueued();
-    const waiters = [...this.waiting.values()].flat();
-    this.waiting.clear();
-    for (const job of [...this.inFlight, ...waiters]) job.reply({ t: 'error', id: job.id, message: 'daemon is shutting down' });
-    this.inFlight.clear();
+    this.misses.failAll('daemon is shutting down');
     void this.pool?.close();
     // Queued team-cache writes get a moment to go out (a CI build's daemon must not lose them).
     await this.service.getRemote()?.flushed(1000);

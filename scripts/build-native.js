@@ -10,9 +10,9 @@ const { mkdirSync, renameSync, rmSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const { buildStamp, ptxdVersion, NATIVE_CLIENT, SCRIPT_CLIENT } = require(path.join(root, 'dist', 'daemon', 'version.js'));
-const { INSTALL_DIR } = require(path.join(root, 'dist', 'daemon', 'paths.js'));
-const { PROTOCOL } = require(path.join(root, 'dist', 'daemon', 'protocol.js'));
+const { buildStamp, ptxdVersion, NATIVE_CLIENT, SCRIPT_CLIENT } = require(path.join(root, 'dist', 'protocol', 'version.js'));
+const { INSTALL_DIR } = require(path.join(root, 'dist', 'protocol', 'paths.js'));
+const { PROTOCOL } = require(path.join(root, 'dist', 'protocol', 'messages.js'));
 const { CLIENT_ENV_VARS } = require(path.join(root, 'dist', 'daemon', 'client-env.js'));
 
 /** A C string literal for any string (octal escapes for everything but plain printable ASCII). */

@@ -14,7 +14,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NATIVE_CLIENT } from '../daemon/version';
+import { NATIVE_CLIENT } from '../protocol/version';
 import { HAVE_CC } from './daemon-helpers';
 
 const ROOT = join(__dirname, '..');

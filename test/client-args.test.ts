@@ -1,8 +1,8 @@
 // cicc's argv grammar (research/cicc-cli-contract.md §1.2) as parsed by client/cicc-args.ts.
 import { describe, it, expect } from 'vitest';
-import { parseCiccArgs, defaultOutputPath, CiccArgError } from '../client/cicc-args';
+import { parseCiccArgs, defaultOutputPath, CiccArgError } from '../cicc/args';
 import { splitRealCicc, adjustDiagnostic } from '../client/cicc';
-import { generateModuleId } from '../client/module-id';
+import { generateModuleId } from '../cicc/module-id';
 import { defaultOptions } from '../compiler/options';
 
 /** The exact argv of `nvcc -arch=sm_90 -c k.cu` (contract §1.1), temp names shortened. */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import { compileUnit } from '../compiler/compile';
 import { formatDiagnostic } from '../compiler/diagnostics';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 import { ciccArgv, libdeviceBytes, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
 
 /** name, source, what is missing (null: compiles today, and must keep compiling), extra nvcc flags. */

@@ -11,7 +11,7 @@ import { lex } from '../compiler/frontend/lexer';
 import { skim } from '../compiler/frontend/skim';
 import { generateIR } from '../compiler/frontend/irgen';
 import { printModule } from '../compiler/middle/llprint';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 import { KERNELS_DIR, capturedHostSource, ciccArgv, mkTempDir, prepareUnits, run, skipReason } from './helpers/tools';
 
 const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx2?_.*\.cu$/.test(f)).sort();

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import { compileUnit } from '../compiler/compile';
 import { formatDiagnostic } from '../compiler/diagnostics';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 import { KERNELS_DIR, ciccArgv, libdeviceBytes, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
 
 /** Features not implemented yet: the unit must come back unsupported, with a reason naming the feature. */

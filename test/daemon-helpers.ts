@@ -5,10 +5,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, type PreparedUnit } from './helpers/tools';
-import type { Counters } from '../daemon/store/store';
-import { encodeFrame, type Message } from '../daemon/protocol';
-import { clientIdentity } from '../daemon/client';
-import { newNonce, proof, proofOk, readKey } from '../daemon/auth';
+import type { Counters } from '../service/store/store';
+import { encodeFrame, type Message } from '../protocol/messages';
+import { clientIdentity } from '../protocol/connection';
+import { newNonce, proof, proofOk, readKey } from '../protocol/auth';
 
 export const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 export const PTXD_CICC_BIN = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');

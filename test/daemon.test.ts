@@ -16,9 +16,9 @@ import { KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnits,
 import {
   PTXD_CICC_BIN, alive, daemonPid, ptxd, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox,
 } from './daemon-helpers';
-import { encodeFrame, FrameReader, type Message } from '../daemon/protocol';
-import { Store } from '../daemon/store/store';
-import { newNonce, proof, writeKey } from '../daemon/auth';
+import { encodeFrame, FrameReader, type Message } from '../protocol/messages';
+import { Store } from '../service/store/store';
+import { newNonce, proof, writeKey } from '../protocol/auth';
 
 const skip = skipReason('nvcc', 'ptxas');
 const sandboxes: DaemonSandbox[] = [];
@@ -52,7 +52,7 @@ async function referencePtx(u: PreparedUnit): Promise<string> {
 
 /** The identity this build's client sends (computed by the built client, as the real one does). */
 function builtIdentity(sb: DaemonSandbox): { proto: number; version: string; stamp: string; cacheDir: string } {
-  const js = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
+  const js = path.join(REPO_ROOT, 'dist', 'protocol', 'connection.js');
   const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(js)}).clientIdentity(process.env)))`],
     { env: sb.env, encoding: 'utf8' });
   return JSON.parse(r.stdout);

@@ -12,9 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkTempDir, tools } from './helpers/tools';
-import { confirmErrors } from '../daemon/watch/run-unit';
+import { confirmErrors } from '../watch/run-unit';
 import type { Diagnostic } from '../compiler/diagnostics';
-import { preludeOf } from '../daemon/prelude-key';
+import { preludeOf } from '../service/prelude-key';
 import { HAVE_CC, PTXD_CICC_BIN, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
 const NVCC = tools().nvcc;

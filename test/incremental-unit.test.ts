@@ -8,8 +8,6 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
-import { lastCompileWasBodyEdit, lastFallbackReason, lastUnitLevelReused } from '../compiler/incremental/incremental';
-import { lastAssemblyReused } from '../compiler/incremental/assemble';
 import { skipReason, libdeviceBytes } from './helpers/tools';
 import { prepareSource, type Prepared } from './incremental-fixture';
 
@@ -85,7 +83,7 @@ describe.skipIf(skip !== undefined)(`incremental roots and inline namespaces ${s
     for (const [i, c] of ['1.0f', '1.0f', '2.0f', '3.0f'].entries()) {
       const p = prepareSource(text(c), 'inline-ns');
       const r = compileUnit(p.src, p.opts, { libdevice: lib, prelude, pieces: store });
-      if (i > 0) expect(r.functions, `step ${i}: fell back (${lastFallbackReason()})`).toBeDefined();
+      if (i > 0) expect(r.functions, `step ${i}: fell back (${r.incremental?.fallback})`).toBeDefined();
       expect(outputs(r), `step ${i}`).toEqual(outputs(compileUnit(p.src, p.opts, { libdevice: lib })));
     }
   });
@@ -125,11 +123,11 @@ describe.skipIf(skip !== undefined)(`incremental unit level ${skip ?? ''}`, () =
       compileUnit(units[steps[0]![1]]!.src, units[0]!.opts, { libdevice: lib, prelude, pieces: store });   // the first compile is whole
       for (const [[what, , reuse], i] of steps) {
         const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, prelude, pieces: store });
-        expect(r.functions, `${order}, ${what}: fell back (${lastFallbackReason()})`).toBeDefined();
+        expect(r.functions, `${order}, ${what}: fell back (${r.incremental?.fallback})`).toBeDefined();
         expect(outputs(r), `${order}, ${what}`).toEqual(outputs(clean[i]!));
-        if (order === 'in order' && reuse !== undefined) expect(lastUnitLevelReused(), `${order}, ${what}`).toBe(reuse);
+        if (order === 'in order' && reuse !== undefined) expect(r.incremental?.unitLevelReused, `${order}, ${what}`).toBe(reuse);
         // a kept unit level whose kernels keep their shape: the last module with the new kernels' texts put in
-        if (order === 'in order' && reuse === true) expect(lastAssemblyReused(), `${order}, ${what}`).toBe(true);
+        if (order === 'in order' && reuse === true) expect(r.incremental?.assemblyReused, `${order}, ${what}`).toBe(true);
       }
     }
   });
@@ -202,7 +200,7 @@ describe.skipIf(skip !== undefined)(`incremental edits inside kernel bodies ${sk
     BODY_STEPS.forEach(([what, , body, compiled], i) => {
       const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, prelude, pieces: store });
       expect(outputs(r), what).toEqual(outputs(clean[i]!));
-      expect(lastCompileWasBodyEdit(), what).toBe(body);
+      expect(r.incremental?.bodyEdit ?? false, what).toBe(body);
       if (compiled) expect(r.functions?.compiled, what).toEqual(compiled);
     });
   });

@@ -12,7 +12,6 @@ import { compileUnit, type CompileResult } from '../compiler/compile';
 import type { CompileOptions } from '../compiler/options';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
-import { lastFallbackReason } from '../compiler/incremental/incremental';
 import { KERNELS_DIR, prepareUnit, skipReason, unitOptions, libdeviceBytes, tools } from './helpers/tools';
 import { ALL, ARCH, SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './incremental-fixture';
 
@@ -59,11 +58,11 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
     // the first compile of a file is whole; from the second on, kernels are compiled one by one
     const first = compileUnit(units[0]!.src, units[0]!.opts, { libdevice: lib, prelude, pieces: store });
     expect(first.functions).toBeUndefined();
-    expect(lastFallbackReason()).toBe('first compile of this file');
+    expect(first.incremental?.fallback).toBe('first compile of this file');
     expect(outputs(first)).toEqual(outputs(clean[0]!));
     SERIES.forEach(([what, , expected], i) => {
       const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, prelude, pieces: store });
-      expect(r.functions, `${what}: fell back (${lastFallbackReason()})`).toBeDefined();
+      expect(r.functions, `${what}: fell back (${r.incremental?.fallback})`).toBeDefined();
       expect(outputs(r), what).toEqual(outputs(clean[i]!));
       expect(r.functions!.compiled.map(shortName).sort(), what).toEqual([...expected].sort());
       expect(r.functions!.compiled.length + r.functions!.reused.length, what).toBe(ALL.length - (SERIES[i]![1].delPrint ? 1 : 0) + (SERIES[i]![1].add ? 1 : 0));
@@ -82,7 +81,7 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
       // new options: first compile whole, then every kernel compiled for these options
       if (what !== 'base again') expect(compileUnit(u.src, o, { libdevice: lib, pieces: store }).functions, what).toBeUndefined();
       const r = compileUnit(u.src, o, { libdevice: lib, pieces: store });
-      expect(r.functions, `${what}: fell back (${lastFallbackReason()})`).toBeDefined();
+      expect(r.functions, `${what}: fell back (${r.incremental?.fallback})`).toBeDefined();
       expect(outputs(r), what).toEqual(want);
       expect(r.functions!.compiled.length, what).toBe(what === 'base again' ? 0 : ALL.length);
       expect(ptxas(r.ptx, o.arch), what).toBe('');
@@ -95,7 +94,7 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
       compileUnit(units[order[0]!]!.src, units[order[0]!]!.opts, { libdevice: lib, pieces: store });   // marks the file
       for (const i of order) {
         const r = compileUnit(units[i]!.src, units[i]!.opts, { libdevice: lib, pieces: store });
-        expect(r.functions, `${SERIES[i]![0]}: fell back (${lastFallbackReason()})`).toBeDefined();
+        expect(r.functions, `${SERIES[i]![0]}: fell back (${r.incremental?.fallback})`).toBeDefined();
         expect(outputs(r), SERIES[i]![0]).toEqual(outputs(clean[i]!));
       }
     }
@@ -118,8 +117,9 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
     };
     run(withAddr);                                              // first compile of the file: whole
     // alone, kDirect promotes usePair's argument, kAddr (taking its address) cannot: they disagree
-    expect(run(withAddr).functions).toBeUndefined();
-    expect(lastFallbackReason()).toMatch(/usePair/);
+    const both = run(withAddr);
+    expect(both.functions).toBeUndefined();
+    expect(both.incremental?.fallback).toMatch(/usePair/);
     // without the address taken both agree: only kAddr is compiled again
     expect(run(direct).functions?.compiled.map(shortName)).toEqual(['kAddr']);
     expect(run(withAddr).functions, 'back: the stored entries disagree again').toBeUndefined();
@@ -149,8 +149,8 @@ describe.skipIf(skip !== undefined)(`incremental compilation ${skip ?? ''}`, () 
         expect(warm.functions.compiled, p).toEqual([]);
         expect(warm.functions.reused.length, p).toBe(cold.functions!.compiled.length);
       } else {
-        expect(lastFallbackReason(), p).not.toBe('');
-        expect(lastFallbackReason(), p).not.toMatch(/^internal error/);
+        expect(warm.incremental?.fallback, p).not.toBe('');
+        expect(warm.incremental?.fallback, p).not.toMatch(/^internal error/);
       }
     }
     // most of them take the per-root path

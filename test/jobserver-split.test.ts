@@ -26,7 +26,7 @@ import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
 import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
 import { HAVE_CC, PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
 
-const DAEMON_CLIENT_JS = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
+const DAEMON_CLIENT_JS = path.join(REPO_ROOT, 'dist', 'protocol', 'connection.js');
 const skip = skipReason('nvcc', 'ptxas') ??
   (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found') ??
   (fs.existsSync(JOBSERVER_JS) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');

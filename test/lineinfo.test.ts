@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
 import { compileUnit } from '../compiler/compile';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 import {
   KERNELS_DIR, PTXD_CICC, ciccArgv, ciccOutputs, kernelPrograms, libdeviceBytes, mkTempDir, prepareUnit, requireTool, run, skipReason,
   type PreparedUnit,

@@ -6,7 +6,7 @@ import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileUnit } from '../compiler/compile';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 import { KERNELS_DIR, prepareUnit, ciccArgv, ciccOutputs, mkTempDir, run, skipReason, tools } from './helpers/tools';
 
 const skip = skipReason('nvcc', 'cicc', 'ptxas');

@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KERNELS_DIR, ciccArgv, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from './helpers/tools';
 import { HAVE_CC, PTXD_CICC_BIN, ptxd, sandbox, startDaemon, stopDaemon, type DaemonSandbox } from './daemon-helpers';
-import { NATIVE_CLIENT, REPO_ROOT, buildStamp, ptxdVersion } from '../daemon/version';
-import { INSTALL_DIR } from '../daemon/paths';
-import { PROTOCOL } from '../daemon/protocol';
+import { NATIVE_CLIENT, REPO_ROOT, buildStamp, ptxdVersion } from '../protocol/version';
+import { INSTALL_DIR } from '../protocol/paths';
+import { PROTOCOL } from '../protocol/messages';
 
 const skip = skipReason('nvcc') ?? (HAVE_CC ? undefined : 'skipped: no C compiler, so no native client');
 

@@ -24,7 +24,7 @@ import {
   PTXD_CICC_BIN, exampleProject, fatbinSection, runAsync, sandbox, sleep, stats, stopDaemon, waitFor, type DaemonSandbox,
 } from './daemon-helpers';
 import { nginxSkip, redisSkip, startNginxDav, startRedis, startServe } from './remote-helpers';
-import { RedisBackend } from '../daemon/store/remote/redis';
+import { RedisBackend } from '../service/store/remote/redis';
 
 const SOURCES = fs.readdirSync(path.join(REPO_ROOT, 'make-integration', 'example')).filter(f => f.endsWith('.cu')).sort();
 const skip = skipReason('nvcc', 'ptxas') ?? (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found');

@@ -16,7 +16,7 @@ import { compileUnit } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
 import { Scheduler } from '../daemon/scheduler/scheduler';
 import { maySplit } from '../daemon/scheduler/split';
-import { parseMakeflags } from '../client/jobserver';
+import { parseMakeflags } from '../protocol/jobserver';
 
 const DIST_COMPILER = path.join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
 const DIST_POOL = path.join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');

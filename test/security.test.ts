@@ -11,11 +11,11 @@ import { connect, createServer, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from './helpers/tools';
 import { HAVE_CC, PTXD, PTXD_CICC_BIN, handshake, ptxd, runAsync, sandbox, startDaemon, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
-import { encodeFrame, FrameReader, type Message } from '../daemon/protocol';
-import { clientIdentity } from '../daemon/client';
+import { encodeFrame, FrameReader, type Message } from '../protocol/messages';
+import { clientIdentity } from '../protocol/connection';
 import { CLIENT_ENV_VARS } from '../daemon/client-env';
-import { newNonce, proof, writeKey } from '../daemon/auth';
-import { NATIVE_CLIENT } from '../daemon/version';
+import { newNonce, proof, writeKey } from '../protocol/auth';
+import { NATIVE_CLIENT } from '../protocol/version';
 
 const skip = skipReason('nvcc') ?? (HAVE_CC ? undefined : 'skipped: no C compiler, so no native client');
 const IS_ROOT = process.getuid?.() === 0;
@@ -47,7 +47,7 @@ function callClient(client: string[], u: PreparedUnit, out: string, env: NodeJS.
 
 /** The identity this build's clients send (computed by the built code, as theirs is). */
 function builtIdentity(sb: DaemonSandbox): ReturnType<typeof clientIdentity> {
-  const js = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
+  const js = path.join(REPO_ROOT, 'dist', 'protocol', 'connection.js');
   const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(js)}).clientIdentity(process.env)))`],
     { env: sb.env, encoding: 'utf8' });
   return JSON.parse(r.stdout) as ReturnType<typeof clientIdentity>;

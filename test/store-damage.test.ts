@@ -30,7 +30,7 @@ const warnings = ptxdWarnings;
 
 /** A store of 300 values written by another process, as other builds would leave it (it has a middle). */
 function addFiller(cacheDir: string): void {
-  const js = path.join(REPO_ROOT, 'dist', 'daemon', 'store', 'store.js');
+  const js = path.join(REPO_ROOT, 'dist', 'service', 'store', 'store.js');
   const script = `const { Store } = require(${JSON.stringify(js)});
     const s = Store.open(process.argv[1], 1 << 30);
     for (let i = 0; i < 300; i++) s.put('filler' + i, { ok: true, ptx: 'p'.repeat(500 + (i * 997) % 6000), stub: '', diagnostics: [], compileMs: 1 });

@@ -5,13 +5,13 @@ import { describe, it, expect } from 'vitest';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodeValue, encodeValue, type UnitValue } from '../daemon/store/value';
-import { unitKey, type KeyParts } from '../daemon/store/key';
-import { Store } from '../daemon/store/store';
-import { checkFile, walkFile } from '../daemon/store/guard';
-import { makeDirs } from '../daemon/mkdirs';
-import { errorName, isCorruption } from '../daemon/errno';
-import { UnitService } from '../daemon/unit';
+import { decodeValue, encodeValue, type UnitValue } from '../service/store/value';
+import { unitKey, type KeyParts } from '../service/unit-key';
+import { Store } from '../service/store/store';
+import { checkFile, walkFile } from '../service/store/guard';
+import { makeDirs } from '../service/mkdirs';
+import { errorName, isCorruption } from '../service/errno';
+import { UnitService } from '../service/unit';
 import { defaultOptions } from '../compiler/options';
 import { compileUnit } from '../compiler/compile';
 import { REPO_ROOT, mkTempDir, prepareUnit, skipReason } from './helpers/tools';
@@ -132,7 +132,7 @@ describe('LMDB store', () => {
 
   it('several processes writing one store at once lose nothing', async () => {
     const dir = mkTempDir('store-mp');
-    const storeJs = path.join(REPO_ROOT, 'dist', 'daemon', 'store', 'store.js');
+    const storeJs = path.join(REPO_ROOT, 'dist', 'service', 'store', 'store.js');
     expect(fs.existsSync(storeJs), 'run `npx tsc -p .` first').toBe(true);
     const script = `
       const { Store } = require(${JSON.stringify(storeJs)});

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateStub, type StubKernelExtras } from '../compiler/frontend/stub';
 import type { HostType, StubInput, StubKernel, StubParam, StubVariable } from '../compiler/frontend/stub-types';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 
 const NVCC = existsSync('/usr/local/cuda/bin/nvcc') ? '/usr/local/cuda/bin/nvcc' : 'nvcc';
 const HAVE_NVCC = (() => { try { execFileSync(NVCC, ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();

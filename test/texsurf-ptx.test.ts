@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
 import { compileUnit } from '../compiler/compile';
-import { parseCiccArgs } from '../client/cicc-args';
+import { parseCiccArgs } from '../cicc/args';
 import { ciccArgv, libdeviceBytes, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
 
 const SRC = `

@@ -7,7 +7,6 @@ import * as path from 'node:path';
 import * as os from 'node:os';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { MemoryPieceStore } from '../compiler/incremental/store';
-import { lastFallbackReason } from '../compiler/incremental/incremental';
 import { KERNELS_DIR, prepareUnit, skipReason, unitOptions, libdeviceBytes } from './helpers/tools';
 
 process.env.PTXD_FALLBACK = 'never';
@@ -42,7 +41,7 @@ __global__ void k3(const float *in, float *out) { Circ c(in[1]); out[threadIdx.x
     const store = new MemoryPieceStore();
     compileUnit(src, opts, { libdevice: lib, pieces: store });
     const cold = compileUnit(src, opts, { libdevice: lib, pieces: store });
-    expect(lastFallbackReason()).toBe('');
+    expect(cold.incremental?.fallback).toBe('');
     expect(cold.functions?.compiled.length).toBe(3);
     expect(outputs(cold)).toEqual(outputs(want));
   }, 120_000);
@@ -58,7 +57,7 @@ __global__ void k3(const float *in, float *out) { Circ c(in[1]); out[threadIdx.x
       const store = new MemoryPieceStore();
       compileUnit(src, opts, { libdevice: lib, pieces: store });   // the first compile of a file is whole
       const cold = compileUnit(src, opts, { libdevice: lib, pieces: store });
-      expect(lastFallbackReason(), p).toBe('');
+      expect(cold.incremental?.fallback, p).toBe('');
       expect(outputs(cold), `${p} cold`).toEqual(outputs(want));
       const warm = compileUnit(src, opts, { libdevice: lib, pieces: store });
       expect(outputs(warm), `${p} warm`).toEqual(outputs(want));

@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mkTempDir, requireTool, skipReason } from './helpers/tools';
 import { PTXD, PTXD_CICC_BIN, exampleProject, runAsync, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
-import { appendRecord, learnedUnits, loadRecords, MAX_BYTES, RECORDS_FILE, type UnitRecord } from '../daemon/watch/records';
-import { functionsText } from '../daemon/watch/report';
-import { definedFunctions, type ArchResult } from '../daemon/watch/run-unit';
+import { appendRecord, learnedUnits, loadRecords, MAX_BYTES, RECORDS_FILE, type UnitRecord } from '../watch/records';
+import { functionsText } from '../watch/report';
+import { definedFunctions, type ArchResult } from '../watch/run-unit';
 
 const skip = skipReason('nvcc', 'ptxas') ?? (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found');
 const EVENT_MS = 180_000;

@@ -2,8 +2,8 @@
 // diagnostics. Inputs are verbatim nvcc 13.0 / gcc / cudafe++ output (the watch test runs the real tools).
 
 import { describe, it, expect } from 'vitest';
-import { parsePlan, splitCommand } from '../daemon/watch/plan';
-import { includedFiles, preprocessorDiagnostics } from '../daemon/watch/run-unit';
+import { parsePlan, splitCommand } from '../watch/plan';
+import { includedFiles, preprocessorDiagnostics } from '../watch/run-unit';
 
 // From `nvcc --cicc-prefix=/p/bin/ptxd-cicc -arch=sm_75 -x cu -c /tmp/w/a.cu -o a.o --dryrun` (shortened).
 const DRYRUN = [

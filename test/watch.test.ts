@@ -12,10 +12,10 @@ import { connect } from 'node:net';
 import * as path from 'node:path';
 import { REPO_ROOT, KERNELS_DIR, requireTool, skipReason } from './helpers/tools';
 import { PTXD, fatbinSection, handshake, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
-import { encodeFrame, FrameReader, type Message } from '../daemon/protocol';
-import { planUnit } from '../daemon/watch/plan';
-import { runUnit } from '../daemon/watch/run-unit';
-import type { UnitRequest, UnitResponse } from '../daemon/unit';
+import { encodeFrame, FrameReader, type Message } from '../protocol/messages';
+import { planUnit } from '../watch/plan';
+import { runUnit } from '../watch/run-unit';
+import type { UnitRequest, UnitResponse } from '../service/unit';
 
 const has = (cmd: string) => spawnSync(cmd, ['--version'], { encoding: 'utf8' }).status === 0;
 const skip = skipReason('nvcc', 'ptxas') ?? (has('cmake') ? undefined : 'skipped: cmake not found');

@@ -7,45 +7,20 @@
 import type { CompileOptions } from '../options';
 import { moduleParts, functionBody, type AsmFunc, type AsmGlobal } from '../backend/ptx';
 import type { Ev, Recording } from './record';
-import type { RootEntry } from './store';
+import type { LastAssembly, Preamble, RootEntry } from './store';
+
+export type { Preamble } from './store';
 import { type Block, type Func, type Type, T, AS, newModule, newFunc, newGlobal, funcTy } from '../middle/ir';
 import { linkLibdevice, libdeviceFuncType } from '../middle/libdevice';
 import { resolveLineInfo } from '../backend/lineinfo';
 
-/** The unit-level part compiled fresh every time: device variables (their globals) and the kernels in order. */
-export interface Preamble {
-  rec: Recording;
-  globals: Record<string, { text: string; funcRefs: string[] }>;
-  kernels: string[];
-}
 
 const STR_NAME = /\$str(?:\$\d+)?(?![A-Za-z0-9_$])/g;
 /** PTX spelling of the module's n-th string global (codegen names them $str, $str.1, ...; ptxName maps '.' to '$'). */
 const strPtx = (n: number): string => (n === 0 ? '$str' : `$str$${n}`);
 const isoName = (ptx: string): string => ptx.replace('$str$', '$str.');
 
-/**
- * The last assembly per preamble. An edit inside kernel bodies changes their entries' function texts and nothing
- * else an assembly reads (the order, names, declarations and globals all come from the recordings, prototypes and
- * global texts): such a compile only puts the new texts in place of the old.
- */
-interface LastAssembly {
-  libdevice: Uint8Array | undefined;
-  entries: readonly RootEntry[];
-  shapes: string[];
-  head: string;
-  bodies: string[];
-  /** String globals' numbers, by content. */
-  strNum: ReadonlyMap<string, number>;
-  /** Per function defined with a text: its position in bodies and how many entries define it with a text. */
-  bodyOf: Map<string, { at: number; owners: number }>;
-  ptx: string;
-}
-const lastAssembly = new WeakMap<Preamble, LastAssembly>();
 
-/** Whether the last assembleUnit() only put new texts into its preamble's last assembly. For tests. */
-let reassembled = false;
-export function lastAssemblyReused(): boolean { return reassembled; }
 
 /** Everything of an entry that assembly reads, but its functions' texts. */
 function entryShape(e: RootEntry): string {
@@ -81,13 +56,18 @@ function reassemble(last: LastAssembly, entries: readonly RootEntry[], libdevice
   return { ptx: last.head + bodies.join('') + '\n', shapes, bodies };
 }
 
-export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice?: Uint8Array): string | { why: string } {
-  const last = opts.lineInfo ? undefined : lastAssembly.get(pre);
-  reassembled = false;
+/** The unit's PTX from its preamble and root entries (reused: only new texts put into the last assembly), or why it cannot be assembled. */
+export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice: Uint8Array | undefined, assemblies: WeakMap<Preamble, LastAssembly>): { ptx: string; reused: boolean } | { why: string } {
+  const last = opts.lineInfo ? undefined : assemblies.get(pre);
   if (last) {
     const r = reassemble(last, entries, libdevice);
-    if (r) { lastAssembly.set(pre, { ...last, ...r, entries: entries.slice() }); reassembled = true; return r.ptx; }
+    if (r) { assemblies.set(pre, { ...last, ...r, entries: entries.slice() }); return { ptx: r.ptx, reused: true }; }
   }
+  const ptx = assembleFresh(opts, pre, entries, libdevice, assemblies);
+  return typeof ptx === 'string' ? { ptx, reused: false } : ptx;
+}
+
+function assembleFresh(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice: Uint8Array | undefined, assemblies: WeakMap<Preamble, LastAssembly>): string | { why: string } {
   const recs: Recording[] = [pre.rec, ...entries];
   // merged recordings; a function's references are the same in every root that generated it
   const events = new Map<string, Ev[]>();
@@ -212,7 +192,7 @@ export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: reado
   for (const e of entries) for (const [name, f] of Object.entries(e.funcs)) if (f.text !== undefined) owners.set(name, (owners.get(name) ?? 0) + 1);
   const bodyOf = new Map<string, { at: number; owners: number }>();
   funcs.filter(f => f.piece !== undefined).forEach((f, at) => bodyOf.set(f.name, { at, owners: owners.get(f.name) ?? 0 }));
-  lastAssembly.set(pre, { libdevice, entries: entries.slice(), shapes: entries.map(entryShape), head: parts.head, bodies: parts.bodies, strNum, bodyOf, ptx });
+  assemblies.set(pre, { libdevice, entries: entries.slice(), shapes: entries.map(entryShape), head: parts.head, bodies: parts.bodies, strNum, bodyOf, ptx });
   return ptx;
 }
 

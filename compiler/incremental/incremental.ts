@@ -13,18 +13,18 @@
 // lexical/structural errors, any diagnostic (warnings included), lambdas left in a root's optimised module
 // (their names are numbered across the unit), device variables whose initialisers need function bodies, and roots that disagree about a
 // shared function or global (e.g. argument promotion decided differently). Such a fallback is visible:
-// CompileResult.functions is absent, lastFallbackReason() says why.
+// the answer is "compile whole" with the reason (CompileResult.incremental.fallback), and compile.ts compiles the unit whole.
 
 import type { CompileOptions } from '../options';
 import { Unsupported, CompileErrors } from '../diagnostics';
-import type { CompileEnv, CompileResult, PhaseTimes } from '../compile';
-import { linkAndCheck } from '../compile';
+import type { CompileEnv, CompileResult, IncrementalInfo, PhaseTimes } from '../result';
+import { zeroTimes } from '../result';
+import { linkAndCheck } from '../link';
+import { withFront } from '../front';
 import type { Tokens } from '../frontend/tokens';
-import { type PreludeLexed, verifiedPrefix } from '../frontend/prelude';
+import { verifiedPrefix } from '../frontend/prelude';
 import type { Index } from '../frontend/index-types';
 import type { FuncSym, VarSym } from '../frontend/ast';
-import { lex } from '../frontend/lexer';
-import { skim } from '../frontend/skim';
 import { Unit } from '../frontend/unit';
 import { ModuleGen } from '../frontend/codegen';
 import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
@@ -36,8 +36,8 @@ import { optimize } from '../middle/passes';
 import { emitFunction, declHeader, globalParts } from '../backend/ptx';
 import { IndexHashes, declHash, rootSignatures, sha1 } from './trace';
 import { record } from './record';
-import { assembleUnit, type Preamble } from './assemble';
-import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces } from './store';
+import { assembleUnit } from './assemble';
+import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces, UnitLevel, LastCompile, Preamble, RecentCompiles } from './store';
 
 /** Bump when entries or their meaning change. */
 const FORMAT = 'ptxd-root-2';
@@ -45,17 +45,8 @@ const FORMAT = 'ptxd-root-2';
 /** Why the unit is compiled whole. */
 class Whole extends Error {}
 
-/** Why the last incremental compile fell back to a whole-unit compile ('' when it did not). For tests and stats. */
-let lastFallback = '';
-export function lastFallbackReason(): string { return lastFallback; }
-
-/** Whether the last incremental compile reused a remembered unit level (roots, device variables, stub). For tests. */
-let lastUnitReused = false;
-export function lastUnitLevelReused(): boolean { return lastUnitReused; }
-
-/** Whether the last incremental compile found its text changed only inside kernel bodies since the unit's previous compile. For tests. */
-let lastBodyEdit = false;
-export function lastCompileWasBodyEdit(): boolean { return lastBodyEdit; }
+/** The answer of an incremental compile: the result, or "compile the unit whole" and why. */
+export type IncrementalAnswer = { kind: 'done'; result: CompileResult } | { kind: 'whole'; info: IncrementalInfo };
 
 const libKeys = new WeakMap<Uint8Array, string>();
 function libdeviceKey(b: Uint8Array | undefined): string {
@@ -76,120 +67,118 @@ function optionsKey(o: CompileOptions): string {
  * lists in `names` the roots the store lacks and says whether this is the file's first compile (which
  * would compile whole). With `only`: compiles and stores those of the named roots the store lacks, lists
  * them in `names`, and marks the file (the unit's own compile then only assembles). Neither assembles;
- * a unit that would compile whole calls `whole` as usual.
+ * a unit that would compile whole answers so as usual.
  */
 export interface RootsPart { only?: ReadonlySet<string>; names: string[]; first?: boolean }
 
-export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, whole: (env: CompileEnv) => CompileResult, part?: RootsPart): CompileResult {
-  if (opts.rdc || opts.debug || opts.lineInfo) { lastFallback = 'options (-rdc, -G or -lineinfo)'; return whole(env); }
-  lastFallback = '';
-  lastUnitReused = false;
-  lastBodyEdit = false;
+const noInfo = (fallback: string): IncrementalInfo => ({ fallback, unitLevelReused: false, bodyEdit: false, assemblyReused: false });
+
+export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, part?: RootsPart): IncrementalAnswer {
+  if (opts.rdc || opts.debug || opts.lineInfo) return { kind: 'whole', info: noInfo('options (-rdc, -G or -lineinfo)') };
   // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
   // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
   // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
   const optKey = optionsKey(opts);
+  const pieces = env.pieces!;
   const seen = sha1([FORMAT, 'seen', optKey, libdeviceKey(env.libdevice)].join('\n'));
-  if (part && !env.pieces!.get(seen)) { if (part.only) env.pieces!.put(seen, { traces: [] }); else part.first = true; }
-  if (!part && !env.pieces!.get(seen)) {
-    env.pieces!.put(seen, { traces: [] });
-    lastFallback = 'first compile of this file';
-    return whole(env);
+  if (part && !pieces.get(seen)) { if (part.only) pieces.put(seen, { traces: [] }); else part.first = true; }
+  if (!part && !pieces.get(seen)) {
+    pieces.put(seen, { traces: [] });
+    return { kind: 'whole', info: noInfo('first compile of this file') };
   }
-  const times: PhaseTimes = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0, assemble: 0 };
-  let t = performance.now();
-  const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - t; t = n; };
-  const pre = env.prelude;
-  let lexed: PreludeLexed | undefined;
-  // nothing returned refers to the tokens: their arrays can serve the next lex from the same prefix
-  const release = (): void => { if (pre && lexed) pre.release(lexed); };
+  const info = noInfo('');
+  const times: PhaseTimes = { ...zeroTimes(), assemble: 0 };
+  const clock = { t: performance.now() };
+  const lap = (k: keyof PhaseTimes) => { const n = performance.now(); times[k] = (times[k] ?? 0) + n - clock.t; clock.t = n; };
   try {
-    lexed = pre ? pre.lex(src) : undefined;
-    const toks = lexed ? lexed.tokens : lex(src);
-    lap('lex');
-    const index = pre && lexed ? pre.skim(lexed) : skim(toks);
-    lap('skim');
-    if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
-
-    const hashes = new IndexHashes(toks, index);
-    // an edit inside kernel bodies since this unit's last compile: nothing else needs checking
-    const lastKey = `${optKey}\n${libdeviceKey(env.libdevice)}\n${toks.files[0] ?? ''}`;
-    const prefix = lexed ? verifiedPrefix(lexed) : null;
-    const last = part ? undefined : lastCompiles.get(lastKey);
-    const edited = last ? bodyEdits(last, src, prefix, toks, index) : null;
-    // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
-    let level: UnitLevel, base: string;
-    if (last && edited) { level = last.level; base = last.base; lastUnitReused = true; lastBodyEdit = true; }
-    else {
-      const shape = hashes.shape();
-      level = unitLevel(toks, index, opts, optKey, shape, hashes);
-      base = sha1([FORMAT, optKey, libdeviceKey(env.libdevice), shape].join('\n'));
-    }
-    const { preamble, kernelDecls, varDecls, templates } = level;
-    const stub = fillStub(level.stub, opts);
-    lap('irgen');
-
-    // roots: reuse what still holds, compile the rest
-    const entries: RootEntry[] = [];
-    const compiled: string[] = [], reused: string[] = [];
-    const fresh: [string, RootEntry][] = [];
-    preamble.kernels.forEach((name, i) => {
-      if (last && edited && !edited.has(i)) { entries.push(last.entries[i]!); reused.push(name); return; }
-      const di = kernelDecls[i]!;
-      // a specialisation: every declaration of the template's name (primary, specialisations) keys it
-      const own = typeof di === 'number' ? declHash(toks, index.decls[di]!) : `template ${hashes.key(di)}`;
-      const slot = sha1(`${base}\n${name}\n${own}`);
-      const hit = findEntry(env.pieces!, slot, hashes);
-      lap('assemble');
-      if (hit) { entries.push(hit); reused.push(name); return; }
-      if (part && !part.only) { part.names.push(name); return; }
-      if (part && !part.only!.has(name)) return;
-      if (part) part.names.push(name);
-      const e = compileRoot(toks, index, opts, env, typeof di === 'number' ? di : templates, varDecls, name, hashes, times);
-      t = performance.now();   // compileRoot counted its own phases
-      fresh.push([slot, e]);
-      entries.push(e);
-      compiled.push(name);
+    return withFront(src, env.prelude, lap, ({ toks, index, lexed }): IncrementalAnswer => {
+      if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
+      const c: RootsCompile = { src, opts, env, part, optKey, toks, index, hashes: new IndexHashes(toks, index), info, times, clock, lap };
+      return compileByRoots(c, lexed ? verifiedPrefix(lexed) : null);
     });
-    const store = env.pieces!;
-    const save = (): void => { for (const [slot, e] of fresh) storeEntry(store, slot, e); };
-    if (fresh.length > 0) { if (store.batch) store.batch(save); else save(); }
-    if (part) { release(); return { ok: true, ptx: '', stub: '', diagnostics: [], times }; }
-    const ptx = assembleUnit(opts, preamble, entries, env.libdevice);
-    if (typeof ptx !== 'string') throw new Whole(ptx.why);
-    remember(lastKey, src, prefix, level, base, entries, toks, index);
-    lap('assemble');
-    release();
-    return { ok: true, ptx, stub, diagnostics: [], times, functions: { compiled, reused, ...(lastBodyEdit ? { byText: true } : {}) } };
   } catch (e) {
     // the whole-unit compile reports errors and unsupported constructs (and our own bugs) as it always does
-    lastFallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message
+    info.fallback = e instanceof Unsupported ? `unsupported: ${e.reason}` : e instanceof Whole ? e.message
       : e instanceof CompileErrors ? 'errors' : `internal error: ${e instanceof Error ? e.message : String(e)}`;
-    release();
-    return whole(env);
+    return { kind: 'whole', info };
   }
 }
 
-/** What the unit level gives the roots: the kernels (by declaration, or a template specialisation by template name) and the rest. */
-interface UnitLevel {
-  preamble: Preamble;
-  /** With placeholders for the file names (stubTemplate()). */
-  stub: string;
-  kernelDecls: (number | string)[];
-  varDecls: number[];
-  templates: Map<string, number[]>;
+/** One incremental compile in progress: its inputs, the lexed unit and what it reports. */
+interface RootsCompile {
+  src: string; opts: CompileOptions; env: CompileEnv; part?: RootsPart; optKey: string;
+  toks: Tokens; index: Index; hashes: IndexHashes;
+  info: IncrementalInfo; times: PhaseTimes;
+  /** When the phase being timed began (compileRoot counts its own phases and moves it on). */
+  clock: { t: number };
+  lap: (k: keyof PhaseTimes) => void;
 }
 
-/**
- * Unit levels of recent compiles, as root entries are kept: by slot (the options but the stub's file names, the namespace shape, and
- * each root declaration's position in the index, signature and lines), then by the digest of the lookups the
- * unit level made (the slot's recent lists of lookups, hashed over the current index, name the one to use). Units with kernel templates are not
- * remembered (finding their specialisations reads every token of the user's code).
- */
-const unitLevels = new Map<string, { traces: string[][]; byDigest: Map<string, UnitLevel> }>();
+/** The unit level found or made, then each root reused or compiled, then the module assembled. */
+function compileByRoots(c: RootsCompile, prefix: ReturnType<typeof verifiedPrefix>): IncrementalAnswer {
+  const { src, opts, env, part, optKey, toks, index, hashes, info, times, lap } = c;
+  // an edit inside kernel bodies since this unit's last compile: nothing else needs checking
+  const lastKey = `${optKey}\n${libdeviceKey(env.libdevice)}\n${toks.files[0] ?? ''}`;
+  const recent = env.pieces!.recent;
+  const last = part ? undefined : recent.lastCompiles.get(lastKey);
+  const edited = last ? bodyEdits(last, src, prefix, toks, index) : null;
+  // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
+  let level: UnitLevel, base: string;
+  if (last && edited) { level = last.level; base = last.base; info.unitLevelReused = true; info.bodyEdit = true; }
+  else {
+    const shape = hashes.shape();
+    level = unitLevel(toks, index, opts, optKey, shape, hashes, info, recent);
+    base = sha1([FORMAT, optKey, libdeviceKey(env.libdevice), shape].join('\n'));
+  }
+  const stub = fillStub(level.stub, opts);
+  lap('irgen');
+
+  const { entries, compiled, reused } = rootEntries(c, level, base, last && edited ? { last, edited } : undefined);
+  if (part) return { kind: 'done', result: { ok: true, ptx: '', stub: '', diagnostics: [], times } };
+  const assembled = assembleUnit(opts, level.preamble, entries, env.libdevice, recent.assemblies);
+  if ('why' in assembled) throw new Whole(assembled.why);
+  info.assemblyReused = assembled.reused;
+  remember(recent.lastCompiles, lastKey, src, prefix, level, base, entries, toks, index);
+  lap('assemble');
+  return { kind: 'done', result: { ok: true, ptx: assembled.ptx, stub, diagnostics: [], times, functions: { compiled, reused, ...(info.bodyEdit ? { byText: true } : {}) }, incremental: info } };
+}
+
+/** Each root's entry: kept from the last compile (a body edit elsewhere), found in the store, or compiled and stored. */
+function rootEntries(c: RootsCompile, level: UnitLevel, base: string, kept: { last: LastCompile; edited: Set<number> } | undefined): { entries: RootEntry[]; compiled: string[]; reused: string[] } {
+  const { opts, env, part, toks, index, hashes, times, clock, lap } = c;
+  const { preamble, kernelDecls, varDecls, templates } = level;
+  const entries: RootEntry[] = [];
+  const compiled: string[] = [], reused: string[] = [];
+  const fresh: [string, RootEntry][] = [];
+  preamble.kernels.forEach((name, i) => {
+    if (kept && !kept.edited.has(i)) { entries.push(kept.last.entries[i]!); reused.push(name); return; }
+    const di = kernelDecls[i]!;
+    // a specialisation: every declaration of the template's name (primary, specialisations) keys it
+    const own = typeof di === 'number' ? declHash(toks, index.decls[di]!) : `template ${hashes.key(di)}`;
+    const slot = sha1(`${base}\n${name}\n${own}`);
+    const hit = findEntry(env.pieces!, slot, hashes);
+    lap('assemble');
+    if (hit) { entries.push(hit); reused.push(name); return; }
+    if (part && !part.only) { part.names.push(name); return; }
+    if (part && !part.only!.has(name)) return;
+    if (part) part.names.push(name);
+    const e = compileRoot(toks, index, opts, env, typeof di === 'number' ? di : templates, varDecls, name, hashes, times);
+    clock.t = performance.now();   // compileRoot counted its own phases
+    fresh.push([slot, e]);
+    entries.push(e);
+    compiled.push(name);
+  });
+  const store = env.pieces!;
+  const save = (): void => { for (const [slot, e] of fresh) storeEntry(store, slot, e); };
+  if (fresh.length > 0) { if (store.batch) store.batch(save); else save(); }
+  return { entries, compiled, reused };
+}
+
+
 const MAX_UNIT_LEVELS = 64;
 
-function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: string, shape: string, hashes: IndexHashes): UnitLevel {
+function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: string, shape: string, hashes: IndexHashes, info: IncrementalInfo, recent: RecentCompiles): UnitLevel {
+  const unitLevels = recent.unitLevels;
   const roots = rootSignatures(toks, index);
   const slot = roots === null ? null
     : sha1([FORMAT, 'unit', optKey, shape, roots.sigs.join('\n')].join('\n'));
@@ -199,7 +188,7 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
       const hit = known.byDigest.get(hashes.unitDigest(trace));
       if (!hit) continue;
       unitLevels.delete(slot!); unitLevels.set(slot!, known);   // most recently used last
-      lastUnitReused = true;
+      info.unitLevelReused = true;
       return hit;
     }
   }
@@ -239,30 +228,10 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   return level;
 }
 
-/**
- * The last incremental compile of each unit (by options, libdevice and main file), for the commonest edit: one
- * inside kernel bodies. The skimmer indexes nothing inside a body, so such an edit changes no declaration but
- * those kernels': the unit level and every other root's entry still hold (their traces are checked for the
- * kernels' names) and need no hashing.
- */
-interface LastCompile {
-  src: string;
-  /** What lex() found of it in the prelude cache (the entry weakly: the cache may drop it). */
-  prefix: { entry: WeakRef<object>; delta: number; head: number; end: number } | null;
-  level: UnitLevel;
-  base: string;
-  entries: RootEntry[];
-  /** Per root: its declaration, name, the offsets of its body's braces and the closing brace's line and file. */
-  bodies: { di: number; name: string; open: number; close: number; line: number; file: number }[];
-  /** Root positions by the offset of their bodies. */
-  order: number[];
-  decls: number;
-}
-const lastCompiles = new Map<string, LastCompile>();
 /** Units remembered (each holds its text): the most recently compiled. */
 const MAX_LAST_COMPILES = 16;
 
-function remember(key: string, src: string, prefix: ReturnType<typeof verifiedPrefix>, level: UnitLevel, base: string, entries: RootEntry[], toks: Tokens, index: Index): void {
+function remember(lastCompiles: RecentCompiles['lastCompiles'], key: string, src: string, prefix: ReturnType<typeof verifiedPrefix>, level: UnitLevel, base: string, entries: RootEntry[], toks: Tokens, index: Index): void {
   lastCompiles.delete(key);
   // kernel templates: their specialisations are found by reading the whole unit
   if (level.templates.size > 0) return;
@@ -442,17 +411,13 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
  */
 export function rootsToCompile(src: string, opts: CompileOptions, env: CompileEnv): { roots: string[]; first: boolean } | undefined {
   const part: RootsPart = { names: [] };
-  let whole = false;
-  compileIncremental(src, opts, env, () => { whole = true; return PART_FAILED; }, part);
-  return whole ? undefined : { roots: part.names, first: part.first === true };
+  if (compileIncremental(src, opts, env, part).kind === 'whole') return undefined;
+  return { roots: part.names, first: part.first === true };
 }
 
 /** Compiles those of `roots` that env.pieces lacks and stores them; returns them, or undefined when the unit compiles whole. */
 export function compileRoots(src: string, opts: CompileOptions, env: CompileEnv, roots: readonly string[]): string[] | undefined {
   const part: RootsPart = { only: new Set(roots), names: [] };
-  let whole = false;
-  compileIncremental(src, opts, env, () => { whole = true; return PART_FAILED; }, part);
-  return whole ? undefined : part.names;
+  if (compileIncremental(src, opts, env, part).kind === 'whole') return undefined;
+  return part.names;
 }
-
-const PART_FAILED: CompileResult = { ok: false, ptx: '', stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };

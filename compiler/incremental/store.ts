@@ -1,7 +1,7 @@
 // Where per-root results live between compiles. The compiler only gets and puts; the daemon backs this with
-// LMDB (daemon/unit.ts), tests with a Map.
+// LMDB (service/pieces.ts), tests with a Map. The store also holds what recent compiles remember in memory.
 
-import type { Ev } from './record';
+import type { Ev, Recording } from './record';
 
 /** A function of a root's optimised module: its definition piece, or only a declaration. */
 export interface EntryFunc {
@@ -42,6 +42,8 @@ export interface RootTraces { traces: string[][] }
 export type StoreValue = RootEntry | RootTraces;
 
 export interface PieceStore {
+  /** What compiles through this store remember in memory (unit levels, last compiles and assemblies). */
+  readonly recent: RecentCompiles;
   get(key: string): StoreValue | undefined;
   put(key: string, value: StoreValue): void;
   /** Atomic read-modify-write (stores shared by several threads or processes need it for the trace lists). */
@@ -50,9 +52,83 @@ export interface PieceStore {
   batch?(f: () => void): void;
 }
 
+/** The unit-level part compiled fresh every time: device variables (their globals) and the kernels in order. */
+export interface Preamble {
+  rec: Recording;
+  globals: Record<string, { text: string; funcRefs: string[] }>;
+  kernels: string[];
+}
+
+/** What the unit level gives the roots: the kernels (by declaration, or a template specialisation by template name) and the rest. */
+export interface UnitLevel {
+  preamble: Preamble;
+  /** With placeholders for the file names (stubTemplate()). */
+  stub: string;
+  kernelDecls: (number | string)[];
+  varDecls: number[];
+  templates: Map<string, number[]>;
+}
+
+/**
+ * The last incremental compile of each unit (by options, libdevice and main file), for the commonest edit: one
+ * inside kernel bodies. The skimmer indexes nothing inside a body, so such an edit changes no declaration but
+ * those kernels': the unit level and every other root's entry still hold (their traces are checked for the
+ * kernels' names) and need no hashing.
+ */
+export interface LastCompile {
+  src: string;
+  /** What lex() found of it in the prelude cache (the entry weakly: the cache may drop it). */
+  prefix: { entry: WeakRef<object>; delta: number; head: number; end: number } | null;
+  level: UnitLevel;
+  base: string;
+  entries: RootEntry[];
+  /** Per root: its declaration, name, the offsets of its body's braces and the closing brace's line and file. */
+  bodies: { di: number; name: string; open: number; close: number; line: number; file: number }[];
+  /** Root positions by the offset of their bodies. */
+  order: number[];
+  decls: number;
+}
+
+/**
+ * The last assembly per preamble. An edit inside kernel bodies changes their entries' function texts and nothing
+ * else an assembly reads (the order, names, declarations and globals all come from the recordings, prototypes and
+ * global texts): such a compile only puts the new texts in place of the old.
+ */
+export interface LastAssembly {
+  libdevice: Uint8Array | undefined;
+  entries: readonly RootEntry[];
+  shapes: string[];
+  head: string;
+  bodies: string[];
+  /** String globals' numbers, by content. */
+  strNum: ReadonlyMap<string, number>;
+  /** Per function defined with a text: its position in bodies and how many entries define it with a text. */
+  bodyOf: Map<string, { at: number; owners: number }>;
+  ptx: string;
+}
+
+/**
+ * What incremental compiles through one piece store remember in memory between compiles (never changes
+ * outputs, only what a compile can skip). Held by the store, so that no compile depends on hidden state.
+ */
+export class RecentCompiles {
+  /**
+   * Unit levels of recent compiles, as root entries are kept: by slot (the options but the stub's file names, the namespace shape, and
+   * each root declaration's position in the index, signature and lines), then by the digest of the lookups the
+   * unit level made (the slot's recent lists of lookups, hashed over the current index, name the one to use). Units with kernel templates are not
+   * remembered (finding their specialisations reads every token of the user's code).
+   */
+  readonly unitLevels = new Map<string, { traces: string[][]; byDigest: Map<string, UnitLevel> }>();
+  /** The last incremental compile of each unit (LastCompile). */
+  readonly lastCompiles = new Map<string, LastCompile>();
+  /** The last assembly per preamble (LastAssembly). */
+  readonly assemblies = new WeakMap<Preamble, LastAssembly>();
+}
+
 /** In-memory store (tests, and the in-process compile without a daemon). */
 export class MemoryPieceStore implements PieceStore {
   readonly map = new Map<string, StoreValue>();
+  readonly recent = new RecentCompiles();
   get(key: string): StoreValue | undefined { return this.map.get(key); }
   put(key: string, value: StoreValue): void { this.map.set(key, value); }
 }

@@ -9,9 +9,8 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { CompileOptions } from '../../compiler/options';
-import type { CompileResult } from '../../compiler/compile';
-import { REPO_ROOT } from '../version';
+import type { CompileOptions, CompileResult } from '../../compiler/index';
+import { REPO_ROOT } from '../../protocol/version';
 
 /** roots: a share of a split compile (split.ts): 'plan' lists the roots to compile, a list compiles those into the store. */
 export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[]; roots?: 'plan' | string[] }
@@ -48,9 +47,7 @@ export function poolSize(env: NodeJS.ProcessEnv): number {
 
 // Workers always run built code (also when the pool itself is loaded from sources by the tests).
 const WORKER_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
-const DEFAULT_COMPILER = join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
-const PRELUDE_MODULE = join(REPO_ROOT, 'dist', 'compiler', 'frontend', 'prelude.js');
-const INCREMENTAL_MODULE = join(REPO_ROOT, 'dist', 'compiler', 'incremental', 'incremental.js');
+const DEFAULT_COMPILER = join(REPO_ROOT, 'dist', 'compiler', 'index.js');
 /** Workers in a row that died before they were ready: then the pool is broken and stops replacing them. */
 const MAX_START_FAILURES = 3;
 
@@ -87,7 +84,7 @@ export class Pool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_MAIN, {
-      workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER, preludeModule: this.o.keepPrelude ? PRELUDE_MODULE : undefined, incrementalModule: INCREMENTAL_MODULE },
+      workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER, keepPrelude: this.o.keepPrelude === true },
     });
     const slot: Slot = { worker, ready: false, recent: [] };
     worker.on('message', (m: WorkerReply | { ready: true }) => {

@@ -12,6 +12,8 @@
 // Admission is first come, first served, except that a job whose build is at its limit lets later
 // jobs of other builds pass. Only timing depends on this: results never do.
 
+import type { SchedulerStats } from '../../protocol/status';
+
 export interface JobGroup {
   /** Identifies one make build (its jobserver). */
   key: string;
@@ -19,26 +21,6 @@ export interface JobGroup {
   limit: number;
 }
 
-export interface SchedulerStats {
-  capacity: number;
-  running: number;
-  queued: number;
-  /** Most jobs running at once, over all clients. */
-  peakRunning: number;
-  /** Most jobs of one make build running at once. */
-  peakPerBuild: number;
-  /** Jobs that ran on a make jobserver token (their client's), and the most such tokens in use at once. */
-  tokensUsed: number;
-  peakTokens: number;
-  jobs: number;
-  /** Extra slots taken by running jobs for their helpers: all, and those backed by make tokens (acquired by clients; returned as clients report). */
-  extraSlots: number;
-  extraTokensAcquired: number;
-  extraTokensReturned: number;
-  /** Most slots one job held at once (its own and its helpers'), and the jobs that used more than one. */
-  peakSlotsPerJob: number;
-  splitJobs: number;
-}
 
 /** Extra slots held by a running job; give() returns some or all of them. */
 export interface Extra { readonly count: number; give(n?: number): void }

@@ -14,7 +14,7 @@
 // PTXD_SPLIT=0 turns splitting off (the daemon then runs each unit on one worker, as before): on a
 // machine whose cores are busy with other work, idle pool workers do not mean idle cores.
 
-import type { CompileOptions } from '../../compiler/options';
+import type { CompileOptions } from '../../compiler/index';
 import type { Pool } from './pool';
 import type { JobGroup, Scheduler } from './scheduler';
 

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { REPO_ROOT } from './tools';
 
 /** The built jobserver client the scripts load. */
-export const JOBSERVER_JS = path.join(REPO_ROOT, 'dist', 'client', 'jobserver.js');
+export const JOBSERVER_JS = path.join(REPO_ROOT, 'dist', 'protocol', 'jobserver.js');
 
 /**
  * Takes exactly N tokens (`node check-tokens.js N`, waiting up to 5 s for each: jobs that finish give

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { parseCiccArgs } from '../../client/cicc-args';
+import { parseCiccArgs } from '../../cicc/args';
 import type { CompileOptions } from '../../compiler/options';
 
 /** The repository root, whether this runs from source (test/helpers) or compiled (dist/test/helpers). */

@@ -61,7 +61,7 @@ export function emptyCounters(): Counters {
   };
 }
 
-/** Keys of per-root entries of incremental compiles (daemon/unit.ts LmdbPieceStore); every other key is a unit. */
+/** Keys of per-root entries of incremental compiles (service/unit.ts LmdbPieceStore); every other key is a unit. */
 export const PIECE_PREFIX = 'root:';
 const isPiece = (k: string): boolean => k.startsWith(PIECE_PREFIX);
 

@@ -41,7 +41,7 @@ export function fnv1a64(s: string): string {
 export const lockPath = (sock: string): string => `${sock}.lock`;
 export const logPath = (sock: string): string => `${sock}.log`;
 export const pidPath = (sock: string): string => `${sock}.pid`;
-/** The daemon's secret (daemon/auth.ts). */
+/** The daemon's secret (protocol/auth.ts). */
 export const keyPath = (sock: string): string => `${sock}.key`;
 
 /** `2G`, `500M`, `64k`, or plain bytes; undefined when unparsable. */

@@ -2,7 +2,7 @@
 // Diagnostics use cicc's `file(line): error: msg` form, which problem matchers already know.
 
 import { relative } from 'node:path';
-import type { Diagnostic } from '../../compiler/diagnostics';
+import type { Diagnostic } from '../compiler/index';
 import type { WatchEvent } from './watch';
 import type { ArchResult } from './run-unit';
 

@@ -4,15 +4,15 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseCiccArgs } from '../../client/cicc-args';
-import { splitRealCicc } from '../../client/cicc';
-import { generateModuleId } from '../../client/module-id';
-import { outputEnv } from '../store/key';
-import type { UnitRequest, UnitResponse } from '../unit';
-import type { Diagnostic } from '../../compiler/diagnostics';
+import { parseCiccArgs } from '../cicc/args';
+import { splitRealCicc } from '../cicc/job';
+import { generateModuleId } from '../cicc/module-id';
+import { outputEnv } from '../service/unit-key';
+import type { UnitRequest, UnitResponse } from '../service/unit';
+import type { Diagnostic } from '../compiler/index';
 import type { PlanStep, UnitPlan } from './plan';
-import type { FunctionLists } from '../protocol';
-import { planCapture, removePlan, runReal } from '../fallback';
+import type { FunctionLists } from '../protocol/messages';
+import { planCapture, removePlan, runReal } from '../cicc/fallback';
 
 export interface ArchResult {
   arch: string;

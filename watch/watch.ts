@@ -15,7 +15,7 @@ import { loadUnits, type WatchUnit } from './compile-db';
 import { learnedUnits, RECORDS_FILE } from './records';
 import { planUnit, type UnitPlan } from './plan';
 import { confirmErrors, runUnit, type Compile, type UnitOutcome } from './run-unit';
-import { makeDirs } from '../mkdirs';
+import { makeDirs } from '../service/mkdirs';
 
 export type WatchEvent =
   /** db: the file the units come from; from: a compile database, or the builds ptxd served. */
@@ -40,7 +40,7 @@ export function compileDbSource(db: string): UnitSource {
 }
 
 /**
- * The units built from under `root` with ptxd as cicc (daemon/watch/records.ts), each with the exact
+ * The units built from under `root` with ptxd as cicc (watch/records.ts), each with the exact
  * nvcc command and NVCC_APPEND/PREPEND_FLAGS of its newest build. `missing` hears of sources recorded
  * without an nvcc command (they cannot be re-run).
  */

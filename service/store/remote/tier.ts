@@ -8,6 +8,7 @@
 // Counters are gathered here and drained into the store's statistics by the UnitService.
 
 import type { Counters } from '../store';
+import type { RemoteStatus } from '../../../protocol/status';
 import { decodeValue, encodeValue, type UnitValue } from '../value';
 import type { RemoteBackend } from './backend';
 import { remoteConfig, type RemoteConfig } from './config';
@@ -26,12 +27,6 @@ export function emptyRemoteCounters(): RemoteCounters {
   };
 }
 
-export interface RemoteStatus {
-  where: string;
-  write: boolean;
-  breaker: 'closed' | 'open' | 'half-open';
-  queued: number;
-}
 
 /** Writes sent at once; more wait in the queue. */
 const WRITERS = 2;

@@ -5,25 +5,21 @@
 
 import { createHash } from 'node:crypto';
 import { Packr } from 'msgpackr';
-import type { Diagnostic } from '../../compiler/diagnostics';
 
 export interface UnitValue {
   /** false: the unit has compile errors (diagnostics say which); nothing to write. */
   ok: boolean;
   ptx: string;
   stub: string;
-  /** Raw diagnostics (warnings replay on a hit), before -w/--diag_* adjustments. */
-  diagnostics: Diagnostic[];
+  /** Raw diagnostics (warnings replay on a hit), before -w/--diag_* adjustments; opaque to the store. */
+  diagnostics: unknown[];
   /** How long the compile took, for "time saved" in stats. */
   compileMs: number;
   /** Set when ptxd cannot compile the unit (the reason): a later request goes straight to the real cicc. */
   unsupported?: string;
-  /** The real cicc's result for a unit ptxd could not compile or wrongly rejected (daemon/fallback.ts). */
-  real?: RealOutputs;
+  /** The real cicc's result for a unit ptxd could not compile or wrongly rejected (cicc/fallback.ts). */
+  real?: { files: Record<string, string>; stderr: string };
 }
-
-/** What the real cicc wrote: its output files by role (latin1 text, placeholders for per-call names) and its stderr. */
-export interface RealOutputs { files: Record<string, string>; stderr: string }
 
 const MAGIC = Buffer.from('PXU1', 'latin1');
 const HEADER = 4 + 4 + 16;

@@ -7,7 +7,7 @@ import { closeSync, constants, lstatSync, readFileSync, unlinkSync, writeSync } 
 import { connect, type Socket } from 'node:net';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Identity, type Message } from './protocol';
+import { encodeFrame, FrameReader, PROTOCOL, type DaemonStatus, type Identity, type Message } from './messages';
 import { cacheDir, lockPath, logPath, socketPath } from './paths';
 import { buildStamp, compareVersions, ptxdVersion, REPO_ROOT } from './version';
 import { checkSocketDir, checkSocketFile, ensureSocketDir, newNonce, openNoFollow, proof, proofOk, readKey, TrustError } from './auth';
@@ -127,7 +127,7 @@ export class DaemonConnection {
 
 /**
  * The daemon's answers become build outputs, and our requests carry the build's paths: only talk to a
- * socket of ours in a directory of ours (daemon/auth.ts). Checked before connecting, so that a socket
+ * socket of ours in a directory of ours (protocol/auth.ts). Checked before connecting, so that a socket
  * another user planted gets not a byte. False when there is no socket.
  */
 function socketUsable(sock: string): boolean {

@@ -2,7 +2,7 @@
 // the last return from an #include into the main file (`# N "<main>" 2`), with the main file's name
 // (which differs between units) replaced. Two units with the same prelude reach the same header
 // declarations in the same order, so a construct ptxd cannot compile in one prelude's headers is met
-// again by every unit that has it (daemon/unit.ts preludeMemo). Pure code, no I/O.
+// again by every unit that has it (service/unit.ts preludeMemo). Pure code, no I/O.
 
 import { createHash } from 'node:crypto';
 

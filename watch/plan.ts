@@ -4,7 +4,7 @@
 // .ii bytes and the cicc flags are those of the real build: the real build's requests are cache hits.
 
 import { spawnSync } from 'node:child_process';
-import { splitRealCicc } from '../../client/cicc';
+import { splitRealCicc } from '../cicc/job';
 
 export interface PlanStep {
   /** 'run': a preprocessing step (preprocessor, cudafe++); 'cicc': a device compile, given to the daemon. */

@@ -6,150 +6,24 @@
 // expensive part.
 
 import { readFileSync } from 'node:fs';
-import type { CompileOptions } from '../compiler/options';
-import type { Diagnostic } from '../compiler/diagnostics';
-import type { CompileResult, PhaseTimes } from '../compiler/compile';
-import { emptyCounters, repairWarning, Store, PIECE_PREFIX, type Counters, type ProbePolicy } from './store/store';
+import type { CompileOptions, CompileResult, Diagnostic } from '../compiler/index';
+import { emptyCounters, repairWarning, Store, type Counters, type ProbePolicy } from './store/store';
 import { quarantine } from './store/guard';
 import { errorName, isCorruption } from './errno';
-import { unitKey } from './store/key';
-import { compilerHash, ptxdVersion } from './version';
+import { unitKey } from './unit-key';
+import { compilerHash, ptxdVersion } from '../protocol/version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
 import { RemoteTier } from './store/remote/tier';
-import type { PieceStore, StoreValue } from '../compiler/incremental/store';
-import type { RealOutputs, UnitValue } from './store/value';
-import { fallbackKey } from './fallback';
+import type { UnitValue } from './store/value';
 import { preludeOf } from './prelude-key';
+import { LmdbPieceStore, type PieceStoreRef } from './pieces';
+import { fallbackKey, type RealOutputs, type UnitRequest, type UnitResponse } from '../protocol/unit';
 
-
-/**
- * Per-root entries in the LMDB unit store, under their own key prefix. Each is kept as a unit value whose
- * ptx field holds the entry's JSON, so the store's checks (length + hash on read, `cache verify`) and its
- * size limit and LRU eviction apply to them unchanged; a corrupt or evicted entry is only a miss.
- */
-export class LmdbPieceStore implements PieceStore {
-  /** Decoded entries (immutable, content-addressed), most recently used last; trace lists change and are always read. */
-  private readonly entries = new Map<string, StoreValue>();
-  constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
-
-  /** The file under this store was removed or replaced (see Store.replaced). */
-  stale(): boolean { return this.store.replaced(); }
-
-  close(): void { this.store.close(); }
-  get(key: string): StoreValue | undefined {
-    const c = this.entries.get(key);
-    if (c) { this.entries.delete(key); this.entries.set(key, c); return c; }
-    try {
-      const { value } = this.store.get(`${PIECE_PREFIX}${this.prefix}:${key}`);
-      const v = value ? JSON.parse(value.ptx) as StoreValue : undefined;
-      if (v && !('traces' in v)) this.remember(key, v);
-      return v;
-    } catch { return undefined; }
-  }
-  private remember(key: string, v: StoreValue): void {
-    this.entries.set(key, v);
-    if (this.entries.size > 4096) this.entries.delete(this.entries.keys().next().value!);
-  }
-  put(key: string, v: StoreValue): void {
-    if (!('traces' in v)) this.remember(key, v);
-    try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, asUnitValue(v)); }
-    catch { /* a full disk never fails a compile */ }
-  }
-  batch(f: () => void): void {
-    try { this.store.batch(f); } catch { /* a full disk never fails a compile */ }
-  }
-  update(key: string, f: (old: StoreValue | undefined) => StoreValue): void {
-    try {
-      this.store.update(`${PIECE_PREFIX}${this.prefix}:${key}`, old => {
-        let v: StoreValue | undefined;
-        try { v = old ? JSON.parse(old.ptx) as StoreValue : undefined; } catch { v = undefined; }
-        return asUnitValue(f(v));
-      });
-    } catch { /* a full disk never fails a compile */ }
-  }
-}
-
-function asUnitValue(v: StoreValue): import('./store/value').UnitValue {
-  return { ok: true, ptx: JSON.stringify(v), stub: '', diagnostics: [], compileMs: 0 };
-}
-
-/** Where a compile worker finds the piece store (plain data: it opens the LMDB environment itself). */
-export interface PieceStoreRef { dir: string; limit: number }
-
-const openedStores = new Map<string, LmdbPieceStore | null>();
-/** The piece store of a cache directory, opened once per thread (null when it cannot be opened). */
-export function pieceStoreAt(ref: PieceStoreRef): LmdbPieceStore | undefined {
-  let s = openedStores.get(ref.dir);
-  if (s?.stale()) s = undefined;
-  if (s === undefined) {
-    // The daemon's main thread checked the file when it opened it, and holds LMDB's lock: a check here
-    // would read the lock file and so drop that lock (store.ts vetStoreFile).
-    try { s = new LmdbPieceStore(Store.open(ref.dir, ref.limit, undefined, { probe: 'never' })); } catch { s = null; }
-    openedStores.set(ref.dir, s);
-    if (s) closeWhenStale(ref.dir, s);
-  }
-  return s ?? undefined;
-}
+export type { UnitRequest, UnitResponse } from '../protocol/unit';
+export { LmdbPieceStore, pieceStoreAt, type PieceStoreRef } from './pieces';
 
 /** Errors that say the cache cannot take writes (rather than that it is damaged). */
 const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'MDB_MAP_FULL']);
-
-/**
- * A worker between compiles must not keep a removed cache file open (its disk space stays in use, and a
- * later write would go nowhere): check now and then, close it once replaced; the next compile reopens.
- */
-function closeWhenStale(dir: string, s: LmdbPieceStore): void {
-  const t = setInterval(() => {
-    if (!s.stale()) return;
-    clearInterval(t);
-    if (openedStores.get(dir) === s) openedStores.delete(dir);
-    s.close();
-  }, 1000);
-  t.unref();
-}
-
-export interface UnitRequest {
-  /** Absolute path of the .ii. */
-  input: string;
-  /** Options with the module id filled in. */
-  options: CompileOptions;
-  /** The real cicc nvcc named (locates the toolkit's libdevice). */
-  realCicc?: string;
-  /** Output-relevant environment variables of the client (store/key.ts OUTPUT_ENV_VARS). */
-  env: Record<string, string>;
-  /**
-   * Set when the client runs under a GNU make jobserver: its build's identity and make's -jN (0: no limit);
-   * tokens: the client can reach the jobserver and take extra tokens for this request. Scheduling only, never part of the key.
-   */
-  make?: { build: string; jobs: number; tokens?: boolean };
-  /**
-   * Set when a unit ptxd cannot compile or rejects will be confirmed by the real cicc (not with
-   * PTXD_FALLBACK=never): the call's part of the fallback key (daemon/fallback.ts fallbackIdentity). The
-   * real cicc's cached result is then looked up with the unit.
-   */
-  fallback?: { argvKey: string };
-}
-
-export interface UnitResponse {
-  /** ok: PTX and stub; errors: diagnostics only; unsupported: fall back; unreadable: input not readable. */
-  status: 'ok' | 'errors' | 'unsupported' | 'unreadable' | 'real';
-  ptx: string;
-  stub: string;
-  diagnostics: Diagnostic[];
-  reason?: string;
-  times?: PhaseTimes;
-  /** Served from the unit cache. */
-  cached: boolean;
-  compileMs: number;
-  /** Lines for the client to print on stderr (e.g. the cache is disabled). */
-  warnings: string[];
-  /** Roots compiled vs reused from the piece store (CompileResult.functions); absent when the unit compiled whole. */
-  functions?: { compiled: string[]; reused: string[] };
-  /** status 'real': the real cicc's cached outputs for this unit and call (it failed or fell back before). */
-  real?: RealOutputs;
-  /** Where the real cicc's result for this call is cached (requests with `fallback` and a cache). */
-  fallbackKey?: string;
-}
 
 /** A looked-up request: either answered already or ready to compile. */
 export interface Lookup {
@@ -198,7 +72,7 @@ export interface ServiceOptions {
   warnOnce: boolean;
   log?: (line: string) => void;
   /** The compiler entry; loaded lazily by default (a cache hit does not need it). */
-  compileUnit?: typeof import('../compiler/compile').compileUnit;
+  compileUnit?: typeof import('../compiler/index').compileUnit;
   /** Keep lexed/skimmed prefixes between compiles (a long-lived daemon; useless to a one-shot client). */
   keepPrelude?: boolean;
   /** Use the team cache configured in `env` (store/remote/config.ts): the daemon does, one-shot clients do not. */
@@ -215,7 +89,7 @@ export class UnitService {
   private warning: string | undefined;
   private warned = false;
   private pending: Counters = emptyCounters();
-  private prelude: import('../compiler/frontend/prelude').PreludeCache | undefined;
+  private prelude: import('../compiler/index').PreludeCache | undefined;
   private remote: RemoteTier | undefined;
   private pieces: LmdbPieceStore | undefined;
 
@@ -351,7 +225,7 @@ export class UnitService {
       return empty('unsupported', { reason: value.unsupported, cached: true, compileMs: value.compileMs, warnings: this.warnings() });
     }
     return {
-      status: value.ok ? 'ok' : 'errors', ptx: value.ptx, stub: realStub(value.stub, o), diagnostics: value.diagnostics,
+      status: value.ok ? 'ok' : 'errors', ptx: value.ptx, stub: realStub(value.stub, o), diagnostics: value.diagnostics as Diagnostic[],
       cached: true, compileMs: value.compileMs, warnings: this.warnings(),
     };
   }
@@ -379,13 +253,13 @@ export class UnitService {
    * The key under which a prelude's "ptxd cannot compile these headers" is remembered: the options without
    * the names that differ from unit to unit (the module id and file names), which the headers cannot see.
    */
-  private preludeKey(preludeHash: string, parts: Omit<import('./store/key').KeyParts, 'source'>): string {
+  private preludeKey(preludeHash: string, parts: Omit<import('./unit-key').KeyParts, 'source'>): string {
     const options = { ...parts.options, moduleId: '', origSrcFileName: '', origSrcPathName: '', includeFileName: '', stubFileName: '', compDir: '', prelude: true };
     return unitKey({ ...parts, options: options as CompileOptions, source: Buffer.from(`prelude\0${preludeHash}`) });
   }
 
   /** The reason ptxd cannot compile this unit's prelude, when a unit with the same prelude showed it. */
-  private preludeMemo(source: Buffer, parts: Omit<import('./store/key').KeyParts, 'source'>): string | undefined {
+  private preludeMemo(source: Buffer, parts: Omit<import('./unit-key').KeyParts, 'source'>): string | undefined {
     if (!this.o.preludeMemo) return undefined;
     const p = preludeOf(source.toString('latin1'));
     if (!p) return undefined;
@@ -463,14 +337,14 @@ export class UnitService {
     if (l.response) return l.response;
     // Lazy: loading the compiler is the expensive part of a cold client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const compileUnit = this.o.compileUnit ?? (require('../compiler/compile') as typeof import('../compiler/compile')).compileUnit;
+    const compileUnit = this.o.compileUnit ?? (require('../compiler/index') as typeof import('../compiler/index')).compileUnit;
     const t0 = performance.now();
     const text = l.source!.toString('utf8');
     // THE call of the compiler in-process (the daemon's pool makes the same call in its workers, which
     // keep prelude caches of their own).
     if (this.o.keepPrelude && !this.prelude) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      this.prelude = new (require('../compiler/frontend/prelude') as typeof import('../compiler/frontend/prelude')).PreludeCache();
+      this.prelude = new (require('../compiler/index') as typeof import('../compiler/index')).PreludeCache();
     }
     const store = this.getStore();
     const env = { libdevice: l.lib?.bytes, prelude: this.prelude, pieces: store ? (this.pieces ??= new LmdbPieceStore(store)) : undefined };

@@ -4,7 +4,7 @@
 // Options are hashed field by field in sorted order, so a new option can never be silently left out.
 
 import { createHash } from 'node:crypto';
-import type { CompileOptions } from '../../compiler/options';
+import type { CompileOptions } from '../compiler/index';
 
 /** Bump when the meaning of a key or value changes. */
 export const KEY_FORMAT = 'ptxd-unit-1';

@@ -14,12 +14,11 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { VALUED } from '../client/cicc-args';
-import type { OutputFile } from '../client/outputs';
-import type { RealOutputs } from './store/value';
+import { VALUED } from './args';
+import type { OutputFile } from './outputs';
+import { FALLBACK_FORMAT, type RealOutputs } from '../protocol/unit';
 
-/** Bump when the meaning of a fallback key or value changes. */
-const FALLBACK_FORMAT = 'ptxd-fallback-1';
+export { fallbackKey } from '../protocol/unit';
 
 /** Output options of cicc: role in the cached value, and how cicc names the file in its messages. */
 const OUTPUT_OPTIONS: Record<string, { role: string; what: string }> = {
@@ -38,7 +37,7 @@ const PLAIN_NAME = /^[A-Za-z0-9_./+@~-]+$/;
 
 interface OptionAt { flag: string; value: string; index: number; joined: boolean }
 
-/** cicc's options with their values, in argv order (the grammar of client/cicc-args.ts). */
+/** cicc's options with their values, in argv order (the grammar of cicc/args.ts). */
 function options(argv: readonly string[]): { opts: OptionAt[]; inputs: number[] } {
   const opts: OptionAt[] = [];
   const inputs: number[] = [];
@@ -116,11 +115,6 @@ export function fallbackIdentity(real: string, argv: readonly string[], cwd: str
   const h = createHash('sha256');
   h.update(JSON.stringify([FALLBACK_FORMAT, id, words, cwd, moduleId]));
   return { argvKey: h.digest('hex') };
-}
-
-/** The fallback key: everything the ptxd key covers (source, options, ptxd and libdevice) plus the call's identity. */
-export function fallbackKey(unitKey: string, argvKey: string): string {
-  return createHash('sha256').update(`${FALLBACK_FORMAT}\0${unitKey}\0${argvKey}`).digest('hex');
 }
 
 /** Redirects the call's outputs into a new private temp directory; undefined when they cannot be captured. */

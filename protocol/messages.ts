@@ -4,11 +4,9 @@
 // to replace it (a newer client) or to stay away (an older client).
 
 import { Packr } from 'msgpackr';
-import type { UnitRequest, UnitResponse } from './unit';
-import type { PoolStatus } from './scheduler/status';
-import type { UnitOrigin } from './watch/records';
-import type { RemoteStatus } from './store/remote/tier';
-import type { JobserverAuth } from '../client/jobserver';
+import type { UnitOrigin, UnitRequest, UnitResponse } from './unit';
+import type { PoolStatus, RemoteStatus } from './status';
+import type { JobserverAuth } from './jobserver';
 
 export const PROTOCOL = 2;
 
@@ -37,13 +35,13 @@ export interface DaemonStatus extends Identity {
   cacheEnabled: boolean;
   /** The compile pool and its scheduler (daemon/scheduler/). */
   scheduler?: PoolStatus;
-  /** The team cache (daemon/store/remote/), when one is configured. */
+  /** The team cache (service/store/remote/), when one is configured. */
   remote?: RemoteStatus;
 }
 
 export type Message =
   /**
-   * The handshake (daemon/auth.ts): the client's nonce; the daemon's nonce and its proof of the secret;
+   * The handshake (protocol/auth.ts): the client's nonce; the daemon's nonce and its proof of the secret;
    * then the client's proof (`auth`), before any request. A client that fails it is disconnected.
    */
   | ({ t: 'hello'; nonce?: string } & Identity)

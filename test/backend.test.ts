@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { emitPtx } from '../compiler/backend/ptx';
 import { defaultOptions, type CompileOptions } from '../compiler/options';
 import { newModule } from '../compiler/middle/ir';
-import { ALL_MODULES, fdivModule, loopModule, memoryModule, saxpyModule } from './backend-kernels';
+import { ALL_MODULES, fdivModule, loopModule, memoryModule, saxpyModule } from './helpers/backend-modules';
 
 const PTXAS = ['/usr/local/cuda/bin/ptxas', '/usr/local/bin/ptxas'].find(p => fs.existsSync(p)) ?? null;
 const ARCHS = [75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121];

@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NATIVE_CLIENT } from '../daemon/version';
-import { HAVE_CC } from './daemon-helpers';
+import { HAVE_CC } from './helpers/daemon';
 
 const ROOT = join(__dirname, '..');
 const CLIENT = join(ROOT, 'bin', 'ptxd-cicc');

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
-import { HAVE_CC, PTXD_CICC_BIN, fatbinSection, startDaemon, ptxd, runAsync, exampleProject, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD_CICC_BIN, fatbinSection, startDaemon, ptxd, runAsync, exampleProject, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const EXAMPLE = path.join(REPO_ROOT, 'make-integration', 'example');
 const TOOLCHAIN = path.join(REPO_ROOT, 'make-integration', 'ptxd.cmake');

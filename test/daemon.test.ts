@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnits, requireTool, run, skipReason, type PreparedUnit } from './helpers/tools';
 import {
   PTXD_CICC_BIN, alive, daemonPid, ptxd, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox,
-} from './daemon-helpers';
+} from './helpers/daemon';
 import { encodeFrame, FrameReader, type Message } from '../daemon/protocol';
 import { Store } from '../daemon/store/store';
 import { newNonce, proof, writeKey } from '../daemon/auth';

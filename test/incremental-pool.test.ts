@@ -1,6 +1,6 @@
 // Incremental compiles in the daemon's compile pool (daemon/scheduler/pool.ts): worker threads share one
 // LMDB piece store (daemon/unit.ts LmdbPieceStore). For pools of 1, 2 and 4 workers, the edit series of
-// test/incremental-fixture.ts submitted all at once in shuffled order (so entries are written by
+// test/helpers/incremental-fixture.ts submitted all at once in shuffled order (so entries are written by
 // different workers, concurrently, in any order) gives exactly the clean compile of each unit; a second
 // round finds every kernel in the store. The pool runs the built compiler (dist/), like the daemon.
 
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { REPO_ROOT, libdeviceBytes, mkTempDir, skipReason } from './helpers/tools';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
-import { SERIES, prepareSource, prepareVariant, type Prepared } from './incremental-fixture';
+import { SERIES, prepareSource, prepareVariant, type Prepared } from './helpers/incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 

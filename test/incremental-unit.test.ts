@@ -11,7 +11,7 @@ import { MemoryPieceStore } from '../compiler/incremental/store';
 import { lastCompileWasBodyEdit, lastFallbackReason, lastUnitLevelReused } from '../compiler/incremental/incremental';
 import { lastAssemblyReused } from '../compiler/incremental/assemble';
 import { skipReason, libdeviceBytes } from './helpers/tools';
-import { prepareSource, type Prepared } from './incremental-fixture';
+import { prepareSource, type Prepared } from './helpers/incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 

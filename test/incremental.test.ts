@@ -1,7 +1,7 @@
 // Per-root incremental compilation (compiler/incremental/): after every step of a scripted series of edits,
 // the PTX and stub built from cached roots are byte-identical to a clean compile of the same unit (the
 // oracle: compileUnit without a piece store), ptxas accepts the PTX, and exactly the roots the edit
-// affects are recompiled. The fixture and its edits: test/incremental-fixture.ts.
+// affects are recompiled. The fixture and its edits: test/helpers/incremental-fixture.ts.
 
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as fs from 'node:fs';
@@ -14,7 +14,7 @@ import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
 import { lastFallbackReason } from '../compiler/incremental/incremental';
 import { KERNELS_DIR, prepareUnit, skipReason, unitOptions, libdeviceBytes, tools } from './helpers/tools';
-import { ALL, ARCH, SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './incremental-fixture';
+import { ALL, ARCH, SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './helpers/incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 

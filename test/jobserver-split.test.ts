@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
 import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
-import { HAVE_CC, PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const DAEMON_CLIENT_JS = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
 const skip = skipReason('nvcc', 'ptxas') ??

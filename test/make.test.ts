@@ -11,7 +11,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
-import { PTXD_CICC_BIN, alive, daemonPid, fatbinSection, runAsync, exampleProject, sleep, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { PTXD_CICC_BIN, alive, daemonPid, fatbinSection, runAsync, exampleProject, sleep, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const EXAMPLE = path.join(REPO_ROOT, 'make-integration', 'example');
 const SOURCES = fs.readdirSync(EXAMPLE).filter(f => f.endsWith('.cu')).sort();

@@ -22,8 +22,8 @@ import * as path from 'node:path';
 import { REPO_ROOT, mkTempDir, requireTool, skipReason } from './helpers/tools';
 import {
   PTXD_CICC_BIN, exampleProject, fatbinSection, runAsync, sandbox, sleep, stats, stopDaemon, waitFor, type DaemonSandbox,
-} from './daemon-helpers';
-import { nginxSkip, redisSkip, startNginxDav, startRedis, startServe } from './remote-helpers';
+} from './helpers/daemon';
+import { nginxSkip, redisSkip, startNginxDav, startRedis, startServe } from './helpers/remote-servers';
 import { RedisBackend } from '../daemon/store/remote/redis';
 
 const SOURCES = fs.readdirSync(path.join(REPO_ROOT, 'make-integration', 'example')).filter(f => f.endsWith('.cu')).sort();

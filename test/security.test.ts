@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from './helpers/tools';
-import { HAVE_CC, PTXD, PTXD_CICC_BIN, handshake, ptxd, runAsync, sandbox, startDaemon, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD, PTXD_CICC_BIN, handshake, ptxd, runAsync, sandbox, startDaemon, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { encodeFrame, FrameReader, type Message } from '../daemon/protocol';
 import { clientIdentity } from '../daemon/client';
 import { CLIENT_ENV_VARS } from '../daemon/client-env';

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mkTempDir, requireTool, skipReason } from './helpers/tools';
-import { PTXD, PTXD_CICC_BIN, exampleProject, runAsync, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { PTXD, PTXD_CICC_BIN, exampleProject, runAsync, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { appendRecord, learnedUnits, loadRecords, MAX_BYTES, RECORDS_FILE, type UnitRecord } from '../daemon/watch/records';
 import { functionsText } from '../daemon/watch/report';
 import { definedFunctions, type ArchResult } from '../daemon/watch/run-unit';

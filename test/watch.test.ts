@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import { connect } from 'node:net';
 import * as path from 'node:path';
 import { REPO_ROOT, KERNELS_DIR, requireTool, skipReason } from './helpers/tools';
-import { PTXD, fatbinSection, handshake, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { PTXD, fatbinSection, handshake, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { encodeFrame, FrameReader, type Message } from '../daemon/protocol';
 import { planUnit } from '../daemon/watch/plan';
 import { runUnit } from '../daemon/watch/run-unit';

@@ -4,11 +4,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, type PreparedUnit } from './helpers/tools';
-import type { Counters } from '../daemon/store/store';
-import { encodeFrame, type Message } from '../daemon/protocol';
-import { clientIdentity } from '../daemon/client';
-import { newNonce, proof, proofOk, readKey } from '../daemon/auth';
+import { REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, type PreparedUnit } from './tools';
+import type { Counters } from '../../daemon/store/store';
+import { encodeFrame, type Message } from '../../daemon/protocol';
+import { clientIdentity } from '../../daemon/client';
+import { newNonce, proof, proofOk, readKey } from '../../daemon/auth';
 
 export const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 export const PTXD_CICC_BIN = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');

@@ -8,6 +8,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, libdeviceBytes, mkTempDir, skipReason } from './helpers/tools';
+import { shuffled } from './helpers/shuffle';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
 import { SERIES, prepareSource, prepareVariant, type Prepared } from './helpers/incremental-fixture';
@@ -19,18 +20,6 @@ const skip = skipReason('nvcc') ?? (fs.existsSync(DIST_WORKER) ? undefined : 'sk
 
 const pools: Pool[] = [];
 afterAll(async () => { for (const p of pools) await p.close(); });
-
-/** Deterministic shuffle (seeded LCG). */
-function shuffled<T>(xs: T[], seed: number): T[] {
-  const a = [...xs];
-  let s = seed;
-  for (let i = a.length - 1; i > 0; i--) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    const j = s % (i + 1);
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
 
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
 

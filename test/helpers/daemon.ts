@@ -91,6 +91,14 @@ Promise<{ code: number | null; out: string; err: string }> {
   });
 }
 
+/** The identity this build's client sends (computed by the built client in dist/, as the real one does). */
+export function builtIdentity(sb: DaemonSandbox): ReturnType<typeof clientIdentity> {
+  const js = path.join(REPO_ROOT, 'dist', 'daemon', 'client.js');
+  const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(js)}).clientIdentity(process.env)))`],
+    { env: sb.env, encoding: 'utf8' });
+  return JSON.parse(r.stdout) as ReturnType<typeof clientIdentity>;
+}
+
 export const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 
 /** Polls `f` until it is true or `ms` pass; returns the last value (tests assert on it, not on time). */

@@ -20,7 +20,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { KERNELS_DIR, PTXD_CICC, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from '../test/helpers/tools';
-import { freePort, redisSkip, startRedis, startServe, type ObjectServer, type RedisServer } from '../test/remote-helpers';
+import { freePort, redisSkip, startRedis, startServe, type ObjectServer, type RedisServer } from '../test/helpers/remote-servers';
 import { median, parseBenchArgs, ptxdCli, sandbox, writeResults, type Sandbox } from './common';
 
 const INPUTS = ['saxpy.cu', 'prelude_empty.cu', 'prelude_std.cu', 'matmul_tiled.cu', 'bitonic_sort.cu', 'atomics_unsigned.cu'];

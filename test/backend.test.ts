@@ -1,26 +1,15 @@
 // PTX backend: hand-built IR → PTX, checked by the real ptxas for every target, plus key-instruction
 // comparisons with what the real cicc emits for the equivalent CUDA.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { emitPtx } from '../compiler/backend/ptx';
 import { defaultOptions, type CompileOptions } from '../compiler/options';
 import { newModule } from '../compiler/middle/ir';
-import { ALL_MODULES, fdivModule, loopModule, memoryModule, saxpyModule } from './backend-kernels';
+import { ALL_MODULES, fdivModule, loopModule, memoryModule, saxpyModule } from './helpers/backend-modules';
+import { hasTool } from './helpers/tools';
+import { ptxas } from './helpers/ptx';
 
-const PTXAS = ['/usr/local/cuda/bin/ptxas', '/usr/local/bin/ptxas'].find(p => fs.existsSync(p)) ?? null;
 const ARCHS = [75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121];
 const opts = (o: Partial<CompileOptions> = {}): CompileOptions => ({ ...defaultOptions(), arch: 90, ...o });
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ptxd-backend-'));
-
-function ptxas(ptx: string, arch: string): string {
-  const f = path.join(tmp, `k_${arch}_${Math.random().toString(36).slice(2)}.ptx`);
-  fs.writeFileSync(f, ptx);
-  const r = spawnSync(PTXAS!, [`-arch=${arch}`, f, '-o', '/dev/null'], { encoding: 'utf8' });
-  return r.status === 0 ? '' : (r.stderr || r.stdout || `exit ${r.status}`);
-}
 
 describe('PTX header and module assembly', () => {
   it('empty module matches cicc byte for byte', () => {
@@ -34,7 +23,7 @@ describe('PTX header and module assembly', () => {
   });
 });
 
-describe.skipIf(!PTXAS)('ptxas accepts the PTX for every target', () => {
+describe.skipIf(!hasTool('ptxas'))('ptxas accepts the PTX for every target', () => {
   for (const [name, mk] of ALL_MODULES) {
     it(name, () => {
       for (const arch of ARCHS) {

@@ -15,11 +15,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NATIVE_CLIENT } from '../protocol/version';
-import { HAVE_CC } from './daemon-helpers';
+import { HAVE_CC } from './helpers/daemon';
+import { findTool } from './helpers/tools';
 
 const ROOT = join(__dirname, '..');
 const CLIENT = join(ROOT, 'bin', 'ptxd-cicc');
-const NVCC = existsSync('/usr/local/cuda/bin/nvcc') ? '/usr/local/cuda/bin/nvcc' : 'nvcc';
+const NVCC = findTool('nvcc') ?? 'nvcc';
 const HAVE_NVCC = (() => { try { execFileSync(NVCC, ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 
 const GOOD = `__global__ void scale(float *x, float a, int n) {

@@ -4,7 +4,7 @@ import { describe, it, expect } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { tools } from './helpers/tools';
+import { findTool, requireTool, tools } from './helpers/tools';
 import { readBitcode, readBitcodeLazy, BitcodeError } from '../compiler/middle/bitcode/reader';
 import { BitstreamReader } from '../compiler/middle/bitcode/bitstream';
 import { verifyModule } from '../compiler/middle/verify';
@@ -14,7 +14,7 @@ import os from 'node:os';
 const cudaHome = tools().cudaHome;
 const LIBDEVICE = cudaHome ? path.join(cudaHome, 'nvvm', 'libdevice', 'libdevice.10.bc') : '';
 const haveLib = LIBDEVICE !== '' && fs.existsSync(LIBDEVICE);
-const llvmDis = ['llvm-dis', 'llvm-dis-14', '/usr/lib/llvm-14/bin/llvm-dis'].find(c => spawnSync(c, ['--version']).status === 0);
+const llvmDis = findTool('llvm-dis');
 
 interface DisFn { insts: number; ptrBitcasts: number }
 
@@ -100,9 +100,9 @@ describe.skipIf(!haveLib || !llvmDis)('bitcode reader vs llvm-dis (libdevice)', 
     try {
       const f = path.join(dir, 'libdevice.ll');
       fs.writeFileSync(f, printModule(m));
-      const as = spawnSync(llvmDis!.replace(/llvm-dis/, 'llvm-as'), ['-opaque-pointers', f, '-o', path.join(dir, 'l.bc')], { encoding: 'utf8' });
+      const as = spawnSync(requireTool('llvm-as'), ['-opaque-pointers', f, '-o', path.join(dir, 'l.bc')], { encoding: 'utf8' });
       expect(as.status, as.stderr).toBe(0);
-      const opt = spawnSync(llvmDis!.replace(/llvm-dis/, 'opt'), ['-opaque-pointers', '-passes=verify', path.join(dir, 'l.bc'), '-o', '/dev/null'], { encoding: 'utf8' });
+      const opt = spawnSync(requireTool('opt'), ['-opaque-pointers', '-passes=verify', path.join(dir, 'l.bc'), '-o', '/dev/null'], { encoding: 'utf8' });
       expect(opt.status, opt.stderr).toBe(0);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -131,7 +131,7 @@ describe.skipIf(!haveLib || !llvmDis)('bitcode reader vs llvm-dis (libdevice)', 
     const seen = new Map<number, number>();
     const r = new BitstreamReader(bytes, 4);
     r.walk({ record: (id) => seen.set(id, (seen.get(id) ?? 0) + 1) });
-    const bca = spawnSync(llvmDis!.replace(/llvm-dis/, 'llvm-bcanalyzer'), [LIBDEVICE], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const bca = spawnSync(requireTool('llvm-bcanalyzer'), [LIBDEVICE], { encoding: 'utf8', maxBuffer: 64 << 20 });
     const m = /Block ID #8 \(MODULE_BLOCK\):[\s\S]*?Num Records: (\d+)/.exec(bca.stdout);
     expect(m).not.toBeNull();
     expect(seen.get(8)).toBe(Number(m![1]));
@@ -141,7 +141,7 @@ describe.skipIf(!haveLib || !llvmDis)('bitcode reader vs llvm-dis (libdevice)', 
 
 // A second encoding of the same module: LLVM 14's own writer (module version 2: string table, newer record
 // forms), made by round-tripping llvm-dis output through llvm-as. Same functions, same instruction counts.
-const llvmAs = llvmDis?.replace(/llvm-dis/, 'llvm-as');
+const llvmAs = findTool('llvm-as');
 describe.skipIf(!haveLib || !llvmDis)('bitcode reader on LLVM 14 bitcode (llvm-as of llvm-dis of libdevice)', () => {
   it('reads every function with the same instruction count', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bitcode-14-'));

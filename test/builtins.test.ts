@@ -11,11 +11,12 @@ import type { Func, Inst, Module, Type, Value } from '../compiler/middle/ir';
 import { defaultOptions } from '../compiler/options';
 import { lowerBuiltinCall, lowerBuiltinVar, lowerPrintf, UNSUPPORTED_BUILTINS, dummyValue } from '../compiler/frontend/builtins';
 import type { BuiltinCtx } from '../compiler/frontend/builtins';
+import { findTool, libdeviceBytes } from './helpers/tools';
 
 const ROOT = join(__dirname, '..');
-const NVCC = existsSync('/usr/local/cuda/bin/nvcc') ? '/usr/local/cuda/bin/nvcc' : 'nvcc';
-const PTXAS = '/usr/local/cuda/bin/ptxas';
-const LLVM_AS = '/usr/bin/llvm-as';
+const NVCC = findTool('nvcc') ?? 'nvcc';
+const PTXAS = findTool('ptxas');
+const LLVM_AS = findTool('llvm-as');
 
 function kernel(name = 'k', params: Type[] = [T.ptr]): { m: Module; f: Func; ctx: BuiltinCtx } {
   const m = newModule();
@@ -62,7 +63,7 @@ async function checkWithOracles(m: Module, label: string): Promise<void> {
   try {
     if (!print) {
       console.warn(`[builtins:${label}] compiler/middle/llprint.ts printModule not available yet: llvm-as check skipped`);
-    } else if (existsSync(LLVM_AS)) {
+    } else if (LLVM_AS) {
       const ll = print(m);
       writeFileSync(join(dir, 'a.ll'), ll);
       try {
@@ -74,12 +75,12 @@ async function checkWithOracles(m: Module, label: string): Promise<void> {
     const emit = await loadBackend();
     if (!emit) {
       console.warn(`[builtins:${label}] compiler/backend/ptx.ts not available yet: ptxas check skipped`);
-    } else if (existsSync(PTXAS)) {
+    } else if (PTXAS) {
       // the __nv_* calls need libdevice linked, as compileUnit does, or ptxas reports them unresolved
-      const LIBDEVICE = '/usr/local/cuda/nvvm/libdevice/libdevice.10.bc';
-      if (existsSync(LIBDEVICE)) {
+      const libdevice = libdeviceBytes();
+      if (libdevice) {
         const { linkLibdevice } = await import('../compiler/middle/libdevice');
-        linkLibdevice(m, new Uint8Array(readFileSync(LIBDEVICE)), { arch: 90, ftz: false, precDiv: true, precSqrt: true, fastMath: false });
+        linkLibdevice(m, libdevice, { arch: 90, ftz: false, precDiv: true, precSqrt: true, fastMath: false });
       }
       const ptx = emit(m, { ...defaultOptions(), arch: 90 });
       writeFileSync(join(dir, 'a.ptx'), ptx);

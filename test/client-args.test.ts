@@ -1,4 +1,4 @@
-// cicc's argv grammar (research/cicc-cli-contract.md §1.2) as parsed by client/cicc-args.ts.
+// cicc's argv grammar (research/cicc-cli-contract.md §1.2) as parsed by cicc/args.ts.
 import { describe, it, expect } from 'vitest';
 import { parseCiccArgs, defaultOutputPath, CiccArgError } from '../cicc/args';
 import { splitRealCicc, adjustDiagnostic } from '../client/cicc';

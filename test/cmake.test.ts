@@ -7,16 +7,14 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
-import { HAVE_CC, PTXD_CICC_BIN, fatbinSection, startDaemon, ptxd, runAsync, exampleProject, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { REPO_ROOT, hasTool, requireTool, skipReason } from './helpers/tools';
+import { HAVE_CC, PTXD_CICC_BIN, fatbinSection, startDaemon, ptxd, runAsync, exampleProject, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const EXAMPLE = path.join(REPO_ROOT, 'make-integration', 'example');
 const TOOLCHAIN = path.join(REPO_ROOT, 'make-integration', 'ptxd.cmake');
 const SOURCES = fs.readdirSync(EXAMPLE).filter(f => f.endsWith('.cu')).sort();
-const has = (cmd: string) => spawnSync(cmd, ['--version'], { encoding: 'utf8' }).status === 0;
-const skip = skipReason('nvcc', 'ptxas') ?? (has('cmake') ? undefined : 'skipped: cmake not found');
-const NINJA = has('ninja');
+const skip = skipReason('nvcc', 'ptxas') ?? skipReason('cmake');
+const NINJA = hasTool('ninja');
 
 const sandboxes: DaemonSandbox[] = [];
 afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
@@ -24,13 +22,13 @@ afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
 const project = (name: string) => exampleProject(name, sandboxes);
 
 async function cmakeConfigure(sb: DaemonSandbox, src: string, build: string, configure: string[]): Promise<void> {
-  const c = await runAsync('cmake', ['-S', src, '-B', build, ...configure], { env: sb.env });
+  const c = await runAsync(requireTool('cmake'), ['-S', src, '-B', build, ...configure], { env: sb.env });
   expect(c.code, `configure: ${c.out}${c.err}`).toBe(0);
 }
 
 async function cmakeBuild(sb: DaemonSandbox, src: string, build: string, configure?: string[]): Promise<void> {
   if (configure) await cmakeConfigure(sb, src, build, configure);
-  const b = await runAsync('cmake', ['--build', build, '-j4'], { env: sb.env });
+  const b = await runAsync(requireTool('cmake'), ['--build', build, '-j4'], { env: sb.env });
   expect(b.code, `build: ${b.out}${b.err}`).toBe(0);
   expect(fs.existsSync(path.join(build, 'example')), 'the program linked').toBe(true);
 }

@@ -12,10 +12,10 @@ import { skim } from '../compiler/frontend/skim';
 import { generateIR } from '../compiler/frontend/irgen';
 import { printModule } from '../compiler/middle/llprint';
 import { parseCiccArgs } from '../cicc/args';
-import { KERNELS_DIR, capturedHostSource, ciccArgv, mkTempDir, prepareUnits, run, skipReason } from './helpers/tools';
+import { KERNELS_DIR, capturedHostSource, ciccArgv, findTool, mkTempDir, prepareUnits, run, skipReason } from './helpers/tools';
 
 const files = fs.readdirSync(KERNELS_DIR).filter(f => /^cxx2?_.*\.cu$/.test(f)).sort();
-const LLC = ['/usr/bin/llc', '/usr/lib/llvm-14/bin/llc'].find(p => fs.existsSync(p)) ?? null;
+const LLC = findTool('llc');
 const HAVE_GCC = run('gcc', ['--version']).status === 0 && run('g++', ['--version']).status === 0;
 
 /** Our IR for the unit, rewritten to run on the host CPU, plus a launcher per kernel and a table by name. */

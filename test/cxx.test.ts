@@ -9,6 +9,7 @@ import { compileUnit } from '../compiler/compile';
 import { formatDiagnostic } from '../compiler/diagnostics';
 import { parseCiccArgs } from '../cicc/args';
 import { KERNELS_DIR, ciccArgv, libdeviceBytes, mkTempDir, prepareUnits, requireTool, run, skipReason } from './helpers/tools';
+import { ptxFuncs, ptxSymbols } from './helpers/ptx';
 
 /** Features not implemented yet: the unit must come back unsupported, with a reason naming the feature. */
 const UNSUPPORTED: [string, string, RegExp][] = [
@@ -27,20 +28,6 @@ __global__ void k(int *p) { M *m = new M; p[0] = m != nullptr; }`, /operator new
 
 const ARCHS = [75, 90] as const;
 const files = fs.readdirSync(KERNELS_DIR).filter(f => /^(cxx2?|cuda)_.*\.cu$/.test(f)).sort();
-
-/** Names of the kernels and variables a PTX module defines or declares at module scope. */
-function ptxSymbols(ptx: string): string[] {
-  const out = new Set<string>();
-  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.entry\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
-  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.extern\s+|\.weak\s+)?\.(?:global|const|shared)\s+(?:\.attribute\(\.\w+\)\s+)?(?:\.align\s+\d+\s+)?\.\w+\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
-  return [...out].filter(n => !n.startsWith('$str') && !n.startsWith('__unnamed')).sort();
-}
-/** Device functions a PTX module defines (not inlined). */
-function ptxFuncs(ptx: string): string[] {
-  const out = new Set<string>();
-  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+)?\.func\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
-  return [...out].filter(n => n !== 'vprintf' && n !== '__assertfail').sort();
-}
 
 const skip = skipReason('nvcc', 'ptxas');
 

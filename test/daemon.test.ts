@@ -14,8 +14,8 @@ import { createServer, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnits, requireTool, run, skipReason, type PreparedUnit } from './helpers/tools';
 import {
-  PTXD_CICC_BIN, alive, daemonPid, ptxd, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox,
-} from './daemon-helpers';
+  PTXD_CICC_BIN, alive, builtIdentity, daemonPid, ptxd, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox,
+} from './helpers/daemon';
 import { encodeFrame, FrameReader, type Message } from '../protocol/messages';
 import { Store } from '../service/store/store';
 import { newNonce, proof, writeKey } from '../protocol/auth';
@@ -48,14 +48,6 @@ async function referencePtx(u: PreparedUnit): Promise<string> {
   const r = await cicc(sb, u, out);
   if (r.code !== 0) throw new Error(`in-process compile failed: ${r.err}`);
   return fs.readFileSync(ciccOutputs(out).ptx, 'utf8');
-}
-
-/** The identity this build's client sends (computed by the built client, as the real one does). */
-function builtIdentity(sb: DaemonSandbox): { proto: number; version: string; stamp: string; cacheDir: string } {
-  const js = path.join(REPO_ROOT, 'dist', 'protocol', 'connection.js');
-  const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(js)}).clientIdentity(process.env)))`],
-    { env: sb.env, encoding: 'utf8' });
-  return JSON.parse(r.stdout);
 }
 
 /**

@@ -15,7 +15,7 @@ import { mkTempDir, tools } from './helpers/tools';
 import { confirmErrors } from '../watch/run-unit';
 import type { Diagnostic } from '../compiler/diagnostics';
 import { preludeOf } from '../service/prelude-key';
-import { HAVE_CC, PTXD_CICC_BIN, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD_CICC_BIN, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const NVCC = tools().nvcc;
 

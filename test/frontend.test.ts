@@ -12,17 +12,18 @@ import { generateIR } from '../compiler/frontend/irgen';
 import { printModule } from '../compiler/middle/llprint';
 import { defaultOptions } from '../compiler/options';
 import { formatDiagnostic, Unsupported } from '../compiler/diagnostics';
-import { mkTempDir, prepareUnit } from './helpers/tools';
+import { hasTool, mkTempDir, prepareUnit, requireTool } from './helpers/tools';
+import { ptxFuncs, ptxSymbols } from './helpers/ptx';
 
-const HAVE_NVCC = spawnSync('nvcc', ['--version']).status === 0;
-const HAVE_LLVM_AS = existsSync('/usr/bin/llvm-as');
+const HAVE_NVCC = hasTool('nvcc');
+const HAVE_LLVM_AS = hasTool('llvm-as');
 
 interface Built { ii: string; ptx: string; moduleId: string; dir: string }
 function nvcc(name: string, src: string, mode: 'c' | 'ptx' = 'c', flags: string[] = []): Built {
   const dir = mkdtempSync(join(tmpdir(), 'ptxd-fe-'));
   writeFileSync(join(dir, name + '.cu'), src);
   const args = ['-arch=sm_90', ...flags, mode === 'c' ? '-c' : '-ptx', name + '.cu', '--keep', '--keep-dir', dir, '-o', mode === 'c' ? name + '.o' : name + '.ptx'];
-  spawnSync('nvcc', args, { cwd: dir, encoding: 'utf8' });
+  spawnSync(requireTool('nvcc'), args, { cwd: dir, encoding: 'utf8' });
   const ii = readFileSync(join(dir, name + '.cpp1.ii'), 'utf8');
   const ptx = existsSync(join(dir, name + '.ptx')) ? readFileSync(join(dir, name + '.ptx'), 'utf8') : '';
   const mid = readdirSync(dir).find(f => f.endsWith('.module_id'));
@@ -38,15 +39,8 @@ function frontend(b: Built, file: string) {
 function llvmAs(ll: string, dir: string): string {
   const f = join(dir, 'out.ll');
   writeFileSync(f, ll);
-  const r = spawnSync('llvm-as', ['-opaque-pointers', f, '-o', '/dev/null'], { encoding: 'utf8' });
+  const r = spawnSync(requireTool('llvm-as'), ['-opaque-pointers', f, '-o', '/dev/null'], { encoding: 'utf8' });
   return r.status === 0 ? '' : r.stderr;
-}
-/** Symbols (.entry/.func/.global/.const/.shared) defined in a real PTX. */
-function ptxSymbols(ptx: string): string[] {
-  const out: string[] = [];
-  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+)?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/gm)) out.push(m[1]!);
-  for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.extern\s+)?\.(?:global|const|shared)\s+\.align\s+\d+\s+\.\w+\s+([A-Za-z_$][\w$]*)/gm)) out.push(m[1]!);
-  return out;
 }
 
 const it_ = HAVE_NVCC && HAVE_LLVM_AS ? it : it.skip;
@@ -71,7 +65,7 @@ int main() { return 0; }
     const ll = printModule(r.module);
     expect(llvmAs(ll, b.dir)).toBe('');
     const names = r.module.funcs.filter(f => f.isKernel).map(f => f.name);
-    const real = ptxSymbols(b.ptx);
+    const real = [...ptxSymbols(b.ptx), ...ptxFuncs(b.ptx)];
     for (const n of names) expect(real).toContain(n);
     expect(names.length).toBe(3);
     expect(r.stub.kernels.map(k => k.name)).toEqual(['sk', 'saxpy', 'anon']);
@@ -100,7 +94,7 @@ __global__ void __launch_bounds__(128, 2) k3(int *p) { extern __shared__ float d
     expect(r.diagnostics.map(d => d.message)).toEqual([]);
     const ll = printModule(r.module);
     expect(llvmAs(ll, b.dir)).toBe('');
-    const real = ptxSymbols(b.ptx);
+    const real = [...ptxSymbols(b.ptx), ...ptxFuncs(b.ptx)];
     for (const f of r.module.funcs) if (f.blocks.length && !f.name.startsWith('llvm.')) expect(real).toContain(f.name);
     for (const g of r.module.globals) if (!g.name.startsWith('$str')) expect(real).toContain(g.name);
     const k3 = r.module.funcs.find(f => f.name === '_Z2k3Pi')!;
@@ -120,7 +114,7 @@ __global__ void k5(Anon a, Anon *b, int arr[4]) {}
 `);
     const r = frontend(b, 'mg.cu');
     expect(r.diagnostics).toEqual([]);
-    const real = ptxSymbols(b.ptx);
+    const real = [...ptxSymbols(b.ptx), ...ptxFuncs(b.ptx)];
     const defined = r.module.funcs.filter(f => f.blocks.length).map(f => f.name);
     expect(defined).toEqual(['_Z12matmul_tiledPKiS0_Pxiii', '_Z2k54AnonPS_Pi', '_ZN2ns1gEPNS_1TES0_P1SS2_']);
     for (const n of defined) expect(real).toContain(n);
@@ -167,7 +161,7 @@ done:
     expect(r.diagnostics.map(d => formatDiagnostic(d, true))).toEqual([]);
     const ll = printModule(r.module);
     expect(llvmAs(ll, b.dir)).toBe('');
-    const real = ptxSymbols(b.ptx);
+    const real = [...ptxSymbols(b.ptx), ...ptxFuncs(b.ptx)];
     expect(real).toContain(r.module.funcs.find(f => f.isKernel)!.name);
   });
 
@@ -212,7 +206,7 @@ __global__ void hk(int *p, float *f, unsigned long long *u, double *d) {
       catch (e) { if (e instanceof Unsupported) { console.warn(`${f}: unsupported: ${e.reason}`); return; } throw e; }
       expect(r.diagnostics.map(d => formatDiagnostic(d, true)), f).toEqual([]);
       expect(llvmAs(printModule(r.module), b.dir), f).toBe('');
-      const real = ptxSymbols(b.ptx);
+      const real = [...ptxSymbols(b.ptx), ...ptxFuncs(b.ptx)];
       for (const k of r.module.funcs.filter(x => x.isKernel)) expect(real, f).toContain(k.name);
       rmSync(b.dir, { recursive: true, force: true });
     });
@@ -226,14 +220,14 @@ describe('frontend: diagnostics like cicc', () => {
     const r = frontend(b, 'bad.cu');
     const text = r.diagnostics.map(d => formatDiagnostic(d, false)).join('');
     // what the real cicc printed for the same unit
-    const real = spawnSync('nvcc', ['-arch=sm_90', '-ptx', 'bad.cu', '-o', '/dev/null'], { cwd: b.dir, encoding: 'utf8' }).stderr;
+    const real = spawnSync(requireTool('nvcc'), ['-arch=sm_90', '-ptx', 'bad.cu', '-o', '/dev/null'], { cwd: b.dir, encoding: 'utf8' }).stderr;
     expect(text + `${r.diagnostics.length} errors detected in the compilation of "bad.cu".\n`).toBe(real.replace(/^.*\n(?=bad\.cu)/, ''));
   });
 
   it_('type errors', () => {
     const b = nvcc('bad2', `struct A { int x; };\n__global__ void k(int *p, A a) {\n  a.y = 1;\n  p = 3.0;\n  int z = a;\n}\n`, 'ptx');
     const r = frontend(b, 'bad2.cu');
-    const real = spawnSync('nvcc', ['-arch=sm_90', '-ptx', 'bad2.cu', '-o', '/dev/null'], { cwd: b.dir, encoding: 'utf8' }).stderr;
+    const real = spawnSync(requireTool('nvcc'), ['-arch=sm_90', '-ptx', 'bad2.cu', '-o', '/dev/null'], { cwd: b.dir, encoding: 'utf8' }).stderr;
     const realLines = [...real.matchAll(/^bad2\.cu\((\d+)\): error: (.*)$/gm)].map(m => `${m[1]}: ${m[2]}`);
     expect(r.diagnostics.map(d => `${d.line}: ${d.message}`)).toEqual(realLines);
   });

@@ -1,6 +1,6 @@
 // Incremental compiles in the daemon's compile pool (daemon/scheduler/pool.ts): worker threads share one
 // LMDB piece store (daemon/unit.ts LmdbPieceStore). For pools of 1, 2 and 4 workers, the edit series of
-// test/incremental-fixture.ts submitted all at once in shuffled order (so entries are written by
+// test/helpers/incremental-fixture.ts submitted all at once in shuffled order (so entries are written by
 // different workers, concurrently, in any order) gives exactly the clean compile of each unit; a second
 // round finds every kernel in the store. The pool runs the built compiler (dist/), like the daemon.
 
@@ -8,9 +8,10 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, libdeviceBytes, mkTempDir, skipReason } from './helpers/tools';
+import { shuffled } from './helpers/shuffle';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
-import { SERIES, prepareSource, prepareVariant, type Prepared } from './incremental-fixture';
+import { SERIES, prepareSource, prepareVariant, type Prepared } from './helpers/incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 
@@ -19,18 +20,6 @@ const skip = skipReason('nvcc') ?? (fs.existsSync(DIST_WORKER) ? undefined : 'sk
 
 const pools: Pool[] = [];
 afterAll(async () => { for (const p of pools) await p.close(); });
-
-/** Deterministic shuffle (seeded LCG). */
-function shuffled<T>(xs: T[], seed: number): T[] {
-  const a = [...xs];
-  let s = seed;
-  for (let i = a.length - 1; i > 0; i--) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    const j = s % (i + 1);
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
 
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
 

@@ -9,7 +9,7 @@ import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
 import { skipReason, libdeviceBytes } from './helpers/tools';
-import { prepareSource, type Prepared } from './incremental-fixture';
+import { prepareSource, type Prepared } from './helpers/incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 

@@ -1,33 +1,22 @@
 // Per-root incremental compilation (compiler/incremental/): after every step of a scripted series of edits,
 // the PTX and stub built from cached roots are byte-identical to a clean compile of the same unit (the
 // oracle: compileUnit without a piece store), ptxas accepts the PTX, and exactly the roots the edit
-// affects are recompiled. The fixture and its edits: test/incremental-fixture.ts.
+// affects are recompiled. The fixture and its edits: test/helpers/incremental-fixture.ts.
 
 import { describe, it, expect, beforeAll } from 'vitest';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import type { CompileOptions } from '../compiler/options';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
-import { KERNELS_DIR, prepareUnit, skipReason, unitOptions, libdeviceBytes, tools } from './helpers/tools';
-import { ALL, ARCH, SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './incremental-fixture';
+import { KERNELS_DIR, prepareUnit, skipReason, unitOptions, libdeviceBytes } from './helpers/tools';
+import { ptxas } from './helpers/ptx';
+import { ALL, ARCH, SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './helpers/incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 
 const skip = skipReason('nvcc', 'ptxas');
-
-let ptxasDir = '';
-function ptxas(ptx: string, arch: number): string {
-  if (!ptxasDir) ptxasDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ptxd-incr-'));
-  const f = path.join(ptxasDir, `k${Math.random().toString(36).slice(2)}.ptx`);
-  fs.writeFileSync(f, ptx);
-  const r = spawnSync(tools().ptxas!, [`-arch=sm_${arch}`, f, '-o', '/dev/null'], { encoding: 'utf8' });
-  fs.rmSync(f, { force: true });
-  return r.status === 0 ? '' : (r.stderr || r.stdout || `exit ${r.status}`);
-}
 
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
 

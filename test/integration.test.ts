@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import {
   BUILD_DIR, integrationArchs, PTXD_CICC, expectedOutput, gencodeFlags, kernelPrograms, mkTempDir, programNvccFlags, requireTool, skipReason,
 } from './helpers/tools';
-import { HAVE_CC, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const CONCURRENCY = 2;
 /** Some 200 programs, each a host compile, one or three device compiles and ptxas runs, a link: about five minutes on two cores. */

@@ -24,11 +24,11 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
 import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
-import { HAVE_CC, PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD_CICC_BIN, runAsync, sandbox, startDaemon, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const DAEMON_CLIENT_JS = path.join(REPO_ROOT, 'dist', 'protocol', 'connection.js');
 const skip = skipReason('nvcc', 'ptxas') ??
-  (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found') ??
+  skipReason('make') ??
   (fs.existsSync(JOBSERVER_JS) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');
 
 /** A unit of `kernels` kernels, each with an inlined helper and a shared-memory reduction. */
@@ -131,7 +131,7 @@ function project(name: string, units: { kernels: number; broken?: boolean }[], e
 }
 
 function make(sb: DaemonSandbox, src: string, args: string[], env: NodeJS.ProcessEnv = {}) {
-  return runAsync('make', ['-j4', `NVCC=${requireTool('nvcc')}`, `NODE=${process.execPath}`, ...args], { env: { ...sb.env, ...env }, cwd: src });
+  return runAsync(requireTool('make'), ['-j4', `NVCC=${requireTool('nvcc')}`, `NODE=${process.execPath}`, ...args], { env: { ...sb.env, ...env }, cwd: src });
 }
 
 const LOST = /jobserver tokens/;

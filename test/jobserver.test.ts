@@ -14,10 +14,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { requireTool, skipReason } from './helpers/tools';
 import { CHECK_TOKENS, JOBSERVER_JS } from './helpers/jobserver-scripts';
-import { PTXD_CICC_BIN, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { PTXD_CICC_BIN, runAsync, sandbox, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const skip = skipReason('nvcc', 'ptxas') ??
-  (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found') ??
+  skipReason('make') ??
   (fs.existsSync(JOBSERVER_JS) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');
 
 const UNITS = 16;
@@ -103,7 +103,7 @@ function project(name: string, broken?: number): { sb: DaemonSandbox; src: strin
 }
 
 function make(sb: DaemonSandbox, src: string, args: string[]) {
-  return runAsync('make', ['-j4', `NVCC=${requireTool('nvcc')}`, `NODE=${process.execPath}`, ...args], { env: sb.env, cwd: src });
+  return runAsync(requireTool('make'), ['-j4', `NVCC=${requireTool('nvcc')}`, `NODE=${process.execPath}`, ...args], { env: sb.env, cwd: src });
 }
 
 const viaPtxd = `NVCCFLAGS_EXTRA=--cicc-prefix=${PTXD_CICC_BIN}`;

@@ -12,6 +12,7 @@ import {
   KERNELS_DIR, PTXD_CICC, ciccArgv, ciccOutputs, kernelPrograms, libdeviceBytes, mkTempDir, prepareUnit, requireTool, run, skipReason,
   type PreparedUnit,
 } from './helpers/tools';
+import { ptxas } from './helpers/ptx';
 import type { CompileOptions } from '../compiler/options';
 
 const skip = skipReason('nvcc', 'ptxas');
@@ -92,13 +93,6 @@ function stripLineInfo(ptx: string): string {
   return s.endsWith('}\n\n') ? s : s + '\n';
 }
 
-function ptxasOk(ptx: string, arch: number): void {
-  const dir = mkTempDir('lineinfo');
-  fs.writeFileSync(path.join(dir, 'x.ptx'), ptx);
-  const r = run(requireTool('ptxas'), [`-arch=sm_${arch}`, '-lineinfo', path.join(dir, 'x.ptx'), '-o', path.join(dir, 'x.cubin')]);
-  expect(r.status, r.stderr).toBe(0);
-}
-
 describe.skipIf(skip !== undefined)(`-lineinfo ${skip ?? ''}`, () => {
   for (const name of Object.keys(FIXTURES)) {
     it(`${name}: the same positions, inlining chains and files as the real cicc`, () => {
@@ -109,7 +103,7 @@ describe.skipIf(skip !== undefined)(`-lineinfo ${skip ?? ''}`, () => {
       const theirs = [...new Set(locs(u.refPtx))].filter(l => !/:0:\d+$/.test(l.split(' ')[0]!)).sort();
       expect([...new Set(locs(ptx))].sort()).toEqual(theirs);
       expect(fileTable(ptx)).toEqual(fileTable(u.refPtx));
-      ptxasOk(ptx, 90);
+      expect(ptxas(ptx, 90, ['-lineinfo'])).toBe('');
     });
   }
 
@@ -126,7 +120,7 @@ describe.skipIf(skip !== undefined)(`-lineinfo ${skip ?? ''}`, () => {
     expect(c.ptx).not.toContain('inlined_at');
     expect(c.ptx).not.toContain('.debug_str');
     expect([...new Set(locs(c.ptx))].sort()).toEqual([...new Set(locs(ref))].sort());
-    ptxasOk(c.ptx, 90);
+    expect(ptxas(c.ptx, 90, ['-lineinfo'])).toBe('');
   });
 
   it('a relative source name resolves against the compiler\'s cwd, as cicc does (through nvcc and bin/ptxd-cicc)', () => {
@@ -157,6 +151,6 @@ describe.skipIf(skip !== undefined)(`-lineinfo ${skip ?? ''}`, () => {
     expect(stripLineInfo(ptx)).toBe(ours(u, { lineInfo: false, compDir: undefined }));
     const refFiles = new Set(fileTable(u.refPtx));
     for (const f of fileTable(ptx)) expect(refFiles, `${f} is in cicc's file table`).toContain(f);
-    ptxasOk(ptx, 90);
+    expect(ptxas(ptx, 90, ['-lineinfo'])).toBe('');
   });
 });

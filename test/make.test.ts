@@ -11,11 +11,11 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPO_ROOT, requireTool, skipReason } from './helpers/tools';
-import { PTXD_CICC_BIN, alive, daemonPid, fatbinSection, runAsync, exampleProject, sleep, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { PTXD_CICC_BIN, alive, daemonPid, fatbinSection, runAsync, exampleProject, sleep, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const EXAMPLE = path.join(REPO_ROOT, 'make-integration', 'example');
 const SOURCES = fs.readdirSync(EXAMPLE).filter(f => f.endsWith('.cu')).sort();
-const skip = skipReason('nvcc', 'ptxas') ?? (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found');
+const skip = skipReason('nvcc', 'ptxas') ?? skipReason('make');
 
 const sandboxes: DaemonSandbox[] = [];
 afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
@@ -23,7 +23,7 @@ afterAll(async () => { for (const sb of sandboxes) await stopDaemon(sb); });
 const project = (name: string) => exampleProject(name, sandboxes);
 
 function make(sb: DaemonSandbox, src: string, build: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}) {
-  return runAsync('make', ['-j4', `NVCC=${requireTool('nvcc')}`, `BUILD=${build}`, ...extra], { env: { ...sb.env, ...env }, cwd: src });
+  return runAsync(requireTool('make'), ['-j4', `NVCC=${requireTool('nvcc')}`, `BUILD=${build}`, ...extra], { env: { ...sb.env, ...env }, cwd: src });
 }
 
 const prefix = `NVCCFLAGS_EXTRA=--cicc-prefix=${PTXD_CICC_BIN}`;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { tools, skipReason, requireTool, run } from './helpers/tools';
+import { findTool, tools, skipReason, requireTool, run } from './helpers/tools';
 import { newModule, newFunc, funcTy, declareFunc, Builder, T, type Module, type Func } from '../compiler/middle/ir';
 import { linkLibdevice } from '../compiler/middle/libdevice';
 import { reflectValue, type ReflectConfig } from '../compiler/middle/reflect';
@@ -112,10 +112,11 @@ describe.skipIf(!have)('libdevice linking', () => {
     try {
       const f = path.join(dir, 'u.ll');
       fs.writeFileSync(f, printModule(m));
-      const as = spawnSync('llvm-as', ['-opaque-pointers', f, '-o', path.join(dir, 'u.bc')], { encoding: 'utf8' });
-      if (as.error) return; // llvm-as absent: the rest of the test still ran
+      const llvmAs = findTool('llvm-as');
+      if (!llvmAs) return; // llvm-as absent: the rest of the test still ran
+      const as = spawnSync(llvmAs, ['-opaque-pointers', f, '-o', path.join(dir, 'u.bc')], { encoding: 'utf8' });
       expect(as.status, as.stderr).toBe(0);
-      const opt = spawnSync('opt', ['-opaque-pointers', '-passes=verify', path.join(dir, 'u.bc'), '-o', '/dev/null'], { encoding: 'utf8' });
+      const opt = spawnSync(requireTool('opt'), ['-opaque-pointers', '-passes=verify', path.join(dir, 'u.bc'), '-o', '/dev/null'], { encoding: 'utf8' });
       expect(opt.status, opt.stderr).toBe(0);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

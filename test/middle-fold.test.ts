@@ -8,7 +8,7 @@ import { printModule } from '../compiler/middle/llprint';
 import { simplifyInst, optimize } from '../compiler/middle/passes';
 import { verifyModule } from '../compiler/middle/verify';
 import { defaultOptions } from '../compiler/options';
-import { HAVE_LLI, lli, llvmAccepts } from './middle-helpers';
+import { HAVE_LLI, lli, llvmAccepts } from './helpers/llvm';
 
 const fty = (ret: Type, params: Type[], varargs = false) => funcTy(ret, params, varargs) as Type & { k: 'func' };
 const opts = { ...defaultOptions(), optLevel: 3 as const, ftz: false, precDiv: true };

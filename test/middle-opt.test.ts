@@ -11,7 +11,7 @@ import { sroa } from '../compiler/middle/passes/sroa';
 import { inferAddressSpaces } from '../compiler/middle/passes/addrspace';
 import { verifyModule } from '../compiler/middle/verify';
 import { defaultOptions } from '../compiler/options';
-import { HAVE_LLI, lli, llvmAccepts } from './middle-helpers';
+import { HAVE_LLI, lli, llvmAccepts } from './helpers/llvm';
 
 const fty = (ret: Type, params: Type[], varargs = false) => funcTy(ret, params, varargs) as Type & { k: 'func' };
 const opts = { ...defaultOptions(), optLevel: 3 as const };

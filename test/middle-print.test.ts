@@ -9,7 +9,7 @@ import { printModule, fpConstStr } from '../compiler/middle/llprint';
 import { verifyModule } from '../compiler/middle/verify';
 import { optimize } from '../compiler/middle/passes';
 import { defaultOptions } from '../compiler/options';
-import { llvmAccepts } from './middle-helpers';
+import { llvmAccepts } from './helpers/llvm';
 
 const fty = (ret: Type, params: Type[], varargs = false) => funcTy(ret, params, varargs) as Type & { k: 'func' };
 

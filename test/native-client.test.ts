@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KERNELS_DIR, ciccArgv, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from './helpers/tools';
-import { HAVE_CC, PTXD_CICC_BIN, ptxd, sandbox, startDaemon, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD_CICC_BIN, ptxd, sandbox, startDaemon, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 import { NATIVE_CLIENT, REPO_ROOT, buildStamp, ptxdVersion } from '../protocol/version';
 import { INSTALL_DIR } from '../protocol/paths';
 import { PROTOCOL } from '../protocol/messages';

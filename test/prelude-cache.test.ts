@@ -13,6 +13,7 @@ import { skim } from '../compiler/frontend/skim';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import type { Index } from '../compiler/frontend/index-types';
 import { KERNELS_DIR, LONG, prepareUnits, skipReason, unitOptions } from './helpers/tools';
+import { shuffled } from './helpers/shuffle';
 
 process.env.PTXD_FALLBACK = 'never';
 
@@ -21,18 +22,6 @@ interface Unit { name: string; src: string; opts: CompileOptions }
 /** The outputs that must not depend on the cache (not the phase times). */
 function outputs(r: CompileResult): object {
   return { ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported };
-}
-
-/** Deterministic shuffle (xorshift), so a failure reproduces. */
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const a = xs.slice();
-  let s = seed >>> 0 || 1;
-  for (let i = a.length - 1; i > 0; i--) {
-    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
-    const j = s % (i + 1);
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
 }
 
 function tokensView(t: TokensWithErrors): object {

@@ -7,7 +7,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mkTempDir } from './helpers/tools';
-import { freePort, redisSkip, startRedis, startServe, type ObjectServer, type RedisServer } from './remote-helpers';
+import { freePort, redisSkip, startRedis, startServe, type ObjectServer, type RedisServer } from './helpers/remote-servers';
 import { encodeCommand, RespError, RespParser } from '../service/store/remote/resp';
 import { sign, verify } from '../service/store/remote/sign';
 import { remoteConfig, redact, type RemoteConfig } from '../service/store/remote/config';

@@ -22,12 +22,12 @@ import * as path from 'node:path';
 import { REPO_ROOT, mkTempDir, requireTool, skipReason } from './helpers/tools';
 import {
   PTXD_CICC_BIN, exampleProject, fatbinSection, runAsync, sandbox, sleep, stats, stopDaemon, waitFor, type DaemonSandbox,
-} from './daemon-helpers';
-import { nginxSkip, redisSkip, startNginxDav, startRedis, startServe } from './remote-helpers';
+} from './helpers/daemon';
+import { nginxSkip, redisSkip, startNginxDav, startRedis, startServe } from './helpers/remote-servers';
 import { RedisBackend } from '../service/store/remote/redis';
 
 const SOURCES = fs.readdirSync(path.join(REPO_ROOT, 'make-integration', 'example')).filter(f => f.endsWith('.cu')).sort();
-const skip = skipReason('nvcc', 'ptxas') ?? (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found');
+const skip = skipReason('nvcc', 'ptxas') ?? skipReason('make');
 
 const sandboxes: DaemonSandbox[] = [];
 const servers: { stop(): void }[] = [];
@@ -52,7 +52,7 @@ function machine(name: string, url: string, writer: boolean): DaemonSandbox {
 }
 
 function make(sb: DaemonSandbox, src: string, build: string) {
-  return runAsync('make', ['-j4', `NVCC=${requireTool('nvcc')}`, `BUILD=${build}`, `NVCCFLAGS_EXTRA=--cicc-prefix=${PTXD_CICC_BIN}`],
+  return runAsync(requireTool('make'), ['-j4', `NVCC=${requireTool('nvcc')}`, `BUILD=${build}`, `NVCCFLAGS_EXTRA=--cicc-prefix=${PTXD_CICC_BIN}`],
     { env: sb.env, cwd: src });
 }
 

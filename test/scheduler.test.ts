@@ -10,7 +10,8 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KERNELS_DIR, REPO_ROOT, mkTempDir, prepareUnit, skipReason } from './helpers/tools';
+import { KERNELS_DIR, REPO_ROOT, libdeviceBytes, mkTempDir, prepareUnit, skipReason } from './helpers/tools';
+import { shuffled } from './helpers/shuffle';
 import { defaultOptions, type CompileOptions } from '../compiler/options';
 import { compileUnit } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
@@ -22,7 +23,6 @@ const DIST_COMPILER = path.join(REPO_ROOT, 'dist', 'compiler', 'compile.js');
 const DIST_POOL = path.join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
 const skip = skipReason('nvcc') ?? (fs.existsSync(DIST_POOL) && fs.existsSync(DIST_COMPILER) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');
 
-const LIBDEVICE = '/usr/local/cuda/nvvm/libdevice/libdevice.10.bc';
 const KERNELS = ['math_float.cu', 'saxpy.cu', 'reduce_shared.cu', 'matmul_tiled.cu', 'atomics_int.cu', 'struct_byvalue.cu', 'scan.cu', 'warp_reduce.cu', 'printf.cu'];
 
 const pools: Pool[] = [];
@@ -34,18 +34,6 @@ function newPool(size: number, compileModule?: string, keepPrelude = false): Poo
   return p;
 }
 
-/** A deterministic shuffle (a seeded LCG), different per seed. */
-function shuffled<T>(xs: T[], seed: number): T[] {
-  const a = [...xs];
-  let s = seed;
-  for (let i = a.length - 1; i > 0; i--) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    const j = s % (i + 1);
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
-
 describe.skipIf(skip !== undefined)(`compile pool ${skip ?? ''}`, () => {
   const units = KERNELS.map(k => {
     const u = prepareUnit(path.join(KERNELS_DIR, k), 90);
@@ -53,7 +41,7 @@ describe.skipIf(skip !== undefined)(`compile pool ${skip ?? ''}`, () => {
     return { name: k, text: fs.readFileSync(u.ii, 'utf8'), options };
   });
   // What the daemon passes: libdevice bytes (math_float.cu links it); the workers add prelude caches.
-  const env = { libdevice: new Uint8Array(fs.readFileSync(LIBDEVICE)) };
+  const env = { libdevice: libdeviceBytes() };
 
   it('gives what compileUnit gives here, with 1, 2 and 4 workers and in any order', async () => {
     const expected = new Map(units.map(u => {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { KERNELS_DIR, REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, skipReason, type PreparedUnit } from './helpers/tools';
-import { HAVE_CC, PTXD, PTXD_CICC_BIN, handshake, ptxd, runAsync, sandbox, startDaemon, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { HAVE_CC, PTXD, PTXD_CICC_BIN, builtIdentity, handshake, ptxd, runAsync, sandbox, startDaemon, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { encodeFrame, FrameReader, type Message } from '../protocol/messages';
 import { clientIdentity } from '../protocol/connection';
 import { CLIENT_ENV_VARS } from '../daemon/client-env';
@@ -43,14 +43,6 @@ const CLIENTS: [string, (sb: DaemonSandbox) => string[]][] = [
 function callClient(client: string[], u: PreparedUnit, out: string, env: NodeJS.ProcessEnv) {
   fs.mkdirSync(out, { recursive: true });
   return runAsync(client[0]!, [...client.slice(1), u.realCicc, ...ciccArgv(u, out)], { env });
-}
-
-/** The identity this build's clients send (computed by the built code, as theirs is). */
-function builtIdentity(sb: DaemonSandbox): ReturnType<typeof clientIdentity> {
-  const js = path.join(REPO_ROOT, 'dist', 'protocol', 'connection.js');
-  const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(js)}).clientIdentity(process.env)))`],
-    { env: sb.env, encoding: 'utf8' });
-  return JSON.parse(r.stdout) as ReturnType<typeof clientIdentity>;
 }
 
 const mode = (p: string) => fs.lstatSync(p).mode & 0o777;

@@ -2,7 +2,7 @@
 // .cpp1.ii files produced by nvcc (empty unit, all-common-headers unit) with facts only a working skimmer gets.
 import { describe, it, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lex, tokText } from '../compiler/frontend/lexer';
@@ -10,6 +10,7 @@ import { skim } from '../compiler/frontend/skim';
 import { DeclFlag } from '../compiler/frontend/index-types';
 import type { DeclEntry, Index } from '../compiler/frontend/index-types';
 import type { Tokens } from '../compiler/frontend/tokens';
+import { findTool } from './helpers/tools';
 
 function sk(src: string): { t: Tokens; ix: Index; d: (name: string, k?: number) => DeclEntry } {
   const t = lex(src);
@@ -274,7 +275,7 @@ describe('skim: robustness', () => {
 });
 
 // ---- real toolkit output
-const NVCC = existsSync('/usr/local/cuda/bin/nvcc') ? '/usr/local/cuda/bin/nvcc' : 'nvcc';
+const NVCC = findTool('nvcc') ?? 'nvcc';
 let hasNvcc = false;
 try { execFileSync(NVCC, ['--version'], { stdio: 'ignore' }); hasNvcc = true; } catch { hasNvcc = false; }
 

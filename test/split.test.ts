@@ -1,7 +1,7 @@
 // A unit's kernels compiled on several workers at once (daemon/scheduler/split.ts): the request's own
 // worker plans, each worker compiles a share of the missing kernels into one shared LMDB piece store,
 // then the unit's ordinary compile only assembles. With pools of 1, 2 and 4 workers, from an empty store
-// and along edits of test/incremental-fixture.ts (15 kernels), the output is byte-identical to a clean
+// and along edits of test/helpers/incremental-fixture.ts (15 kernels), the output is byte-identical to a clean
 // whole compile; the split uses exactly the workers that are free, and happens only on 3 workers or more
 // (below, a first compile stays whole and later ones go kernel by kernel on the request's own worker). The pool runs the built compiler (dist/), like the daemon.
 
@@ -13,7 +13,7 @@ import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
 import { Scheduler } from '../daemon/scheduler/scheduler';
 import { MIN_SPLIT_WORKERS, compileSplit } from '../daemon/scheduler/split';
-import { ALL, prepareVariant, shortName, type Variant } from './incremental-fixture';
+import { ALL, prepareVariant, shortName, type Variant } from './helpers/incremental-fixture';
 
 process.env.PTXD_FALLBACK = 'never';
 

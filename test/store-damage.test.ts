@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KERNELS_DIR, REPO_ROOT, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
-import { buildThroughClient, ptxdWarnings, ptxd, sandbox, stats, stopDaemon, type DaemonSandbox } from './daemon-helpers';
+import { buildThroughClient, ptxdWarnings, ptxd, sandbox, stats, stopDaemon, type DaemonSandbox } from './helpers/daemon';
 
 const skip = skipReason('nvcc', 'ptxas');
 const sandboxes: DaemonSandbox[] = [];

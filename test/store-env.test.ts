@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KERNELS_DIR, mkTempDir, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
-import { buildThroughClient, ptxdWarnings, daemonPid, ptxd, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { buildThroughClient, ptxdWarnings, daemonPid, ptxd, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 
 const skip = skipReason('nvcc', 'ptxas');
 const sandboxes: DaemonSandbox[] = [];

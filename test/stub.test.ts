@@ -3,15 +3,16 @@
 // kernels and variables. The argv goes through our parseCiccArgs, so this also checks that the options
 // that shape the stub (--device-c, hidden visibility, include/stub names, module id) are parsed right.
 import { describe, it, expect, beforeAll } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateStub, type StubKernelExtras } from '../compiler/frontend/stub';
 import type { HostType, StubInput, StubKernel, StubParam, StubVariable } from '../compiler/frontend/stub-types';
 import { parseCiccArgs } from '../cicc/args';
+import { findTool } from './helpers/tools';
 
-const NVCC = existsSync('/usr/local/cuda/bin/nvcc') ? '/usr/local/cuda/bin/nvcc' : 'nvcc';
+const NVCC = findTool('nvcc') ?? 'nvcc';
 const HAVE_NVCC = (() => { try { execFileSync(NVCC, ['--version'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 
 // ---- type and entity builders --------------------------------------------------------------------

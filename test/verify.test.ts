@@ -15,7 +15,7 @@ import { lex } from '../compiler/frontend/lexer';
 import { skim } from '../compiler/frontend/skim';
 import { generateIR } from '../compiler/frontend/irgen';
 import { kernelPrograms, prepareUnit, skipReason, requireTool, mkTempDir, unitOptions } from './helpers/tools';
-import { llvmAccepts } from './middle-helpers';
+import { llvmAccepts } from './helpers/llvm';
 import { Unsupported } from '../compiler/diagnostics';
 
 const fty = (ret: Type, params: Type[]) => funcTy(ret, params) as Type & { k: 'func' };

@@ -10,12 +10,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mkTempDir, requireTool, skipReason } from './helpers/tools';
-import { PTXD, PTXD_CICC_BIN, exampleProject, runAsync, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { PTXD, PTXD_CICC_BIN, exampleProject, runAsync, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { appendRecord, learnedUnits, loadRecords, MAX_BYTES, RECORDS_FILE, type UnitRecord } from '../watch/records';
 import { functionsText } from '../watch/report';
 import { definedFunctions, type ArchResult } from '../watch/run-unit';
 
-const skip = skipReason('nvcc', 'ptxas') ?? (fs.existsSync('/usr/bin/make') || fs.existsSync('/usr/local/bin/make') ? undefined : 'skipped: make not found');
+const skip = skipReason('nvcc', 'ptxas') ?? skipReason('make');
 const EVENT_MS = 180_000;
 
 const sandboxes: DaemonSandbox[] = [];
@@ -32,7 +32,7 @@ describe.skipIf(skip !== undefined)(`ptxd watch learns build commands ${skip ?? 
   it('replays the exact nvcc command of each unit built through ptxd; edits compile; new builds are picked up', async () => {
     const { sb, src } = exampleProject('watch-learn', sandboxes);
     const buildEnv = { ...sb.env, NVCC_APPEND_FLAGS: `--cicc-prefix=${PTXD_CICC_BIN} -ftz=true` };
-    const make = (targets: string[]) => runAsync('make', ['-j2', `NVCC=${requireTool('nvcc')}`, ...targets], { env: buildEnv, cwd: src });
+    const make = (targets: string[]) => runAsync(requireTool('make'), ['-j2', `NVCC=${requireTool('nvcc')}`, ...targets], { env: buildEnv, cwd: src });
     const objs = ['saxpy', 'dot', 'reduce'];
     const b1 = await make(objs.map(o => `build/${o}.o`));
     expect(b1.code, b1.out + b1.err).toBe(0);

@@ -11,14 +11,13 @@ import * as fs from 'node:fs';
 import { connect } from 'node:net';
 import * as path from 'node:path';
 import { REPO_ROOT, KERNELS_DIR, requireTool, skipReason } from './helpers/tools';
-import { PTXD, fatbinSection, handshake, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './daemon-helpers';
+import { PTXD, fatbinSection, handshake, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { encodeFrame, FrameReader, type Message } from '../protocol/messages';
 import { planUnit } from '../watch/plan';
 import { runUnit } from '../watch/run-unit';
 import type { UnitRequest, UnitResponse } from '../service/unit';
 
-const has = (cmd: string) => spawnSync(cmd, ['--version'], { encoding: 'utf8' }).status === 0;
-const skip = skipReason('nvcc', 'ptxas') ?? (has('cmake') ? undefined : 'skipped: cmake not found');
+const skip = skipReason('nvcc', 'ptxas') ?? skipReason('cmake');
 const TOOLCHAIN = path.join(REPO_ROOT, 'make-integration', 'ptxd.cmake');
 const EVENT_MS = 180_000;
 
@@ -66,7 +65,7 @@ describe.skipIf(skip !== undefined)(`ptxd watch ${skip ?? ''}`, () => {
     fs.writeFileSync(path.join(src, 'c.cu'), `__global__ void kc(int *p) { p[threadIdx.x] += 1; }\n`);
     const configure = ['-S', src, '-B', build, '-G', 'Unix Makefiles', '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON',
       `-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN}`, `-DCMAKE_CUDA_COMPILER=${requireTool('nvcc')}`];
-    const c = await runAsync('cmake', configure, { env: sb.env });
+    const c = await runAsync(requireTool('cmake'), configure, { env: sb.env });
     expect(c.code, c.out + c.err).toBe(0);
 
     const w = spawn(process.execPath, [PTXD, 'watch', build, '--json'], { env: sb.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -157,12 +156,12 @@ describe.skipIf(skip !== undefined)(`ptxd watch ${skip ?? ''}`, () => {
     mark = events.length;
     fs.writeFileSync(unit('d.cu'), KERNEL('kd', 'x[i] = -x[i];'));
     writeProject(src, ['a.cu', 'b.cu', 'c.cu', 'd.cu']);
-    expect((await runAsync('cmake', configure, { env: sb.env })).code).toBe(0);
+    expect((await runAsync(requireTool('cmake'), configure, { env: sb.env })).code).toBe(0);
     expect((await results(mark, ['d.cu'])).get(unit('d.cu'))!.ok).toBe(true);
     mark = events.length;
     writeProject(src, ['a.cu', 'b.cu', 'c.cu']);
     fs.rmSync(unit('d.cu'));
-    expect((await runAsync('cmake', configure, { env: sb.env })).code).toBe(0);
+    expect((await runAsync(requireTool('cmake'), configure, { env: sb.env })).code).toBe(0);
     expect(await waitFor(() => events.slice(mark).some(e => e.event === 'removed' && e.unit === unit('d.cu')), EVENT_MS),
       JSON.stringify(events.slice(mark))).toBe(true);
 
@@ -172,7 +171,7 @@ describe.skipIf(skip !== undefined)(`ptxd watch ${skip ?? ''}`, () => {
 
     // The build: every device compile (3 units x 2 archs) is served from the cache.
     const before = stats(sb).counters;
-    const b = await runAsync('cmake', ['--build', build, '-j2'], { env: sb.env });
+    const b = await runAsync(requireTool('cmake'), ['--build', build, '-j2'], { env: sb.env });
     expect(b.code, b.out + b.err).toBe(0);
     const after = stats(sb).counters;
     expect(after.misses - before.misses, 'nothing recompiled').toBe(0);
@@ -181,9 +180,9 @@ describe.skipIf(skip !== undefined)(`ptxd watch ${skip ?? ''}`, () => {
     // A clean build of the same sources with a fresh cache embeds the same device code.
     const ref = box('watch-ref');
     const refBuild = path.join(sb.dir, 'build-ref');
-    const rc = await runAsync('cmake', configure.map(a => a === build ? refBuild : a), { env: ref.env });
+    const rc = await runAsync(requireTool('cmake'), configure.map(a => a === build ? refBuild : a), { env: ref.env });
     expect(rc.code, rc.out + rc.err).toBe(0);
-    const rbuild = await runAsync('cmake', ['--build', refBuild, '-j2'], { env: ref.env });
+    const rbuild = await runAsync(requireTool('cmake'), ['--build', refBuild, '-j2'], { env: ref.env });
     expect(rbuild.code, rbuild.out + rbuild.err).toBe(0);
     for (const cu of ['a.cu', 'b.cu', 'c.cu']) {
       const obj = (dir: string) => path.join(dir, 'CMakeFiles', 'watched.dir', `${cu}.o`);

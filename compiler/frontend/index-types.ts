@@ -1,4 +1,4 @@
-// The skimmer's index of top-level declarations (see DESIGN.md, "Front end").
+// The skimmer's index of top-level declarations (see docs/ARCHITECTURE.md, the front end).
 // The skimmer walks namespaces and linkage blocks, records every declaration's token range, and
 // never parses bodies. The parser uses it to find, by name, the declarations device code reaches.
 

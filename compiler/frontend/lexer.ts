@@ -1,5 +1,5 @@
 // Lexer: one pass over a preprocessed translation unit (.cpp1.ii) into the typed-array token
-// stream of tokens.ts. See DESIGN.md, "Front end".
+// stream of tokens.ts. See docs/ARCHITECTURE.md (the front end).
 //
 // What it produces
 // - Ident: identifiers and keywords. `id` is the interned spelling. Keywords are not a separate

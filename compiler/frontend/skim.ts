@@ -1,6 +1,6 @@
 // Skimmer: walks the top level of a token stream (descending only into namespaces and linkage
 // blocks) and records every declaration with its token range, without parsing bodies.
-// See DESIGN.md, "Front end", and index-types.ts for the meaning of each field.
+// See docs/ARCHITECTURE.md (the front end) and index-types.ts for the meaning of each field.
 //
 // Conventions (beyond index-types.ts):
 // - One entry per declarator: `int a, b;` gives two 'variable' entries sharing first/last.

@@ -1,5 +1,6 @@
-// Shared test/bench helpers: locate the CUDA toolkit and LLVM tools, and produce the real inputs nvcc
-// hands to cicc (the .cpp1.ii, the module id file and the exact argv) for a .cu file and a set of archs.
+// Shared test/bench helpers: find the tools the tests run (findTool: CUDA_HOME, then PATH, then the standard
+// directories), and produce the real inputs nvcc hands to cicc (the .cpp1.ii, the module id file and the exact
+// argv) for a .cu file and a set of archs.
 //
 // Tools are looked up once. A test that needs a tool should skip (with the reason from skipReason())
 // only when the tool is really absent; everything else is a failure.
@@ -84,48 +85,68 @@ export interface Tools {
   /** The real cicc: <cuda>/nvvm/bin/cicc. */
   cicc: string | null;
   llvmAs: string | null;
-  /** /usr/bin/time (GNU time, for peak RSS via -f %M). */
+  /** GNU time (for peak RSS via -f %M). */
   gnuTime: string | null;
+}
+
+/** Tools of the CUDA toolkit, relative to its home (CUDA_HOME, the toolkit of an nvcc on PATH, /usr/local/cuda). */
+const CUDA_TOOLS = { nvcc: 'bin/nvcc', ptxas: 'bin/ptxas', cicc: 'nvvm/bin/cicc' } as const;
+/** LLVM tools: on PATH, then PATH's versioned names (llvm-as-14), then Debian's /usr/lib/llvm-N/bin. */
+const LLVM_TOOLS = ['llvm-as', 'llvm-dis', 'llvm-bcanalyzer', 'opt', 'llc', 'lli', 'FileCheck'] as const;
+const LLVM_VERSIONS = [18, 17, 16, 15, 14];
+/** Other programs the tests run: on PATH, then the standard directories (nginx lives in /usr/sbin, often off PATH). */
+const SYSTEM_TOOLS = ['make', 'cmake', 'ninja', 'redis-server', 'redis-cli', 'nginx', 'time'] as const;
+const STANDARD_DIRS = ['/usr/local/bin', '/usr/bin', '/usr/sbin', '/bin', '/sbin'];
+
+export type ToolName = keyof typeof CUDA_TOOLS | (typeof LLVM_TOOLS)[number] | (typeof SYSTEM_TOOLS)[number];
+
+const found = new Map<ToolName, string | null>();
+
+function locate(name: ToolName): string | null {
+  if (name in CUDA_TOOLS) {
+    const home = findCudaHome();
+    const p = home ? path.join(home, CUDA_TOOLS[name as keyof typeof CUDA_TOOLS]) : '';
+    return p && isExecutable(p) ? p : null;
+  }
+  const onPath = which(name);
+  if (onPath) return onPath;
+  if ((LLVM_TOOLS as readonly string[]).includes(name)) {
+    for (const v of LLVM_VERSIONS) {
+      const p = which(`${name}-${v}`) ?? (isExecutable(`/usr/lib/llvm-${v}/bin/${name}`) ? `/usr/lib/llvm-${v}/bin/${name}` : null);
+      if (p) return p;
+    }
+    return null;
+  }
+  return STANDARD_DIRS.map(d => path.join(d, name)).find(isExecutable) ?? null;
+}
+
+/** The one tool resolver of the tests: the absolute path of a tool, or null when it is absent. Looked up once. */
+export function findTool(name: ToolName): string | null {
+  if (!found.has(name)) found.set(name, locate(name));
+  return found.get(name)!;
 }
 
 let cached: Tools | undefined;
 
+/** The CUDA toolkit's home and its tools, as findTool() finds them. */
 export function tools(): Tools {
-  if (cached) return cached;
-  const cudaHome = findCudaHome();
-  const inCuda = (rel: string) => (cudaHome && isExecutable(path.join(cudaHome, rel)) ? path.join(cudaHome, rel) : null);
-  let llvmAs = which('llvm-as');
-  if (!llvmAs) {
-    for (const v of [18, 17, 16, 15, 14]) {
-      llvmAs = which(`llvm-as-${v}`) ?? (isExecutable(`/usr/lib/llvm-${v}/bin/llvm-as`) ? `/usr/lib/llvm-${v}/bin/llvm-as` : null);
-      if (llvmAs) break;
-    }
-  }
-  cached = {
-    cudaHome,
-    nvcc: inCuda('bin/nvcc'),
-    ptxas: inCuda('bin/ptxas'),
-    cicc: inCuda('nvvm/bin/cicc'),
-    llvmAs,
-    gnuTime: isExecutable('/usr/bin/time') ? '/usr/bin/time' : null,
+  return cached ??= {
+    cudaHome: findCudaHome(),
+    nvcc: findTool('nvcc'),
+    ptxas: findTool('ptxas'),
+    cicc: findTool('cicc'),
+    llvmAs: findTool('llvm-as'),
+    gnuTime: findTool('time'),
   };
-  return cached;
-}
-
-export type ToolName = 'nvcc' | 'ptxas' | 'cicc' | 'llvm-as';
-
-function toolPath(name: ToolName): string | null {
-  const t = tools();
-  return name === 'llvm-as' ? t.llvmAs : t[name];
 }
 
 export function hasTool(name: ToolName): boolean {
-  return toolPath(name) !== null;
+  return findTool(name) !== null;
 }
 
 /** Absolute path of a tool; throws (a test failure, not a skip) when it is absent. */
 export function requireTool(name: ToolName): string {
-  const p = toolPath(name);
+  const p = findTool(name);
   if (!p) throw new Error(`required tool ${name} not found (${skipReason(name)})`);
   return p;
 }
@@ -134,8 +155,8 @@ export function requireTool(name: ToolName): string {
 export function skipReason(...names: ToolName[]): string | undefined {
   const missing = names.filter(n => !hasTool(n));
   if (missing.length === 0) return undefined;
-  const t = tools();
-  return `skipped: ${missing.join(', ')} not found (CUDA home: ${t.cudaHome ?? 'none; set CUDA_HOME or put nvcc on PATH'})`;
+  if (!missing.some(n => n in CUDA_TOOLS)) return `skipped: ${missing.join(', ')} not found`;
+  return `skipped: ${missing.join(', ')} not found (CUDA home: ${findCudaHome() ?? 'none; set CUDA_HOME or put nvcc on PATH'})`;
 }
 
 /** Programs among test/kernels/*.cu: files with a host main(), sorted. */

@@ -4,11 +4,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, type PreparedUnit } from './helpers/tools';
-import type { Counters } from '../service/store/store';
-import { encodeFrame, type Message } from '../protocol/messages';
-import { clientIdentity } from '../protocol/connection';
-import { newNonce, proof, proofOk, readKey } from '../protocol/auth';
+import { REPO_ROOT, ciccArgv, ciccOutputs, mkTempDir, type PreparedUnit } from './tools';
+import type { Counters } from '../../service/store/store';
+import { encodeFrame, type Message } from '../../protocol/messages';
+import { clientIdentity } from '../../protocol/connection';
+import { newNonce, proof, proofOk, readKey } from '../../protocol/auth';
 
 export const PTXD = path.join(REPO_ROOT, 'bin', 'ptxd');
 export const PTXD_CICC_BIN = path.join(REPO_ROOT, 'bin', 'ptxd-cicc');
@@ -89,6 +89,14 @@ Promise<{ code: number | null; out: string; err: string }> {
     p.on('error', e => resolve({ code: -1, out, err: err + String(e) }));
     p.on('close', code => resolve({ code, out, err }));
   });
+}
+
+/** The identity this build's client sends (computed by the built client in dist/, as the real one does). */
+export function builtIdentity(sb: DaemonSandbox): ReturnType<typeof clientIdentity> {
+  const js = path.join(REPO_ROOT, 'dist', 'protocol', 'connection.js');
+  const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(js)}).clientIdentity(process.env)))`],
+    { env: sb.env, encoding: 'utf8' });
+  return JSON.parse(r.stdout) as ReturnType<typeof clientIdentity>;
 }
 
 export const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));

@@ -6,18 +6,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
-import { REPO_ROOT } from './helpers/tools';
+import { REPO_ROOT, findTool } from './tools';
 
-function which(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).concat(['/usr/bin', '/usr/sbin', '/usr/local/bin'])) {
-    const p = path.join(dir, name);
-    try { fs.accessSync(p, fs.constants.X_OK); return p; } catch { /* next */ }
-  }
-  return undefined;
-}
-
-export const REDIS_SERVER = which('redis-server');
-export const REDIS_CLI = which('redis-cli');
+export const REDIS_SERVER = findTool('redis-server') ?? undefined;
+export const REDIS_CLI = findTool('redis-cli') ?? undefined;
 /** A skip message only when redis-server or redis-cli is really absent. */
 export const redisSkip = REDIS_SERVER && REDIS_CLI ? undefined
   : 'skipped: redis-server/redis-cli not found (Debian: apt-get install redis-server; .ci/run installs it when it can)';
@@ -83,7 +75,7 @@ export async function startServe(dir: string, env: NodeJS.ProcessEnv, extraArgs:
   return { url, dir: objects, proc, objects: list, stop: () => { try { proc.kill('SIGKILL'); } catch { /* gone */ } } };
 }
 
-export const NGINX = which('nginx');
+export const NGINX = findTool('nginx') ?? undefined;
 export const nginxSkip = NGINX ? undefined
   : 'skipped: nginx not found (Debian: apt-get install nginx-light, which has the WebDAV module; .ci/run installs it when it can)';
 

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CompileOptions } from '../compiler/options';
-import { prepareUnit, unitOptions } from './helpers/tools';
+import type { CompileOptions } from '../../compiler/options';
+import { prepareUnit, unitOptions } from './tools';
 
 export const ARCH = 90;
 

@@ -2,7 +2,7 @@
 import {
   T, AS, Builder, newModule, newFunc, newGlobal, funcTy, structTy, arrayTy, ptrTy, cInt, cFP, cZero, cUndef, cTrue,
   declareFunc, type Module, type Type, type Value, type Func, type FCmpPred, type InlineAsm,
-} from '../compiler/middle/ir';
+} from '../../compiler/middle/ir';
 
 const fty = (r: Type, ps: Type[]) => funcTy(r, ps) as Type & { k: 'func' };
 const i32 = (n: number) => cInt(T.i32, n);

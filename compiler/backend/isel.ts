@@ -6,7 +6,8 @@ import { emitDivByConst } from './divconst';
 import { mutateIns, mutateRaw } from './mutations';
 import type { Func, Block, Inst, Value, Const, Type, Arg, Global, ICmpPred, FCmpPred } from '../middle/ir';
 import { T, AS, sizeOf, alignOf, fieldOffset, isInt, ptrTy, typeStr, isTerminator } from '../middle/ir';
-import { buildCFG, dominates, type CFG } from '../middle/passes';
+import { buildCFG, type CFG } from '../middle/analysis/cfg';
+import { dominates } from '../middle/analysis/dominance';
 import type { CompileOptions } from '../options';
 import { Unsupported } from '../diagnostics';
 import { Registers, classOfReg } from './registers';
@@ -15,7 +16,7 @@ import { ptxName, kernelParamDecl, funcHeader, paramKind, callPrototype, type Pa
 import { emitIntrinsic } from './intrinsics';
 import { emitInlineAsm } from './inlineasm';
 import { LocTracker } from './lineinfo';
-import { onlyReadsThrough } from './readonly';
+import { onlyReadsThrough } from '../middle/analysis/readonly';
 
 /** Placeholder for the function's ordinal in labels (`$L__BB<fn>_<n>`) and the depot name. */
 export const FN_MARK = '@@FN@@';

@@ -2,7 +2,8 @@
 // matter for us (research/seed-optimizer.md §2.23). Returns a list of messages; [] means valid.
 import type { Block, Func, Inst, Module, Type, Value } from './ir';
 import { T, isTerminator, typeStr, isInt, isPtr, alignOf, sizeOf } from './ir';
-import { buildCFG, dominates, type CFG } from './passes';
+import { buildCFG, type CFG } from './analysis/cfg';
+import { dominates } from './analysis/dominance';
 import { describeValue } from './llprint';
 
 const BIN_INT = new Set(['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor']);

@@ -5,6 +5,7 @@
 // type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
 import type { Block, Func, Inst, Type, Value } from '../ir';
 import { T, cInt, cFP, cZero, cTrue, cFalse, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
+import { constGepOffset } from '../analysis/gep';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -29,23 +30,6 @@ export function scalarLeaves(t: Type): Leaf[] | null {
     }
   };
   return walk(t, 0, []) && out.length <= MAX_LEAVES ? out : null;
-}
-
-/** Byte offset of a gep with constant indices, or null. */
-export function constGepOffset(g: Inst): number | null {
-  let cur: Type = g.srcTy!;
-  let off = 0;
-  const idx = g.ops.slice(1);
-  for (let k = 0; k < idx.length; k++) {
-    const x = idx[k]!;
-    if (x.kind !== 'int') return null;
-    const n = Number(x.value);
-    if (k === 0) { off += n * sizeOf(cur); continue; }
-    if (cur.k === 'struct') { off += fieldOffset(cur as Type & { k: 'struct' }, n); cur = cur.fields[n]!; }
-    else if (cur.k === 'array' || cur.k === 'vector') { off += n * sizeOf(cur.elem); cur = cur.elem; }
-    else return null;
-  }
-  return off;
 }
 
 const isMemIntrinsic = (i: Inst, prefix: string): boolean => i.op === 'call' && i.ops[0]!.kind === 'func' && (i.ops[0] as { name: string }).name.startsWith(prefix);

@@ -2,8 +2,8 @@
 import type { Inst, Value, Type } from '../middle/ir';
 import { T, sizeOf } from '../middle/ir';
 import { Unsupported } from '../diagnostics';
-import type { FnEmitter, Addr } from './isel';
-import { spaceOf, addrText, constGepOffset, dot, ldOp, NC } from './isel';
+import type { Emitter } from './emitter';
+import { spaceOf, addrText, constGepOffset, dot, ldOp, NC, type Addr } from './operands';
 import { bitsOf } from './types';
 import { emitTexSurf } from './texsurf';
 
@@ -32,7 +32,7 @@ const SREG: Record<string, string> = {
 
 const fty = (t: Type): string => (t.k === 'float' ? 'f32' : t.k === 'double' ? 'f64' : (() => { throw new Unsupported(`FP intrinsic on ${t.k}`); })());
 
-export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]): void {
+export function emitIntrinsic(e: Emitter, i: Inst, name: string, args: Value[]): void {
   const d = (): string => e.reg(i);
   const a = (k: number): string => e.src(args[k]!);
   const r = (k: number): string => e.scalar(args[k]!);
@@ -212,7 +212,7 @@ export function emitIntrinsic(e: FnEmitter, i: Inst, name: string, args: Value[]
   throw new Unsupported(`intrinsic ${name}`);
 }
 
-function finishCount(e: FnEmitter, i: Inst, cnt32: string, _w: number): void {
+function finishCount(e: Emitter, i: Inst, cnt32: string, _w: number): void {
   const d = e.reg(i);
   const w = bitsOf(i.ty);
   if (w === 32) e.mov(d, cnt32);
@@ -244,7 +244,7 @@ function ptrSpace(v: Value): string { return spaceOf(v.ty.k === 'ptr' ? (v.ty as
  * `align`: the copy's own alignment (a C++ object copy carries its type's, which both pointers have), at
  * least what the pointers show. An aligned 16-byte unit moves as one v4.u32 access, as cicc copies a float4.
  */
-function lowerMemcpy(e: FnEmitter, args: Value[], move: boolean, align: number): void {
+function lowerMemcpy(e: Emitter, args: Value[], move: boolean, align: number): void {
   const [dst, src, len] = args as [Value, Value, Value];
   const vol = args[3]?.kind === 'int' && args[3].value !== 0n ? '.volatile' : '';
   if (len.kind === 'int' && len.value <= 512n) {
@@ -310,7 +310,7 @@ function lowerMemcpy(e: FnEmitter, args: Value[], move: boolean, align: number):
   e.raw(`${done}:`);
 }
 
-function lowerMemset(e: FnEmitter, args: Value[]): void {
+function lowerMemset(e: Emitter, args: Value[]): void {
   const [dst, val, len] = args as [Value, Value, Value];
   const vol = args[3]?.kind === 'int' && args[3].value !== 0n ? '.volatile' : '';
   if (len.kind === 'int' && len.value <= 512n) {

@@ -17,6 +17,7 @@ import { emitIntrinsic } from './intrinsics';
 import { emitInlineAsm } from './inlineasm';
 import { addressedBy, spaceOf, addrText, dot, ldOp, NC, ptxScope, type Addr } from './operands';
 import { FnWriter, type FnPiece } from './writer';
+import type { DynTerm } from './patterns';
 
 export { FN_MARK, type FnPiece } from './writer';
 
@@ -291,7 +292,7 @@ class FnEmitter extends FnWriter {
   }
 
   /** base + Σ scaled dynamic terms, in a register (scaled terms reused within the block). */
-  private gepDynamic(base: Value, dyn: { src: Value; scale: number; sgn: 's' | 'u' }[]): string {
+  private gepDynamic(base: Value, dyn: DynTerm[]): string {
     let acc = this.scalar(base);
     for (const d of dyn) {
       const r = this.scalar(d.src);

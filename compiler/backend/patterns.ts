@@ -344,14 +344,14 @@ export class Patterns {
    * A gep as constant offset + scaled dynamic terms, looking through constant-index gep bases, extended
    * i32 indices (mul.wide) and nsw constant addends (which join the offset).
    */
-  gepParts(i: Inst): { base: Value; off: number; dyn: { src: Value; scale: number; sgn: 's' | 'u' }[] } {
+  gepParts(i: Inst): { base: Value; off: number; dyn: DynTerm[] } {
     let base = i.ops[0]!;
     let off = 0;
     while (base.kind === 'inst' && base.op === 'gep' && base.ops.slice(1).every(x => x.kind === 'int') && !this.isDirectParamPtr(base)) {
       off += constGepOffset(base.srcTy!, base.ops.slice(1) as Const[]);
       base = base.ops[0]!;
     }
-    const dyn: { src: Value; scale: number; sgn: 's' | 'u' }[] = [];
+    const dyn: DynTerm[] = [];
     const addDyn = (idx: Value, scale: number): void => {
       if (scale === 0) return;
       const wide = idx.kind === 'inst' && this.wideIdx.has(idx) ? idx : null;

@@ -12,42 +12,43 @@ import { addressedBy, constGepOffset } from './operands';
 /** A dynamic gep term: a value scaled by a constant, extended signed or unsigned. */
 export interface DynTerm { src: Value; scale: number; sgn: 's' | 'u' }
 
+/** The patterns of one function, found once before its text is written; read-only afterwards but for dynGroup's registers. */
 export class Patterns {
-  users = new Map<Value, Inst[]>();
+  readonly users = new Map<Value, Inst[]>();
   depotSize = 0;
   depotAlign = 1;
-  allocaOff = new Map<Inst, number>();
-  byvalDirect = new Set<Arg>();
-  byvalCopy = new Map<Arg, number>();
-  fmaOf = new Map<Inst, { mul: Inst; other: Value; subMul: boolean; subOther: boolean }>();
-  contracted = new Set<Inst>();
+  readonly allocaOff = new Map<Inst, number>();
+  readonly byvalDirect = new Set<Arg>();
+  readonly byvalCopy = new Map<Arg, number>();
+  readonly fmaOf = new Map<Inst, { mul: Inst; other: Value; subMul: boolean; subOther: boolean }>();
+  readonly contracted = new Set<Inst>();
   /** add(mul(a, b), c) on integers → mad.lo (the mul is in `contracted`). */
-  madOf = new Map<Inst, { mul: Inst; other: Value }>();
+  readonly madOf = new Map<Inst, { mul: Inst; other: Value }>();
   /** i32 → i64 sext/zext used only as gep indices: folded into mul.wide.{s,u}32, not emitted. */
-  wideIdx = new Set<Inst>();
+  readonly wideIdx = new Set<Inst>();
   /** Geps with constant indices whose every use is a load/store address: folded into `[base+off]`. */
-  foldedGep = new Set<Inst>();
+  readonly foldedGep = new Set<Inst>();
   /** `add nsw x, C` used as a gep index (directly or extended): the gep adds C * scale to its offset. */
-  peeledAdd = new Set<Inst>();
+  readonly peeledAdd = new Set<Inst>();
   /** Peeled adds with no other use: not computed at all. */
-  unusedAdd = new Set<Inst>();
+  readonly unusedAdd = new Set<Inst>();
   /** Geps with dynamic indices used only as load/store addresses, grouped by (block, base, dynamic terms). */
-  dynGroup = new Map<Inst, { reg: string | null }>();
+  readonly dynGroup = new Map<Inst, { reg: string | null }>();
   /** zext/sext of a single-use i8/i16 load: one ld.{u,s}{8,16} straight into the wide register. */
-  extLoad = new Map<Inst, Inst>();
-  foldedLoad = new Set<Inst>();
+  readonly extLoad = new Map<Inst, Inst>();
+  readonly foldedLoad = new Set<Inst>();
   /** ext(trunc x to i8/i16) with a single-use trunc: one cvt from x's register (sign/zero-extend in place). */
-  truncExt = new Map<Inst, Inst>();
-  foldedTrunc = new Set<Inst>();
+  readonly truncExt = new Map<Inst, Inst>();
+  readonly foldedTrunc = new Set<Inst>();
   /** select(icmp a, b), a, b) on integers → min/max (LLVM canonicalises these to smin/smax/umin/umax). */
-  minMaxOf = new Map<Inst, { op: 'min' | 'max'; signed: boolean }>();
+  readonly minMaxOf = new Map<Inst, { op: 'min' | 'max'; signed: boolean }>();
   /** icmps used only by such selects: not computed. */
-  foldedCmp = new Set<Inst>();
-  halves = new Map<Inst, Value[]>();
-  vecAt = new Map<Inst, { members: Inst[]; lowOff: number; atOff: number; ty: Type }>();
-  vecSkip = new Set<Inst>();
-  inHalves = new Set<Inst>();
-  hasPreds = new Set<Block>();
+  readonly foldedCmp = new Set<Inst>();
+  readonly halves = new Map<Inst, Value[]>();
+  readonly vecAt = new Map<Inst, { members: Inst[]; lowOff: number; atOff: number; ty: Type }>();
+  readonly vecSkip = new Set<Inst>();
+  readonly inHalves = new Set<Inst>();
+  readonly hasPreds = new Set<Block>();
 
   // ------------------------------------------------------------------ analysis
 

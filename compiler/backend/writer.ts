@@ -25,6 +25,10 @@ export interface FnPiece {
   funcRefs: string[];
 }
 
+/**
+ * The text of one function as it is written: instruction selection (isel.ts) extends this with what each
+ * instruction becomes; the patterns found beforehand are in `pat`.
+ */
 export abstract class FnWriter implements Emitter {
   readonly pat: Patterns;
   /** Whether nothing writes the memory p may point into while the kernel runs (the selection decides). */

@@ -4,7 +4,7 @@ import { sizeOf, fieldOffset } from '../middle/ir';
 import type { CompileOptions } from '../options';
 import { Unsupported } from '../diagnostics';
 import { ptxName } from './callconv';
-import { spaceOf, constGepOffset } from './isel';
+import { spaceOf, constGepOffset } from './operands';
 import { isScalar, constBytes, fpImm } from './types';
 
 function scalarDeclTy(t: Type): string {

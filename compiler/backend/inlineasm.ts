@@ -2,7 +2,7 @@
 import type { Inst, InlineAsm, Value } from '../middle/ir';
 import { T } from '../middle/ir';
 import { Unsupported } from '../diagnostics';
-import type { FnEmitter } from './isel';
+import type { Emitter } from './emitter';
 import { regClassOf, isScalar, type RegClass } from './types';
 import { classOfReg } from './registers';
 
@@ -30,7 +30,7 @@ export function substituteAsm(text: string, operands: readonly string[]): string
   });
 }
 
-export function emitInlineAsm(e: FnEmitter, call: Inst, asm: InlineAsm, args: Value[]): void {
+export function emitInlineAsm(e: Emitter, call: Inst, asm: InlineAsm, args: Value[]): void {
   const cons = asm.constraints.split(',').map(s => s.trim()).filter(s => s.length > 0 && !s.startsWith('~'));
   const outs = cons.filter(c => c.startsWith('='));
   const ins = cons.filter(c => !c.startsWith('='));

@@ -1,5 +1,5 @@
 // Deliberate miscompiles for testing the differential harness (test/mutation.test.ts): with
-// CompileOptions.testMutation set, FnEmitter.ins()/raw() pass every instruction through here. Never set
+// CompileOptions.testMutation set, FnWriter.ins()/raw() pass every instruction through here. Never set
 // in a real compile; the default (undefined) leaves output untouched.
 
 export const TEST_MUTATIONS = ['cmp-lt-le', 'addr-off-by-one', 'drop-barrier', 'round-rz'] as const;

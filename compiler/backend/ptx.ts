@@ -4,12 +4,13 @@ import type { Module, Func, Global } from '../middle/ir';
 import type { CompileOptions } from '../options';
 import { Unsupported } from '../diagnostics';
 import { ptxHeader, checkTarget } from './targets';
-import { emitFunction, FN_MARK, type FnPiece } from './isel';
+import { emitFunction } from './isel';
+import { FN_MARK, type FnPiece } from './writer';
 import { funcHeader } from './callconv';
 import { globalDecl } from './globals';
 import { resolveLineInfo } from './lineinfo';
 
-export type { FnPiece } from './isel';
+export type { FnPiece } from './writer';
 export { emitFunction } from './isel';
 export { SUPPORTED_INTRINSICS } from './intrinsics';
 

@@ -3,7 +3,7 @@
 // Operand shapes follow the PTX ISA (and cicc's printing): 3-D and 2-D-array coordinates are padded to
 // four with the last one repeated, array coordinates start with the layer.
 import type { Inst, Value } from '../middle/ir';
-import type { FnEmitter } from './isel';
+import type { Emitter } from './emitter';
 
 const TEX_RE = /^llvm\.nvvm\.(?:tex\.unified\.(1d|2d|3d|cube)(\.array)?(?:\.(level|grad))?|tld4\.unified\.([rgba])\.(2d))\.v4(f32|s32|u32)\.(f32|s32)$/;
 const SULD_RE = /^llvm\.nvvm\.suld\.(1d|2d|3d)(\.array)?\.(?:v([24]))?i(8|16|32|64)\.(trap|clamp|zero)$/;
@@ -20,7 +20,7 @@ function vec(rs: string[]): string {
 const geomOf = (g: string, arr: string | undefined): string => (arr ? 'a' : '') + g;
 
 /** Emit one texture/surface intrinsic; false if `name` is not one of them. */
-export function emitTexSurf(e: FnEmitter, i: Inst, name: string, args: Value[]): boolean {
+export function emitTexSurf(e: Emitter, i: Inst, name: string, args: Value[]): boolean {
   const s = (v: Value): string => e.scalar(v);
   let m: RegExpExecArray | null;
   if ((m = TEX_RE.exec(name))) {

@@ -10,7 +10,8 @@ import { declareFunc } from './ir';
 import { readBitcodeLazy, type LazyBitcodeModule } from './bitcode/reader';
 import { applyReflect, type ReflectConfig } from './reflect';
 import { Unsupported } from '../diagnostics';
-import { instSimplify, dce } from './passes';
+import { instSimplify } from './passes/instsimplify';
+import { dce } from './passes/dce';
 import { defaultOptions } from '../options';
 
 interface Library { lazy: LazyBitcodeModule; byName: Map<string, Func> }

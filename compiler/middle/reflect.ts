@@ -6,7 +6,8 @@
 
 import type { Func, Value, Inst, ICmpPred } from './ir';
 import { T, cInt } from './ir';
-import { simplifyCFG, applyReplacements } from './passes';
+import { simplifyCFG } from './passes/simplifycfg';
+import { applyReplacements } from './analysis/uses';
 
 export interface ReflectConfig { arch: number; ftz: boolean; precDiv: boolean; precSqrt: boolean; fastMath: boolean }
 

@@ -2,7 +2,8 @@
 // matter for us (research/seed-optimizer.md §2.23). Returns a list of messages; [] means valid.
 import type { Block, Func, Inst, Module, Type, Value } from './ir';
 import { T, isTerminator, typeStr, isInt, isPtr, alignOf, sizeOf } from './ir';
-import { buildCFG, dominates, type CFG } from './passes';
+import { buildCFG, type CFG } from './analysis/cfg';
+import { dominates } from './analysis/dominance';
 import { describeValue } from './llprint';
 
 const BIN_INT = new Set(['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor']);
@@ -262,11 +263,27 @@ export function verifyFunction(f: Func, m?: Module): string[] {
 
 type Err = (b: Block | null, i: Inst | undefined, msg: string) => void;
 
+/** One instruction being checked, with the helpers every check uses. */
+interface InstCheck {
+  f: Func;
+  b: Block;
+  i: Inst;
+  o: Value[];
+  err: Err;
+  m?: Module;
+  /** Reports (and answers false) when i does not have n operands. */
+  need: (n: number) => boolean;
+  tyIs: (v: Value, t: Type, what: string) => void;
+  /** The address space of a pointer value (-1 for a non-pointer). */
+  ptrAS: (v: Value) => number;
+}
+
 function checkInst(f: Func, b: Block, i: Inst, err: Err, m?: Module): void {
   const o = i.ops;
   const need = (n: number): boolean => { if (o.length !== n) { err(b, i, `expects ${n} operands, has ${o.length}`); return false; } return true; };
   const tyIs = (v: Value, t: Type, what: string): void => { if (v.ty !== t) err(b, i, `${what} has type ${typeStr(v.ty)}, expected ${typeStr(t)}`); };
   const ptrAS = (v: Value): number => (isPtr(v.ty) ? v.ty.as : -1);
+  const c: InstCheck = { f, b, i, o, err, m, need, tyIs, ptrAS };
   if (BIN_INT.has(i.op)) {
     if (!need(2)) return;
     if (!intBits(i.ty)) err(b, i, `integer op on ${typeStr(i.ty)}`);
@@ -279,79 +296,102 @@ function checkInst(f: Func, b: Block, i: Inst, err: Err, m?: Module): void {
     tyIs(o[0]!, i.ty, 'lhs'); tyIs(o[1]!, i.ty, 'rhs');
     return;
   }
+  if (checkCast(c) || checkChoice(c) || checkMemory(c) || checkControl(c) || checkAggregate(c)) return;
+  err(b, i, `unknown opcode ${i.op}`);
+}
+
+/** Unary fp and cast instructions: operand count and the types on both sides. False when i is none of them. */
+function checkCast(c: InstCheck): boolean {
+  const { b, i, o, err, need, tyIs, ptrAS } = c;
   switch (i.op) {
-    case 'fneg': if (need(1)) { if (!fpBits(i.ty)) err(b, i, 'fneg of a non-fp type'); tyIs(o[0]!, i.ty, 'operand'); } return;
+    case 'fneg': if (need(1)) { if (!fpBits(i.ty)) err(b, i, 'fneg of a non-fp type'); tyIs(o[0]!, i.ty, 'operand'); } return true;
     case 'trunc': case 'zext': case 'sext': {
-      if (!need(1)) return;
+      if (!need(1)) return true;
       const a = intBits(o[0]!.ty), r = intBits(i.ty);
-      if (!a || !r) { err(b, i, 'integer cast of non-integers'); return; }
+      if (!a || !r) { err(b, i, 'integer cast of non-integers'); return true; }
       if (i.op === 'trunc' ? r >= a : r <= a) err(b, i, `${i.op} from i${a} to i${r}`);
-      return;
+      return true;
     }
     case 'fptrunc': case 'fpext': {
-      if (!need(1)) return;
+      if (!need(1)) return true;
       const a = fpBits(o[0]!.ty), r = fpBits(i.ty);
       if (!a || !r || (i.op === 'fptrunc' ? r >= a : r <= a)) err(b, i, `${i.op} from ${typeStr(o[0]!.ty)} to ${typeStr(i.ty)}`);
-      return;
+      return true;
     }
-    case 'fptoui': case 'fptosi': if (need(1) && (!fpBits(o[0]!.ty) || !intBits(i.ty))) err(b, i, 'bad fp-to-int cast types'); return;
-    case 'uitofp': case 'sitofp': if (need(1) && (!intBits(o[0]!.ty) || !fpBits(i.ty))) err(b, i, 'bad int-to-fp cast types'); return;
-    case 'ptrtoint': if (need(1) && (!isPtr(o[0]!.ty) || !isInt(i.ty))) err(b, i, 'bad ptrtoint types'); return;
-    case 'inttoptr': if (need(1) && (!isInt(o[0]!.ty) || !isPtr(i.ty))) err(b, i, 'bad inttoptr types'); return;
+    case 'fptoui': case 'fptosi': if (need(1) && (!fpBits(o[0]!.ty) || !intBits(i.ty))) err(b, i, 'bad fp-to-int cast types'); return true;
+    case 'uitofp': case 'sitofp': if (need(1) && (!intBits(o[0]!.ty) || !fpBits(i.ty))) err(b, i, 'bad int-to-fp cast types'); return true;
+    case 'ptrtoint': if (need(1) && (!isPtr(o[0]!.ty) || !isInt(i.ty))) err(b, i, 'bad ptrtoint types'); return true;
+    case 'inttoptr': if (need(1) && (!isInt(o[0]!.ty) || !isPtr(i.ty))) err(b, i, 'bad inttoptr types'); return true;
     case 'bitcast':
-      if (!need(1)) return;
+      if (!need(1)) return true;
       if (isPtr(o[0]!.ty) !== isPtr(i.ty) || isFirstClassAgg(i.ty) || isFirstClassAgg(o[0]!.ty)) err(b, i, 'bad bitcast types');
       else if (isPtr(i.ty) && ptrAS(o[0]!) !== ptrAS(i)) err(b, i, 'bitcast between address spaces (use addrspacecast)');
       else if (bitWidth(o[0]!.ty) !== bitWidth(i.ty)) err(b, i, 'bitcast between types of different sizes');
-      return;
+      return true;
     case 'addrspacecast':
-      if (!need(1)) return;
-      if (!isPtr(o[0]!.ty) || !isPtr(i.ty)) { err(b, i, 'addrspacecast of non-pointers'); return; }
+      if (!need(1)) return true;
+      if (!isPtr(o[0]!.ty) || !isPtr(i.ty)) { err(b, i, 'addrspacecast of non-pointers'); return true; }
       if (ptrAS(o[0]!) === ptrAS(i)) err(b, i, 'addrspacecast to the same address space');
       if (ptrAS(o[0]!) !== 0 && ptrAS(i) !== 0) err(b, i, 'addrspacecast between two non-generic spaces (NVVM)');
-      return;
+      return true;
+  }
+  return false;
+}
+
+/** Compares, selects and phis. False when i is none of them. */
+function checkChoice(c: InstCheck): boolean {
+  const { b, i, o, err, need, tyIs } = c;
+  switch (i.op) {
     case 'icmp':
-      if (!need(2)) return;
+      if (!need(2)) return true;
       if (!(intBits(o[0]!.ty) || isPtr(o[0]!.ty))) err(b, i, 'icmp of non-integers');
       tyIs(o[1]!, o[0]!.ty, 'rhs');
       if (i.ty !== T.i1 && o[0]!.ty.k !== 'vector') err(b, i, 'icmp result must be i1');
       if (!['eq', 'ne', 'ugt', 'uge', 'ult', 'ule', 'sgt', 'sge', 'slt', 'sle'].includes(i.pred ?? '')) err(b, i, `bad icmp predicate ${i.pred}`);
-      return;
+      return true;
     case 'fcmp':
-      if (!need(2)) return;
+      if (!need(2)) return true;
       if (!fpBits(o[0]!.ty)) err(b, i, 'fcmp of non-fp values');
       tyIs(o[1]!, o[0]!.ty, 'rhs');
       if (i.ty !== T.i1 && o[0]!.ty.k !== 'vector') err(b, i, 'fcmp result must be i1');
       if (!['false', 'oeq', 'ogt', 'oge', 'olt', 'ole', 'one', 'ord', 'ueq', 'ugt', 'uge', 'ult', 'ule', 'une', 'uno', 'true'].includes(i.pred ?? '')) err(b, i, `bad fcmp predicate ${i.pred}`);
-      return;
+      return true;
     case 'select':
-      if (!need(3)) return;
+      if (!need(3)) return true;
       if (o[0]!.ty !== T.i1) err(b, i, 'select condition is not i1');
       tyIs(o[1]!, i.ty, 'true value'); tyIs(o[2]!, i.ty, 'false value');
-      return;
+      return true;
     case 'phi':
       if (i.ty.k === 'void' || i.ty.k === 'label') err(b, i, 'phi of void type');
       o.forEach((v, k) => tyIs(v, i.ty, `incoming value ${k}`));
-      return;
+      return true;
+  }
+  return false;
+}
+
+/** Memory instructions: allocas, loads, stores, geps, atomics and fences. False when i is none of them. */
+function checkMemory(c: InstCheck): boolean {
+  const { b, i, o, err, need, tyIs, ptrAS } = c;
+  switch (i.op) {
     case 'alloca':
       if (!i.srcTy) err(b, i, 'alloca without an allocated type');
       if (!isPtr(i.ty) || i.ty.as !== 0) err(b, i, 'alloca must produce a generic (addrspace 0) pointer (NVVM)');
       if (o.length > 1 || (o.length === 1 && !isInt(o[0]!.ty))) err(b, i, 'alloca count must be one integer');
-      return;
+      return true;
     case 'load':
-      if (!need(1)) return;
+      if (!need(1)) return true;
       if (!isPtr(o[0]!.ty)) err(b, i, 'load from a non-pointer');
       if (i.ty.k === 'void' || i.ty.k === 'label' || i.ty.k === 'func') err(b, i, 'load of a non-first-class type');
-      return;
+      return true;
     case 'store':
-      if (!need(2)) return;
+      if (!need(2)) return true;
       if (!isPtr(o[1]!.ty)) err(b, i, 'store to a non-pointer');
       if (ptrAS(o[1]!) === 4) err(b, i, 'store to constant memory (addrspace 4)');
       if (o[1]!.kind === 'global' && o[1]!.isConstant) err(b, i, `store to constant global @${o[1]!.name}`);
       if (i.ty !== T.void) err(b, i, 'store has a result');
-      return;
+      return true;
     case 'gep': {
-      if (o.length < 1 || !i.srcTy) { err(b, i, 'gep needs a base and a source element type'); return; }
+      if (o.length < 1 || !i.srcTy) { err(b, i, 'gep needs a base and a source element type'); return true; }
       if (!isPtr(o[0]!.ty)) err(b, i, 'gep base is not a pointer');
       if (i.ty !== o[0]!.ty) err(b, i, `gep result ${typeStr(i.ty)} differs from base ${typeStr(o[0]!.ty)}`);
       const idx: (number | null)[] = [];
@@ -365,10 +405,43 @@ function checkInst(f: Func, b: Block, i: Inst, err: Err, m?: Module): void {
         const tAt = indexType(i.srcTy, idx.slice(1, k - 1));
         if (tAt && tAt.k === 'struct' && (o[k]!.kind !== 'int' || o[k]!.ty !== T.i32)) err(b, i, `struct index ${k} must be an i32 constant`);
       }
-      return;
+      return true;
     }
+    case 'atomicrmw': {
+      if (!need(2)) return true;
+      if (!isPtr(o[0]!.ty)) err(b, i, 'atomicrmw on a non-pointer');
+      tyIs(o[1]!, i.ty, 'value');
+      if (i.rmw === 'fadd' || i.rmw === 'fsub') { if (!fpBits(i.ty)) err(b, i, `atomicrmw ${i.rmw} needs fp`); }
+      else if (i.rmw !== 'xchg' && !isInt(i.ty)) err(b, i, `atomicrmw ${i.rmw} needs an integer`);
+      if (!ORDS.has(i.ordering ?? '') ) err(b, i, 'atomicrmw needs an ordering');
+      if (![0, 1, 3].includes(ptrAS(o[0]!))) err(b, i, `atomic on addrspace(${ptrAS(o[0]!)}) (NVVM: generic, global or shared only)`);
+      return true;
+    }
+    case 'cmpxchg': {
+      if (!need(3)) return true;
+      if (!isPtr(o[0]!.ty)) err(b, i, 'cmpxchg on a non-pointer');
+      tyIs(o[2]!, o[1]!.ty, 'new value');
+      const t = o[1]!.ty;
+      if (!(isInt(t) && [32, 64, 128].includes(t.bits))) err(b, i, `cmpxchg on ${typeStr(t)} (NVVM: i32/i64/i128 only)`);
+      if (i.ty.k !== 'struct' || i.ty.fields.length !== 2 || i.ty.fields[0] !== t || i.ty.fields[1] !== T.i1) err(b, i, 'cmpxchg result must be { T, i1 }');
+      if (![0, 1, 3].includes(ptrAS(o[0]!))) err(b, i, `cmpxchg on addrspace(${ptrAS(o[0]!)}) (NVVM: generic, global or shared only)`);
+      if (!ORDS.has(i.ordering ?? '')) err(b, i, 'cmpxchg needs an ordering');
+      if (i.failOrdering === 'release' || i.failOrdering === 'acq_rel') err(b, i, 'cmpxchg failure ordering cannot be release/acq_rel');
+      return true;
+    }
+    case 'fence':
+      if (!ORDS.has(i.ordering ?? '') || i.ordering === 'monotonic') err(b, i, 'fence needs acquire, release, acq_rel or seq_cst');
+      return true;
+  }
+  return false;
+}
+
+/** Calls and terminators. False when i is none of them. */
+function checkControl(c: InstCheck): boolean {
+  const { f, b, i, o, err, m, need, tyIs } = c;
+  switch (i.op) {
     case 'call': {
-      if (o.length < 1 || !i.fnTy) { err(b, i, 'call without callee or function type'); return; }
+      if (o.length < 1 || !i.fnTy) { err(b, i, 'call without callee or function type'); return true; }
       const c = o[0]!;
       const ft = i.fnTy;
       if (c.kind === 'func' && c.fnTy !== ft) err(b, i, `call type ${typeStr(ft)} differs from @${c.name}'s ${typeStr(c.fnTy)}`);
@@ -380,23 +453,23 @@ function checkInst(f: Func, b: Block, i: Inst, err: Err, m?: Module): void {
       if (ft.varargs ? args.length < ft.params.length : args.length !== ft.params.length) err(b, i, `call with ${args.length} arguments, ${typeStr(ft)} expects ${ft.params.length}`);
       ft.params.forEach((p, k) => { const a = args[k]; if (a) tyIs(a, p, `argument ${k}`); });
       if (i.ty !== ft.ret) err(b, i, `call result type ${typeStr(i.ty)} differs from ${typeStr(ft.ret)}`);
-      return;
+      return true;
     }
     case 'ret': {
       const r = f.fnTy.ret;
       if (r === T.void) { if (o.length) err(b, i, 'ret with a value in a void function'); }
       else if (o.length !== 1) err(b, i, 'ret without a value');
       else tyIs(o[0]!, r, 'return value');
-      return;
+      return true;
     }
-    case 'br': if (o.length !== 0 || i.targets.length !== 1) err(b, i, 'br needs one target'); return;
+    case 'br': if (o.length !== 0 || i.targets.length !== 1) err(b, i, 'br needs one target'); return true;
     case 'condbr':
-      if (!need(1)) return;
+      if (!need(1)) return true;
       if (o[0]!.ty !== T.i1) err(b, i, 'branch condition is not i1');
       if (i.targets.length !== 2) err(b, i, 'conditional branch needs two targets');
-      return;
+      return true;
     case 'switch': {
-      if (o.length < 1 || !isInt(o[0]!.ty)) { err(b, i, 'switch on a non-integer'); return; }
+      if (o.length < 1 || !isInt(o[0]!.ty)) { err(b, i, 'switch on a non-integer'); return true; }
       if (i.targets.length !== o.length) err(b, i, 'switch cases and targets differ in number');
       const seen = new Set<bigint>();
       for (let k = 1; k < o.length; k++) {
@@ -405,60 +478,43 @@ function checkInst(f: Func, b: Block, i: Inst, err: Err, m?: Module): void {
         if (seen.has(c.value)) err(b, i, `duplicate switch case ${c.value}`);
         seen.add(c.value);
       }
-      return;
+      return true;
     }
-    case 'unreachable': return;
-    case 'atomicrmw': {
-      if (!need(2)) return;
-      if (!isPtr(o[0]!.ty)) err(b, i, 'atomicrmw on a non-pointer');
-      tyIs(o[1]!, i.ty, 'value');
-      if (i.rmw === 'fadd' || i.rmw === 'fsub') { if (!fpBits(i.ty)) err(b, i, `atomicrmw ${i.rmw} needs fp`); }
-      else if (i.rmw !== 'xchg' && !isInt(i.ty)) err(b, i, `atomicrmw ${i.rmw} needs an integer`);
-      if (!ORDS.has(i.ordering ?? '') ) err(b, i, 'atomicrmw needs an ordering');
-      if (![0, 1, 3].includes(ptrAS(o[0]!))) err(b, i, `atomic on addrspace(${ptrAS(o[0]!)}) (NVVM: generic, global or shared only)`);
-      return;
-    }
-    case 'cmpxchg': {
-      if (!need(3)) return;
-      if (!isPtr(o[0]!.ty)) err(b, i, 'cmpxchg on a non-pointer');
-      tyIs(o[2]!, o[1]!.ty, 'new value');
-      const t = o[1]!.ty;
-      if (!(isInt(t) && [32, 64, 128].includes(t.bits))) err(b, i, `cmpxchg on ${typeStr(t)} (NVVM: i32/i64/i128 only)`);
-      if (i.ty.k !== 'struct' || i.ty.fields.length !== 2 || i.ty.fields[0] !== t || i.ty.fields[1] !== T.i1) err(b, i, 'cmpxchg result must be { T, i1 }');
-      if (![0, 1, 3].includes(ptrAS(o[0]!))) err(b, i, `cmpxchg on addrspace(${ptrAS(o[0]!)}) (NVVM: generic, global or shared only)`);
-      if (!ORDS.has(i.ordering ?? '')) err(b, i, 'cmpxchg needs an ordering');
-      if (i.failOrdering === 'release' || i.failOrdering === 'acq_rel') err(b, i, 'cmpxchg failure ordering cannot be release/acq_rel');
-      return;
-    }
-    case 'fence':
-      if (!ORDS.has(i.ordering ?? '') || i.ordering === 'monotonic') err(b, i, 'fence needs acquire, release, acq_rel or seq_cst');
-      return;
+    case 'unreachable': return true;
+  }
+  return false;
+}
+
+/** Aggregate and vector element access. False when i is none of them. */
+function checkAggregate(c: InstCheck): boolean {
+  const { b, i, o, err, need, tyIs } = c;
+  switch (i.op) {
     case 'extractvalue': {
-      if (!need(1)) return;
+      if (!need(1)) return true;
       const t = indexType(o[0]!.ty, i.idx ?? []);
       if (!isFirstClassAgg(o[0]!.ty) || !i.idx?.length || t === null) err(b, i, 'bad extractvalue indices');
       else if (t !== i.ty) err(b, i, `extractvalue yields ${typeStr(t)}, result says ${typeStr(i.ty)}`);
-      return;
+      return true;
     }
     case 'insertvalue': {
-      if (!need(2)) return;
+      if (!need(2)) return true;
       const t = indexType(o[0]!.ty, i.idx ?? []);
       if (!isFirstClassAgg(o[0]!.ty) || !i.idx?.length || t === null) err(b, i, 'bad insertvalue indices');
       else tyIs(o[1]!, t, 'inserted value');
       tyIs(o[0]!, i.ty, 'aggregate');
-      return;
+      return true;
     }
     case 'extractelement':
-      if (!need(2)) return;
+      if (!need(2)) return true;
       if (o[0]!.ty.k !== 'vector' || !isInt(o[1]!.ty)) err(b, i, 'bad extractelement operands');
       else if ((o[0]!.ty as { elem: Type }).elem !== i.ty) err(b, i, 'extractelement result type');
-      return;
+      return true;
     case 'insertelement':
-      if (!need(3)) return;
+      if (!need(3)) return true;
       if (o[0]!.ty.k !== 'vector' || !isInt(o[2]!.ty)) err(b, i, 'bad insertelement operands');
       else tyIs(o[1]!, (o[0]!.ty as { elem: Type }).elem, 'inserted element');
       tyIs(o[0]!, i.ty, 'vector');
-      return;
+      return true;
   }
-  err(b, i, `unknown opcode ${i.op}`);
+  return false;
 }

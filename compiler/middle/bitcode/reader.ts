@@ -524,6 +524,12 @@ class Reader {
     }
     if (code === 33 || code === 35 || code === 55 || code === 60) return; // debug locations, operand bundles, blockaddr users
     this.records++;
+    if (this.valueRecord(code, o, at) || this.controlRecord(code, o, at) || this.memoryRecord(code, o, at)) return;
+    fail(`unsupported instruction record ${code}`);
+  }
+
+  /** Arithmetic, casts, compares and selects. False when the record is none of them. */
+  private valueRecord(code: number, o: readonly number[], at: { i: number }): boolean {
     switch (code) {
       case 2: { // BINOP [lhs(vt), rhs, opcode, flags?]
         const a = this.valueAndType(o, at);
@@ -539,21 +545,21 @@ class Reader {
           else if (fl & 1) inst.exact = true;
         }
         this.emit(inst);
-        return;
+        return true;
       }
       case 56: { // UNOP [op(vt), opcode]  (0 = fneg)
         const a = this.valueAndType(o, at);
         if (o[at.i] !== 0) fail('bad unary opcode');
         this.emit({ op: 'fneg', ty: a.ty, ops: [a] });
-        return;
+        return true;
       }
       case 3: { // CAST [op(vt), destty, opc]
         const a = this.valueAndType(o, at);
         const ty = this.type(o[at.i++]!);
         const op = CASTS[o[at.i++]!] ?? fail('bad cast opcode');
-        if (op === 'bitcast' && a.ty.k === 'ptr' && ty.k === 'ptr' && a.ty.as === ty.as) { this.define(a); return; } // typed-pointer cast: no-op
+        if (op === 'bitcast' && a.ty.k === 'ptr' && ty.k === 'ptr' && a.ty.as === ty.as) { this.define(a); return true; } // typed-pointer cast: no-op
         this.emit({ op, ty, ops: [a] });
-        return;
+        return true;
       }
       case 9: case 28: { // CMP/CMP2 [lhs(vt), rhs, pred, fmf?]
         const a = this.valueAndType(o, at);
@@ -566,21 +572,35 @@ class Reader {
         const inst: Partial<Inst> & { op: 'fcmp' | 'icmp'; ty: Type; ops: Value[] } = { op: isF ? 'fcmp' : 'icmp', ty, ops: [a, b], pred };
         if (isF && at.i < o.length) { const f = fmf(o[at.i]!); if (f) inst.fmf = f; }
         this.emit(inst);
-        return;
+        return true;
       }
+      case 29: { // VSELECT [t(vt), f, cond(vt)]
+        const t = this.valueAndType(o, at);
+        const f = this.relValue(o, at, t.ty);
+        const c = this.valueAndType(o, at);
+        this.emit({ op: 'select', ty: t.ty, ops: [c, t, f] });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Terminators, phis and calls. False when the record is none of them. */
+  private controlRecord(code: number, o: readonly number[], at: { i: number }): boolean {
+    switch (code) {
       case 10: { // RET
-        if (o.length === 0) { this.emit({ op: 'ret', ty: T.void, ops: [] }); return; }
+        if (o.length === 0) { this.emit({ op: 'ret', ty: T.void, ops: [] }); return true; }
         const v = this.valueAndType(o, at);
         this.emit({ op: 'ret', ty: T.void, ops: [v] });
-        return;
+        return true;
       }
       case 11: { // BR [bb] | [true, false, cond]
-        if (o.length === 1) { this.emit({ op: 'br', ty: T.void, ops: [], targets: [this.bb(o[0]!)] }); return; }
+        if (o.length === 1) { this.emit({ op: 'br', ty: T.void, ops: [], targets: [this.bb(o[0]!)] }); return true; }
         const t = this.bb(o[0]!), f = this.bb(o[1]!);
         at.i = 2;
         const c = this.relValue(o, at, T.i1);
         this.emit({ op: 'condbr', ty: T.void, ops: [c], targets: [t, f] });
-        return;
+        return true;
       }
       case 12: { // SWITCH [opty, cond, default, (caseval absolute, bb)*]
         const ty = this.type(o[0]!);
@@ -590,9 +610,9 @@ class Reader {
         const ops: Value[] = [cond]; const targets: Block[] = [def];
         for (let k = 3; k < o.length; k += 2) { ops.push(this.value(o[k]!, ty)); targets.push(this.bb(o[k + 1]!)); }
         this.emit({ op: 'switch', ty: T.void, ops, targets });
-        return;
+        return true;
       }
-      case 15: this.emit({ op: 'unreachable', ty: T.void, ops: [] }); return;
+      case 15: this.emit({ op: 'unreachable', ty: T.void, ops: [] }); return true;
       case 16: { // PHI [ty, (signed rel val, bb)*]
         const ty = this.type(o[0]!);
         const ops: Value[] = []; const targets: Block[] = [];
@@ -602,61 +622,7 @@ class Reader {
           targets.push(this.bb(o[k + 1]!));
         }
         this.emit({ op: 'phi', ty, ops, targets });
-        return;
-      }
-      case 19: { // ALLOCA [instty, opty, op (absolute), align]
-        const flags = o[3]!;
-        let srcTy = this.type(o[0]!);
-        if ((flags & 64) === 0) srcTy = this.type(this.pointee.get(o[0]!) ?? fail('alloca of unknown type'));
-        const count = this.value(o[2]!, this.type(o[1]!));
-        this.emit({ op: 'alloca', ty: T.ptr, ops: [count], srcTy, align: decodeAlign(flags & 31) });
-        return;
-      }
-      case 20: { // LOAD [ptr(vt), ty, align, vol]
-        const p = this.valueAndType(o, at);
-        const ty = at.i + 3 === o.length ? this.type(o[at.i++]!) : fail('load without an explicit type');
-        const align = decodeAlign(o[at.i++]!);
-        const vol = o[at.i++] === 1;
-        this.emit({ op: 'load', ty, ops: [p], align, volatile: vol || undefined });
-        return;
-      }
-      case 44: case 24: { // STORE [ptr(vt), val(vt), align, vol]; STORE_OLD [ptr(vt), val, align, vol]
-        const p = this.valueAndType(o, at);
-        const v = code === 44 ? this.valueAndType(o, at) : fail('old-style store records are not supported');
-        const align = decodeAlign(o[at.i++]!);
-        const vol = o[at.i++] === 1;
-        this.emit({ op: 'store', ty: T.void, ops: [v, p], align, volatile: vol || undefined });
-        return;
-      }
-      case 26: { // EXTRACTVAL [agg(vt), idx...]
-        const agg = this.valueAndType(o, at);
-        const idx = o.slice(at.i);
-        let ty = agg.ty;
-        for (const k of idx) ty = (ty.k === 'struct' ? ty.fields[k] : ty.k === 'array' && k < ty.n ? ty.elem : undefined) ?? fail('bad extractvalue index');
-        this.emit({ op: 'extractvalue', ty, ops: [agg], idx });
-        return;
-      }
-      case 27: { // INSERTVAL [agg(vt), val(vt), idx...]
-        const agg = this.valueAndType(o, at);
-        const v = this.valueAndType(o, at);
-        this.emit({ op: 'insertvalue', ty: agg.ty, ops: [agg, v], idx: o.slice(at.i) });
-        return;
-      }
-      case 29: { // VSELECT [t(vt), f, cond(vt)]
-        const t = this.valueAndType(o, at);
-        const f = this.relValue(o, at, t.ty);
-        const c = this.valueAndType(o, at);
-        this.emit({ op: 'select', ty: t.ty, ops: [c, t, f] });
-        return;
-      }
-      case 43: { // GEP [inbounds, ty, base(vt), idx(vt)...]
-        const inbounds = o[0] === 1;
-        const srcTy = this.type(o[1]!);
-        at.i = 2;
-        const ops: Value[] = [];
-        while (at.i < o.length) ops.push(this.valueAndType(o, at));
-        this.emit({ op: 'gep', ty: ops[0]!.ty, ops, srcTy, inbounds });
-        return;
+        return true;
       }
       case 34: { // CALL [attrs, cc, fmf?, fnty?, callee(vt), args...]
         at.i = 1;
@@ -678,10 +644,64 @@ class Reader {
         if (cc & 1) inst.tail = true;
         if (flags) inst.fmf = flags;
         this.emit(inst);
-        return;
+        return true;
       }
-      default: fail(`unsupported instruction record ${code}`);
     }
+    return false;
+  }
+
+  /** Allocas, loads, stores, geps and aggregate members. False when the record is none of them. */
+  private memoryRecord(code: number, o: readonly number[], at: { i: number }): boolean {
+    switch (code) {
+      case 19: { // ALLOCA [instty, opty, op (absolute), align]
+        const flags = o[3]!;
+        let srcTy = this.type(o[0]!);
+        if ((flags & 64) === 0) srcTy = this.type(this.pointee.get(o[0]!) ?? fail('alloca of unknown type'));
+        const count = this.value(o[2]!, this.type(o[1]!));
+        this.emit({ op: 'alloca', ty: T.ptr, ops: [count], srcTy, align: decodeAlign(flags & 31) });
+        return true;
+      }
+      case 20: { // LOAD [ptr(vt), ty, align, vol]
+        const p = this.valueAndType(o, at);
+        const ty = at.i + 3 === o.length ? this.type(o[at.i++]!) : fail('load without an explicit type');
+        const align = decodeAlign(o[at.i++]!);
+        const vol = o[at.i++] === 1;
+        this.emit({ op: 'load', ty, ops: [p], align, volatile: vol || undefined });
+        return true;
+      }
+      case 44: case 24: { // STORE [ptr(vt), val(vt), align, vol]; STORE_OLD [ptr(vt), val, align, vol]
+        const p = this.valueAndType(o, at);
+        const v = code === 44 ? this.valueAndType(o, at) : fail('old-style store records are not supported');
+        const align = decodeAlign(o[at.i++]!);
+        const vol = o[at.i++] === 1;
+        this.emit({ op: 'store', ty: T.void, ops: [v, p], align, volatile: vol || undefined });
+        return true;
+      }
+      case 26: { // EXTRACTVAL [agg(vt), idx...]
+        const agg = this.valueAndType(o, at);
+        const idx = o.slice(at.i);
+        let ty = agg.ty;
+        for (const k of idx) ty = (ty.k === 'struct' ? ty.fields[k] : ty.k === 'array' && k < ty.n ? ty.elem : undefined) ?? fail('bad extractvalue index');
+        this.emit({ op: 'extractvalue', ty, ops: [agg], idx });
+        return true;
+      }
+      case 27: { // INSERTVAL [agg(vt), val(vt), idx...]
+        const agg = this.valueAndType(o, at);
+        const v = this.valueAndType(o, at);
+        this.emit({ op: 'insertvalue', ty: agg.ty, ops: [agg, v], idx: o.slice(at.i) });
+        return true;
+      }
+      case 43: { // GEP [inbounds, ty, base(vt), idx(vt)...]
+        const inbounds = o[0] === 1;
+        const srcTy = this.type(o[1]!);
+        at.i = 2;
+        const ops: Value[] = [];
+        while (at.i < o.length) ops.push(this.valueAndType(o, at));
+        this.emit({ op: 'gep', ty: ops[0]!.ty, ops, srcTy, inbounds });
+        return true;
+      }
+    }
+    return false;
   }
 }
 

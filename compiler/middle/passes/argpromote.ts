@@ -6,7 +6,7 @@
 import type { CompileOptions } from '../../options';
 import type { Arg, Func, Inst, Module, Type, Value } from '../ir';
 import { T, cInt, funcTy, sizeOf as sizeOfTy } from '../ir';
-import { constGepOffset } from './sroa';
+import { constGepOffset } from '../analysis/gep';
 
 const MAX_NEW_PARAMS = 8;   // per promoted argument: beyond that, passing the pointer is cheaper
 

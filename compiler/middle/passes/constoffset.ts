@@ -5,7 +5,7 @@
 // Only addresses used by loads and stores are split, so the constant always folds into the access.
 import type { Func, Inst, Value } from '../ir';
 import { T, sizeOf, cInt } from '../ir';
-import { constGepOffset } from './sroa';
+import { constGepOffset } from '../analysis/gep';
 
 /** The index as (variable part of type i64, constant) when it is `x + C` without signed or unsigned wrap. */
 function splitIndex(idx: Value): { x: Value; ext: 'sext' | 'zext' | null; c: bigint } | null {

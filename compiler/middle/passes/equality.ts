@@ -4,7 +4,8 @@
 // s[1], as cicc's code does. Unsigned `x < 1` and `x <= 0` are `x == 0` too.
 import type { Block, Func, Value } from '../ir';
 import { cInt } from '../ir';
-import { buildCFG, dominates, type CFG } from '../passes';
+import { buildCFG, type CFG } from '../analysis/cfg';
+import { dominates } from '../analysis/dominance';
 
 /** The value and constant that are equal when the branch goes to its `onTrue` side, or null. */
 function equalityOf(c: Value, onTrue: boolean): { x: Value; k: Value } | null {

@@ -5,7 +5,8 @@
 // atomic. Division and remainder move only with a non-zero constant divisor (no new UB).
 import type { Block, Func, Inst, Value } from '../ir';
 import { T } from '../ir';
-import { buildCFG, dominates, succsOf, type CFG } from '../passes';
+import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
+import { dominates } from '../analysis/dominance';
 
 const PURE = new Set(['add', 'sub', 'mul', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor', 'fadd', 'fsub', 'fmul', 'fdiv', 'frem', 'fneg',
   'icmp', 'fcmp', 'select', 'gep', 'extractvalue', 'insertvalue', 'trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'fptoui', 'fptosi',

@@ -3,7 +3,7 @@
 // shape cicc emits for ternaries and min/max. Arms may hold only speculatable instructions (no memory
 // access, no call, no division that could trap), so executing both is safe.
 import type { Block, Func, Inst, Value } from '../ir';
-import { buildCFG, succsOf } from '../passes';
+import { buildCFG, succsOf } from '../analysis/cfg';
 
 const SPECULATABLE = new Set(['add', 'sub', 'mul', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor', 'fadd', 'fsub', 'fmul', 'fneg',
   'icmp', 'fcmp', 'select', 'gep', 'trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'uitofp', 'sitofp', 'bitcast', 'addrspacecast',

@@ -5,6 +5,7 @@
 // type-punning access) leaves the alloca alone: it stays in local memory, exactly as before.
 import type { Block, Func, Inst, Type, Value } from '../ir';
 import { T, cInt, cFP, cZero, cTrue, cFalse, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
+import { constGepOffset } from '../analysis/gep';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -29,23 +30,6 @@ export function scalarLeaves(t: Type): Leaf[] | null {
     }
   };
   return walk(t, 0, []) && out.length <= MAX_LEAVES ? out : null;
-}
-
-/** Byte offset of a gep with constant indices, or null. */
-export function constGepOffset(g: Inst): number | null {
-  let cur: Type = g.srcTy!;
-  let off = 0;
-  const idx = g.ops.slice(1);
-  for (let k = 0; k < idx.length; k++) {
-    const x = idx[k]!;
-    if (x.kind !== 'int') return null;
-    const n = Number(x.value);
-    if (k === 0) { off += n * sizeOf(cur); continue; }
-    if (cur.k === 'struct') { off += fieldOffset(cur as Type & { k: 'struct' }, n); cur = cur.fields[n]!; }
-    else if (cur.k === 'array' || cur.k === 'vector') { off += n * sizeOf(cur.elem); cur = cur.elem; }
-    else return null;
-  }
-  return off;
 }
 
 const isMemIntrinsic = (i: Inst, prefix: string): boolean => i.op === 'call' && i.ops[0]!.kind === 'func' && (i.ops[0] as { name: string }).name.startsWith(prefix);
@@ -340,6 +324,194 @@ function byteSplat(ty: Type, byte: number): Value {
   return cInt(ty, v);
 }
 
+/** What rewriting the uses of one split alloca needs: its leaves and their new allocas, its regions. */
+interface Split {
+  f: Func;
+  leaves: Leaf[];
+  uses: Use[];
+  slot: Map<Leaf, Inst>;
+  regions: Region[];
+  /** A pointer to byte `off` of the original alloca inside region r (its gep added to pre). */
+  inRegion: (b: Block, pre: Inst[], r: Region, off: number) => Value;
+}
+/** A use left in place, pointed at a new alloca: nothing to splice in or remove. */
+const KEPT = Symbol('kept');
+
+/** An aggregate load or store across a region: scalar by scalar, the region's parts through memory. */
+function splitAcrossRegion(s: Split, u: Use & { kind: 'load' | 'store' }, b: Block, pre: Inst[]): void {
+  const { f, leaves, slot, regions, inRegion } = s;
+  const i = u.i;
+  const ty = u.kind === 'load' ? i.ty : i.ops[0]!.ty;
+  let agg: Value = { kind: 'undef', ty };
+  for (const o of scalarLeaves(ty)!) {
+    const at = u.off + o.off;
+    const rr = regionOf(regions, at, Math.max(1, sizeOf(o.ty)));
+    const l = rr === 'none' ? accessLeaves(leaves, at, o.ty)![0]! : null;
+    const ptr = rr && rr !== 'none' ? inRegion(b, pre, rr, at) : slot.get(l!)!;
+    const memTy = l ? l.ty : o.ty;
+    if (u.kind === 'load') {
+      let x: Value = mk(b, 'load', memTy, [ptr], { align: alignOf(memTy) });
+      pre.push(x as Inst);
+      if (memTy !== o.ty) { const c = mk(b, 'bitcast', o.ty, [x]); pre.push(c); x = c; }
+      const ins = mk(b, 'insertvalue', ty, [agg, x], { idx: o.path });
+      pre.push(ins);
+      agg = ins;
+    } else {
+      let x: Value = mk(b, 'extractvalue', o.ty, [i.ops[0]!], { idx: o.path });
+      pre.push(x as Inst);
+      if (memTy !== o.ty) { const c = mk(b, 'bitcast', memTy, [x]); pre.push(c); x = c; }
+      pre.push(mk(b, 'store', T.void, [x, ptr], { align: alignOf(memTy) }));
+    }
+  }
+  b.insts.splice(b.insts.indexOf(i), 1, ...pre);
+  if (u.kind === 'load') replaceUses(f, i, agg);
+}
+
+/** A copy between two parts of the alloca: leaf to leaf, or through the region on one side. */
+function splitSelfCopy(s: Split, u: Use & { kind: 'selfcopy' }, b: Block, pre: Inst[]): void {
+  const { leaves, slot, regions, inRegion } = s;
+  const i = u.i;
+  const rd = regionOf(regions, u.dst, u.len) as Region | 'none', rs = regionOf(regions, u.src, u.len) as Region | 'none';
+  if (rd !== 'none' && rs !== 'none') {
+    pre.push(mk(b, 'call', T.void, [i.ops[0]!, inRegion(b, pre, rd, u.dst), inRegion(b, pre, rs, u.src), cInt(T.i64, u.len), i.ops[4]!], { fnTy: i.fnTy }));
+    return;
+  }
+  if (rd !== 'none' || rs !== 'none') {
+    // one side is memory: move leaf by leaf through pointers into the region
+    const leafSide = rd !== 'none' ? u.src : u.dst, memSide = rd !== 'none' ? u.dst : u.src;
+    const reg = (rd !== 'none' ? rd : rs) as Region;
+    for (const l of coveredLeaves(leaves, leafSide, u.len)!) {
+      const p = inRegion(b, pre, reg, memSide + (l.off - leafSide));
+      if (rd !== 'none') {
+        const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+        pre.push(x, mk(b, 'store', T.void, [x, p], { align: 1 }));
+      } else {
+        const x = mk(b, 'load', l.ty, [p], { align: 1 });
+        pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
+      }
+    }
+    return;
+  }
+  // loads first, then stores: right for overlapping (memmove) ranges too
+  const d = coveredLeaves(leaves, u.dst, u.len)!, sl = coveredLeaves(leaves, u.src, u.len)!;
+  const vals = sl.map(l => { const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) }); pre.push(x); return x; });
+  d.forEach((l, k) => pre.push(mk(b, 'store', T.void, [vals[k]!, slot.get(l)!], { align: alignOf(l.ty) })));
+  return;
+}
+
+/** A load from the alloca, from its leaves (KEPT: it now loads one leaf as it is). */
+function splitLoad(s: Split, u: Use & { kind: 'load' }, b: Block, pre: Inst[]): Value | typeof KEPT {
+  const { leaves, slot } = s;
+  const i = u.i;
+  const ls = accessLeaves(leaves, u.off, i.ty);
+  if (!ls) {
+    const span = spanLeaves(leaves, u.off, i.ty);
+    return span ? loadSpan(b, pre, slot, span, u.off, i.ty) : loadPart(b, pre, slot, subLeaf(leaves, u.off, i.ty)!, i.ty);
+  }
+  if (ls.length === 1 && i.ty === ls[0]!.ty) { i.ops[0] = slot.get(ls[0]!)!; return KEPT; }
+  const own = scalarLeaves(i.ty)!;
+  const loadAs = (k: number, ty: Type): Value => {
+    const l = ls[k]!;
+    const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile });
+    pre.push(x);
+    if (l.ty === ty) return x;
+    const c = mk(b, 'bitcast', ty, [x]);
+    pre.push(c);
+    return c;
+  };
+  if (own.length === 1 && own[0]!.path.length === 0) { return loadAs(0, i.ty); }
+  let agg: Value = { kind: 'undef', ty: i.ty };
+  own.forEach((o, k) => {
+    const ins = mk(b, 'insertvalue', i.ty, [agg, loadAs(k, o.ty)], { idx: o.path });
+    pre.push(ins);
+    agg = ins;
+  });
+  return agg;
+}
+
+/** A store into the alloca, into its leaves (KEPT: it now stores one leaf as it is). */
+function splitStore(s: Split, u: Use & { kind: 'store' }, b: Block, pre: Inst[]): typeof KEPT | null {
+  const { leaves, slot } = s;
+  const i = u.i;
+  const v = i.ops[0]!;
+  const ls = accessLeaves(leaves, u.off, v.ty);
+  if (!ls) {
+    const span = spanLeaves(leaves, u.off, v.ty);
+    if (span) storeSpan(b, pre, slot, span, u.off, v); else storePart(b, pre, slot, subLeaf(leaves, u.off, v.ty)!, v);
+    return null;
+  }
+  if (ls.length === 1 && v.ty === ls[0]!.ty) { i.ops[1] = slot.get(ls[0]!)!; return KEPT; }
+  scalarLeaves(v.ty)!.forEach((o, k) => {
+    const l = ls[k]!;
+    let x: Value = v;
+    if (o.path.length > 0) { const e = mk(b, 'extractvalue', o.ty, [v], { idx: o.path }); pre.push(e); x = e; }
+    if (l.ty !== o.ty) { const c = mk(b, 'bitcast', l.ty, [x]); pre.push(c); x = c; }
+    pre.push(mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile }));
+  });
+  return null;
+}
+
+/** A copy between the alloca and other memory: region parts copied as they are, leaves one by one (or as one word). */
+function splitCopy(s: Split, u: Use & { kind: 'copy' }, b: Block, pre: Inst[]): void {
+  const { uses, leaves, slot, regions, inRegion } = s;
+  const i = u.i;
+  const other = i.ops[u.dstSide ? 2 : 1]!;
+  for (const reg of regions) {
+    const lo = Math.max(u.off, reg.start), hi = Math.min(u.off + u.len, reg.start + reg.size);
+    if (lo >= hi) continue;
+    const mine = inRegion(b, pre, reg, lo);
+    let theirs: Value = other;
+    if (lo - u.off) { const g = mk(b, 'gep', other.ty, [other, cInt(T.i64, lo - u.off)], { srcTy: T.i8, inbounds: true }); pre.push(g); theirs = g; }
+    pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
+  }
+  const covered = coveredLeaves(leaves, u.off, u.len)!;
+  if (wholeWordCopy(u, other, covered, uses)) {
+    // a small object copied from or to memory elsewhere moves as one integer (a __half2 as one
+    // 32-bit load, not two 16-bit ones); the leaves are its bit fields
+    const wt = intTy(u.len * 8);
+    if (u.dstSide) {
+      const x = mk(b, 'load', wt, [other], { align: u.i.align });
+      pre.push(x);
+      for (const l of covered) {
+        let v: Value = x;
+        const sh = (l.off - u.off) * 8;
+        if (sh) { const t = mk(b, 'lshr', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
+        if (l.ty !== wt) { const t = mk(b, 'trunc', l.ty, [v]); pre.push(t); v = t; }
+        pre.push(mk(b, 'store', T.void, [v, slot.get(l)!], { align: alignOf(l.ty) }));
+      }
+    } else {
+      let acc: Value | null = null;
+      for (const l of covered) {
+        let v: Value = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+        pre.push(v as Inst);
+        if (l.ty !== wt) { const t = mk(b, 'zext', wt, [v]); pre.push(t); v = t; }
+        const sh = (l.off - u.off) * 8;
+        if (sh) { const t = mk(b, 'shl', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
+        if (acc) { const t = mk(b, 'or', wt, [acc, v]); pre.push(t); v = t; }
+        acc = v;
+      }
+      pre.push(mk(b, 'store', T.void, [acc!, other], { align: u.i.align }));
+    }
+    return;
+  }
+  for (const l of covered) {
+    const rel = l.off - u.off;
+    const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
+    if (p !== other) pre.push(p as Inst);
+    // the other side is aligned as the copy says (a float2 is 8-aligned): a leaf at offset 0 keeps
+    // that, so the backend can pair it with its neighbour (ld/st .v2)
+    const pAlign = Math.max(alignOf(l.ty), rel === 0 ? (u.i.align ?? 1) : Math.min(u.i.align ?? 1, rel & -rel));
+    if (u.dstSide) {
+      const x = mk(b, 'load', l.ty, [p], { align: pAlign });
+      pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
+    } else {
+      const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+      pre.push(x, mk(b, 'store', T.void, [x, p], { align: pAlign }));
+    }
+  }
+  return;
+}
+
 function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[]): void {
   const entry = f.blocks[0]!;
   const base = a.name || 'sroa';
@@ -362,6 +534,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
     pre.push(g);
     return g;
   };
+  const s: Split = { f, leaves, uses, slot, regions, inRegion };
   const at = entry.insts.indexOf(a);
   entry.insts.splice(at, 1, ...pieces);
   const removed = new Set<Inst>();
@@ -372,31 +545,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
     let replacement: Value | null = null;
     const r = u.kind === 'load' || u.kind === 'store' ? regionOf(regions, u.off, Math.max(1, sizeOf(u.kind === 'load' ? i.ty : i.ops[0]!.ty))) : 'none';
     if (r === null && (u.kind === 'load' || u.kind === 'store')) {
-      // an aggregate access across a region: scalar by scalar, region parts through memory
-      const ty = u.kind === 'load' ? i.ty : i.ops[0]!.ty;
-      let agg: Value = { kind: 'undef', ty };
-      for (const o of scalarLeaves(ty)!) {
-        const at = u.off + o.off;
-        const rr = regionOf(regions, at, Math.max(1, sizeOf(o.ty)));
-        const l = rr === 'none' ? accessLeaves(leaves, at, o.ty)![0]! : null;
-        const ptr = rr && rr !== 'none' ? inRegion(b, pre, rr, at) : slot.get(l!)!;
-        const memTy = l ? l.ty : o.ty;
-        if (u.kind === 'load') {
-          let x: Value = mk(b, 'load', memTy, [ptr], { align: alignOf(memTy) });
-          pre.push(x as Inst);
-          if (memTy !== o.ty) { const c = mk(b, 'bitcast', o.ty, [x]); pre.push(c); x = c; }
-          const ins = mk(b, 'insertvalue', ty, [agg, x], { idx: o.path });
-          pre.push(ins);
-          agg = ins;
-        } else {
-          let x: Value = mk(b, 'extractvalue', o.ty, [i.ops[0]!], { idx: o.path });
-          pre.push(x as Inst);
-          if (memTy !== o.ty) { const c = mk(b, 'bitcast', memTy, [x]); pre.push(c); x = c; }
-          pre.push(mk(b, 'store', T.void, [x, ptr], { align: alignOf(memTy) }));
-        }
-      }
-      b.insts.splice(b.insts.indexOf(i), 1, ...pre);
-      if (u.kind === 'load') replaceUses(f, i, agg);
+      splitAcrossRegion(s, u, b, pre);
       continue;
     }
     if (r && r !== 'none' && (u.kind === 'load' || u.kind === 'store')) {
@@ -416,137 +565,15 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
         i.inbounds = false;
         continue;
       }
-      case 'selfcopy': {
-        const rd = regionOf(regions, u.dst, u.len) as Region | 'none', rs = regionOf(regions, u.src, u.len) as Region | 'none';
-        if (rd !== 'none' && rs !== 'none') {
-          pre.push(mk(b, 'call', T.void, [i.ops[0]!, inRegion(b, pre, rd, u.dst), inRegion(b, pre, rs, u.src), cInt(T.i64, u.len), i.ops[4]!], { fnTy: i.fnTy }));
-          break;
-        }
-        if (rd !== 'none' || rs !== 'none') {
-          // one side is memory: move leaf by leaf through pointers into the region
-          const leafSide = rd !== 'none' ? u.src : u.dst, memSide = rd !== 'none' ? u.dst : u.src;
-          const reg = (rd !== 'none' ? rd : rs) as Region;
-          for (const l of coveredLeaves(leaves, leafSide, u.len)!) {
-            const p = inRegion(b, pre, reg, memSide + (l.off - leafSide));
-            if (rd !== 'none') {
-              const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
-              pre.push(x, mk(b, 'store', T.void, [x, p], { align: 1 }));
-            } else {
-              const x = mk(b, 'load', l.ty, [p], { align: 1 });
-              pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
-            }
-          }
-          break;
-        }
-        // loads first, then stores: right for overlapping (memmove) ranges too
-        const d = coveredLeaves(leaves, u.dst, u.len)!, sl = coveredLeaves(leaves, u.src, u.len)!;
-        const vals = sl.map(l => { const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) }); pre.push(x); return x; });
-        d.forEach((l, k) => pre.push(mk(b, 'store', T.void, [vals[k]!, slot.get(l)!], { align: alignOf(l.ty) })));
-        break;
-      }
+      case 'selfcopy': splitSelfCopy(s, u, b, pre); break;
       case 'load': {
-        const ls = accessLeaves(leaves, u.off, i.ty);
-        if (!ls) {
-          const span = spanLeaves(leaves, u.off, i.ty);
-          replacement = span ? loadSpan(b, pre, slot, span, u.off, i.ty) : loadPart(b, pre, slot, subLeaf(leaves, u.off, i.ty)!, i.ty);
-          break;
-        }
-        if (ls.length === 1 && i.ty === ls[0]!.ty) { i.ops[0] = slot.get(ls[0]!)!; continue; }
-        const own = scalarLeaves(i.ty)!;
-        const loadAs = (k: number, ty: Type): Value => {
-          const l = ls[k]!;
-          const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile });
-          pre.push(x);
-          if (l.ty === ty) return x;
-          const c = mk(b, 'bitcast', ty, [x]);
-          pre.push(c);
-          return c;
-        };
-        if (own.length === 1 && own[0]!.path.length === 0) { replacement = loadAs(0, i.ty); break; }
-        let agg: Value = { kind: 'undef', ty: i.ty };
-        own.forEach((o, k) => {
-          const ins = mk(b, 'insertvalue', i.ty, [agg, loadAs(k, o.ty)], { idx: o.path });
-          pre.push(ins);
-          agg = ins;
-        });
-        replacement = agg;
+        const x = splitLoad(s, u, b, pre);
+        if (x === KEPT) continue;
+        replacement = x;
         break;
       }
-      case 'store': {
-        const v = i.ops[0]!;
-        const ls = accessLeaves(leaves, u.off, v.ty);
-        if (!ls) {
-          const span = spanLeaves(leaves, u.off, v.ty);
-          if (span) storeSpan(b, pre, slot, span, u.off, v); else storePart(b, pre, slot, subLeaf(leaves, u.off, v.ty)!, v);
-          break;
-        }
-        if (ls.length === 1 && v.ty === ls[0]!.ty) { i.ops[1] = slot.get(ls[0]!)!; continue; }
-        scalarLeaves(v.ty)!.forEach((o, k) => {
-          const l = ls[k]!;
-          let x: Value = v;
-          if (o.path.length > 0) { const e = mk(b, 'extractvalue', o.ty, [v], { idx: o.path }); pre.push(e); x = e; }
-          if (l.ty !== o.ty) { const c = mk(b, 'bitcast', l.ty, [x]); pre.push(c); x = c; }
-          pre.push(mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty), volatile: i.volatile }));
-        });
-        break;
-      }
-      case 'copy': {
-        const other = i.ops[u.dstSide ? 2 : 1]!;
-        for (const reg of regions) {
-          const lo = Math.max(u.off, reg.start), hi = Math.min(u.off + u.len, reg.start + reg.size);
-          if (lo >= hi) continue;
-          const mine = inRegion(b, pre, reg, lo);
-          let theirs: Value = other;
-          if (lo - u.off) { const g = mk(b, 'gep', other.ty, [other, cInt(T.i64, lo - u.off)], { srcTy: T.i8, inbounds: true }); pre.push(g); theirs = g; }
-          pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
-        }
-        const covered = coveredLeaves(leaves, u.off, u.len)!;
-        if (wholeWordCopy(u, other, covered, uses)) {
-          // a small object copied from or to memory elsewhere moves as one integer (a __half2 as one
-          // 32-bit load, not two 16-bit ones); the leaves are its bit fields
-          const wt = intTy(u.len * 8);
-          if (u.dstSide) {
-            const x = mk(b, 'load', wt, [other], { align: u.i.align });
-            pre.push(x);
-            for (const l of covered) {
-              let v: Value = x;
-              const sh = (l.off - u.off) * 8;
-              if (sh) { const t = mk(b, 'lshr', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
-              if (l.ty !== wt) { const t = mk(b, 'trunc', l.ty, [v]); pre.push(t); v = t; }
-              pre.push(mk(b, 'store', T.void, [v, slot.get(l)!], { align: alignOf(l.ty) }));
-            }
-          } else {
-            let acc: Value | null = null;
-            for (const l of covered) {
-              let v: Value = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
-              pre.push(v as Inst);
-              if (l.ty !== wt) { const t = mk(b, 'zext', wt, [v]); pre.push(t); v = t; }
-              const sh = (l.off - u.off) * 8;
-              if (sh) { const t = mk(b, 'shl', wt, [v, cInt(wt, sh)]); pre.push(t); v = t; }
-              if (acc) { const t = mk(b, 'or', wt, [acc, v]); pre.push(t); v = t; }
-              acc = v;
-            }
-            pre.push(mk(b, 'store', T.void, [acc!, other], { align: u.i.align }));
-          }
-          break;
-        }
-        for (const l of covered) {
-          const rel = l.off - u.off;
-          const p = rel === 0 ? other : mk(b, 'gep', other.ty, [other, cInt(T.i64, rel)], { srcTy: T.i8, inbounds: true });
-          if (p !== other) pre.push(p as Inst);
-          // the other side is aligned as the copy says (a float2 is 8-aligned): a leaf at offset 0 keeps
-          // that, so the backend can pair it with its neighbour (ld/st .v2)
-          const pAlign = Math.max(alignOf(l.ty), rel === 0 ? (u.i.align ?? 1) : Math.min(u.i.align ?? 1, rel & -rel));
-          if (u.dstSide) {
-            const x = mk(b, 'load', l.ty, [p], { align: pAlign });
-            pre.push(x, mk(b, 'store', T.void, [x, slot.get(l)!], { align: alignOf(l.ty) }));
-          } else {
-            const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
-            pre.push(x, mk(b, 'store', T.void, [x, p], { align: pAlign }));
-          }
-        }
-        break;
-      }
+      case 'store': if (splitStore(s, u, b, pre) === KEPT) continue; break;
+      case 'copy': splitCopy(s, u, b, pre); break;
       case 'set':
         for (const reg of regions) {
           const lo = Math.max(u.off, reg.start), hi = Math.min(u.off + u.len, reg.start + reg.size);

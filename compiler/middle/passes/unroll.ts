@@ -7,8 +7,11 @@
 import type { Block, Const, Func, Inst, Value } from '../ir';
 import { T, cTrue, cFalse } from '../ir';
 import type { CompileOptions } from '../../options';
-import { buildCFG, dominates, succsOf, simplifyInst, loadFromConstant, type CFG } from '../passes';
-import { constGepOffset } from './sroa';
+import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
+import { dominates } from '../analysis/dominance';
+import { loadFromConstant } from '../analysis/constants';
+import { simplifyInst } from './instsimplify';
+import { constGepOffset } from '../analysis/gep';
 
 const MAX_TRIPS = 256;
 /** With `#pragma unroll` (full), as cicc's large pragma threshold: trips and unrolled instructions. */

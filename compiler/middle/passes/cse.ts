@@ -1,0 +1,122 @@
+// Early CSE over the dominator tree: pure expressions and loads (with store-to-load forwarding) reused
+// where no write can have happened since.
+import type { Block, Func, Inst, Type, Value } from '../ir';
+import { sizeOf, typeStr } from '../ir';
+import { constStr } from '../llprint';
+import { buildCFG } from '../analysis/cfg';
+import { applyReplacements, removeInsts, resolve } from '../analysis/uses';
+import { COMMUTATIVE } from '../analysis/values';
+import { PURE_OPS, distinctObjects, isPureCallee, mayWriteMemory, memLoc } from '../analysis/memory';
+
+interface MemEntry { v: Value; gen: number; loc?: { base: Value; off: number; size: number } | null }
+
+export function cse(f: Func): boolean {
+  const cfg = buildCFG(f);
+  const ids = new Map<Value, number>();
+  // keys are built for every instruction of every CSE run: type and constant spellings are remembered
+  // for the run (types and constants are not changed while it runs)
+  const tyStrs = new Map<Type, string>();
+  const tyStr = (t: Type): string => { let s = tyStrs.get(t); if (s === undefined) { s = typeStr(t); tyStrs.set(t, s); } return s; };
+  const constKeys = new Map<Value, string>();
+  const key = (v: Value): string => {
+    switch (v.kind) {
+      case 'inst': case 'arg': case 'global': case 'func': case 'asm': {
+        let n = ids.get(v); if (n === undefined) { n = ids.size; ids.set(v, n); } return '#' + n;
+      }
+      default: {
+        let s = constKeys.get(v);
+        if (s === undefined) { s = `${tyStr(v.ty)} ${constStr(v)}`; constKeys.set(v, s); }
+        return s;
+      }
+    }
+  };
+  // the same string as `${op}|${attrs.join('|')}|${ops.join(',')}` with attrs [type, pred, srcTy, idx, nsw,
+  // nuw, exact, inbounds, fmf], the operands of a commutative operation in order of their keys
+  const instKey = (i: Inst): string => {
+    const ops = i.ops;
+    let o = '';
+    if (ops.length === 2 && COMMUTATIVE.has(i.op)) {
+      const a = key(ops[0]!), b = key(ops[1]!);
+      o = a > b ? b + ',' + a : a + ',' + b;
+    } else if (COMMUTATIVE.has(i.op) && ops.length > 2) {
+      const ks = ops.map(key);
+      if (ks[0]! > ks[1]!) ks.reverse();
+      o = ks.join(',');
+    } else {
+      for (let k = 0; k < ops.length; k++) o += (k ? ',' : '') + key(ops[k]!);
+    }
+    return i.op + '|' + tyStr(i.ty) + '|' + (i.pred ?? '') + '|' + (i.srcTy ? tyStr(i.srcTy) : '') + '|' + (i.idx?.join('.') ?? '')
+      + '|' + (i.nsw ? 'nsw' : '') + '|' + (i.nuw ? 'nuw' : '') + '|' + (i.exact ? 'exact' : '') + '|' + (i.inbounds ? 'ib' : '')
+      + '|' + (i.fmf ? i.fmf.join('.') : '') + '|' + o;
+  };
+  const repl = new Map<Value, Value>();
+  const dead = new Set<Inst>();
+  // the expressions available in the current block (dominating ones included): one table, with the keys
+  // each open dominator-tree scope added, removed when it closes (a key is added only when absent)
+  const avail = new Map<string, Inst>();
+  const scope: string[][] = [];
+  // Available memory values (loads, and stored values for store-to-load forwarding), scoped like the
+  // expression table. Each carries the memory generation it was seen in: a write bumps the generation,
+  // and so does entering a block that other paths may reach (several predecessors), so a load is reused
+  // only when no write can have happened since, on any path (EarlyCSE's rule).
+  const memScope: Map<string, MemEntry>[] = [];
+  // an address by its base and constant offset: `&o[1]` and `(char *)o + 4` are the same place
+  const memKey = (ty: Type, p: Value, loc: { base: Value; off: number } | null): string =>
+    loc ? `${tyStr(ty)}|${key(loc.base)}@${loc.off}` : `${tyStr(ty)}|${key(p)}`;
+  const memLookup = (k: string): MemEntry | undefined => { for (let s = memScope.length - 1; s >= 0; s--) { const x = memScope[s]!.get(k); if (x) return x; } return undefined; };
+  let nextGen = 0;
+  // iterative dominator-tree walk with scope push/pop; children inherit the parent's generation at its end
+  const stack: [Block, boolean, number][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, -1]] : [];
+  while (stack.length) {
+    const [b, done, parentGen] = stack.pop()!;
+    if (done) { for (const k of scope.pop()!) avail.delete(k); memScope.pop(); continue; }
+    const table: string[] = [];
+    scope.push(table);
+    const mem = new Map<string, MemEntry>();
+    memScope.push(mem);
+    const preds = cfg.preds.get(b) ?? [];
+    let gen = preds.length === 1 && parentGen >= 0 && cfg.idom.get(b) === preds[0] ? parentGen : ++nextGen;
+    for (const i of b.insts) {
+      for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
+      if (PURE_OPS.has(i.op) || (i.op === 'call' && isPureCallee(i.ops[0]!))) {
+        const k = instKey(i);
+        const prev = avail.get(k);
+        if (prev) { repl.set(i, prev); dead.add(i); } else { avail.set(k, i); table.push(k); }
+      } else if (i.op === 'load' && !i.volatile && !i.ordering) {
+        const loc = memLoc(i.ops[0]!, sizeOf(i.ty));
+        const k = memKey(i.ty, i.ops[0]!, loc);
+        const prev = memLookup(k);
+        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen, loc });
+      } else if (mayWriteMemory(i) || i.op === 'load') {
+        const old = gen;
+        gen = ++nextGen;
+        if (i.op === 'store' && !i.volatile && !i.ordering) {
+          // a store leaves what is known of other bytes at constant offsets from the same base (a
+          // constructor's stores after its vptr store do not hide the vptr from a virtual call; `*log`
+          // updates through o + 1 keep o[0] known)
+          const at = memLoc(i.ops[1]!, sizeOf(i.ops[0]!.ty));
+          if (at) {
+            const seen = new Set<string>();
+            for (let s = memScope.length - 1; s >= 0; s--) for (const [k, x] of memScope[s]!) {
+              if (seen.has(k)) continue;
+              seen.add(k);
+              if (x.gen !== old || !x.loc) continue;
+              const disjoint = x.loc.base === at.base
+                ? x.loc.off + x.loc.size <= at.off || at.off + at.size <= x.loc.off
+                : distinctObjects(x.loc.base, at.base);
+              if (disjoint) mem.set(k, { ...x, gen });
+            }
+          }
+          // a plain store makes its value available to later loads of the same address and type
+          mem.set(memKey(i.ops[0]!.ty, i.ops[1]!, at), { v: i.ops[0]!, gen, loc: at });
+        }
+      }
+    }
+    const ch = cfg.children.get(b) ?? [];
+    stack.push([b, true, -1]);
+    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false, gen]);
+  }
+  applyReplacements(f, repl);
+  removeInsts(f, dead);
+  return dead.size > 0;
+}

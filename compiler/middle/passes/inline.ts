@@ -1,0 +1,175 @@
+// The inliner (Phase I of the pipeline): decisions from callee summaries and a per-caller budget; functions
+// left without callers removed.
+import type { CompileOptions } from '../../options';
+import type { Block, Func, Loc, Module, Type, Value, Inst } from '../ir';
+import { T, cInt, cFalse, cUndef, funcTy, declareFunc, alignOf, sizeOf } from '../ir';
+import { succsOf } from '../analysis/cfg';
+import { phisOf, replaceAllUses } from '../analysis/uses';
+
+/**
+ * Inline budgets (instructions). A callee is inlined when its summary allows it (defined, not
+ * interposable, not recursive, small enough for the level) and the caller's own budget is not spent.
+ * Decisions read only the callee's summary and the caller's running total, so one function's edit can
+ * change another's result only through that summary (the per-function cache boundary, seed-optimizer §5).
+ */
+const CALLEE_LIMIT: Record<number, number> = { 1: 25, 2: 300, 3: 600 };
+const CALLER_BUDGET: Record<number, number> = { 1: 200, 2: 3000, 3: 6000 };
+
+export interface InlineSummary { size: number; recursive: boolean; inlinable: boolean }
+
+export function inlineSummary(f: Func): InlineSummary {
+  let size = 0;
+  let recursive = false;
+  for (const b of f.blocks) for (const i of b.insts) {
+    if (i.op !== 'phi' && i.op !== 'alloca') size++;
+    if (i.op === 'call' && i.ops[0] === f) recursive = true;
+  }
+  const inlinable = f.blocks.length > 0 && !f.isKernel && !f.fnTy.varargs && !f.attrs.noinline && f.linkage !== 'weak';
+  return { size, recursive, inlinable };
+}
+
+function inlineCandidate(caller: Func, callee: Value, opts: CompileOptions, summaries: Map<Func, InlineSummary>, spent: number): callee is Func {
+  if (callee.kind !== 'func' || callee === caller) return false;
+  const s = summaries.get(callee);
+  if (!s || !s.inlinable || s.recursive) return false;
+  if (callee.attrs.alwaysinline) return true;
+  const limit = CALLEE_LIMIT[opts.optLevel] ?? 0;
+  return s.size <= limit && spent + s.size <= (CALLER_BUDGET[opts.optLevel] ?? 0);
+}
+
+/** Phase I: inlines by summaries (see above); drops functions left without callers. */
+export function inlineCalls(m: Module, opts: CompileOptions): boolean {
+  let changed = false;
+  const summaries = new Map<Func, InlineSummary>();
+  for (const f of m.funcs) summaries.set(f, inlineSummary(f));
+  const spent = new Map<Func, number>();
+  for (let round = 0; round < 4; round++) {
+    let c = false;
+    for (const f of m.funcs) {
+      for (let bi = 0; bi < f.blocks.length; bi++) {
+        const b = f.blocks[bi]!;
+        for (let k = 0; k < b.insts.length; k++) {
+          const i = b.insts[k]!;
+          if (i.op !== 'call' || !inlineCandidate(f, i.ops[0]!, opts, summaries, spent.get(f) ?? 0)) continue;
+          const callee = i.ops[0] as Func;
+          if (i.fnTy !== callee.fnTy) continue;
+          spent.set(f, (spent.get(f) ?? 0) + summaries.get(callee)!.size);
+          // skip the inlined copy (its own calls wait for the next round; this bounds recursion)
+          bi += inlineCall(m, f, b, k, callee);
+          c = true;
+          break;   // the rest of this block moved to a new block, visited next
+        }
+      }
+    }
+    if (!c) break;
+    changed = true;
+    // callers changed: later rounds see their new summaries (their own callers inline the grown body)
+    for (const f of m.funcs) summaries.set(f, inlineSummary(f));
+  }
+  removeDeadInternalFuncs(m, opts);
+  return changed;
+}
+
+/**
+ * -lineinfo: the position of callee code inlined at a call site. The code keeps its own position; the
+ * outermost end of its chain of call sites (a position in the callee) gains the callee's name and the site.
+ */
+function inlinedLoc(l: Loc | undefined, callee: string, site: Loc | undefined, memo: Map<Loc, Loc>): Loc | undefined {
+  if (!l || !site) return l;
+  let r = memo.get(l);
+  if (!r) { r = l.at ? { ...l, at: inlinedLoc(l.at, callee, site, memo) } : { ...l, fn: callee, at: site }; memo.set(l, r); }
+  return r;
+}
+
+/** Inlines the call at b.insts[at]; returns the number of callee blocks placed after b. */
+function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func): number {
+  const call = b.insts[at]!;
+  const locs = new Map<Loc, Loc>();
+  const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
+  // split b after the call
+  const post: Block = { name: `${b.name || 'bb'}.split`, insts: b.insts.slice(at + 1), parent: f };
+  for (const i of post.insts) i.parent = post;
+  b.insts.length = at;
+  for (const s of succsOf(post)) for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? post : x));
+  // clone the callee
+  const vmap = new Map<Value, Value>();
+  const entry = f.blocks[0]!;
+  const byvalCopies: Inst[] = [];
+  callee.params.forEach((a, k) => {
+    const v = call.ops[k + 1]!;
+    if (!a.byval) { vmap.set(a, v); return; }
+    // the callee owns a private copy of a by-value aggregate: make it explicit (SROA removes it again)
+    const copy: Inst = { kind: 'inst', op: 'alloca', ty: T.ptr, ops: [cInt(T.i32, 1)], targets: [], parent: entry, name: `${a.name || 'byval'}.copy`, srcTy: a.byval, align: Math.max(a.align ?? 1, alignOf(a.byval)) };
+    byvalCopies.push(copy);
+    b.insts.push({ kind: 'inst', op: 'call', ty: T.void, ops: [declareFunc(m, 'llvm.memcpy.p0.p0.i64', MEMCPY_TY), copy, v, cInt(T.i64, sizeOf(a.byval)), cFalse], targets: [], parent: b, name: '', fnTy: MEMCPY_TY, loc: call.loc });
+    vmap.set(a, copy);
+  });
+  const bmap = new Map<Block, Block>();
+  for (const cb of callee.blocks) bmap.set(cb, { name: `${tag}.${cb.name || 'bb'}`, insts: [], parent: f });
+  const hoisted: Inst[] = [...byvalCopies];
+  const rets: [Value | null, Block][] = [];
+  const clones: Inst[] = [];
+  callee.blocks.forEach((cb, cbi) => {
+    const nb = bmap.get(cb)!;
+    for (const i of cb.insts) {
+      const c: Inst = { ...i, ops: i.ops.slice(), targets: i.targets.map(t => bmap.get(t)!), parent: nb,
+        idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined, loc: inlinedLoc(i.loc, callee.name, call.loc, locs) };
+      vmap.set(i, c);
+      if (i.op === 'alloca' && cbi === 0 && (i.ops.length === 0 || i.ops[0]!.kind === 'int')) { c.parent = entry; hoisted.push(c); clones.push(c); continue; }
+      if (i.op === 'ret') {
+        rets.push([i.ops.length ? i.ops[0]! : null, nb]);
+        nb.insts.push({ kind: 'inst', op: 'br', ty: T.void, ops: [], targets: [post], parent: nb, name: '', loc: i.loc });
+        continue;
+      }
+      nb.insts.push(c);
+      clones.push(c);
+    }
+  });
+  for (const c of clones) c.ops = c.ops.map(o => vmap.get(o) ?? o);
+  const retVals = rets.map(([v, rb]) => [v === null ? null : vmap.get(v) ?? v, rb] as const);
+  b.insts.push({ kind: 'inst', op: 'br', ty: T.void, ops: [], targets: [bmap.get(callee.blocks[0]!)!], parent: b, name: '', loc: call.loc });
+  // the call's value
+  if (call.ty.k !== 'void') {
+    let rv: Value;
+    if (retVals.length === 1) rv = retVals[0]![0]!;
+    else if (retVals.length === 0) rv = cUndef(call.ty);
+    else {
+      const phi: Inst = { kind: 'inst', op: 'phi', ty: call.ty, ops: retVals.map(r => r[0]!), targets: retVals.map(r => r[1]), parent: post, name: call.name };
+      post.insts.unshift(phi);
+      rv = phi;
+    }
+    // place blocks first: b, callee blocks, post
+    placeInlined(f, b, callee, bmap, post);
+    replaceAllUses(f, call, rv);
+  } else placeInlined(f, b, callee, bmap, post);
+  // allocas go to the top of the caller's entry block
+  let ai = 0; while (ai < entry.insts.length && entry.insts[ai]!.op === 'alloca') ai++;
+  entry.insts.splice(ai, 0, ...hoisted);
+  return callee.blocks.length;
+}
+
+function placeInlined(f: Func, b: Block, callee: Func, bmap: Map<Block, Block>, post: Block): void {
+  const pos = f.blocks.indexOf(b);
+  f.blocks.splice(pos + 1, 0, ...callee.blocks.map(cb => bmap.get(cb)!), post);
+}
+
+const MEMCPY_TY = funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as Type & { k: 'func' };
+
+/** Without -rdc no other unit can call a device function, so any non-kernel one without callers goes. */
+function removeDeadInternalFuncs(m: Module, opts: CompileOptions): void {
+  for (;;) {
+    const used = new Set<Value>();
+    const markConst = (c: Value): void => {
+      used.add(c);
+      if (c.kind === 'agg') c.elems.forEach(markConst);
+      else if (c.kind === 'cexpr') markConst(c.base);
+    };
+    for (const g of m.globals) if (g.init) markConst(g.init);
+    for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) markConst(o);
+    const device = m.triple.startsWith('nvptx');
+    const removable = (f: Func): boolean => f.linkage === 'internal' || f.linkage === 'private' || (device && !opts.rdc && f.linkage !== 'weak');
+    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || !removable(f) || used.has(f));
+    if (keep.length === m.funcs.length) return;
+    m.funcs = keep;
+  }
+}

@@ -15,7 +15,7 @@ const ts = require('typescript');
  * - arrows: `from` files may not import `to` files, except files matching `except`. Type-only imports count.
  */
 const RULES = {
-  rooms: ['compiler/', 'daemon/', 'client/', 'protocol/', 'cicc/'],
+  rooms: ['compiler/', 'daemon/', 'client/', 'protocol/', 'cicc/', 'service/', 'watch/'],
   maxFileLines: 1200,
   maxFunctionLines: 150,
   arrows: [
@@ -32,19 +32,24 @@ const RULES = {
       why: 'the backend imports the IR and the analyses of the middle, never a pass' },
     { from: ['compiler/incremental/'], to: ['compiler/compile.ts'], except: [],
       why: 'incremental compilation answers "compile whole" instead of calling compile.ts' },
-    { from: ['compiler/'], to: ['daemon/', 'client/', 'protocol/', 'cicc/'], except: [],
-      why: 'the compiler is pure: it imports no daemon, client, protocol or cicc file' },
+    { from: ['compiler/'], to: ['daemon/', 'client/', 'protocol/', 'cicc/', 'service/', 'watch/'], except: [],
+      why: 'the compiler is pure: it imports nothing outside compiler/' },
     { from: ['daemon/'], to: ['client/'], except: [],
       why: 'the daemon imports no client file (shared code lives in protocol/ and cicc/)' },
     { from: ['client/'], to: ['daemon/'], except: [],
       why: 'the client imports no daemon file (shared code lives in protocol/ and cicc/)' },
-    { from: ['protocol/'], to: ['daemon/', 'client/'], except: [],
-      why: 'the protocol is shared by daemon and client and imports neither' },
-    { from: ['cicc/'], to: ['daemon/', 'client/'], except: [],
+    { from: ['protocol/'], to: ['daemon/', 'client/', 'cicc/', 'service/', 'watch/'], except: [],
+      why: 'the protocol is the floor daemon and client share: it imports none of the rooms above it' },
+    { from: ['service/'], to: ['daemon/', 'client/', 'cicc/', 'watch/'], except: [],
+      why: 'the in-process compile service sits below the cicc call, the daemon and the client' },
+    { from: ['cicc/'], to: ['daemon/', 'client/', 'watch/'], except: [],
       why: 'the cicc call is shared by daemon and client and imports neither' },
+    { from: ['watch/'], to: ['daemon/', 'client/'], except: [],
+      why: 'watch mode is run by the CLI and the daemon and imports neither' },
     // Not yet in force: the daemon and the client reach the compiler through its one pipeline entry.
-    { off: true, from: ['daemon/', 'client/'], to: ['compiler/'], except: ['compiler/index.ts'],
-      why: 'daemon and client use the compiler through compiler/index.ts only' },
+    { from: ['daemon/', 'client/', 'cicc/', 'service/', 'watch/', 'protocol/'], to: ['compiler/'],
+      except: ['compiler/index.ts', 'compiler/options.ts', 'compiler/diagnostics.ts', 'compiler/incremental/store.ts'],
+      why: 'outside compiler/, the compiler is reached through compiler/index.ts (options, diagnostics and the piece store interface load without it, for start-up)' },
   ],
 };
 

@@ -19,12 +19,8 @@ import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from '
 import { closureHostSpelling } from './xlambda';
 import { enclosingFunction, enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate, withLocalConstants } from './hostinst';
 
-/** Module id for host-side spellings that need mangled names (set per unit). */
-let hostModuleId = '';
-
 export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { module: Module; stub: StubInput; diagnostics: Diagnostic[] } {
   const u = new Unit(toks, index, opts);
-  hostModuleId = opts.moduleId;
   const module = newModule();
   const empty: StubInput = { kernels: [], variables: [] };
   const kernels: FuncSym[] = [];
@@ -115,7 +111,6 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
  * the other kernels in source order; that order also numbers the stub's temporaries.
  */
 export function stubInput(u: Unit, kernels: FuncSym[], vars: VarSym[], opts: CompileOptions, firstSeen?: ReadonlyMap<FuncSym, number>): StubInput {
-  hostModuleId = opts.moduleId;
   const at = (k: FuncSym): number => firstSeen?.get(k) ?? k.pos;
   const ordered = firstSeen && firstSeen.size > 0 ? kernels.map((k, i) => ({ k, i })).sort((a, b) => at(a.k) - at(b.k) || a.i - b.i).map(x => x.k) : kernels;
   const stubKernels = ordered.map(k => stubKernel(u, k, opts));
@@ -328,8 +323,8 @@ function isExplicitInstantiation(u: Unit, i: number): boolean {
   return false;
 }
 
-/** Host spelling of a kernel template's arguments (for the stub). */
-function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | undefined {
+/** Host spelling of a kernel template's arguments (for the stub); moduleId names extended lambdas' closures. */
+function templateArgSpelling(f: FuncSym, moduleId: string): { cast: string[]; plain: string[] } | undefined {
   if (!f.targs) return undefined;
   const cast: string[] = [], plain: string[] = [];
   for (const a of f.targs) {
@@ -342,7 +337,7 @@ function templateArgSpelling(f: FuncSym): { cast: string[]; plain: string[] } | 
       cast.push(tt.scope.length ? s : '   ' + s); plain.push(s);
     } else if (a.k === 'type' && a.ty.k === 'record' && a.ty.rec.lambda?.ext) {
       // an extended lambda's closure: the launch cast spells cudafe++'s wrapper, the wrapper specialisation its alias
-      const c = closureHostSpelling(a.ty.rec, hostModuleId);
+      const c = closureHostSpelling(a.ty.rec, moduleId);
       cast.push(` ::${c.spelling}`); plain.push(c.alias);
     } else if (a.k === 'type' && a.ty.k === 'record' && !a.ty.q && !a.ty.rec.targs && !a.ty.rec.parent && a.ty.rec.scope.length === 0) {
       // a class from the global scope: EDG qualifies it (`k<    ::P>` in the cast, `k< ::P>` in the wrapper)
@@ -390,13 +385,13 @@ export function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKerne
   const params = k.ty.params.map(t => {
     const size = sizeOfC(t), align = alignOfC(t);
     off = Math.ceil(off / align) * align;
-    const p = { type: hostType(t), size, align, offset: off };
+    const p = { type: hostType(t, opts.moduleId), size, align, offset: off };
     off += size;
     return p;
   });
   return {
     mangled: mangleFunction(k, opts.moduleId), stubName: mangleStubName(k, opts.moduleId), name: k.name, namespaces: namespacesOf(k.scope), isStatic: k.isStatic,
-    file: u.fileOf(k.pos), line: u.lineOf(k.pos), params, ...(k.targs ? { templateArgs: templateArgSpelling(k) } : {}),
+    file: u.fileOf(k.pos), line: u.lineOf(k.pos), params, ...(k.targs ? { templateArgs: templateArgSpelling(k, opts.moduleId) } : {}),
     ...(k.bodyStart >= 0 ? { braceLine: u.lineOf(k.bodyStart), endLine: u.lineOf(k.bodyEnd) } : {}),
   } as StubKernel;
 }
@@ -408,8 +403,8 @@ export function stubVariable(v: VarSym, opts: CompileOptions): StubVariable {
   };
 }
 
-/** A C type spelled as host code sees it. */
-export function hostType(t: CType): HostType {
+/** A C type spelled as host code sees it; moduleId is the unit's, for the mangled names of closures and aliases. */
+export function hostType(t: CType, moduleId: string): HostType {
   const cv = (x: HostType): HostType => {
     const o = x as HostType & { const?: boolean; volatile?: boolean };
     if (t.q & 1) o.const = true;
@@ -421,7 +416,7 @@ export function hostType(t: CType): HostType {
   if (sugar && t.k !== 'ptr' && t.k !== 'ref' && t.k !== 'array' && t.k !== 'func') {
     const plain = { ...unqual(t) } as CType & { sugar?: string };
     delete plain.sugar;
-    return cv({ k: 'typedef', qualName: sugar, target: hostType(plain) });
+    return cv({ k: 'typedef', qualName: sugar, target: hostType(plain, moduleId) });
   }
   switch (t.k) {
     case 'void': return cv({ k: 'builtin', name: 'void' });
@@ -431,20 +426,20 @@ export function hostType(t: CType): HostType {
     case 'double': return cv({ k: 'builtin', name: 'double' });
     case 'ldouble': return cv({ k: 'builtin', name: 'long double' });
     case 'nullptr': return cv({ k: 'builtin', name: 'std::nullptr_t' });
-    case 'ptr': { const p: HostType = { k: 'ptr', to: hostType(t.to) }; if (t.q & 1) p.const = true; if (t.q & 2) p.volatile = true; if (t.q & 4) p.restrict = true; return p; }
-    case 'ref': return { k: 'ref', to: hostType(t.to) };
+    case 'ptr': { const p: HostType = { k: 'ptr', to: hostType(t.to, moduleId) }; if (t.q & 1) p.const = true; if (t.q & 2) p.volatile = true; if (t.q & 4) p.restrict = true; return p; }
+    case 'ref': return { k: 'ref', to: hostType(t.to, moduleId) };
     case 'record': {
       // nvcc's stub names an extended lambda's closure through __nv_dl_wrapper_t<__nv_dl_tag<...>, captures...>
       const lam = t.rec.lambda;
-      if (lam?.ext) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { ...closureHostSpelling(t.rec, hostModuleId), closure: true } });
+      if (lam?.ext) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { ...closureHostSpelling(t.rec, moduleId), closure: true } });
       if (lam && !lam.fn.isDevice && !lam.fn.isGlobal) throw new Unsupported('lambda without __device__ passed to a kernel');
       if (!t.rec.targs) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
       const unq = { ...t, q: 0 } as CType;
-      return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, hostModuleId) } });
+      return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, moduleId) } });
     }
     case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
-    case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');
-    case 'func': return { k: 'func', ret: hostType(t.ret), params: t.params.map(hostType), variadic: t.variadic };
+    case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem, moduleId), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');
+    case 'func': return { k: 'func', ret: hostType(t.ret, moduleId), params: t.params.map(p => hostType(p, moduleId)), variadic: t.variadic };
     case 'error':
       throw new Unsupported(`kernel parameter of type ${t.k}`);
   }

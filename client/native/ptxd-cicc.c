@@ -6,13 +6,13 @@
 // environment variables a compile needs, cwd and pids go in a `cicc` message; the daemon parses argv,
 // compiles, writes the outputs (client/cicc.ts runCiccForClient) and answers with the exit code and cicc's
 // stderr, or tells it to fall back to the real cicc. It also takes make tokens for the daemon when asked (the protocol of
-// client/jobserver.ts) and gives every one back on every way out it can catch.
+// protocol/jobserver.ts) and gives every one back on every way out it can catch.
 //
 // Anything else goes to the Node client (bin/ptxd-cicc run by node), which does the whole job itself:
 // no daemon yet (it starts one), a daemon of another build, a lost connection, an error answer, capture
 // mode, PTXD_DAEMON=0. So this file never decides anything about a compile; it is only faster.
 //
-// Trust (daemon/auth.ts): the socket is used only when it and its directory are ours (directory 0700, not a
+// Trust (protocol/auth.ts): the socket is used only when it and its directory are ours (directory 0700, not a
 // symlink), the peer runs as us (SO_PEERCRED) and proves it holds the key in `<socket>.key`; we prove it
 // too. Only the environment variables of daemon/client-env.ts go out, and on a fallback we run the real
 // cicc we choose ourselves (nvcc's, our argv[1]), never a program the daemon names.
@@ -301,7 +301,7 @@ static int parse_msg(const unsigned char *p, size_t n, Msg *out) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The connection: frames of (u32 BE length, msgpack map), as daemon/protocol.ts.
+// The connection: frames of (u32 BE length, msgpack map), as protocol/messages.ts.
 
 static int sock = -1;
 
@@ -356,7 +356,7 @@ static int recv_msg(Msg *m, int timeout_ms) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Where the daemon is (daemon/paths.ts: cacheDir, socketPath)
+// Where the daemon is (protocol/paths.ts: cacheDir, socketPath)
 
 /** `dir` + "/" + `name` without doubling slashes at the join. */
 static char *join2(const char *dir, const char *name) {
@@ -390,7 +390,7 @@ static char *cache_dir(void) {
 static char *socket_path(const char *cache) {
   const char *s = env_nonempty("PTXD_SOCKET");
   if (s) return strdup(s);
-  // 64-bit FNV-1a of "<cache dir>\0<install dir>", as fnv1a64 in daemon/paths.ts
+  // 64-bit FNV-1a of "<cache dir>\0<install dir>", as fnv1a64 in protocol/paths.ts
   uint64_t h = 0xcbf29ce484222325ull;
   const char *parts[2] = { cache, PTXD_INSTALL_DIR };
   for (int i = 0; i < 2; i++) {
@@ -416,7 +416,7 @@ static char *socket_path(const char *cache) {
 
 /**
  * Connects to the daemon's socket only if the socket and its directory are ours, the directory is 0700
- * and not a symlink (daemon/auth.ts checkSocketDir, checkSocketFile), and the peer runs as us: before
+ * and not a symlink (protocol/auth.ts checkSocketDir, checkSocketFile), and the peer runs as us: before
  * these checks pass, nothing is sent.
  */
 static int connect_daemon(const char *path) {
@@ -447,7 +447,7 @@ static int connect_daemon(const char *path) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// SHA-256 (FIPS 180-4) and HMAC (RFC 2104): the proofs of daemon/auth.ts, without a crypto library.
+// SHA-256 (FIPS 180-4) and HMAC (RFC 2104): the proofs of protocol/auth.ts, without a crypto library.
 
 typedef struct { uint32_t h[8]; unsigned char blk[64]; size_t used; uint64_t bytes; } Sha256;
 
@@ -523,7 +523,7 @@ static void hmac_hex(const char *key, size_t keylen, const char *msg, size_t n, 
   for (int i = 0; i < 32; i++) snprintf(out + 2 * i, 3, "%02x", mac[i]);
 }
 
-/** The proof of `side` (daemon/auth.ts proof): HMAC(key, "ptxd-<side>\0<peer nonce>\0<own nonce>"). */
+/** The proof of `side` (protocol/auth.ts proof): HMAC(key, "ptxd-<side>\0<peer nonce>\0<own nonce>"). */
 static void make_proof(const char *key, const char *side, const char *peer, const char *own, char out[65]) {
   char msg[256];
   int n = snprintf(msg, sizeof msg, "ptxd-%s%c%s%c%s", side, 0, peer, 0, own);

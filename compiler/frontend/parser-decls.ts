@@ -117,63 +117,13 @@ export class DeclarationsRoom {
         }
         case 'decltype': case '__typeof__': case 'typeof': case '__decltype': {
           if (base || named) break;
-          this.p++;
-          const open = this.p;
-          this.expect('(');
-          if (this.at('auto') && this.at(')', 1) && t === 'decltype') {
-            // decltype(auto): a return type deduced keeping references (variables stay unsupported)
-            this.p += 2; ds.auto = true; (ds as DeclSpec & { dcauto?: boolean }).dcauto = true;
-            continue;
-          }
-          let e: Expr;
-          if (this.packPatterns || this.patternTyping) {
-            // in a partial specialisation's pattern (`void_t<decltype(declval<T>() + declval<U>())>`) the operands
-            // have the parameters' types: an expression we cannot type there is a dependent type, checked again
-            // with the deduced arguments (templates.ts partialSpecFor)
-            const dl = this.u.diags.length, ec = this.u.errorCount;
-            try { e = this.parseExpr(); if (this.u.errorCount > ec || e.ty.k === 'error') throw new SyntaxAbort(); }
-            catch (x) {
-              if (!(x instanceof SyntaxAbort) && !(x instanceof Unsupported)) throw x;
-              this.u.diags.length = dl; this.u.errorCount = ec;
-              this.p = open; this.skipBalanced();
-              this.u.dependentDecltypes++;
-              named = { k: 'error', q: 0, dep: { base: C.void, names: ['decltype'] } } as CType;
-              continue;
-            }
-          } else e = this.parseExpr();
-          this.expect(')');
-          // decltype(id) is the declared type; of any other lvalue, a reference to its type; of an xvalue, an rvalue reference
-          const paren = (e as { paren?: boolean }).paren === true;
-          if (t !== 'decltype' && t !== '__decltype') named = e.ty;
-          else if (e.k === 'var' && !paren) named = e.sym.ty;
-          else if (e.k === 'member' && !paren) named = e.field.ty;
-          else named = e.lv ? refTo(e.ty, isXvalue(e)) : e.ty;
-          if (named.k === 'error') this.syntax('expected a type specifier', 79);
+          named = this.decltypeSpec(ds, t);
           continue;
         }
         case 'typename': {
           if (base || named) break;
-          this.p++;
-          const q = this.qualifiedType(true);
-          if (q) { named = q; continue; }
-          // in a template's declared signature: `typename T::name` stays dependent (for mangling; never deduced)
-          const ts = this.tscope?.get(this.tx());
-          if (ts && ts.kind === 'type' && (ts.ty as { tparam?: number }).tparam !== undefined && this.at('::', 1)) {
-            this.p++;
-            const names: string[] = [];
-            while (this.eat('::')) { if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40); names.push(this.tx()); this.p++; }
-            named = { k: 'error', q: 0, dep: { base: ts.ty, names } } as CType;
-            continue;
-          }
-          // a template parameter substituted by a type that is no class (`typename T::tag` with T = int): a
-          // substitution failure (SFINAE drops the candidate), not a construct we cannot read
-          if (ts && ts.kind === 'type' && this.at('::', 1) && (ts.ty as CType).k !== 'record') {
-            this.syntax('name followed by "::" must be a class or namespace name', 276);
-          }
-          // `typename enable_if<false, T>::type`: a complete class without that member, also a substitution failure
-          const missing = this.missingMemberType();
-          if (missing) this.syntax(missing, 135);
-          throw new Unsupported('dependent type name');
+          named = this.typenameSpec();
+          continue;
         }
         case 'struct': case 'class': case 'union': {
           if (base || named) break;
@@ -186,65 +136,117 @@ export class DeclarationsRoom {
         default: {
           if (base || named || signed !== null || short || longs || ds.auto) break;
           if (this.u.isKeyword(t)) break;
-          // a type name?
-          const save = this.p;
-          if (t === '::' || this.at('::', 1)) {
-            const q = this.qualifiedType();
-            if (q) { named = q; continue; }
-            this.p = save; break;
-          }
-          if (this.at('<', 1) && this.at('::', 1 + this.angleLength(1)) && this.isClassTemplateName(t)) {
-            // `C<args>::member` naming a type
-            const q = this.qualifiedType();
-            if (q) { named = q; continue; }
-            this.p = save;
-          }
-          const mct = this.at('<', 1) ? this.memberClassTmpl(t) : undefined;
-          if (mct) { named = this.memberClassType(mct); continue; }
-          const syms = this.lookup(t);
-          if (syms.length && syms[0]!.kind === 'type') {
-            const sugar = (syms[0] as Sym & { sugar?: string }).sugar;
-            named = sugar ? withSugar(syms[0]!.ty, sugar) : syms[0]!.ty; this.p++;
-            if (this.at('<')) {
-              // a template template parameter given its arguments (`Store<T>`): that class template's specialisation
-              const tdi = (named as { tmplDecl?: number }).tmplDecl;
-              if (tdi !== undefined) { named = { k: 'record', rec: this.u.templates.instantiateClass(tdi, this.parseTemplateArgs(), this), q: 0 }; continue; }
-              // the injected class name of a class template used with arguments, or a template found by name
-              if (named.k === 'record' && named.rec.targs) { this.p--; const r = this.templateIdType(t, named.rec.scope, false); if (r) { named = r; continue; } this.p++; }
-              throw new Unsupported(`template ${t}<...>`);
-            }
-            continue;
-          }
-          if (syms.length === 0 && this.at('<', 1)) {
-            const r = this.templateIdType(t, this.ns, false);
-            if (r) { named = r; continue; }
-          }
-          if (syms.length === 0 && this.at('<', 1) && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
+          const found = this.namedTypeSpec(t);
+          if (found) { named = found; continue; }
           break;
         }
       }
       break;
     }
-    let ty: CType | null = named;
-    if (!ty) {
-      if (base === 'void') ty = C.void;
-      else if (base === 'bool') ty = C.bool;
-      else if (base === 'float') ty = C.float;
-      else if (base === 'double') ty = longs ? { k: 'ldouble', q: 0 } : C.double;
-      else if (base === 'char') ty = signed === null ? C.char : signed ? C.schar : C.uchar;
-      else if (base === 'wchar_t' || base === 'char16_t' || base === 'char32_t') ty = intT(base);
-      else if (base === '__int128') ty = intT(signed === false ? 'unsigned __int128' : '__int128');
-      else if (base === 'int' || signed !== null || short || longs) {
-        const nm: IntName = short ? 'short' : longs >= 2 ? 'long long' : longs === 1 ? 'long' : 'int';
-        ty = intT(signed === false ? ('unsigned ' + (nm === 'int' ? 'int' : nm)) as IntName : nm);
-      }
-    }
+    let ty: CType | null = named ?? fundamentalType(base, signed, short, longs);
     // long double is fine in declarations device code never uses; its IR type is refused (irType)
     if (ty) ty = withQ(ty, q);
     else if (ds.auto) ty = null;
     ds.ty = ty;
     (ds as DeclSpec & { q: number }).q = q;
     return ds;
+  }
+  /** `decltype(e)` / `__typeof__(e)`: the type it names (null for decltype(auto), which sets ds.auto). */
+  decltypeSpec(this: Parser, ds: DeclSpec, t: string): CType | null {
+    this.p++;
+    const open = this.p;
+    this.expect('(');
+    if (this.at('auto') && this.at(')', 1) && t === 'decltype') {
+      // decltype(auto): a return type deduced keeping references (variables stay unsupported)
+      this.p += 2; ds.auto = true; (ds as DeclSpec & { dcauto?: boolean }).dcauto = true;
+      return null;
+    }
+    let e: Expr;
+    if (this.packPatterns || this.patternTyping) {
+      // in a partial specialisation's pattern (`void_t<decltype(declval<T>() + declval<U>())>`) the operands
+      // have the parameters' types: an expression we cannot type there is a dependent type, checked again
+      // with the deduced arguments (templates.ts partialSpecFor)
+      const dl = this.u.diags.length, ec = this.u.errorCount;
+      try { e = this.parseExpr(); if (this.u.errorCount > ec || e.ty.k === 'error') throw new SyntaxAbort(); }
+      catch (x) {
+        if (!(x instanceof SyntaxAbort) && !(x instanceof Unsupported)) throw x;
+        this.u.diags.length = dl; this.u.errorCount = ec;
+        this.p = open; this.skipBalanced();
+        this.u.dependentDecltypes++;
+        return { k: 'error', q: 0, dep: { base: C.void, names: ['decltype'] } } as CType;
+      }
+    } else e = this.parseExpr();
+    this.expect(')');
+    // decltype(id) is the declared type; of any other lvalue, a reference to its type; of an xvalue, an rvalue reference
+    const paren = (e as { paren?: boolean }).paren === true;
+    let named: CType;
+    if (t !== 'decltype' && t !== '__decltype') named = e.ty;
+    else if (e.k === 'var' && !paren) named = e.sym.ty;
+    else if (e.k === 'member' && !paren) named = e.field.ty;
+    else named = e.lv ? refTo(e.ty, isXvalue(e)) : e.ty;
+    if (named.k === 'error') this.syntax('expected a type specifier', 79);
+    return named;
+  }
+  /** `typename X::name`: the type, a dependent type in a declared signature, or a substitution failure. */
+  typenameSpec(this: Parser): CType {
+    this.p++;
+    const q = this.qualifiedType(true);
+    if (q) return q;
+    // in a template's declared signature: `typename T::name` stays dependent (for mangling; never deduced)
+    const ts = this.tscope?.get(this.tx());
+    if (ts && ts.kind === 'type' && (ts.ty as { tparam?: number }).tparam !== undefined && this.at('::', 1)) {
+      this.p++;
+      const names: string[] = [];
+      while (this.eat('::')) { if (this.kind() !== Tok.Ident) this.syntax('expected an identifier', 40); names.push(this.tx()); this.p++; }
+      return { k: 'error', q: 0, dep: { base: ts.ty, names } } as CType;
+    }
+    // a template parameter substituted by a type that is no class (`typename T::tag` with T = int): a
+    // substitution failure (SFINAE drops the candidate), not a construct we cannot read
+    if (ts && ts.kind === 'type' && this.at('::', 1) && (ts.ty as CType).k !== 'record') {
+      this.syntax('name followed by "::" must be a class or namespace name', 276);
+    }
+    // `typename enable_if<false, T>::type`: a complete class without that member, also a substitution failure
+    const missing = this.missingMemberType();
+    if (missing) this.syntax(missing, 135);
+    throw new Unsupported('dependent type name');
+  }
+  /** A type named by an identifier or a qualified name at the cursor (t), or null when it names none. */
+  namedTypeSpec(this: Parser, t: string): CType | null {
+    // a type name?
+    const save = this.p;
+    if (t === '::' || this.at('::', 1)) {
+      const q = this.qualifiedType();
+      if (q) return q;
+      this.p = save; return null;
+    }
+    if (this.at('<', 1) && this.at('::', 1 + this.angleLength(1)) && this.isClassTemplateName(t)) {
+      // `C<args>::member` naming a type
+      const q = this.qualifiedType();
+      if (q) return q;
+      this.p = save;
+    }
+    const mct = this.at('<', 1) ? this.memberClassTmpl(t) : undefined;
+    if (mct) return this.memberClassType(mct);
+    const syms = this.lookup(t);
+    if (syms.length && syms[0]!.kind === 'type') {
+      const sugar = (syms[0] as Sym & { sugar?: string }).sugar;
+      const named = sugar ? withSugar(syms[0]!.ty, sugar) : syms[0]!.ty; this.p++;
+      if (this.at('<')) {
+        // a template template parameter given its arguments (`Store<T>`): that class template's specialisation
+        const tdi = (named as { tmplDecl?: number }).tmplDecl;
+        if (tdi !== undefined) return { k: 'record', rec: this.u.templates.instantiateClass(tdi, this.parseTemplateArgs(), this), q: 0 };
+        // the injected class name of a class template used with arguments, or a template found by name
+        if (named.k === 'record' && named.rec.targs) { this.p--; const r = this.templateIdType(t, named.rec.scope, false); if (r) return r; this.p++; }
+        throw new Unsupported(`template ${t}<...>`);
+      }
+      return named;
+    }
+    if (syms.length === 0 && this.at('<', 1)) {
+      const r = this.templateIdType(t, this.ns, false);
+      if (r) return r;
+    }
+    if (syms.length === 0 && this.at('<', 1) && this.u.isTemplateName(t, this.ns)) throw new Unsupported(`template ${t}`);
+    return null;
   }
 
   parseEnumSpec(this: Parser, ds: DeclSpec): CType {
@@ -696,3 +698,19 @@ export class DeclarationsRoom {
 }
 declare module './parser-core' { interface Parser extends DeclarationsRoom {} }
 addRoom(DeclarationsRoom);
+
+/** The fundamental type the words `signed`/`unsigned`, `short`, `long`s and a base word (`int`, `char`, ...) spell, if any. */
+function fundamentalType(base: string | null, signed: boolean | null, short: boolean, longs: number): CType | null {
+  if (base === 'void') return C.void;
+  if (base === 'bool') return C.bool;
+  if (base === 'float') return C.float;
+  if (base === 'double') return longs ? { k: 'ldouble', q: 0 } : C.double;
+  if (base === 'char') return signed === null ? C.char : signed ? C.schar : C.uchar;
+  if (base === 'wchar_t' || base === 'char16_t' || base === 'char32_t') return intT(base);
+  if (base === '__int128') return intT(signed === false ? 'unsigned __int128' : '__int128');
+  if (base === 'int' || signed !== null || short || longs) {
+    const nm: IntName = short ? 'short' : longs >= 2 ? 'long long' : longs === 1 ? 'long' : 'int';
+    return intT(signed === false ? ('unsigned ' + (nm === 'int' ? 'int' : nm)) as IntName : nm);
+  }
+  return null;
+}

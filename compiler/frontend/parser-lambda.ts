@@ -8,6 +8,9 @@ import { mk, errExpr, rval } from './sema';
 import { Attrs, DeclSpec, DeclaratorInfo } from './parser-types';
 import { Parser, addRoom } from './parser-core';
 
+/** A lambda's capture list: the default capture (null: none, else by reference?), [this], named captures, init-captures. */
+type LambdaIntroducer = { byRef: boolean | null; thisCap: boolean; explicit: Map<string, boolean>; inits: { name: string; e: Expr; byRef: boolean }[] };
+
 /** Methods of Parser (installed on its prototype below). */
 export class LambdasRoom {
   /** A variable of the enclosing function named in a lambda body: a member of the closure. */
@@ -31,32 +34,7 @@ export class LambdasRoom {
   parseLambda(this: Parser): Expr {
     const pos = this.p;
     this.expect('[');
-    let byRef: boolean | null = null;
-    let thisCap = false;
-    const explicit = new Map<string, boolean>();
-    const inits: { name: string; e: Expr; byRef: boolean }[] = [];
-    while (!this.at(']')) {
-      if (this.at('=') && (this.at(']', 1) || this.at(',', 1))) { byRef = false; this.p++; }
-      else if (this.at('&') && (this.at(']', 1) || this.at(',', 1))) { byRef = true; this.p++; }
-      else if (this.at('*')) throw new Unsupported('lambda capturing *this');
-      else if (this.eat('this')) thisCap = true;
-      else {
-        const r = this.eat('&');
-        if (!this.isIdent()) this.syntax('expected an identifier', 40);
-        const n = this.tx(); this.p++;
-        if (this.at('...')) throw new Unsupported('lambda pack capture');
-        if (this.at('=') || this.at('{') || this.at('(')) {
-          // an init-capture: a member initialised from an expression of the enclosing function
-          const close = this.at('{') ? '}' : this.at('(') ? ')' : null;
-          this.p++;
-          const e = this.parseAssign();
-          if (close) this.expect(close);
-          inits.push({ name: n, e, byRef: r });
-        } else explicit.set(n, r);
-      }
-      if (!this.eat(',')) break;
-    }
-    this.expect(']');
+    const { byRef, thisCap, explicit, inits } = this.parseLambdaIntroducer();
     // an extended lambda (nvcc --extended-lambda): `[=] __device__ (float x) {...}`, the attribute after the introducer
     const execAttrs: Attrs = {};
     while (this.parseAttributes(execAttrs)) { /* __device__: the call operator is callable from device code anyway */ }
@@ -137,17 +115,7 @@ export class LambdasRoom {
     } else {
       // a generic lambda: its body is parsed per call signature, later; the captures are decided now from
       // the names it uses (enclosing variables it may capture, and `this` for the enclosing class's members)
-      for (let j = bodyStart; j <= bodyEnd; j++) {
-        if (this.u.toks.kind[j] !== Tok.Ident && this.u.text(j) !== 'this') continue;
-        const prev = this.u.text(j - 1);
-        if (prev === '.' || prev === '->' || prev === '::') continue;
-        const n = this.u.text(j);
-        if (n === 'this') { if (outerThis && (thisCap || byRef !== null)) child.captureThis(j); continue; }
-        if (initScope.has(n)) continue;
-        const v = this.lookupVarForCapture(n);
-        if (v && (v.storage === 'local' || v.storage === 'param') && !v.constVal && (explicit.has(n) || byRef !== null)) { child.capture(v); continue; }
-        if (!v && outerThis && (thisCap || byRef !== null) && outerCls && this.classMember(outerCls, n, false).length && !this.scopes.some(sc => sc.has(n))) child.captureThis(j);
-      }
+      this.genericLambdaCaptures(child, bodyStart, bodyEnd, initScope, { byRef, thisCap, explicit, inits });
       L.frozen = true;
       const gen = { params: ps.params, nAuto, d, ds, bodyStart, bodyEnd, scopes, tscope: this.tscope, L, ns: this.ns, paramsAt, insts: new Map<string, FuncSym>() };
       (rec as RecordDecl & { genericLambda?: typeof gen }).genericLambda = gen;
@@ -166,6 +134,55 @@ export class LambdasRoom {
       rec.align = Math.max(rec.align, 8);
       rec.size = Math.ceil((Math.ceil(rec.size / 8) * 8 + 8) / rec.align) * rec.align;
     }
+    return this.closureObject(rec, L, inits, pos);
+  }
+  /** A lambda's capture list after its `[`, through its `]`: the default capture, `this`, named and init-captures. */
+  parseLambdaIntroducer(this: Parser): LambdaIntroducer {
+    let byRef: boolean | null = null;
+    let thisCap = false;
+    const explicit = new Map<string, boolean>();
+    const inits: { name: string; e: Expr; byRef: boolean }[] = [];
+    while (!this.at(']')) {
+      if (this.at('=') && (this.at(']', 1) || this.at(',', 1))) { byRef = false; this.p++; }
+      else if (this.at('&') && (this.at(']', 1) || this.at(',', 1))) { byRef = true; this.p++; }
+      else if (this.at('*')) throw new Unsupported('lambda capturing *this');
+      else if (this.eat('this')) thisCap = true;
+      else {
+        const r = this.eat('&');
+        if (!this.isIdent()) this.syntax('expected an identifier', 40);
+        const n = this.tx(); this.p++;
+        if (this.at('...')) throw new Unsupported('lambda pack capture');
+        if (this.at('=') || this.at('{') || this.at('(')) {
+          // an init-capture: a member initialised from an expression of the enclosing function
+          const close = this.at('{') ? '}' : this.at('(') ? ')' : null;
+          this.p++;
+          const e = this.parseAssign();
+          if (close) this.expect(close);
+          inits.push({ name: n, e, byRef: r });
+        } else explicit.set(n, r);
+      }
+      if (!this.eat(',')) break;
+    }
+    this.expect(']');
+    return { byRef, thisCap, explicit, inits };
+  }
+  /** A generic lambda's captures, decided from the names its body uses (child: the parser of its body). */
+  genericLambdaCaptures(this: Parser, child: Parser, bodyStart: number, bodyEnd: number, initScope: Map<string, Sym>, intro: LambdaIntroducer): void {
+    const { byRef, thisCap, explicit } = intro, L = child.lambda!, { outerThis, outerCls } = L;
+    for (let j = bodyStart; j <= bodyEnd; j++) {
+      if (this.u.toks.kind[j] !== Tok.Ident && this.u.text(j) !== 'this') continue;
+      const prev = this.u.text(j - 1);
+      if (prev === '.' || prev === '->' || prev === '::') continue;
+      const n = this.u.text(j);
+      if (n === 'this') { if (outerThis && (thisCap || byRef !== null)) child.captureThis(j); continue; }
+      if (initScope.has(n)) continue;
+      const v = this.lookupVarForCapture(n);
+      if (v && (v.storage === 'local' || v.storage === 'param') && !v.constVal && (explicit.has(n) || byRef !== null)) { child.capture(v); continue; }
+      if (!v && outerThis && (thisCap || byRef !== null) && outerCls && this.classMember(outerCls, n, false).length && !this.scopes.some(sc => sc.has(n))) child.captureThis(j);
+    }
+  }
+  /** The closure object: a temporary whose members are initialised from the captured variables, `this` and init-captures. */
+  closureObject(this: Parser, rec: RecordDecl, L: NonNullable<Parser['lambda']>, inits: LambdaIntroducer['inits'], pos: Pos): Expr {
     const ty: CType = { k: 'record', rec, q: 0 };
     const items = rec.fields.map((fld, i) => {
       let init: Init;

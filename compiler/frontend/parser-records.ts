@@ -93,109 +93,9 @@ export class RecordsRoom {
       if (this.eat(';')) continue;
       if (this.kind() === Tok.Pragma) { this.p++; continue; }   // `#pragma nv_exec_check_disable` before a member
       if (this.at('static_assert')) { this.skipToSemi(); continue; }
-      if (this.friendAhead()) {
-        // friends are not members; a friend function defined here (a hidden friend, found only by
-        // argument-dependent lookup) is remembered by name so that a call of it falls back naming that
-        const start = this.p;
-        this.skipMember();
-        for (let j = start; j < this.p; j++) {
-          const x = this.u.text(j);
-          if (x === '__attribute__' || x === '__declspec') { let d = 0; j++; do { const y = this.u.text(j); if (y === '(') d++; else if (y === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
-          if (x === '{' || x === ';' || x === '=') break;
-          // `friend Box operator+(const Box &, const Box &) {...}`: found through its operands' class
-          if (x === 'operator' && this.u.text(j + 1) !== '(' ) {
-            let k = j + 1, op = '';
-            while (k < this.p && this.u.text(k) !== '(') op += this.u.text(k++);
-            if (this.u.toks.kind[j + 1] === Tok.Punct && this.u.text(this.p - 1) === '}') this.declareHiddenFriend('operator' + op, start, this.p, rec);
-            break;
-          }
-          if (x === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) {
-            const fname = this.u.text(j - 1);
-            ((this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends ??= new Set()).add(fname);
-            if (this.u.text(this.p - 1) === '}') this.declareHiddenFriend(fname, start, this.p, rec);
-            break;
-          }
-        }
-        continue;
-      }
-      if (this.at('template')) {
-        // member template: remembered by name; using it is unsupported for now
-        const save = this.p;
-        this.skipMember();
-        let name = '';
-        // a member class template `template <...> struct N {...}`: instantiated when named with arguments
-        // (N<args>, Outer<...>::N<args>); a forward declaration or a specialisation stays unusable (falls back)
-        let j0 = save + 1;
-        if (this.u.text(j0) === '<') { let d = 0; do { const x = this.u.text(j0); if (x === '<') d++; else if (x === '>') d--; else if (x === '>>') d -= 2; j0++; } while (d > 0 && j0 < this.p); }
-        const tagKw = this.u.text(j0);
-        if (tagKw === 'using' && this.u.toks.kind[j0 + 1] === Tok.Ident && this.u.text(j0 + 2) === '=') {
-          // a member alias template `template <class A, class B> using N = ...;`: instantiated when named
-          name = this.u.text(j0 + 1);
-          (rec.memberTemplates ??= new Set()).add(name);
-          const mat: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map(), alias: true };
-          ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mat);
-          continue;
-        }
-        if ((tagKw === 'struct' || tagKw === 'class' || tagKw === 'union') && this.u.toks.kind[j0 + 1] === Tok.Ident) {
-          name = this.u.text(j0 + 1);
-          (rec.memberTemplates ??= new Set()).add(name);
-          if (tagKw !== 'union' && (this.u.text(j0 + 2) === '{' || this.u.text(j0 + 2) === ':')) {
-            const mct: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map() };
-            ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mct);
-          }
-          continue;
-        }
-        // the declarator's name: the identifier before the parameter list, after the template header and outside
-        // what the specifiers hold in parentheses or angle brackets (`static decltype(g(declval<T>())) f(int)`,
-        // `enable_if_t<(N > 0), int> f()`, `template <class T, class = decltype(h(T()))>`)
-        let angle = 0;
-        for (let j = save; j < this.p; j++) {
-          const t = this.u.text(j);
-          if (t === '(' || t === '[') {
-            const prev = this.u.text(j - 1);
-            if (t === '(' && angle === 0 && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(prev)) { name = prev; break; }
-            j = this.balancedEnd(j);
-            continue;
-          }
-          if (t === '<') { angle++; continue; }
-          if (t === '>' || t === '>>') { angle = Math.max(0, angle - t.length); continue; }
-          if (t === 'operator' && angle === 0) {
-            // an operator template: named like its member function (`operator()`, `operator+`); conversions stay unusable
-            const a = this.u.text(j + 1), b = this.u.text(j + 2);
-            name = a === '(' && b === ')' ? 'operator()' : a === '[' && b === ']' ? 'operator[]' : this.u.toks.kind[j + 1] === Tok.Punct && b === '(' ? 'operator' + a : 'operator';
-            break;
-          }
-        }
-        (rec.memberTemplates ??= new Set()).add(name);
-        const cname = this.memberClassTemplateName(save);
-        if (cname) (this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates = ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates ?? new Set()).add(cname);
-        // a member function template (not a constructor or operator): instantiated on use
-        if (name && name !== 'operator') {
-          const mt: MemberTmpl = { name, start: save, end: this.p, rec, tscope: this.tscope };
-          mt.instantiate = args => this.tryInstantiateMember(mt, [], args as Expr[], () => { /* not viable */ });
-          (rec.mtmpls ??= []).push(mt);
-        }
-        continue;
-      }
-      if (this.at('typedef') || (this.at('using') && this.kind(1) === Tok.Ident && this.at('=', 2))) {
-        const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
-        try {
-          if (this.eat('using')) { const name = this.tx(); this.p += 2; rec.types.set(name, this.parseTypeName()); this.expect(';'); }
-          else {
-            const ds = this.parseDeclSpecs();
-            for (;;) { const d = this.parseDeclarator(ds.ty ?? C.int, false); rec.types.set(d.name, d.ty); if (!this.eat(',')) break; }
-            this.expect(';');
-          }
-        } catch (e) {
-          if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
-          // a member type we cannot express yet: unusable, but the class still is; naming it is unsupported (not
-          // an error: `is_convertible<...>::value` through a helper's `type` must not read as undefined)
-          this.u.diags.length = before; this.u.errorCount = errs; this.p = save; this.skipMember();
-          const name = this.u.text(save) === 'using' ? this.u.text(save + 1) : this.u.toks.kind[this.p - 2] === Tok.Ident && this.u.text(this.p - 1) === ';' ? this.u.text(this.p - 2) : '';
-          if (name) ((rec as RecordDecl & { badTypes?: Map<string, string> }).badTypes ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member type we cannot parse');
-        }
-        continue;
-      }
+      if (this.friendAhead()) { this.parseFriendMember(rec); continue; }
+      if (this.at('template')) { this.parseMemberTemplate(rec); continue; }
+      if (this.at('typedef') || (this.at('using') && this.kind(1) === Tok.Ident && this.at('=', 2))) { this.parseMemberTypedef(rec); continue; }
       if (this.at('using')) { this.skipToSemi(); continue; }
       if (this.isMemberFunction() || this.isCtorOrDtor(rec)) { rec.hasMethods = true; this.parseMethodDecl(rec); continue; }
       const ds = this.parseDeclSpecs();
@@ -258,6 +158,109 @@ export class RecordsRoom {
     const after: Attrs = {};
     this.parseAttributes(after);
     if (after.aligned) layoutRecord(rec, Math.max(minAlign, after.aligned));
+  }
+  /** A friend declaration in a class body (skipped; a hidden friend defined here is remembered). */
+  parseFriendMember(this: Parser, rec: RecordDecl): void {
+    // friends are not members; a friend function defined here (a hidden friend, found only by
+    // argument-dependent lookup) is remembered by name so that a call of it falls back naming that
+    const start = this.p;
+    this.skipMember();
+    for (let j = start; j < this.p; j++) {
+      const x = this.u.text(j);
+      if (x === '__attribute__' || x === '__declspec') { let d = 0; j++; do { const y = this.u.text(j); if (y === '(') d++; else if (y === ')') d--; j++; } while (d > 0 && j < this.p); j--; continue; }
+      if (x === '{' || x === ';' || x === '=') break;
+      // `friend Box operator+(const Box &, const Box &) {...}`: found through its operands' class
+      if (x === 'operator' && this.u.text(j + 1) !== '(' ) {
+        let k = j + 1, op = '';
+        while (k < this.p && this.u.text(k) !== '(') op += this.u.text(k++);
+        if (this.u.toks.kind[j + 1] === Tok.Punct && this.u.text(this.p - 1) === '}') this.declareHiddenFriend('operator' + op, start, this.p, rec);
+        break;
+      }
+      if (x === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) {
+        const fname = this.u.text(j - 1);
+        ((this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends ??= new Set()).add(fname);
+        if (this.u.text(this.p - 1) === '}') this.declareHiddenFriend(fname, start, this.p, rec);
+        break;
+      }
+    }
+  }
+  /** A member template: a member class or alias template, or a member function template instantiated on use. */
+  parseMemberTemplate(this: Parser, rec: RecordDecl): void {
+    // member template: remembered by name; using it is unsupported for now
+    const save = this.p;
+    this.skipMember();
+    let name = '';
+    // a member class template `template <...> struct N {...}`: instantiated when named with arguments
+    // (N<args>, Outer<...>::N<args>); a forward declaration or a specialisation stays unusable (falls back)
+    let j0 = save + 1;
+    if (this.u.text(j0) === '<') { let d = 0; do { const x = this.u.text(j0); if (x === '<') d++; else if (x === '>') d--; else if (x === '>>') d -= 2; j0++; } while (d > 0 && j0 < this.p); }
+    const tagKw = this.u.text(j0);
+    if (tagKw === 'using' && this.u.toks.kind[j0 + 1] === Tok.Ident && this.u.text(j0 + 2) === '=') {
+      // a member alias template `template <class A, class B> using N = ...;`: instantiated when named
+      name = this.u.text(j0 + 1);
+      (rec.memberTemplates ??= new Set()).add(name);
+      const mat: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map(), alias: true };
+      ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mat);
+      return;
+    }
+    if ((tagKw === 'struct' || tagKw === 'class' || tagKw === 'union') && this.u.toks.kind[j0 + 1] === Tok.Ident) {
+      name = this.u.text(j0 + 1);
+      (rec.memberTemplates ??= new Set()).add(name);
+      if (tagKw !== 'union' && (this.u.text(j0 + 2) === '{' || this.u.text(j0 + 2) === ':')) {
+        const mct: MemberClassTmpl = { name, start: save, end: this.p, outer: rec, tscope: this.tscope, ns: this.ns, insts: new Map() };
+        ((rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls ??= new Map()).set(name, mct);
+      }
+      return;
+    }
+    // the declarator's name: the identifier before the parameter list, after the template header and outside
+    // what the specifiers hold in parentheses or angle brackets (`static decltype(g(declval<T>())) f(int)`,
+    // `enable_if_t<(N > 0), int> f()`, `template <class T, class = decltype(h(T()))>`)
+    let angle = 0;
+    for (let j = save; j < this.p; j++) {
+      const t = this.u.text(j);
+      if (t === '(' || t === '[') {
+        const prev = this.u.text(j - 1);
+        if (t === '(' && angle === 0 && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(prev)) { name = prev; break; }
+        j = this.balancedEnd(j);
+        continue;
+      }
+      if (t === '<') { angle++; continue; }
+      if (t === '>' || t === '>>') { angle = Math.max(0, angle - t.length); continue; }
+      if (t === 'operator' && angle === 0) {
+        // an operator template: named like its member function (`operator()`, `operator+`); conversions stay unusable
+        const a = this.u.text(j + 1), b = this.u.text(j + 2);
+        name = a === '(' && b === ')' ? 'operator()' : a === '[' && b === ']' ? 'operator[]' : this.u.toks.kind[j + 1] === Tok.Punct && b === '(' ? 'operator' + a : 'operator';
+        break;
+      }
+    }
+    (rec.memberTemplates ??= new Set()).add(name);
+    const cname = this.memberClassTemplateName(save);
+    if (cname) (this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates = ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates ?? new Set()).add(cname);
+    // a member function template (not a constructor or operator): instantiated on use
+    if (name && name !== 'operator') {
+      const mt: MemberTmpl = { name, start: save, end: this.p, rec, tscope: this.tscope };
+      mt.instantiate = args => this.tryInstantiateMember(mt, [], args as Expr[], () => { /* not viable */ });
+      (rec.mtmpls ??= []).push(mt);
+    }
+  }
+  /** A member typedef or alias declaration (a member type we cannot read leaves the class usable). */
+  parseMemberTypedef(this: Parser, rec: RecordDecl): void {
+    const save = this.p, before = this.u.diags.length, errs = this.u.errorCount;
+    try {
+      if (this.eat('using')) { const name = this.tx(); this.p += 2; rec.types!.set(name, this.parseTypeName()); this.expect(';'); }
+      else {
+        const ds = this.parseDeclSpecs();
+        for (;;) { const d = this.parseDeclarator(ds.ty ?? C.int, false); rec.types!.set(d.name, d.ty); if (!this.eat(',')) break; }
+        this.expect(';');
+      }
+    } catch (e) {
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      // a member type we cannot express yet: unusable, but the class still is; naming it is unsupported (not
+      // an error: `is_convertible<...>::value` through a helper's `type` must not read as undefined)
+      this.u.diags.length = before; this.u.errorCount = errs; this.p = save; this.skipMember();
+      const name = this.u.text(save) === 'using' ? this.u.text(save + 1) : this.u.toks.kind[this.p - 2] === Tok.Ident && this.u.text(this.p - 1) === ';' ? this.u.text(this.p - 2) : '';
+      if (name) ((rec as RecordDecl & { badTypes?: Map<string, string> }).badTypes ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member type we cannot parse');
+    }
   }
   /** `: public A, B` — non-virtual bases become leading subobjects. */
   parseBaseClause(this: Parser, rec: RecordDecl): void {

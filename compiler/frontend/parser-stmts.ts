@@ -98,29 +98,7 @@ export class StatementsRoom {
     if (k === Tok.Ident) {
       const t = this.tx();
       switch (t) {
-        case 'if': {
-          this.p++;
-          const isConstexpr = this.eat('constexpr');
-          this.expect('(');
-          const init = this.parseInitStatement();
-          const c = this.parseCondition();
-          this.expect(')');
-          let st: Stmt;
-          if (isConstexpr) {
-            // the discarded statement is not instantiated: it may be ill-formed for these template arguments
-            const taken = this.constInt(c) !== 0n;
-            let th: Stmt = { k: 'null' }, el: Stmt | null = null;
-            if (taken) th = this.parseSubStmt(); else this.skipStmt();
-            if (this.eat('else')) { if (taken) this.skipStmt(); else el = this.parseSubStmt(); }
-            st = { k: 'if', c, t: th, e: el, pos };
-          } else {
-            const th = this.parseSubStmt();
-            let el: Stmt | null = null;
-            if (this.eat('else')) el = this.parseSubStmt();
-            st = { k: 'if', c, t: th, e: el, pos };
-          }
-          return this.withInitStatement(init, st);
-        }
+        case 'if': return this.parseIf(pos);
         case 'while': {
           const unroll = this.takeUnroll();
           this.p++; this.expect('(');
@@ -138,53 +116,9 @@ export class StatementsRoom {
           const c = this.cond(this.parseExpr()); this.expect(')'); this.expect(';');
           return { k: 'do', c, body, pos, unroll };
         }
-        case 'for': {
-          const unroll = this.takeUnroll();
-          this.p++; this.expect('(');
-          this.push();
-          let init: Stmt | null = null;
-          if (this.isRangeFor()) { const r = this.parseRangeFor(pos, unroll); this.pop(); return r; }
-          if (!this.eat(';')) {
-            if (this.startsType()) init = this.parseLocalDecl();
-            else { const e = this.parseExpr(); this.expect(';'); init = { k: 'expr', e, pos }; }
-          }
-          if (this.at(':')) throw new Unsupported('range-based for');
-          const c = this.at(';') ? null : this.parseCondition();
-          this.expect(';');
-          const inc = this.at(')') ? null : this.parseExpr();
-          this.expect(')');
-          const body = this.loopBody();
-          this.pop();
-          return { k: 'for', init, c, inc, body, pos, unroll };
-        }
-        case 'switch': {
-          this.p++; this.expect('(');
-          const init = this.parseInitStatement();
-          const c0 = this.parseExpr(); this.expect(')');
-          let c = promote(c0);
-          if (!isIntegral(c.ty) && c.ty.k !== 'error') { this.u.error(c0.pos, 847, 'expression must have integral or enum type'); c = errExpr(c0.pos); }
-          const sw = { cases: [] as { v: bigint | null; id: number }[], ty: c.ty };
-          this.switches.push(sw); this.breakable++;
-          const body = this.parseSubStmt();
-          this.switches.pop(); this.breakable--;
-          return this.withInitStatement(init, { k: 'switch', c, body, cases: sw.cases, pos });
-        }
-        case 'case': {
-          this.p++;
-          const e = this.parseCond();
-          // GNU's case range `case 1 ... 5:`: cicc 13.0 accepts it but its code tests the first value only
-          // (`case 1 ... 5` is `case 1`); rather than copy that, the real cicc compiles such a unit
-          if (this.at('...')) throw new Unsupported('a GNU case range (cicc 13.0 keeps only its first value)');
-          this.expect(':');
-          const sw = this.switches[this.switches.length - 1];
-          if (!sw) { this.u.error(pos, 127, 'a case label may only be used within a switch'); return { k: 'null' }; }
-          const v = this.constInt(e);
-          const id = this.caseId++;
-          const vv = wrapInt(v, sw.ty.k === 'error' ? C.int : sw.ty);
-          if (sw.cases.some(c => c.v === vv)) this.u.error(pos, 1578, `case label value has already appeared in this switch`);
-          sw.cases.push({ v: vv, id });
-          return { k: 'case', id, pos };
-        }
+        case 'for': return this.parseFor(pos);
+        case 'switch': return this.parseSwitch(pos);
+        case 'case': return this.parseCaseLabel(pos);
         case 'default': {
           this.p++; this.expect(':');
           const sw = this.switches[this.switches.length - 1];
@@ -201,49 +135,7 @@ export class StatementsRoom {
           this.p++; this.expect(';');
           if (!this.continuable) this.u.error(pos, 115, 'a continue statement may only be used within a loop');
           return { k: 'continue', pos };
-        case 'return': {
-          this.p++;
-          if (this.eat(';')) {
-            if (isAuto(this.retTy) && this.fn) { this.retTy = C.void; this.fn.ty = { ...this.fn.ty, ret: C.void }; }
-            if (this.retTy.k !== 'void') this.u.error(pos, 940, 'missing return value'); // EDG: warning in C++? keep as error-free
-            return { k: 'return', e: null, pos };
-          }
-          const epos = this.p;
-          const e = this.at('{') ? null : this.parseExpr();
-          if (e && this.retTy.k === 'ref' && isAuto(this.retTy.to) && this.fn) {
-            // `auto &` / `const auto &`: a reference to the returned lvalue's type
-            this.retTy = refTo(withQ(e.ty, this.retTy.to.q), this.retTy.rv);
-            this.fn.ty = { ...this.fn.ty, ret: this.retTy };
-          }
-          if (e && isAuto(this.retTy) && this.fn) {
-            // a lambda without a trailing return type: the first return statement decides it
-            // (decltype(auto): the declared type of a name, a reference for another lvalue)
-            this.retTy = e.ty.k === 'void' ? C.void : !isDecltypeAuto(this.retTy) ? unqual(rval(e).ty)
-              : (e as { paren?: boolean }).paren !== true && e.k === 'var' ? e.sym.ty : (e as { paren?: boolean }).paren !== true && e.k === 'member' ? e.field.ty : e.lv ? refTo(e.ty) : unqual(e.ty);
-            this.fn.ty = { ...this.fn.ty, ret: this.retTy };
-          }
-          if (!e) { const init = this.parseInitList(this.retTy); this.expect(';'); return { k: 'return', e: null, init, pos }; }
-          this.expect(';');
-          if (this.retTy.k === 'void') {
-            if (e.ty.k !== 'void' && e.ty.k !== 'error') this.u.error(epos, 118, 'a void function may not return a value');
-            return { k: 'return', e: e.ty.k === 'void' ? e : null, pos };
-          }
-          const c = implicitConvert(e, this.retTy);
-          if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
-          if (this.retTy.k === 'record' && c.lv) {
-            if (ownMoveCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
-              // a local returned by name is moved from ([class.copy.elision]: first treated as an rvalue)
-              const x = markXvalue({ ...e } as Expr);
-              return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [x], false, epos), pos };
-            }
-            if (ownCopyCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec)) {
-              // the copy constructor makes the returned object
-              return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [e], false, epos), pos };
-            }
-            this.checkTrivialCopy(this.retTy);
-          }
-          return { k: 'return', e: c, pos };
-        }
+        case 'return': return this.parseReturn(pos);
         case 'goto': {
           this.p++;
           const label = this.tx(); this.p++; this.expect(';');
@@ -255,47 +147,8 @@ export class StatementsRoom {
           return { k: 'expr', e, pos };
         }
         case 'try': case 'throw': throw new Unsupported('exceptions');
-        case 'static_assert': {
-          this.p++; this.expect('(');
-          const e = this.parseAssign();
-          const v = this.constInt(e);
-          if (this.eat(',')) { this.p++; }
-          this.expect(')'); this.expect(';');
-          if (v === 0n) this.u.error(pos, 1574, 'static assertion failed');
-          return { k: 'null' };
-        }
-        case 'using': {
-          this.p++;
-          if (this.at('namespace')) {
-            this.p++;
-            const path: string[] = [];
-            if (this.eat('::')) { /* from the global namespace */ }
-            while (this.kind() === Tok.Ident) { path.push(this.tx()); this.p++; if (!this.eat('::')) break; }
-            this.expect(';');
-            const ns = this.namespacePath(path, false);
-            if (ns === null) { this.u.error(pos, 725, `name must be a namespace name`); return { k: 'null' }; }
-            this.usingNs.push({ depth: this.scopes.length, path: ns });
-            return { k: 'null' };
-          }
-          // `using T = type;`, also `using T [[maybe_unused]] = type;`
-          const attrAt = this.at('[', 1) && this.at('[', 2) || this.at('__attribute__', 1);
-          if (this.kind() === Tok.Ident && (this.at('=', 1) || attrAt)) {
-            const name = this.tx(); this.p++;
-            this.parseAttributes({});
-            this.expect('=');
-            const ty = this.parseTypeName(); this.expect(';'); this.declare({ kind: 'type', name, ty }); return { k: 'null' };
-          }
-          let path: string[] = []; let abs = false;
-          if (this.eat('::')) abs = true;
-          while (this.kind() === Tok.Ident && this.at('::', 1)) { path.push(this.tx()); this.p += 2; }
-          const name = this.tx(); this.p++; this.expect(';');
-          const syms = this.u.lookupPath(path, name, this.ns, abs);
-          if (syms.length) this.scopes[this.scopes.length - 1]!.set(name, syms[0]!);
-          // a function or class template: found by that name in this block from here on
-          const ns = this.namespacePath(path, abs);
-          if (ns !== null && (this.u.templateEntries(name, ns, 'function', true).length || this.u.templateEntries(name, ns, 'record', true).length)) this.usingTmpls.push({ depth: this.scopes.length, name, path: ns });
-          return { k: 'null' };
-        }
+        case 'static_assert': return this.parseStaticAssertStmt(pos);
+        case 'using': return this.parseUsingStmt(pos);
         default:
           if (this.at(':', 1) && !this.u.isKeyword(t)) {
             this.p += 2;
@@ -313,6 +166,164 @@ export class StatementsRoom {
     const e = this.parseExpr();
     this.expect(';');
     return { k: 'expr', e, pos };
+  }
+  /** `if (init; cond) ...`, `if constexpr` (the discarded branch skipped, not instantiated). */
+  parseIf(this: Parser, pos: Pos): Stmt {
+    this.p++;
+    const isConstexpr = this.eat('constexpr');
+    this.expect('(');
+    const init = this.parseInitStatement();
+    const c = this.parseCondition();
+    this.expect(')');
+    let st: Stmt;
+    if (isConstexpr) {
+      // the discarded statement is not instantiated: it may be ill-formed for these template arguments
+      const taken = this.constInt(c) !== 0n;
+      let th: Stmt = { k: 'null' }, el: Stmt | null = null;
+      if (taken) th = this.parseSubStmt(); else this.skipStmt();
+      if (this.eat('else')) { if (taken) this.skipStmt(); else el = this.parseSubStmt(); }
+      st = { k: 'if', c, t: th, e: el, pos };
+    } else {
+      const th = this.parseSubStmt();
+      let el: Stmt | null = null;
+      if (this.eat('else')) el = this.parseSubStmt();
+      st = { k: 'if', c, t: th, e: el, pos };
+    }
+    return this.withInitStatement(init, st);
+  }
+  /** `for (init; cond; inc) body` or a range-based for. */
+  parseFor(this: Parser, pos: Pos): Stmt {
+    const unroll = this.takeUnroll();
+    this.p++; this.expect('(');
+    this.push();
+    let init: Stmt | null = null;
+    if (this.isRangeFor()) { const r = this.parseRangeFor(pos, unroll); this.pop(); return r; }
+    if (!this.eat(';')) {
+      if (this.startsType()) init = this.parseLocalDecl();
+      else { const e = this.parseExpr(); this.expect(';'); init = { k: 'expr', e, pos }; }
+    }
+    if (this.at(':')) throw new Unsupported('range-based for');
+    const c = this.at(';') ? null : this.parseCondition();
+    this.expect(';');
+    const inc = this.at(')') ? null : this.parseExpr();
+    this.expect(')');
+    const body = this.loopBody();
+    this.pop();
+    return { k: 'for', init, c, inc, body, pos, unroll };
+  }
+  parseSwitch(this: Parser, pos: Pos): Stmt {
+    this.p++; this.expect('(');
+    const init = this.parseInitStatement();
+    const c0 = this.parseExpr(); this.expect(')');
+    let c = promote(c0);
+    if (!isIntegral(c.ty) && c.ty.k !== 'error') { this.u.error(c0.pos, 847, 'expression must have integral or enum type'); c = errExpr(c0.pos); }
+    const sw = { cases: [] as { v: bigint | null; id: number }[], ty: c.ty };
+    this.switches.push(sw); this.breakable++;
+    const body = this.parseSubStmt();
+    this.switches.pop(); this.breakable--;
+    return this.withInitStatement(init, { k: 'switch', c, body, cases: sw.cases, pos });
+  }
+  parseCaseLabel(this: Parser, pos: Pos): Stmt {
+    this.p++;
+    const e = this.parseCond();
+    // GNU's case range `case 1 ... 5:`: cicc 13.0 accepts it but its code tests the first value only
+    // (`case 1 ... 5` is `case 1`); rather than copy that, the real cicc compiles such a unit
+    if (this.at('...')) throw new Unsupported('a GNU case range (cicc 13.0 keeps only its first value)');
+    this.expect(':');
+    const sw = this.switches[this.switches.length - 1];
+    if (!sw) { this.u.error(pos, 127, 'a case label may only be used within a switch'); return { k: 'null' }; }
+    const v = this.constInt(e);
+    const id = this.caseId++;
+    const vv = wrapInt(v, sw.ty.k === 'error' ? C.int : sw.ty);
+    if (sw.cases.some(c => c.v === vv)) this.u.error(pos, 1578, `case label value has already appeared in this switch`);
+    sw.cases.push({ v: vv, id });
+    return { k: 'case', id, pos };
+  }
+  /** `return e;` (deducing an auto return type from the first one; a local returned by name is moved from). */
+  parseReturn(this: Parser, pos: Pos): Stmt {
+    this.p++;
+    if (this.eat(';')) {
+      if (isAuto(this.retTy) && this.fn) { this.retTy = C.void; this.fn.ty = { ...this.fn.ty, ret: C.void }; }
+      if (this.retTy.k !== 'void') this.u.error(pos, 940, 'missing return value'); // EDG: warning in C++? keep as error-free
+      return { k: 'return', e: null, pos };
+    }
+    const epos = this.p;
+    const e = this.at('{') ? null : this.parseExpr();
+    if (e && this.retTy.k === 'ref' && isAuto(this.retTy.to) && this.fn) {
+      // `auto &` / `const auto &`: a reference to the returned lvalue's type
+      this.retTy = refTo(withQ(e.ty, this.retTy.to.q), this.retTy.rv);
+      this.fn.ty = { ...this.fn.ty, ret: this.retTy };
+    }
+    if (e && isAuto(this.retTy) && this.fn) {
+      // a lambda without a trailing return type: the first return statement decides it
+      // (decltype(auto): the declared type of a name, a reference for another lvalue)
+      this.retTy = e.ty.k === 'void' ? C.void : !isDecltypeAuto(this.retTy) ? unqual(rval(e).ty)
+        : (e as { paren?: boolean }).paren !== true && e.k === 'var' ? e.sym.ty : (e as { paren?: boolean }).paren !== true && e.k === 'member' ? e.field.ty : e.lv ? refTo(e.ty) : unqual(e.ty);
+      this.fn.ty = { ...this.fn.ty, ret: this.retTy };
+    }
+    if (!e) { const init = this.parseInitList(this.retTy); this.expect(';'); return { k: 'return', e: null, init, pos }; }
+    this.expect(';');
+    if (this.retTy.k === 'void') {
+      if (e.ty.k !== 'void' && e.ty.k !== 'error') this.u.error(epos, 118, 'a void function may not return a value');
+      return { k: 'return', e: e.ty.k === 'void' ? e : null, pos };
+    }
+    const c = implicitConvert(e, this.retTy);
+    if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
+    if (this.retTy.k === 'record' && c.lv) {
+      if (ownMoveCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
+        // a local returned by name is moved from ([class.copy.elision]: first treated as an rvalue)
+        const x = markXvalue({ ...e } as Expr);
+        return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [x], false, epos), pos };
+      }
+      if (ownCopyCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec)) {
+        // the copy constructor makes the returned object
+        return { k: 'return', e: c, init: this.initFromArgs(unqual(this.retTy), [e], false, epos), pos };
+      }
+      this.checkTrivialCopy(this.retTy);
+    }
+    return { k: 'return', e: c, pos };
+  }
+  parseStaticAssertStmt(this: Parser, pos: Pos): Stmt {
+    this.p++; this.expect('(');
+    const e = this.parseAssign();
+    const v = this.constInt(e);
+    if (this.eat(',')) { this.p++; }
+    this.expect(')'); this.expect(';');
+    if (v === 0n) this.u.error(pos, 1574, 'static assertion failed');
+    return { k: 'null' };
+  }
+  /** `using namespace N;`, `using T = type;`, `using N::name;` in a block. */
+  parseUsingStmt(this: Parser, pos: Pos): Stmt {
+    this.p++;
+    if (this.at('namespace')) {
+      this.p++;
+      const path: string[] = [];
+      if (this.eat('::')) { /* from the global namespace */ }
+      while (this.kind() === Tok.Ident) { path.push(this.tx()); this.p++; if (!this.eat('::')) break; }
+      this.expect(';');
+      const ns = this.namespacePath(path, false);
+      if (ns === null) { this.u.error(pos, 725, `name must be a namespace name`); return { k: 'null' }; }
+      this.usingNs.push({ depth: this.scopes.length, path: ns });
+      return { k: 'null' };
+    }
+    // `using T = type;`, also `using T [[maybe_unused]] = type;`
+    const attrAt = this.at('[', 1) && this.at('[', 2) || this.at('__attribute__', 1);
+    if (this.kind() === Tok.Ident && (this.at('=', 1) || attrAt)) {
+      const name = this.tx(); this.p++;
+      this.parseAttributes({});
+      this.expect('=');
+      const ty = this.parseTypeName(); this.expect(';'); this.declare({ kind: 'type', name, ty }); return { k: 'null' };
+    }
+    let path: string[] = []; let abs = false;
+    if (this.eat('::')) abs = true;
+    while (this.kind() === Tok.Ident && this.at('::', 1)) { path.push(this.tx()); this.p += 2; }
+    const name = this.tx(); this.p++; this.expect(';');
+    const syms = this.u.lookupPath(path, name, this.ns, abs);
+    if (syms.length) this.scopes[this.scopes.length - 1]!.set(name, syms[0]!);
+    // a function or class template: found by that name in this block from here on
+    const ns = this.namespacePath(path, abs);
+    if (ns !== null && (this.u.templateEntries(name, ns, 'function', true).length || this.u.templateEntries(name, ns, 'record', true).length)) this.usingTmpls.push({ depth: this.scopes.length, name, path: ns });
+    return { k: 'null' };
   }
   /**
    * `T(x).f();` / `T(x)->g();` at the start of a statement: an expression (a member of the object the functional

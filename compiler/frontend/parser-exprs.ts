@@ -34,7 +34,7 @@ export class ExpressionsRoom {
     return ty.k === 'record' ? this.initFromArgs(ty, args, braced, pos) : args.length ? this.initFromExpr(args[0]!, ty, pos) : { k: 'zero', ty };
   }
   constInt(this: Parser, e: Expr): bigint {
-    const v = evalInt(e);
+    const v = evalInt(e, this.u.consts);
     if (v === null) {
       // a call our evaluator could not finish may well be a constant (a constexpr function of a header): never an
       // error of ours, and never a 0 that a speculative parse keeps after dropping the error
@@ -108,13 +108,13 @@ export class ExpressionsRoom {
       const r = this.userOperator(op, [a, b], pos);
       if (r) return r;
       // plain assignment: the conversion function to the target type (a float from a __half: operator float)
-      const c = op === '=' ? implicitConvert(b, unqual(a.ty)) : null;
+      const c = op === '=' ? implicitConvert(this.u.conv, b, unqual(a.ty)) : null;
       b = c ?? this.fromClass(b);
       if (b.ty.k === 'error') return b;
     }
     if (!this.modifiable(a, pos)) return errExpr(pos);
     if (op === '=') {
-      const c = implicitConvert(b, unqual(a.ty));
+      const c = implicitConvert(this.u.conv, b, unqual(a.ty));
       if (!c) { this.u.error(b.pos, 513, `a value of type "${typeName(b.ty)}" cannot be assigned to an entity of type "${typeName(a.ty)}"`); return errExpr(pos); }
       return mk(a.ty, pos, true, { k: 'assign', a, b: c });
     }
@@ -155,10 +155,10 @@ export class ExpressionsRoom {
     if (ra.ty.k === 'void' && rb.ty.k === 'void') return mk(C.void, pos, false, { k: 'cond', c, a: ra, b: rb });
     if (ra.ty.k === 'ptr' || rb.ty.k === 'ptr') {
       const t = ra.ty.k === 'ptr' && !isNullConst(ra) ? ra.ty : rb.ty;
-      const x = implicitConvert(ra, t), y = implicitConvert(rb, t);
+      const x = implicitConvert(this.u.conv, ra, t), y = implicitConvert(this.u.conv, rb, t);
       if (x && y) return mk(t, pos, false, { k: 'cond', c, a: x, b: y });
       const t2 = rb.ty;
-      const x2 = implicitConvert(ra, t2), y2 = implicitConvert(rb, t2);
+      const x2 = implicitConvert(this.u.conv, ra, t2), y2 = implicitConvert(this.u.conv, rb, t2);
       if (x2 && y2) return mk(t2, pos, false, { k: 'cond', c, a: x2, b: y2 });
     }
     if (ra.ty.k === 'record' && rb.ty.k === 'record' && ra.ty.rec === rb.ty.rec) return mk(unqual(ra.ty), pos, false, { k: 'cond', c, a: ra, b: rb });
@@ -410,7 +410,7 @@ export class ExpressionsRoom {
       e = this.buildCall(pick, null, pick.ty, [], pos, e);
       if (e.ty.k === 'error') return e;
     }
-    const r = explicitConvert(e, ty, reinterpret);
+    const r = explicitConvert(this.u.conv, e, ty, reinterpret);
     if (!r) { this.u.error(pos, 171, `invalid type conversion`); return errExpr(pos); }
     if (r === e && ty.k !== 'ref' && e.lv) return rval(e);
     if (ty.k === 'ref' && ty.rv && r.lv) return markXvalue({ ...r, pos: r.pos } as Expr);

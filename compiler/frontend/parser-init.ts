@@ -22,7 +22,7 @@ export class InitialisationRoom {
   }
   initFromExpr(this: Parser, e: Expr, ty: CType, pos: Pos): Init {
     if (ty.k === 'array' && e.k === 'str' && e.ty.k === 'array') return { k: 'expr', e };
-    const c = implicitConvert(e, ty);
+    const c = implicitConvert(this.u.conv, e, ty);
     if (!c && e.ty.k === 'record' && ty.k !== 'record') { this.u.error(pos, 415, `no suitable conversion function from "${typeName(e.ty)}" to "${typeName(ty)}" exists`); return { k: 'expr', e: errExpr(pos) }; }
     if (!c) { this.u.error(pos, 144, `a value of type "${typeName(e.ty)}" cannot be used to initialize an entity of type "${typeName(ty)}"`); return { k: 'expr', e: errExpr(pos) }; }
     return { k: 'expr', e: c };
@@ -285,7 +285,7 @@ export class InitialisationRoom {
       if (args.length === 1 && args[0]!.ty.k === 'record' && args[0]!.ty.rec === ty.rec) return { k: 'expr', e: args[0]! };
       if (args.length === 1 && !braced && args[0]!.ty.k === 'record') {
         // another class's conversion function (`__half_raw(h)`)
-        const c = implicitConvert(args[0]!, ty);
+        const c = implicitConvert(this.u.conv, args[0]!, ty);
         if (c) return { k: 'expr', e: c };
       }
       if (headerTmplFailed && args.length > 0) throw unusable();

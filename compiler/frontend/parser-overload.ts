@@ -3,7 +3,7 @@
 import { Unsupported } from '../diagnostics';
 import type { Expr, Init, Sym, FuncSym, Pos } from './ast';
 import { type CType, type RecordDecl, C, Q, ptrTo, withQ, unqual, isAuto, isArith, isIntegral, typeName } from './ctype';
-import { mk, errExpr, rval, promote, convertArith, implicitConvert, convRank, cast, setUserConversion, markXvalue } from './sema';
+import { mk, errExpr, rval, promote, convertArith, implicitConvert, convRank, cast, markXvalue, type UserConversions } from './sema';
 import { isMmaBuiltin, mmaSignature } from './builtins-mma';
 import { nvAtomicSignature, SYSTEM_SCOPE } from './builtins-nvatomic';
 import type { Unit } from './unit';
@@ -98,7 +98,7 @@ export class OverloadsRoom {
       // a specialisation chosen while a candidate template could not be read: that one may be more specialised,
       // or the chosen one the `(...)` catch-all of a detection idiom (SFINAE on a return type we cannot read)
       if (unreadable && f.targs) throw new Unsupported(unreadable);
-      if (unreadable && !f.targs && !args.every((a, i) => i >= f!.ty.params.length || convRank(a, f!.ty.params[i]!) < 1)) {
+      if (unreadable && !f.targs && !args.every((a, i) => i >= f!.ty.params.length || convRank(this.u.conv, a, f!.ty.params[i]!) < 1)) {
         f = promotedMathOverload(callee.sym.name, set, args);
         if (!f) throw new Unsupported(unreadable);
       }
@@ -146,7 +146,7 @@ export class OverloadsRoom {
         refs.push(false);
       }
       for (let i = 0; i < args.length; i++) {
-        const r = i < ps.length ? convRank(args[i]!, ps[i]!) : 3;
+        const r = i < ps.length ? convRank(this.u.conv, args[i]!, ps[i]!) : 3;
         if (r < 0) { ok = false; break; }
         ranks.push(r);
         refs.push(i < ps.length && ps[i]!.k === 'ref');
@@ -161,7 +161,7 @@ export class OverloadsRoom {
         if (args.length < ps.length - nDefaults) { this.u.error(pos + 1 < this.p ? this.p - 1 : pos, 165, 'too few arguments in function call'); return null; }
         if (args.length > ps.length && !f.ty.variadic) { this.u.error(args[ps.length]!.pos, 140, 'too many arguments in function call'); return null; }
         for (let i = 0; i < args.length && i < ps.length; i++) {
-          if (convRank(args[i]!, ps[i]!) < 0) {
+          if (convRank(this.u.conv, args[i]!, ps[i]!) < 0) {
             this.u.error(args[i]!.pos, 167, `argument of type "${typeName(args[i]!.ty)}" is incompatible with parameter of type "${typeName(ps[i]!)}"`);
             return null;
           }
@@ -211,7 +211,7 @@ export class OverloadsRoom {
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
       if (i < ps.length) {
-        const c = implicitConvert(a, ps[i]!);
+        const c = implicitConvert(this.u.conv, a, ps[i]!);
         if (!c) { this.u.error(a.pos, 167, `argument of type "${typeName(a.ty)}" is incompatible with parameter of type "${typeName(ps[i]!)}"`); return errExpr(pos); }
         conv.push(c);
       } else {
@@ -232,7 +232,7 @@ export class OverloadsRoom {
         sub.tscope = f.tscope ?? null;   // a default argument of a template (or a member of a class template) names its parameters
         sub.cls = f.cls ?? null;
         const e = sub.parseAssign();
-        const c = implicitConvert(e, ps[i]!);
+        const c = implicitConvert(this.u.conv, e, ps[i]!);
         if (!c) return errExpr(pos);
         conv.push(c);
       }
@@ -310,13 +310,13 @@ export class OverloadsRoom {
       if (q & ~tq) continue;
       const rs = [q === tq ? 0 : 1];
       let ok = true;
-      for (let i = 1; i < args.length; i++) { const r = convRank(args[i]!, m.ty.params[i - 1]!); if (r < 0) { ok = false; break; } rs.push(r); }
+      for (let i = 1; i < args.length; i++) { const r = convRank(this.u.conv, args[i]!, m.ty.params[i - 1]!); if (r < 0) { ok = false; break; } rs.push(r); }
       if (ok) cands.push({ f: m, ranks: rs });
     }
     for (const f of free) {
       const rs: number[] = [];
       let ok = true;
-      for (let i = 0; i < args.length; i++) { const r = convRank(args[i]!, f.ty.params[i]!); if (r < 0) { ok = false; break; } rs.push(r); }
+      for (let i = 0; i < args.length; i++) { const r = convRank(this.u.conv, args[i]!, f.ty.params[i]!); if (r < 0) { ok = false; break; } rs.push(r); }
       if (ok) cands.push({ f, ranks: rs });
     }
     if (unreadable && cands.length === 0) throw new Unsupported(unreadable);
@@ -339,7 +339,7 @@ addRoom(OverloadsRoom);
  * A user-defined conversion: a converting constructor of the target class, or a conversion function of the
  * source class, followed by a standard conversion. Null unless exactly one applies. No diagnostics.
  */
-export function userConversion(e: Expr, to: CType): Expr | null {
+export function userConversion(uc: UserConversions, e: Expr, to: CType): Expr | null {
   const t = unqual(to.k === 'ref' ? to.to : to);
   const found: Expr[] = [], exact: Expr[] = [];
   // rank of the standard conversion each candidate needs (converting constructors: before, conversion
@@ -358,11 +358,11 @@ export function userConversion(e: Expr, to: CType): Expr | null {
       if (c.deleted || c.ty.params.length === 0) continue;
       if (c.ty.params.length > 1 && c.defaults[1] === null) continue;
       if ((c as FuncSym & { explicit?: boolean }).explicit) continue;
-      const a = implicitConvert(e, c.ty.params[0]!);
+      const a = implicitConvert(uc, e, c.ty.params[0]!);
       if (!a) continue;
       if (c.ty.params.length > 1) return null;   // default arguments need the parser: leave it to overload resolution
       found.push(mk(t, e.pos, false, { k: 'construct', ctor: c, args: [a] }));
-      ranks.push(convRank(e, c.ty.params[0]!));
+      ranks.push(convRank(uc, e, c.ty.params[0]!));
     }
   }
   if (e.ty.k === 'record') {
@@ -372,8 +372,8 @@ export function userConversion(e: Expr, to: CType): Expr | null {
       if ((m as FuncSym & { explicit?: boolean }).explicit) continue;
       const rt = m.ty.ret;
       const call = mk(rt.k === 'ref' ? rt.to : rt, e.pos, rt.k === 'ref', { k: 'call', f: m, callee: null, args: [], thisPtr: mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }) });
-      const c = implicitConvert(call, to);
-      if (c) { found.push(c); ranks.push(convRank(call, to)); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
+      const c = implicitConvert(uc, call, to);
+      if (c) { found.push(c); ranks.push(convRank(uc, call, to)); if (typeName(unqual(call.ty)) === typeName(t)) exact.push(c); }
     }
   }
   if (found.length > 1 && exact.length === 1) return exact[0]!;
@@ -384,7 +384,6 @@ export function userConversion(e: Expr, to: CType): Expr | null {
   }
   return found.length === 1 ? found[0]! : null;
 }
-setUserConversion(userConversion);
 /** A device builtin known without a declaration: lowered by name (builtins.ts), never compiled. */
 export function builtinSym(u: Unit, name: string, params: CType[], ret: CType, variadic: boolean, pos: Pos): FuncSym {
   return {

@@ -405,7 +405,7 @@ export class RecordsRoom {
         v.isConstexpr = ds.constexpr;
         v.space = ds.attrs.device ? 'device' : ds.attrs.constant ? 'constant' : ds.attrs.shared ? 'shared' : 'none';
         v.init = this.initFromExpr(e, v.ty, e.pos);
-        if (isArith(v.ty)) noteConstInit(v, e);
+        if (isArith(v.ty)) noteConstInit(v, e, this.u.consts);
         rec.statics!.set(d.name, v);
         if (!this.eat(',')) break;
         continue;
@@ -426,7 +426,7 @@ export class RecordsRoom {
       if (this.eat('=') || this.at('{')) {
         const init = this.parseInitializer(v.ty);
         v.init = init;
-        if (init.k === 'expr' && isArith(v.ty)) noteConstInit(v, init.e);
+        if (init.k === 'expr' && isArith(v.ty)) noteConstInit(v, init.e, this.u.consts);
       } else v.isExtern = true;
       rec.statics!.set(d.name, v);
       if (!this.eat(',')) break;

@@ -267,7 +267,7 @@ export class StatementsRoom {
       if (e.ty.k !== 'void' && e.ty.k !== 'error') this.u.error(epos, 118, 'a void function may not return a value');
       return { k: 'return', e: e.ty.k === 'void' ? e : null, pos };
     }
-    const c = implicitConvert(e, this.retTy);
+    const c = implicitConvert(this.u.conv, e, this.retTy);
     if (!c) { this.u.error(epos, 120, `return value type does not match the function type`); return { k: 'return', e: errExpr(epos), pos }; }
     if (this.retTy.k === 'record' && c.lv) {
       if (ownMoveCtor(this.retTy.rec) && !isByteCopy(this.retTy.rec) && e.k === 'var' && (e.sym.storage === 'local' || e.sym.storage === 'param') && e.sym.ty.k === 'record' && e.sym.ty.rec === this.retTy.rec) {
@@ -554,7 +554,7 @@ export class StatementsRoom {
       if (ds.constexpr && !(ty.q & Q.Const)) ty = withQ(ty, Q.Const);
       const v = this.u.newVar(d.name, ty, 'local', d.pos);
       if (ds.constexpr || (ty.q & Q.Const)) {
-        if (init && init.k === 'expr' && isArith(ty)) noteConstInit(v, init.e);
+        if (init && init.k === 'expr' && isArith(ty)) noteConstInit(v, init.e, this.u.consts);
       }
       if (this.scopes[this.scopes.length - 1]!.has(d.name)) {
         const prev = this.scopes[this.scopes.length - 1]!.get(d.name)!;

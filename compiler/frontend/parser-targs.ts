@@ -77,7 +77,7 @@ export class TemplateArgsRoom {
           try { e = this.parseAssign(); } finally { this.gtEnds = savedGt; }
           this.expect(')');
           if (this.p !== dots) throw new Unsupported('__integer_pack in a larger pattern');
-          const n = evalInt(e);
+          const n = evalInt(e, this.u.consts);
           if (n === null) throw new Unsupported('__integer_pack of a value not known here');
           if (n < 0n || n > 1n << 16n) throw new Unsupported(`__integer_pack(${n})`);
           const ty = unqual(e.ty);

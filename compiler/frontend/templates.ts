@@ -189,22 +189,23 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
   return { scope, args };
 }
 
-export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : a.k === 'pack' ? `p(${targsKey(a.args)})` : `v:${a.v}${(a as { packExp?: boolean }).packExp ? '...' : ''}`).join(',');
-function typeKey(t: CType): string {
+export const targsKey = (rids: RecIds, args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(rids, a.ty) : a.k === 'pack' ? `p(${targsKey(rids, a.args)})` : `v:${a.v}${(a as { packExp?: boolean }).packExp ? '...' : ''}`).join(',');
+function typeKey(rids: RecIds, t: CType): string {
   const q = `${t.q}`;
   switch (t.k) {
-    case 'ptr': case 'ref': return `${t.k}${q}(${typeKey(t.to)})${t.k === 'ref' && t.rv ? '&&' : ''}`;
-    case 'array': return `arr${t.n}(${typeKey(t.elem)})`;
-    case 'record': return `rec${q}#${recId(t.rec)}`;
+    case 'ptr': case 'ref': return `${t.k}${q}(${typeKey(rids, t.to)})${t.k === 'ref' && t.rv ? '&&' : ''}`;
+    case 'array': return `arr${t.n}(${typeKey(rids, t.elem)})`;
+    case 'record': return `rec${q}#${recId(rids, t.rec)}`;
     case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
     case 'int': return `${t.name}${q}`;
-    case 'func': return `fn(${typeKey(t.ret)};${t.params.map(typeKey).join(',')})`;
-    default: return tmplRecOf(t) ? `TT#${recId(tmplRecOf(t)!)}` : tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
+    case 'func': return `fn(${typeKey(rids, t.ret)};${t.params.map(x => typeKey(rids, x)).join(',')})`;
+    default: return tmplRecOf(t) ? `TT#${recId(rids, tmplRecOf(t)!)}` : tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(rids, packExpOf(t)!)})` : `${t.k}${q}`;
   }
 }
-const ids = new WeakMap<RecordDecl, number>();
-let nextRecId = 1;
-function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
+/** Numbers for the classes in template argument keys (targsKey) of one unit: 1 for the first class keyed, then 2, ... */
+export interface RecIds { ids: WeakMap<RecordDecl, number>; next: number }
+export const newRecIds = (): RecIds => ({ ids: new WeakMap(), next: 1 });
+function recId(rids: RecIds, r: RecordDecl): number { let i = rids.ids.get(r); if (!i) { i = rids.next++; rids.ids.set(r, i); } return i; }
 /** Arguments that still name a template's parameters (a pattern's, never laid out or evaluated). */
 const dependentArgs = (args: TArg[]): boolean => flatArgs(args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v));
 export const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
@@ -369,7 +370,7 @@ export class Templates {
     return b ? this.instantiateFunction(di, b.args) : null;
   }
   instantiateFunction(di: number, args: TArg[]): FuncSym {
-    const key = `${di}|${targsKey(args)}`;
+    const key = `${di}|${targsKey(this.u.recIds, args)}`;
     const got = this.funcs.get(key);
     if (got) return got;
     const d = this.u.index.decls[di]!;
@@ -530,7 +531,7 @@ export class Templates {
     parseTemplateHeader(p);
     const b = bindArgs(p, h, given);
     if (!b) return null;
-    const key = `${mt.start}|${recId(mt.rec)}|${targsKey(b.args)}`;
+    const key = `${mt.start}|${recId(this.u.recIds, mt.rec)}|${targsKey(this.u.recIds, b.args)}`;
     const got = this.memberFuncs.get(key);
     if (got) return got;
     this.countInstance(`m${mt.start}`, mt.name);
@@ -595,7 +596,7 @@ export class Templates {
     p.tscope = p0.tscope;
     const b = bindArgs(p, h, explicitFor(h, given));
     if (!b) throw new Unsupported(`template arguments of ${this.u.index.decls[di]!.name}`);
-    return { b, key: `${di}|${targsKey(b.args)}` };
+    return { b, key: `${di}|${targsKey(this.u.recIds, b.args)}` };
   }
   /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
   instantiateClass(di0: number, given: TArg[], p0: Parser): RecordDecl {
@@ -698,8 +699,8 @@ export class Templates {
         // nothing to hold but its type
         got = { ty, v: null };
       } else {
-        const c = isArith(ty) ? implicitConvert(e, ty) : null;
-        const v = c ? evalConst(c) : null;
+        const c = isArith(ty) ? implicitConvert(this.u.conv, e, ty) : null;
+        const v = c ? evalConst(c, this.u.consts) : null;
         if (!c || v === null || !q.at(';')) throw new Unsupported(`variable template ${name} that is not an arithmetic constant`);
         got = { ty, v };
       }
@@ -843,7 +844,7 @@ export class Templates {
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       const got = p.parseTemplateArgs();
-      return this.u.errorCount === errs && targsKey(flatArgs(got)) === targsKey(flatArgs(args));
+      return this.u.errorCount === errs && targsKey(this.u.recIds, flatArgs(got)) === targsKey(this.u.recIds, flatArgs(args));
     } catch (e) {
       if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
       return false;
@@ -869,8 +870,8 @@ export class Templates {
       }
       this.funcSpecs.set(di, specs);
     }
-    const want = targsKey(flatArgs(args));
-    const hits = specs.filter(s => s.args !== null && targsKey(flatArgs(s.args)) === want);
+    const want = targsKey(this.u.recIds, flatArgs(args));
+    const hits = specs.filter(s => s.args !== null && targsKey(this.u.recIds, flatArgs(s.args)) === want);
     return (hits.find(s => this.u.index.decls[s.di]!.bodyStart >= 0) ?? hits[0])?.di;
   }
   /** The template arguments explicit specialisation `ei` gives primary `di`, or null when it is not one of its. */
@@ -925,7 +926,7 @@ export class Templates {
       if (flatArgs(sargs).length < flatArgs(args).length) {
         try { sargs = this.bind(di, sargs, p).b.args; } catch (e) { if (!(e instanceof Unsupported)) throw e; continue; }
       }
-      if (targsKey(flatArgs(sargs)) === targsKey(flatArgs(args))) return { di: ei, scope: new Map() };
+      if (targsKey(this.u.recIds, flatArgs(sargs)) === targsKey(this.u.recIds, flatArgs(args))) return { di: ei, scope: new Map() };
     }
     return undefined;
   }
@@ -964,7 +965,7 @@ function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: 
       const rest = ys.slice(k);
       if (rest.some(y => y.k !== 'val')) return false;
       const cur = out[pi];
-      if (cur) return targsKey([cur]) === targsKey([{ k: 'pack', args: rest }]);
+      if (cur) return sameArgsKey([cur], [{ k: 'pack', args: rest }]);
       out[pi] = { k: 'pack', args: rest };
       return true;
     }
@@ -980,7 +981,7 @@ function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: 
         elems.push(one[pi]!);
       }
       const cur = out[pi];
-      if (cur) return targsKey([cur]) === targsKey([{ k: 'pack', args: elems }]);
+      if (cur) return sameArgsKey([cur], [{ k: 'pack', args: elems }]);
       out[pi] = { k: 'pack', args: elems };
       return true;
     }
@@ -1168,10 +1169,13 @@ export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
   };
   return deducesFrom(pb, pa, flatArgs(b.targs).length + 1) && !deducesFrom(pa, pb, flatArgs(a.targs).length + 1);
 }
+/** Do two types have the same key (numbering their classes afresh: only equality matters)? */
+function sameTypeKey(a: CType, b: CType): boolean { const rids = newRecIds(); return typeKey(rids, a) === typeKey(rids, b); }
+function sameArgsKey(a: TArg[], b: TArg[]): boolean { const rids = newRecIds(); return targsKey(rids, a) === targsKey(rids, b); }
 function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   const cur = out[i];
   // (placeholders of another pattern, as in partial ordering, are the same only with the same index)
-  if (cur) return cur.k === 'type' && sameType(cur.ty, t) && (tparamOf(cur.ty) === undefined && tparamOf(t) === undefined ? true : typeKey(cur.ty) === typeKey(t));
+  if (cur) return cur.k === 'type' && sameType(cur.ty, t) && (tparamOf(cur.ty) === undefined && tparamOf(t) === undefined ? true : sameTypeKey(cur.ty, t));
   out[i] = { k: 'type', ty: t };
   return true;
 }
@@ -1213,7 +1217,7 @@ export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TAr
   q.tscope = mct.tscope;
   const b = bindArgs(q, h, explicitFor(h, given));
   if (!b) throw new Unsupported(`template arguments of ${mct.outer.name}::${mct.name}`);
-  const key = targsKey(b.args);
+  const key = targsKey(u.recIds, b.args);
   const got = mct.insts.get(key);
   if (got) return got;
   const rec = u.newRecord('struct', mct.name, mct.outer.scope, [...mct.outer.outer, mct.outer.name]);

@@ -2,7 +2,7 @@
 
 import type { FuncSym } from './ast';
 import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, unqual, typeName, isValParam } from './ctype';
-import { type MemberClassTmpl } from './templates';
+import { type MemberClassTmpl } from './template-facts';
 
 /** CUDA header classes whose user-provided copy/move constructors copy the object's bytes (cuda_fp16.h,
  *  cuda_bf16.h: `*(unsigned int *)this = *(const unsigned int *)&src`): a by-value copy of them is a byte copy. */

@@ -12,9 +12,17 @@ import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Sym, VarSym, FuncSym, Pos } from './ast';
 import { type CType, type Field, type RecordDecl, type MemberTmpl, C } from './ctype';
-import type { Unit } from './unit';
 import { SyntaxAbort } from './parser-types';
 import { MAX_NESTING } from './parser-words';
+import type { Tokens } from './tokens';
+import type { Index } from './index-types';
+import type { CompileOptions } from '../options';
+import type { Diagnostic } from '../diagnostics';
+import type { Expr, Stmt, EnumDecl, TArg } from './ast';
+import type { ConstEval } from './consteval';
+import type { UserConversions } from './sema';
+import type { RecIds, MemberClassTmpl } from './template-facts';
+import type { Attrs, DeclSpec, DeclaratorInfo } from './parser-types';
 
 export class Parser {
   p: number;
@@ -29,7 +37,7 @@ export class Parser {
   labels = new Set<string>();
   gotos: { label: string; pos: Pos }[] = [];
 
-  constructor(public u: Unit, start: number, public end: number, public ns: string[]) { this.p = start; }
+  constructor(public u: UnitApi, start: number, public end: number, public ns: string[]) { this.p = start; }
 
   // ------------------------------------------------------------------ tokens
   tx(i = 0): string { return this.u.text(this.p + i); }
@@ -202,4 +210,71 @@ export function addRoom(room: { prototype: object }): void {
   for (const k of Object.getOwnPropertyNames(room.prototype)) {
     if (k !== 'constructor') Object.defineProperty(Parser.prototype, k, Object.getOwnPropertyDescriptor(room.prototype, k)!);
   }
+}
+
+/**
+ * What the parser needs of its unit (unit.ts Unit, which creates parsers): declared here, with the parser, so
+ * that neither the parser nor templates.ts imports unit.ts (no cycle).
+ */
+export interface UnitApi {
+  readonly toks: Tokens;
+  index: Index;
+  opts: CompileOptions;
+  diags: Diagnostic[];
+  errorCount: number;
+  /** Expressions and statements being parsed, nested (Parser.nested). */
+  nesting: number;
+  nextId: number;
+  lambdaCount: number;
+  dependentDecltypes: number;
+  readonly consts: ConstEval;
+  readonly conv: UserConversions;
+  readonly recIds: RecIds;
+  readonly templates: TemplatesApi;
+  readonly implicitBuiltins: Map<string, FuncSym>;
+  text(i: number): string;
+  error(pos: Pos, num: number, message: string): void;
+  fileOf(pos: Pos): string;
+  isUserFile(pos: Pos): boolean;
+  isKeyword(s: string): boolean;
+  isSpecialization(di: number): boolean;
+  isTemplateName(name: string, ns: string[]): boolean;
+  templateEntries(name: string, ns: string[], kind: 'function' | 'record' | 'variable', exact?: boolean, depth?: number): number[];
+  lookup(name: string, ns: string[]): Sym[];
+  lookupIn(path: string[], name: string): Sym[];
+  lookupPath(path: string[], name: string, ns: string[], abs: boolean): Sym[];
+  resolveIn(path: string[], name: string, at?: number): { kind: 'ns'; path: string[] } | { kind: 'enum'; en: EnumDecl } | { kind: 'record'; rec: RecordDecl } | { kind: 'none' };
+  declareFunction(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, fresh?: boolean): FuncSym;
+  declareMethod(rec: RecordDecl, d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs): FuncSym;
+  declareVariable(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, ns: string[], inAnon: boolean, p: Parser): VarSym;
+  declareLocalStatic(d: DeclaratorInfo, ds: DeclSpec, attrs: Attrs, p: Parser): VarSym;
+  newRecord(tag: RecordDecl['tag'], name: string, scope: string[], outer: string[]): RecordDecl;
+  recordFor(tag: RecordDecl['tag'], name: string, scope: string[], outer: string[], defining: boolean): RecordDecl;
+  enumFor(name: string, scope: string[], underlying: CType, scoped: boolean): EnumDecl;
+  float128Record(): RecordDecl;
+  newVar(name: string, ty: CType, storage: VarSym['storage'], pos: Pos): VarSym;
+  noteVarUse(v: VarSym, fn: FuncSym | null, pos: Pos): void;
+  lambdasIn(f: FuncSym): RecordDecl[];
+  markParsed(f: FuncSym): void;
+  parseBody(f: FuncSym): Stmt | null;
+  prettyFunction(f: FuncSym | null): string;
+  numberLiteral(pos: Pos): Expr;
+  charLiteral(pos: Pos): Expr;
+  stringLiteral(parts: Pos[]): Expr;
+  stringFromText(text: string, pos: Pos): Expr;
+  stringValue(pos: Pos): string;
+}
+/** What the parser needs of the unit's template instantiation (templates.ts Templates). */
+export interface TemplatesApi {
+  tmplRef(di: number): CType;
+  deduceAndInstantiate(di: number, explicit: TArg[], args: Expr[]): FuncSym | null;
+  deduceAndInstantiateMember(mt: MemberTmpl, explicit: TArg[], args: Expr[]): FuncSym | null;
+  deduceAutoParams(params: CType[], n: number, args: Expr[]): CType[] | null;
+  instantiateClass(di0: number, given: TArg[], p0: Parser): RecordDecl;
+  instantiateAlias(di: number, given: TArg[], p0: Parser): CType;
+  instantiateVariable(di: number, given: TArg[], p0: Parser, pos: number): Expr;
+  moreSpecialized(a: FuncSym, b: FuncSym): boolean;
+  arityOf(name: string, from: number, end: number): { min: number; max: number; initLists: number[] } | null;
+  instantiateMemberAlias(mat: MemberClassTmpl, given: TArg[]): CType;
+  instantiateMemberClass(mct: MemberClassTmpl, given: TArg[]): RecordDecl;
 }

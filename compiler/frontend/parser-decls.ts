@@ -5,7 +5,7 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Sym, FuncSym, Pos } from './ast';
 import { type CType, type RecordDecl, type EnumDecl, type IntName, C, Q, intT, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, DECLTYPE_AUTO, isAuto, alignOfC, typeName, hasPack, withSugar } from './ctype';
 import { isXvalue } from './sema';
-import { dependent } from './templates';
+import { dependent } from './template-facts';
 import { SyntaxAbort, withPacks, packsOf, placeholderType, Attrs, DeclSpec, DeclaratorInfo, Suffix, PtrOp } from './parser-types';
 import { Parser, addRoom } from './parser-core';
 

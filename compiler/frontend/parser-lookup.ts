@@ -5,18 +5,17 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, Sym, Pos } from './ast';
 import { type CType, type RecordDecl, typeName, anonPath, withSugar } from './ctype';
 import { errExpr, rval } from './sema';
-import type { Unit } from './unit';
-import { instantiateMemberClass, instantiateMemberAlias, dependent, type MemberClassTmpl } from './templates';
+import { dependent, type MemberClassTmpl } from './template-facts';
 import { SyntaxAbort, TmplRef } from './parser-types';
 import { memberTmplsOf, patternArgs, declaresNothing, memberClassTmplOf } from './parser-classes';
 import { TYPE_KW, SPEC_KW } from './parser-words';
-import { Parser, addRoom } from './parser-core';
+import { Parser, addRoom, type UnitApi } from './parser-core';
 
 /** Methods of Parser (installed on its prototype below). */
 export class LookupRoom {
   /** The namespace a qualifier `a::b::` names (from the global namespace when `abs`), or null when it names none. */
   namespacePath(this: Parser, names: readonly string[], abs: boolean): string[] | null {
-    let r: ReturnType<Unit['resolveIn']> = { kind: 'ns', path: [] };
+    let r: ReturnType<UnitApi['resolveIn']> = { kind: 'ns', path: [] };
     for (const c of names) {
       r = r.kind === 'ns' && (r.path.length || abs) ? this.u.resolveIn(r.path, c) : r.kind === 'ns' ? this.resolveNamespaceOrType(c) : r;
       if (r.kind !== 'ns') return null;
@@ -183,7 +182,7 @@ export class LookupRoom {
       return { name: n2, syms: ms, pos };
     }
   }
-  resolveNamespaceOrType(this: Parser, name: string): ReturnType<Unit['resolveIn']> {
+  resolveNamespaceOrType(this: Parser, name: string): ReturnType<UnitApi['resolveIn']> {
     const ts = this.tscope?.get(name);
     if (ts && ts.kind === 'type' && ts.ty.k === 'record') return { kind: 'record', rec: ts.ty.rec };
     for (const r of [...this.recordStack].reverse().concat(this.cls ? [this.cls] : [])) {
@@ -368,8 +367,8 @@ export class LookupRoom {
   memberClassType(this: Parser, mct: MemberClassTmpl): CType {
     this.p++;
     const args = this.parseTemplateArgs();
-    if (mct.alias) return instantiateMemberAlias(this.u, mct, args);
-    return { k: 'record', rec: instantiateMemberClass(this.u, mct, args), q: 0 };
+    if (mct.alias) return this.u.templates.instantiateMemberAlias(mct, args);
+    return { k: 'record', rec: this.u.templates.instantiateMemberClass(mct, args), q: 0 };
   }
   /** `obj.Base::m` / `p->Base::m` (after `Base`): the member of base class Base (or the class itself), a call of it not virtual. */
   qualifiedMember(this: Parser, e: Expr, cls: string, arrow: boolean, pos: Pos): Expr {

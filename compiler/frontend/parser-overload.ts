@@ -6,11 +6,9 @@ import { type CType, type RecordDecl, C, Q, ptrTo, withQ, unqual, isAuto, isArit
 import { mk, errExpr, rval, promote, convertArith, implicitConvert, convRank, cast, markXvalue, type UserConversions } from './sema';
 import { isMmaBuiltin, mmaSignature } from './builtins-mma';
 import { nvAtomicSignature, SYSTEM_SCOPE } from './builtins-nvatomic';
-import type { Unit } from './unit';
-import { arityOf } from './templates';
 import { TmplRef } from './parser-types';
 import { memberTmplsOf, allMethods, sameSignature, ownCopyCtor, ctorsOf, ctorTmplsOf } from './parser-classes';
-import { Parser, addRoom } from './parser-core';
+import { Parser, addRoom, type UnitApi } from './parser-core';
 
 /** Methods of Parser (installed on its prototype below). */
 export class OverloadsRoom {
@@ -68,12 +66,12 @@ export class OverloadsRoom {
         set = [...set];
         let failed: string | null = null;
         for (const mt of tmpl.members ?? []) {
-          const inst = this.tryInstantiateMember(mt, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r) && mayTake(arityOf(this.u, mt.name, mt.start, mt.end), args)) unreadable ??= r; });
+          const inst = this.tryInstantiateMember(mt, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r) && mayTake(this.u.templates.arityOf(mt.name, mt.start, mt.end), args)) unreadable ??= r; });
           if (inst && !set.includes(inst)) set.push(inst);
         }
         for (const di of tmpl.ents) {
           const d = this.u.index.decls[di]!;
-          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r) && mayTake(arityOf(this.u, d.name, d.first, d.last + 1), args)) unreadable ??= r; });
+          const inst = this.tryInstantiate(di, tmpl.explicit, args, r => { failed ??= r; if (!/substitution failed$/.test(r) && mayTake(this.u.templates.arityOf(d.name, d.first, d.last + 1), args)) unreadable ??= r; });
           if (!inst || set.includes(inst)) continue;
           // a template declared more than once: one specialisation (the one with a body)
           const same = set.findIndex(o => o.targs && sameSignature(o, inst));
@@ -293,7 +291,7 @@ export class OverloadsRoom {
         add(this.u.lookup(name, this.ns));
         for (const a of args) if (a.ty.k === 'record') add(this.u.lookupIn(a.ty.rec.scope.filter(c => c !== '(anonymous)'), name));
         // hidden friends of the operands' classes (argument-dependent lookup)
-        const friends = (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) ?? [];
+        const friends = (this.u as UnitApi & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) ?? [];
         add(friends.filter(f => args.some(a => a.ty.k === 'record' && a.ty.rec === (f as FuncSym & { friendOf?: RecordDecl }).friendOf)));
       } catch (e) { if (!(e instanceof Unsupported) || members.length === 0) throw e; }
       // operator templates: from the current scope and the namespaces of class operands
@@ -385,7 +383,7 @@ export function userConversion(uc: UserConversions, e: Expr, to: CType): Expr | 
   return found.length === 1 ? found[0]! : null;
 }
 /** A device builtin known without a declaration: lowered by name (builtins.ts), never compiled. */
-export function builtinSym(u: Unit, name: string, params: CType[], ret: CType, variadic: boolean, pos: Pos): FuncSym {
+export function builtinSym(u: UnitApi, name: string, params: CType[], ret: CType, variadic: boolean, pos: Pos): FuncSym {
   return {
     kind: 'func', name, ty: { k: 'func', ret, params, variadic, q: 0 } as CType & { k: 'func' }, scope: [], paramNames: params.map(() => ''),
     defaults: params.map(() => null), isGlobal: false, isDevice: true, isHost: false, deviceBuiltin: true, isStatic: false, inAnon: false,

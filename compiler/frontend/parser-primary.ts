@@ -7,12 +7,11 @@ import { C, isScalar } from './ctype';
 import { mk, errExpr, rval, convertArith, cast } from './sema';
 import { isMmaBuiltin } from './builtins-mma';
 import { isNvAtomic } from './builtins-nvatomic';
-import type { Unit } from './unit';
-import { dependent } from './templates';
+import { dependent } from './template-facts';
 import { GCC_IMPLICIT, GCC_BIT_BUILTINS } from './parser-overload';
 import { TmplRef, packValsOf, valPackParamOf } from './parser-types';
 import { TYPE_KW } from './parser-words';
-import { Parser, addRoom } from './parser-core';
+import { Parser, addRoom, type UnitApi } from './parser-core';
 
 /** Methods of Parser (installed on its prototype below). */
 export class PrimaryRoom {
@@ -156,10 +155,10 @@ export class PrimaryRoom {
     // a compiler builtin we do not know (another GCC builtin, a __nv_ one): cicc may well know it
     if (syms.length === 0 && this.at('(') && /^__(builtin|nv|nvvm)_/.test(name)) throw new Unsupported(`compiler builtin ${name}`);
     if (syms.length === 0) {
-      if ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
-      const friends = this.at('(') ? (this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;
+      if ((this.u as UnitApi & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
+      const friends = this.at('(') ? (this.u as UnitApi & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;
       if (friends?.length) syms = friends;
-      else if (this.at('(') && (this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends?.has(name)) throw new Unsupported(`argument-dependent lookup of the hidden friend ${name}`);
+      else if (this.at('(') && (this.u as UnitApi & { hiddenFriends?: Set<string> }).hiddenFriends?.has(name)) throw new Unsupported(`argument-dependent lookup of the hidden friend ${name}`);
       else {
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);

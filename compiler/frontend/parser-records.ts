@@ -5,12 +5,11 @@ import { Unsupported } from '../diagnostics';
 import type { Expr, VarSym, FuncSym } from './ast';
 import { type CType, type RecordDecl, type MemberTmpl, C, Q, withQ, unqual, AUTO, DECLTYPE_AUTO, hasAuto, isArith, isIntegral, sizeOfC, layoutRecord } from './ctype';
 import { noteConstInit } from './consteval';
-import type { Unit } from './unit';
 import { setupVirtuals, markVirtual, markFinalClass, markFinalFunction, noteUnreadableVirtual } from './virtuals';
-import { type MemberClassTmpl } from './templates';
+import { type MemberClassTmpl } from './template-facts';
 import { SyntaxAbort, withPacks, Attrs, DeclSpec, DeclaratorInfo } from './parser-types';
 import { OPERAND_KW } from './parser-words';
-import { Parser, addRoom } from './parser-core';
+import { Parser, addRoom, type UnitApi } from './parser-core';
 
 /** Methods of Parser (installed on its prototype below). */
 export class RecordsRoom {
@@ -178,7 +177,7 @@ export class RecordsRoom {
       }
       if (x === '(' && this.u.toks.kind[j - 1] === Tok.Ident && !this.u.isKeyword(this.u.text(j - 1))) {
         const fname = this.u.text(j - 1);
-        ((this.u as Unit & { hiddenFriends?: Set<string> }).hiddenFriends ??= new Set()).add(fname);
+        ((this.u as UnitApi & { hiddenFriends?: Set<string> }).hiddenFriends ??= new Set()).add(fname);
         if (this.u.text(this.p - 1) === '}') this.declareHiddenFriend(fname, start, this.p, rec);
         break;
       }
@@ -235,7 +234,7 @@ export class RecordsRoom {
     }
     (rec.memberTemplates ??= new Set()).add(name);
     const cname = this.memberClassTemplateName(save);
-    if (cname) (this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates = ((this.u as Unit & { memberClassTemplates?: Set<string> }).memberClassTemplates ?? new Set()).add(cname);
+    if (cname) (this.u as UnitApi & { memberClassTemplates?: Set<string> }).memberClassTemplates = ((this.u as UnitApi & { memberClassTemplates?: Set<string> }).memberClassTemplates ?? new Set()).add(cname);
     // a member function template (not a constructor or operator): instantiated on use
     if (name && name !== 'operator') {
       const mt: MemberTmpl = { name, start: save, end: this.p, rec, tscope: this.tscope };
@@ -450,7 +449,7 @@ export class RecordsRoom {
         if (sym.kind !== 'func' || sym.name !== name) continue;
         if (this.tscope) sym.tscope = this.tscope;
         (sym as FuncSym & { friendOf?: RecordDecl }).friendOf = rec;
-        const all = ((this.u as Unit & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns ??= new Map());
+        const all = ((this.u as UnitApi & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns ??= new Map());
         const list = all.get(name) ?? [];
         if (!list.includes(sym)) list.push(sym);
         all.set(name, list);

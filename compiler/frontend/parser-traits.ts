@@ -5,7 +5,7 @@ import type { Expr, Init, Pos } from './ast';
 import { type CType, type RecordDecl, C, unqual, hasPack } from './ctype';
 import { mk, markXvalue } from './sema';
 import { TYPE_TRAITS, TRIAL_TRAITS, evalTypeTrait, triviallyCopyable, trivialDefault, isAbstractClass } from './traits';
-import { dependent } from './templates';
+import { dependent } from './template-facts';
 import { SyntaxAbort } from './parser-types';
 import { implicitAssignDeleted, ctorTmplsOf } from './parser-classes';
 import { Parser, addRoom } from './parser-core';

@@ -14,6 +14,6 @@ import './parser-overload';
 import './parser-exprs';
 import './parser-primary';
 
-export { Parser } from './parser-core';
+export { Parser, type UnitApi, type TemplatesApi } from './parser-core';
 export { SyntaxAbort, valPackSym, packValsOf, valPackParamOf, type TmplRef, type Attrs, type DeclSpec, type DeclaratorInfo } from './parser-types';
 export { sameSignature, ownCopyCtor, ownMoveCtor, classAllocFn, ctorsOf, ctorTmplsOf } from './parser-classes';

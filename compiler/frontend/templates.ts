@@ -9,12 +9,12 @@ import { Parser, SyntaxAbort, sameSignature, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
 import { isEmptyClass } from './traits';
-import type { Unit } from './unit';
+import { tparamOf, tmplRecOf, flatArgs, dependent, dependentArgs, targsKey, recId, sameTypeKey, sameArgsKey, type MemberClassTmpl } from './template-facts';
+export { tparamOf, tmplRecOf, dependent, newRecIds, targsKey, type RecIds, type MemberClassTmpl } from './template-facts';
+import type { UnitApi } from './parser';
 
 export interface TParam { kind: 'type' | 'val' | 'tmpl'; name: string; typeStart: number; defStart: number; pack?: boolean }
 
-/** A template parameter of a pattern (the declared signature, used for deduction and mangling). */
-export const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
 export function placeholder(i: number, name: string): CType { return { k: 'error', q: 0, tparam: i, tname: name } as CType; }
 
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
@@ -99,11 +99,9 @@ function skipArg(p: Parser): boolean {
   return false;
 }
 
-/** A class template passed as a template template argument: a stand-in record (for mangling: its name, no arguments). */
-export const tmplRecOf = (t: CType): RecordDecl | undefined => (t as { tmplRec?: RecordDecl }).tmplRec;
 /** A template template argument's type for the class template di (one per template, so keys compare). */
-export function tmplRefType(u: Unit, di: number): CType {
-  const cache = ((u as Unit & { tmplRefs?: Map<number, CType> }).tmplRefs ??= new Map());
+export function tmplRefType(u: UnitApi, di: number): CType {
+  const cache = ((u as UnitApi & { tmplRefs?: Map<number, CType> }).tmplRefs ??= new Map());
   let t = cache.get(di);
   if (!t) {
     const d = u.index.decls[di]!;
@@ -189,28 +187,6 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
   return { scope, args };
 }
 
-export const targsKey = (rids: RecIds, args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(rids, a.ty) : a.k === 'pack' ? `p(${targsKey(rids, a.args)})` : `v:${a.v}${(a as { packExp?: boolean }).packExp ? '...' : ''}`).join(',');
-function typeKey(rids: RecIds, t: CType): string {
-  const q = `${t.q}`;
-  switch (t.k) {
-    case 'ptr': case 'ref': return `${t.k}${q}(${typeKey(rids, t.to)})${t.k === 'ref' && t.rv ? '&&' : ''}`;
-    case 'array': return `arr${t.n}(${typeKey(rids, t.elem)})`;
-    case 'record': return `rec${q}#${recId(rids, t.rec)}`;
-    case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
-    case 'int': return `${t.name}${q}`;
-    case 'func': return `fn(${typeKey(rids, t.ret)};${t.params.map(x => typeKey(rids, x)).join(',')})`;
-    default: return tmplRecOf(t) ? `TT#${recId(rids, tmplRecOf(t)!)}` : tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(rids, packExpOf(t)!)})` : `${t.k}${q}`;
-  }
-}
-/** Numbers for the classes in template argument keys (targsKey) of one unit: 1 for the first class keyed, then 2, ... */
-export interface RecIds { ids: WeakMap<RecordDecl, number>; next: number }
-export const newRecIds = (): RecIds => ({ ids: new WeakMap(), next: 1 });
-function recId(rids: RecIds, r: RecordDecl): number { let i = rids.ids.get(r); if (!i) { i = rids.next++; rids.ids.set(r, i); } return i; }
-/** Arguments that still name a template's parameters (a pattern's, never laid out or evaluated). */
-const dependentArgs = (args: TArg[]): boolean => flatArgs(args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v));
-export const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
-  || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
-  || (t.k === 'record' && !!t.rec.targs && dependentArgs(t.rec.targs));
 
 /** A type with a part we could not read (a dependent name or decltype: `error` with `dep`), other than a placeholder. */
 function unknownPart(t: CType): boolean {
@@ -232,7 +208,7 @@ export class Templates {
   private classes = new Map<string, RecordDecl>();
   /** Class and variable template instantiations in progress, nested (bounded by MAX_INSTANTIATION_DEPTH). */
   private depth = 0;
-  constructor(private u: Unit) {}
+  constructor(private u: UnitApi) {}
 
   private parserAt(di: number): Parser {
     const d = this.u.index.decls[di]!;
@@ -267,6 +243,10 @@ export class Templates {
   }
   /** The template template argument naming class template di. */
   tmplRef(di: number): CType { return tmplRefType(this.u, di); }
+  /** The parser reaches these through the unit (it imports no template code): see the free functions below. */
+  arityOf(name: string, from: number, end: number): ReturnType<typeof arityOf> { return arityOf(this.u, name, from, end); }
+  instantiateMemberAlias(mat: MemberClassTmpl, given: TArg[]): CType { return instantiateMemberAlias(this.u, mat, given); }
+  instantiateMemberClass(mct: MemberClassTmpl, given: TArg[]): RecordDecl { return instantiateMemberClass(this.u, mct, given); }
   /** Is the entry an explicit specialisation (`template<>`)? */
   isExplicitSpec(di: number): boolean { return this.header(di).length === 0; }
 
@@ -1002,8 +982,6 @@ function matchSpec(pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] 
   const out: (TArg | undefined)[] = new Array(n).fill(undefined);
   return matchArgs(pats, args, out, true) ? out : null;
 }
-/** Template arguments with packs expanded in place. */
-const flatArgs = (args: TArg[]): TArg[] => args.flatMap(a => a.k === 'pack' ? a.args : [a]);
 /** Explicit template arguments by parameter: expansions flattened, a parameter pack takes the rest. */
 function explicitFor(h: TParam[], explicit: TArg[]): (TArg | undefined)[] {
   const flat = explicit.flatMap(a => a.k === 'pack' ? a.args : [a]);
@@ -1116,7 +1094,7 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
  * signature we cannot read otherwise), or null when its parameter list cannot be found. The list is the '(' after
  * the name, outside the template header's and the specifiers' brackets (`decltype(...)`, `enable_if_t<...>`).
  */
-export function arityOf(u: Unit, name: string, from: number, end: number): { min: number; max: number; initLists: number[] } | null {
+export function arityOf(u: UnitApi, name: string, from: number, end: number): { min: number; max: number; initLists: number[] } | null {
   let angle = 0, open = -1;
   for (let j = from; j < end && open < 0; j++) {
     const t = u.text(j);
@@ -1169,9 +1147,6 @@ export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
   };
   return deducesFrom(pb, pa, flatArgs(b.targs).length + 1) && !deducesFrom(pa, pb, flatArgs(a.targs).length + 1);
 }
-/** Do two types have the same key (numbering their classes afresh: only equality matters)? */
-function sameTypeKey(a: CType, b: CType): boolean { const rids = newRecIds(); return typeKey(rids, a) === typeKey(rids, b); }
-function sameArgsKey(a: TArg[], b: TArg[]): boolean { const rids = newRecIds(); return targsKey(rids, a) === targsKey(rids, b); }
 function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   const cur = out[i];
   // (placeholders of another pattern, as in partial ordering, are the same only with the same index)
@@ -1181,21 +1156,8 @@ function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
 }
 void ptrTo;
 
-/** A member class template `template <...> struct N {...}` in a class body: where it is, and what it sees. */
-export interface MemberClassTmpl {
-  name: string;
-  /** Tokens from `template` to the end of the declaration. */
-  start: number; end: number;
-  outer: RecordDecl;
-  /** The enclosing class template's parameters as bound in `outer` (null in a plain class). */
-  tscope: Map<string, Sym> | null;
-  ns: string[];
-  insts: Map<string, RecordDecl>;
-  /** A member alias template `template <...> using N = type;` rather than a class. */
-  alias?: boolean;
-}
 /** The type `Outer::N<args>` names when N is a member alias template: its type-id with the arguments bound. */
-export function instantiateMemberAlias(u: Unit, mat: MemberClassTmpl, given: TArg[]): CType {
+export function instantiateMemberAlias(u: UnitApi, mat: MemberClassTmpl, given: TArg[]): CType {
   const q = new Parser(u, mat.start, mat.end, mat.ns);
   const h = parseTemplateHeader(q);
   q.tscope = mat.tscope;
@@ -1210,7 +1172,7 @@ export function instantiateMemberAlias(u: Unit, mat: MemberClassTmpl, given: TAr
  * The specialisation `Outer::N<args>`: a class nested in `outer` (mangled inside it), its body parsed with
  * the member template's parameters bound on top of the outer class's.
  */
-export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TArg[]): RecordDecl {
+export function instantiateMemberClass(u: UnitApi, mct: MemberClassTmpl, given: TArg[]): RecordDecl {
   const q = new Parser(u, mct.start, mct.end, mct.ns);
   const h = parseTemplateHeader(q);
   if (h.some(tp => tp.pack)) throw new Unsupported(`variadic member class template ${mct.outer.name}::${mct.name}`);

@@ -420,7 +420,7 @@ export class Unit {
   isTemplateName(name: string, _ns: string[]): boolean {
     return this.entriesNamed(name).some(di => (this.index.decls[di]!.flags & DeclFlag.Template) !== 0);
   }
-  readonly templates = new Templates(this);
+  readonly templates: Templates = new Templates(this);
   /** Builtins cicc declares implicitly (parser.implicitMatchBuiltin), one FuncSym per name. */
   readonly implicitBuiltins = new Map<string, FuncSym>();
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */

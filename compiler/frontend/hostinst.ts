@@ -115,8 +115,6 @@ export function walkHostTemplate(u: Unit, hosts: Map<string, number[]>, kernels:
   }
 }
 
-const launchCache = new WeakMap<Unit, Map<string, FuncSym[]>>();
-
 /**
  * The kernel template specialisations that the use of kernel `name` at token i (a template-id `k<T, 4>` or a
  * deduced launch `k<<<...>>>(p)`) inside host template hdi asks for under binding b.
@@ -130,8 +128,7 @@ function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: st
     return [f];
   }
   // a deduced launch: read the host template's body under the binding to learn the argument types
-  let cache = launchCache.get(u);
-  if (!cache) { cache = new Map(); launchCache.set(u, cache); }
+  const cache = u.hostLaunches;
   const key = `${hdi}|${targsKey(u.recIds, b.args)}`;
   let launches = cache.get(key);
   if (!launches) {

@@ -1,7 +1,9 @@
 // The typed AST that the parser (with sema) builds for device function bodies and initialisers,
 // and that codegen lowers to IR. Every expression carries its C type and whether it is an lvalue.
+// The C types (helpers in ctype.ts) are declared here with the symbols they refer to: one type graph, one file.
 
-import type { CType, RecordDecl, TArg } from './ctype';
+
+import type { Type as IRType } from '../middle/ir';
 
 /** A source position: token index (file/line come from the token arrays). */
 export type Pos = number;
@@ -148,3 +150,114 @@ export type Stmt =
   | { k: 'label'; label: string; pos: Pos }
   | { k: 'init'; target: Expr; init: Init; pos: Pos }            // construct/initialise a member or base in place
   | { k: 'null' };
+
+// ------------------------------------------------------------------ C types (ctype.ts has their helpers)
+export type IntName = 'char' | 'signed char' | 'unsigned char' | 'short' | 'unsigned short' | 'int' | 'unsigned int'
+  | 'long' | 'unsigned long' | 'long long' | 'unsigned long long' | 'wchar_t' | 'char16_t' | 'char32_t' | '__int128' | 'unsigned __int128';
+
+export interface Field {
+  name: string;
+  ty: CType;
+  offset: number;
+  /** index of the field in the IR struct type (-1: none, reach it by byte offset) */
+  irIndex: number;
+  /** A base-class subobject (name ''), not a named member. */
+  isBase?: boolean;
+  /** Token index of a default member initialiser (`int a = 0;` / `int a{0};`). */
+  defaultInit?: number;
+  /** An anonymous struct/union member (name ''): its members are found as members of the enclosing class. */
+  anon?: boolean;
+  /** A bitfield: its width, and its first bit within the storage unit of its type at `offset`. */
+  bits?: number;
+  bitOff?: number;
+  /** An unnamed bitfield (name ''): padding only; never initialised or looked up, no effect on the class's alignment. */
+  pad?: boolean;
+}
+
+export interface RecordDecl {
+  tag: 'struct' | 'class' | 'union';
+  name: string;             // '' for anonymous
+  /** Enclosing namespaces, outermost first ('(anonymous)' for an anonymous namespace). */
+  scope: string[];
+  /** Records nested in a record: the enclosing record names. */
+  outer: string[];
+  complete: boolean;
+  fields: Field[];
+  size: number;
+  align: number;
+  ir: IRType | null;
+  /** Typedef name that named an anonymous struct (for mangling, `typedef struct {..} X;`). */
+  typedefName?: string;
+  hasMethods: boolean;
+  /** C++: member functions (incl. constructors, destructor, operators, static member functions). */
+  methods?: FuncSym[];
+  /** Direct base classes with their subobject offsets (filled by layout). */
+  bases?: { rec: RecordDecl; field: Field }[];
+  /** Member typedefs / nested classes and enums, and static data members, by name. */
+  types?: Map<string, CType>;
+  statics?: Map<string, VarSym>;
+  /** Enumerators of unscoped enums declared in the class (`enum { num_elements = size };`): class members. */
+  enumerators?: Map<string, { ty: CType; value: bigint }>;
+  /** Names of member templates (calls to them are unsupported for now). */
+  memberTemplates?: Set<string>;
+  /** Member function templates we can instantiate: their tokens (from `template`) and the class's template scope. */
+  mtmpls?: MemberTmpl[];
+  /** Template arguments, for a class template specialisation (mangled as <template-args>). */
+  targs?: TArg[];
+  /** The record whose scope encloses this one (nested classes), for lookup. */
+  parent?: RecordDecl;
+  /**
+   * A lambda's closure type in a function body: mangled as a local name `Z<function>EUl<params>E[n]_`,
+   * n counting the function's earlier lambdas with the same parameter types (`siblings`, in source order).
+   */
+  lambda?: { fn: FuncSym; pos: number; params: CType[]; siblings: RecordDecl[]; ext?: ExtendedLambda };
+}
+
+/**
+ * An nvcc extended lambda (`[=] __device__ (...) {...}` or `__host__ __device__`, written in host code): host code
+ * sees its closure through cudafe++'s wrapper templates (`__nv_dl_wrapper_t`, `__nv_hdl_wrapper_t`), which the host
+ * stub spells and its kernel stub names mangle (`Unvdl`, `Unvdtl`, `Unvhdl`); `tag` numbers the enclosing
+ * function's extended lambdas from 1 in source order.
+ */
+export interface ExtendedLambda {
+  hd: boolean; tag: number; mutable: boolean; noexcept: boolean; trailingRet: CType | null;
+  /** The captured members' types as EDG names them (cv-qualifiers of the captured variable kept), in member order. */
+  capTypes?: CType[];
+  /** Written in a member function defined in its class: EDG declares its stub alias after all the others. */
+  late?: boolean;
+}
+
+/** A member function template declared in a class body. */
+export interface MemberTmpl {
+  name: string; start: number; end: number; rec: RecordDecl; tscope: Map<string, unknown> | null;
+  /** The specialisation deduced from these call arguments (null: none fits); set where the unit is at hand. */
+  instantiate?: (args: unknown[]) => FuncSym | null;
+}
+
+/** A template argument: a type or an integral value (with its type). */
+export type TArg = { k: 'type'; ty: CType } | { k: 'val'; ty: CType; v: bigint } | { k: 'pack'; args: TArg[] };
+
+export interface EnumDecl {
+  name: string;
+  scope: string[];
+  underlying: CType;
+  scoped: boolean;
+  consts: Map<string, bigint>;
+  typedefName?: string;
+}
+
+export type CType =
+  | { readonly k: 'void'; readonly q: number }
+  | { readonly k: 'bool'; readonly q: number }
+  | { readonly k: 'int'; readonly name: IntName; readonly bits: number; readonly signed: boolean; readonly q: number }
+  | { readonly k: 'float'; readonly q: number }
+  | { readonly k: 'double'; readonly q: number }
+  | { readonly k: 'ldouble'; readonly q: number }
+  | { readonly k: 'nullptr'; readonly q: number }
+  | { readonly k: 'ptr'; readonly to: CType; readonly q: number }
+  | { readonly k: 'ref'; readonly to: CType; readonly q: number; readonly rv?: boolean }
+  | { readonly k: 'array'; readonly elem: CType; readonly n: number | null; readonly q: number }
+  | { readonly k: 'func'; readonly ret: CType; readonly params: readonly CType[]; readonly variadic: boolean; readonly q: number }
+  | { readonly k: 'record'; readonly rec: RecordDecl; readonly q: number }
+  | { readonly k: 'enum'; readonly en: EnumDecl; readonly q: number }
+  | { readonly k: 'error'; readonly q: number };

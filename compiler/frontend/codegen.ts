@@ -304,7 +304,7 @@ export class ModuleGen implements FnHost {
     if (e.k === 'var' && e.sym.storage !== 'local' && e.sym.storage !== 'param') return this.genericAddr(this.global(e.sym));
     if (e.k === 'str') return this.genericAddr(this.string(e.bytes));
     if (e.k === 'index' && e.base.k === 'cast' && e.base.ck === 'decay') {
-      const b = this.constAddr(e.base.e); const i = evalConst(e.idx);
+      const b = this.constAddr(e.base.e); const i = evalConst(e.idx, this.u.consts);
       if (b && typeof i === 'bigint') return this.offsetConst(b, i * BigInt(sizeOfC(e.ty)));
     }
     if (e.k === 'member' && !e.arrow) { const b = this.constAddr(e.e); if (b) return this.offsetConst(b, BigInt(e.field.offset)); }
@@ -322,7 +322,7 @@ export class ModuleGen implements FnHost {
   }
   constScalar(e: Expr, ty: CType): Const {
     const it = irType(ty);
-    const v = evalConst(e);
+    const v = evalConst(e, this.u.consts);
     if (v !== null) {
       if (isFloating(ty)) return cFP(it, Number(v));
       if (ty.k === 'ptr') { if (v === 0n) return cNull(); throw new Unsupported('integer-to-pointer constant'); }
@@ -339,7 +339,7 @@ export class ModuleGen implements FnHost {
     if (x.k === 'cast' && x.ck === 'decay' && x.e.k === 'var' && x.e.sym.storage !== 'local') return this.genericAddr(this.global(x.e.sym));
     if (x.k === 'addr') { const c = this.constAddr(x.e); if (c) return c; }
     if (x.k === 'ptradd' && x.p.k === 'cast' && x.p.ck === 'decay') {
-      const i = evalConst(x.i);
+      const i = evalConst(x.i, this.u.consts);
       const base = this.constAddr(x.p.e);
       const el = x.ty.k === 'ptr' ? x.ty.to : C.char;
       if (base && typeof i === 'bigint') return this.offsetConst(base, (x.neg ? -i : i) * BigInt(sizeOfC(el)));

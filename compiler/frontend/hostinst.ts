@@ -95,7 +95,7 @@ function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<
 export function walkHostTemplate(u: Unit, hosts: Map<string, number[]>, kernels: Map<string, number[]>, j: number,
   tscope: Map<string, Sym> | null, visited: Set<string>, out: FuncSym[]): void {
   const { hdi, b } = bindHost(u, hosts, j, tscope);
-  const key = `${hdi}|${targsKey(b.args)}`;
+  const key = `${hdi}|${targsKey(u.recIds, b.args)}`;
   if (visited.has(key)) return;
   if (visited.size > 10000) throw new Unsupported('host template instantiation depth');
   visited.add(key);
@@ -115,8 +115,6 @@ export function walkHostTemplate(u: Unit, hosts: Map<string, number[]>, kernels:
   }
 }
 
-const launchCache = new WeakMap<Unit, Map<string, FuncSym[]>>();
-
 /**
  * The kernel template specialisations that the use of kernel `name` at token i (a template-id `k<T, 4>` or a
  * deduced launch `k<<<...>>>(p)`) inside host template hdi asks for under binding b.
@@ -130,9 +128,8 @@ function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: st
     return [f];
   }
   // a deduced launch: read the host template's body under the binding to learn the argument types
-  let cache = launchCache.get(u);
-  if (!cache) { cache = new Map(); launchCache.set(u, cache); }
-  const key = `${hdi}|${targsKey(b.args)}`;
+  const cache = u.hostLaunches;
+  const key = `${hdi}|${targsKey(u.recIds, b.args)}`;
   let launches = cache.get(key);
   if (!launches) {
     const why = `kernel template ${name} launched with deduced template arguments in host template ${u.index.decls[hdi]!.name}`;
@@ -214,7 +211,7 @@ export function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<s
       p.tscope = inScope();
       const before = u.diags.length, errs = u.errorCount;
       let v: bigint | null = null;
-      try { const e = p.parseAssign(); v = u.errorCount === errs && (p.at(';') || p.at(',')) ? evalInt(e) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+      try { const e = p.parseAssign(); v = u.errorCount === errs && (p.at(';') || p.at(',')) ? evalInt(e, u.consts) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
       u.diags.length = before; u.errorCount = errs;
       if (v === null) break;
       blocks[blocks.length - 1]!.push({ name: u.text(k), sym: { kind: 'enumconst', name: u.text(k), ty, value: v } });

@@ -4,16 +4,17 @@
 import type { Expr, CastKind } from './ast';
 import { type CType, C, intT, isArith, isIntegral, isFloating, isScalar, sameType, unqual, ptrTo, sizeOfC, Q, intBits, basePath, baseOffset } from './ctype';
 
-/** User-defined conversions (converting constructors, conversion functions), provided by the parser. */
-let userConv: ((e: Expr, to: CType) => Expr | null) | null = null;
-let inUserConv = false;
-export function setUserConversion(fn: (e: Expr, to: CType) => Expr | null): void { userConv = fn; }
+/**
+ * The user-defined conversions of one unit (converting constructors, conversion functions; parser-overload.ts
+ * userConversion), which implicit conversions may use once: `active` while one is being tried (never two in a row).
+ */
+export interface UserConversions { convert: (e: Expr, to: CType) => Expr | null; active: boolean }
 /** A user-defined conversion of e to `to`, if exactly one applies (never two in a row). */
-function tryUserConv(e: Expr, to: CType): Expr | null {
-  if (!userConv || inUserConv) return null;
+function tryUserConv(uc: UserConversions, e: Expr, to: CType): Expr | null {
+  if (uc.active) return null;
   if (e.ty.k !== 'record' && unqual(to).k !== 'record') return null;
-  inUserConv = true;
-  try { return userConv(e, to); } finally { inUserConv = false; }
+  uc.active = true;
+  try { return uc.convert(e, to); } finally { uc.active = false; }
 }
 /** A reference to an array binding an array lvalue of the same bound, adding element cv-qualifiers only. */
 function sameArrayBinding(from: CType, target: CType): boolean {
@@ -153,7 +154,7 @@ function qualificationConvertible(from: CType, to: CType): boolean {
 /** An xvalue: an expression with an address (lv) that rvalue references may bind (`static_cast<T &&>(x)`). */
 export const isXvalue = (e: Expr): boolean => (e as Expr & { xv?: boolean }).xv === true;
 export const markXvalue = (e: Expr): Expr => { (e as Expr & { xv?: boolean }).xv = true; return e; };
-export function convRank(e: Expr, to: CType): number {
+export function convRank(uc: UserConversions, e: Expr, to: CType): number {
   const from = e.ty;
   if (from.k === 'error' || to.k === 'error') return 0;
   if (to.k === 'ref') {
@@ -162,7 +163,7 @@ export function convRank(e: Expr, to: CType): number {
       // an rvalue reference binds rvalues (through a temporary when a conversion is needed), never lvalues;
       // an xvalue (`static_cast<T &&>(x)`, a call returning T&&) is an rvalue with an address
       if (e.lv && !isXvalue(e)) return -1;
-      const r = convRank(e, unqual(target));
+      const r = convRank(uc, e, unqual(target));
       return r < 0 ? -1 : r;
     }
     if (isXvalue(e) && !(target.q & Q.Const)) return -1;   // a non-const lvalue reference never binds an xvalue
@@ -171,14 +172,14 @@ export function convRank(e: Expr, to: CType): number {
     // a class rvalue binds a const lvalue reference exactly, but an rvalue reference better ([over.ics.rank]: T&& beats const T&)
     if (!e.lv && from.k === 'record' && (target.q & Q.Const) && sameType(unqual(from), unqual(target))) return 0.25;
     if (isBaseOf(unqual(target), unqual(from)) && ((from.q & ~target.q) & (Q.Const | Q.Volatile)) === 0 && (e.lv || (target.q & Q.Const))) return 2;
-    if (target.q & Q.Const) { const r = convRank(rval(e), unqual(target)); return r < 0 ? -1 : Math.max(r, 0); }
+    if (target.q & Q.Const) { const r = convRank(uc, rval(e), unqual(target)); return r < 0 ? -1 : Math.max(r, 0); }
     return -1;
   }
   if (from.k === 'record' || unqual(to).k === 'record') {
     const t = unqual(to);
     if (t.k === 'record' && from.k === 'record' && t.rec === from.rec) return 0;
     if (isBaseOf(t, unqual(from))) return 2;
-    return tryUserConv(e, to) ? 3 : -1;
+    return tryUserConv(uc, e, to) ? 3 : -1;
   }
   const f = from.k === 'array' ? ptrTo(from.elem) : from.k === 'func' ? ptrTo(from) : unqual(from);
   const t = unqual(to);
@@ -203,10 +204,10 @@ export function convRank(e: Expr, to: CType): number {
 }
 
 /** Implicit conversion for initialisation/assignment/argument passing; returns null when impossible. */
-export function implicitConvert(e: Expr, to: CType): Expr | null {
+export function implicitConvert(uc: UserConversions, e: Expr, to: CType): Expr | null {
   if (e.ty.k === 'error' || to.k === 'error') return e;
   if (to.k === 'ref') {
-    if (convRank(e, to) < 0) return null;
+    if (convRank(uc, e, to) < 0) return null;
     if (e.lv && sameType(unqual(e.ty), unqual(to.to))) return e;   // bind directly
     if (e.lv && sameArrayBinding(e.ty, to.to)) return e;
     if (!e.lv && e.ty.k === 'record' && sameType(unqual(e.ty), unqual(to.to))) return e;   // a class prvalue has an address
@@ -214,7 +215,7 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
       const bt = ptrTo(to.to) as CType & { k: 'ptr' };
       return mk(to.to, e.pos, true, { k: 'deref', e: derivedToBase(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), bt) });
     }
-    const v = implicitConvert(e, unqual(to.to));
+    const v = implicitConvert(uc, e, unqual(to.to));
     if (!v) return null;
     return mk(unqual(to.to), e.pos, true, { k: 'temp', init: { k: 'expr', e: v } });
   }
@@ -222,9 +223,9 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
   if (t.k === 'record') {
     if (e.ty.k === 'record' && e.ty.rec === t.rec) return e;
     if (isBaseOf(t, unqual(e.ty))) return mk(t, e.pos, true, { k: 'deref', e: derivedToBase(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), ptrTo(t) as CType & { k: 'ptr' }) });
-    return tryUserConv(e, to);
+    return tryUserConv(uc, e, to);
   }
-  if (e.ty.k === 'record') return tryUserConv(e, to);
+  if (e.ty.k === 'record') return tryUserConv(uc, e, to);
   const r = rval(e);
   const f = r.ty;
   if (sameType(unqual(f), t)) return r;
@@ -244,12 +245,12 @@ export function implicitConvert(e: Expr, to: CType): Expr | null {
 }
 
 /** Explicit (C-style / static_cast / reinterpret_cast) conversion; null when impossible. */
-export function explicitConvert(e: Expr, to: CType, reinterpret = false): Expr | null {
+export function explicitConvert(uc: UserConversions, e: Expr, to: CType, reinterpret = false): Expr | null {
   if (e.ty.k === 'error') return e;
   const t = unqual(to);
   if (t.k === 'void') return cast(rval(e), 'void', C.void);
   if (to.k === 'ref') {
-    if (!e.lv) return implicitConvert(e, to);
+    if (!e.lv) return implicitConvert(uc, e, to);
     if (!reinterpret && isBaseOf(unqual(e.ty), unqual(to.to))) {
       // static_cast of a base lvalue to a derived class: the object that contains it
       const off = -baseOffset((unqual(to.to) as CType & { k: 'record' }).rec, (unqual(e.ty) as CType & { k: 'record' }).rec);
@@ -259,7 +260,7 @@ export function explicitConvert(e: Expr, to: CType, reinterpret = false): Expr |
     return mk(to.to, e.pos, true, { k: 'deref', e: cast(mk(ptrTo(e.ty), e.pos, false, { k: 'addr', e }), 'p2p', ptrTo(to.to)) });
   }
   if (reinterpret && t.k === 'ptr' && rval(e).ty.k === 'ptr') return cast(rval(e), 'p2p', t);
-  const imp = implicitConvert(e, t);
+  const imp = implicitConvert(uc, e, t);
   if (imp) return imp;
   const r = rval(e);
   const f = unqual(r.ty);

@@ -9,12 +9,12 @@ import { Parser, SyntaxAbort, sameSignature, valPackSym } from './parser';
 import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
 import { evalConst } from './consteval';
 import { isEmptyClass } from './traits';
-import type { Unit } from './unit';
+import { tparamOf, tmplRecOf, flatArgs, dependent, dependentArgs, targsKey, recId, sameTypeKey, sameArgsKey, type MemberClassTmpl } from './template-facts';
+export { tparamOf, tmplRecOf, dependent, newRecIds, targsKey, type RecIds, type MemberClassTmpl } from './template-facts';
+import type { UnitApi } from './parser';
 
 export interface TParam { kind: 'type' | 'val' | 'tmpl'; name: string; typeStart: number; defStart: number; pack?: boolean }
 
-/** A template parameter of a pattern (the declared signature, used for deduction and mangling). */
-export const tparamOf = (t: CType): number | undefined => (t as { tparam?: number }).tparam;
 export function placeholder(i: number, name: string): CType { return { k: 'error', q: 0, tparam: i, tname: name } as CType; }
 
 const splitScope = (scope: string): string[] => scope ? scope.split('::').filter(s => s) : [];
@@ -99,11 +99,9 @@ function skipArg(p: Parser): boolean {
   return false;
 }
 
-/** A class template passed as a template template argument: a stand-in record (for mangling: its name, no arguments). */
-export const tmplRecOf = (t: CType): RecordDecl | undefined => (t as { tmplRec?: RecordDecl }).tmplRec;
 /** A template template argument's type for the class template di (one per template, so keys compare). */
-export function tmplRefType(u: Unit, di: number): CType {
-  const cache = ((u as Unit & { tmplRefs?: Map<number, CType> }).tmplRefs ??= new Map());
+export function tmplRefType(u: UnitApi, di: number): CType {
+  const cache = ((u as UnitApi & { tmplRefs?: Map<number, CType> }).tmplRefs ??= new Map());
   let t = cache.get(di);
   if (!t) {
     const d = u.index.decls[di]!;
@@ -189,27 +187,6 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
   return { scope, args };
 }
 
-export const targsKey = (args: TArg[]): string => args.map(a => a.k === 'type' ? 't:' + typeKey(a.ty) : a.k === 'pack' ? `p(${targsKey(a.args)})` : `v:${a.v}${(a as { packExp?: boolean }).packExp ? '...' : ''}`).join(',');
-function typeKey(t: CType): string {
-  const q = `${t.q}`;
-  switch (t.k) {
-    case 'ptr': case 'ref': return `${t.k}${q}(${typeKey(t.to)})${t.k === 'ref' && t.rv ? '&&' : ''}`;
-    case 'array': return `arr${t.n}(${typeKey(t.elem)})`;
-    case 'record': return `rec${q}#${recId(t.rec)}`;
-    case 'enum': return `enum${q}#${[...t.en.scope, t.en.name].join('::')}`;
-    case 'int': return `${t.name}${q}`;
-    case 'func': return `fn(${typeKey(t.ret)};${t.params.map(typeKey).join(',')})`;
-    default: return tmplRecOf(t) ? `TT#${recId(tmplRecOf(t)!)}` : tparamOf(t) !== undefined ? `T${tparamOf(t)}` : packExpOf(t) ? `Dp(${typeKey(packExpOf(t)!)})` : `${t.k}${q}`;
-  }
-}
-const ids = new WeakMap<RecordDecl, number>();
-let nextRecId = 1;
-function recId(r: RecordDecl): number { let i = ids.get(r); if (!i) { i = nextRecId++; ids.set(r, i); } return i; }
-/** Arguments that still name a template's parameters (a pattern's, never laid out or evaluated). */
-const dependentArgs = (args: TArg[]): boolean => flatArgs(args).some(a => a.k === 'type' ? dependent(a.ty) : a.k === 'val' && isValParam(a.v));
-export const dependent = (t: CType): boolean => tparamOf(t) !== undefined || packExpOf(t) !== undefined || ((t.k === 'ptr' || t.k === 'ref') && dependent(t.to))
-  || (t.k === 'array' && (dependent(t.elem) || (t.n !== null && t.n >= Number(VAL_SENT))))
-  || (t.k === 'record' && !!t.rec.targs && dependentArgs(t.rec.targs));
 
 /** A type with a part we could not read (a dependent name or decltype: `error` with `dep`), other than a placeholder. */
 function unknownPart(t: CType): boolean {
@@ -231,7 +208,7 @@ export class Templates {
   private classes = new Map<string, RecordDecl>();
   /** Class and variable template instantiations in progress, nested (bounded by MAX_INSTANTIATION_DEPTH). */
   private depth = 0;
-  constructor(private u: Unit) {}
+  constructor(private u: UnitApi) {}
 
   private parserAt(di: number): Parser {
     const d = this.u.index.decls[di]!;
@@ -266,6 +243,10 @@ export class Templates {
   }
   /** The template template argument naming class template di. */
   tmplRef(di: number): CType { return tmplRefType(this.u, di); }
+  /** The parser reaches these through the unit (it imports no template code): see the free functions below. */
+  arityOf(name: string, from: number, end: number): ReturnType<typeof arityOf> { return arityOf(this.u, name, from, end); }
+  instantiateMemberAlias(mat: MemberClassTmpl, given: TArg[]): CType { return instantiateMemberAlias(this.u, mat, given); }
+  instantiateMemberClass(mct: MemberClassTmpl, given: TArg[]): RecordDecl { return instantiateMemberClass(this.u, mct, given); }
   /** Is the entry an explicit specialisation (`template<>`)? */
   isExplicitSpec(di: number): boolean { return this.header(di).length === 0; }
 
@@ -369,7 +350,7 @@ export class Templates {
     return b ? this.instantiateFunction(di, b.args) : null;
   }
   instantiateFunction(di: number, args: TArg[]): FuncSym {
-    const key = `${di}|${targsKey(args)}`;
+    const key = `${di}|${targsKey(this.u.recIds, args)}`;
     const got = this.funcs.get(key);
     if (got) return got;
     const d = this.u.index.decls[di]!;
@@ -530,7 +511,7 @@ export class Templates {
     parseTemplateHeader(p);
     const b = bindArgs(p, h, given);
     if (!b) return null;
-    const key = `${mt.start}|${recId(mt.rec)}|${targsKey(b.args)}`;
+    const key = `${mt.start}|${recId(this.u.recIds, mt.rec)}|${targsKey(this.u.recIds, b.args)}`;
     const got = this.memberFuncs.get(key);
     if (got) return got;
     this.countInstance(`m${mt.start}`, mt.name);
@@ -595,7 +576,7 @@ export class Templates {
     p.tscope = p0.tscope;
     const b = bindArgs(p, h, explicitFor(h, given));
     if (!b) throw new Unsupported(`template arguments of ${this.u.index.decls[di]!.name}`);
-    return { b, key: `${di}|${targsKey(b.args)}` };
+    return { b, key: `${di}|${targsKey(this.u.recIds, b.args)}` };
   }
   /** The class template specialisation `di<args>` (body parsed unless the arguments are dependent). */
   instantiateClass(di0: number, given: TArg[], p0: Parser): RecordDecl {
@@ -698,8 +679,8 @@ export class Templates {
         // nothing to hold but its type
         got = { ty, v: null };
       } else {
-        const c = isArith(ty) ? implicitConvert(e, ty) : null;
-        const v = c ? evalConst(c) : null;
+        const c = isArith(ty) ? implicitConvert(this.u.conv, e, ty) : null;
+        const v = c ? evalConst(c, this.u.consts) : null;
         if (!c || v === null || !q.at(';')) throw new Unsupported(`variable template ${name} that is not an arithmetic constant`);
         got = { ty, v };
       }
@@ -843,7 +824,7 @@ export class Templates {
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       const got = p.parseTemplateArgs();
-      return this.u.errorCount === errs && targsKey(flatArgs(got)) === targsKey(flatArgs(args));
+      return this.u.errorCount === errs && targsKey(this.u.recIds, flatArgs(got)) === targsKey(this.u.recIds, flatArgs(args));
     } catch (e) {
       if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
       return false;
@@ -869,8 +850,8 @@ export class Templates {
       }
       this.funcSpecs.set(di, specs);
     }
-    const want = targsKey(flatArgs(args));
-    const hits = specs.filter(s => s.args !== null && targsKey(flatArgs(s.args)) === want);
+    const want = targsKey(this.u.recIds, flatArgs(args));
+    const hits = specs.filter(s => s.args !== null && targsKey(this.u.recIds, flatArgs(s.args)) === want);
     return (hits.find(s => this.u.index.decls[s.di]!.bodyStart >= 0) ?? hits[0])?.di;
   }
   /** The template arguments explicit specialisation `ei` gives primary `di`, or null when it is not one of its. */
@@ -925,7 +906,7 @@ export class Templates {
       if (flatArgs(sargs).length < flatArgs(args).length) {
         try { sargs = this.bind(di, sargs, p).b.args; } catch (e) { if (!(e instanceof Unsupported)) throw e; continue; }
       }
-      if (targsKey(flatArgs(sargs)) === targsKey(flatArgs(args))) return { di: ei, scope: new Map() };
+      if (targsKey(this.u.recIds, flatArgs(sargs)) === targsKey(this.u.recIds, flatArgs(args))) return { di: ei, scope: new Map() };
     }
     return undefined;
   }
@@ -964,7 +945,7 @@ function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: 
       const rest = ys.slice(k);
       if (rest.some(y => y.k !== 'val')) return false;
       const cur = out[pi];
-      if (cur) return targsKey([cur]) === targsKey([{ k: 'pack', args: rest }]);
+      if (cur) return sameArgsKey([cur], [{ k: 'pack', args: rest }]);
       out[pi] = { k: 'pack', args: rest };
       return true;
     }
@@ -980,7 +961,7 @@ function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: 
         elems.push(one[pi]!);
       }
       const cur = out[pi];
-      if (cur) return targsKey([cur]) === targsKey([{ k: 'pack', args: elems }]);
+      if (cur) return sameArgsKey([cur], [{ k: 'pack', args: elems }]);
       out[pi] = { k: 'pack', args: elems };
       return true;
     }
@@ -1001,8 +982,6 @@ function matchSpec(pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] 
   const out: (TArg | undefined)[] = new Array(n).fill(undefined);
   return matchArgs(pats, args, out, true) ? out : null;
 }
-/** Template arguments with packs expanded in place. */
-const flatArgs = (args: TArg[]): TArg[] => args.flatMap(a => a.k === 'pack' ? a.args : [a]);
 /** Explicit template arguments by parameter: expansions flattened, a parameter pack takes the rest. */
 function explicitFor(h: TParam[], explicit: TArg[]): (TArg | undefined)[] {
   const flat = explicit.flatMap(a => a.k === 'pack' ? a.args : [a]);
@@ -1115,7 +1094,7 @@ function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): b
  * signature we cannot read otherwise), or null when its parameter list cannot be found. The list is the '(' after
  * the name, outside the template header's and the specifiers' brackets (`decltype(...)`, `enable_if_t<...>`).
  */
-export function arityOf(u: Unit, name: string, from: number, end: number): { min: number; max: number; initLists: number[] } | null {
+export function arityOf(u: UnitApi, name: string, from: number, end: number): { min: number; max: number; initLists: number[] } | null {
   let angle = 0, open = -1;
   for (let j = from; j < end && open < 0; j++) {
     const t = u.text(j);
@@ -1171,27 +1150,14 @@ export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
 function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
   const cur = out[i];
   // (placeholders of another pattern, as in partial ordering, are the same only with the same index)
-  if (cur) return cur.k === 'type' && sameType(cur.ty, t) && (tparamOf(cur.ty) === undefined && tparamOf(t) === undefined ? true : typeKey(cur.ty) === typeKey(t));
+  if (cur) return cur.k === 'type' && sameType(cur.ty, t) && (tparamOf(cur.ty) === undefined && tparamOf(t) === undefined ? true : sameTypeKey(cur.ty, t));
   out[i] = { k: 'type', ty: t };
   return true;
 }
 void ptrTo;
 
-/** A member class template `template <...> struct N {...}` in a class body: where it is, and what it sees. */
-export interface MemberClassTmpl {
-  name: string;
-  /** Tokens from `template` to the end of the declaration. */
-  start: number; end: number;
-  outer: RecordDecl;
-  /** The enclosing class template's parameters as bound in `outer` (null in a plain class). */
-  tscope: Map<string, Sym> | null;
-  ns: string[];
-  insts: Map<string, RecordDecl>;
-  /** A member alias template `template <...> using N = type;` rather than a class. */
-  alias?: boolean;
-}
 /** The type `Outer::N<args>` names when N is a member alias template: its type-id with the arguments bound. */
-export function instantiateMemberAlias(u: Unit, mat: MemberClassTmpl, given: TArg[]): CType {
+export function instantiateMemberAlias(u: UnitApi, mat: MemberClassTmpl, given: TArg[]): CType {
   const q = new Parser(u, mat.start, mat.end, mat.ns);
   const h = parseTemplateHeader(q);
   q.tscope = mat.tscope;
@@ -1206,14 +1172,14 @@ export function instantiateMemberAlias(u: Unit, mat: MemberClassTmpl, given: TAr
  * The specialisation `Outer::N<args>`: a class nested in `outer` (mangled inside it), its body parsed with
  * the member template's parameters bound on top of the outer class's.
  */
-export function instantiateMemberClass(u: Unit, mct: MemberClassTmpl, given: TArg[]): RecordDecl {
+export function instantiateMemberClass(u: UnitApi, mct: MemberClassTmpl, given: TArg[]): RecordDecl {
   const q = new Parser(u, mct.start, mct.end, mct.ns);
   const h = parseTemplateHeader(q);
   if (h.some(tp => tp.pack)) throw new Unsupported(`variadic member class template ${mct.outer.name}::${mct.name}`);
   q.tscope = mct.tscope;
   const b = bindArgs(q, h, explicitFor(h, given));
   if (!b) throw new Unsupported(`template arguments of ${mct.outer.name}::${mct.name}`);
-  const key = targsKey(b.args);
+  const key = targsKey(u.recIds, b.args);
   const got = mct.insts.get(key);
   if (got) return got;
   const rec = u.newRecord('struct', mct.name, mct.outer.scope, [...mct.outer.outer, mct.outer.name]);

@@ -9,9 +9,10 @@ import { type Diagnostic, Unsupported } from '../diagnostics';
 import type { Expr, Sym, VarSym, FuncSym, Pos, Stmt } from './ast';
 import { type CType, type RecordDecl, type EnumDecl, C, Q, arrayOf, withQ, typeName, unqual, isArith, intT } from './ctype';
 import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } from './parser';
-import { evalConst, noteConstInit, setBodyProvider } from './consteval';
-import { mk } from './sema';
-import { Templates } from './templates';
+import { evalConst, noteConstInit, newConstEval, type ConstEval } from './consteval';
+import { mk, type UserConversions } from './sema';
+import { userConversion } from './parser-overload';
+import { Templates, newRecIds } from './templates';
 
 const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'char16_t', 'char32_t', 'class', 'const',
   'constexpr', 'const_cast', 'continue', 'decltype', 'default', 'delete', 'do', 'double', 'dynamic_cast', 'else', 'enum', 'explicit', 'extern',
@@ -61,6 +62,14 @@ export class Unit {
   errorCount = 0;
   /** Expressions and statements being parsed, nested (parser.ts nested()): bounded so that deep nesting falls back instead of exhausting the stack. */
   nesting = 0;
+  /** The user-defined conversions implicit conversions of this unit may use (sema.ts). */
+  /** The constant evaluator of this unit (consteval.ts): constexpr calls parse their bodies here. */
+  readonly consts: ConstEval = newConstEval(f => this.parseBody(f));
+  /** Kernel launches found in host templates, by host template and binding (hostinst.ts kernelInstancesAt). */
+  readonly hostLaunches = new Map<string, FuncSym[]>();
+  /** Numbers for classes in this unit's template argument keys (templates.ts targsKey). */
+  readonly recIds = newRecIds();
+  readonly conv: UserConversions = { convert: (e, to) => userConversion(this.conv, e, to), active: false };
   /**
    * Incremental compilation (compiler/incremental/): every name this unit looked up in the index, and '#…' keys
    * for whole-index scans. A cached root is reused only while the declarations behind these are unchanged.
@@ -68,7 +77,6 @@ export class Unit {
   trace: Set<string> | null = null;
   /** Which entries are being parsed as "the user's code" (diagnostics there are real). */
   constructor(public toks: Tokens, public index: Index, public opts: CompileOptions) {
-    setBodyProvider(f => this.parseBody(f));
     // several Units over one index (incremental compiles) share the namespace tables: they depend on the index only
     const shared = nsTables.get(index);
     if (shared) { this.namespaces = shared.namespaces; this.usingDirs = shared.usingDirs; this.nsAliases = shared.nsAliases; this.inlineNs = shared.inlineNs; this.nsFirst = shared.nsFirst; return; }
@@ -414,7 +422,7 @@ export class Unit {
   isTemplateName(name: string, _ns: string[]): boolean {
     return this.entriesNamed(name).some(di => (this.index.decls[di]!.flags & DeclFlag.Template) !== 0);
   }
-  readonly templates = new Templates(this);
+  readonly templates: Templates = new Templates(this);
   /** Builtins cicc declares implicitly (parser.implicitMatchBuiltin), one FuncSym per name. */
   readonly implicitBuiltins = new Map<string, FuncSym>();
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
@@ -580,7 +588,7 @@ export class Unit {
       v.init = init;
       v.pos = d.pos;
       v.isExtern = false;
-      if ((ty.q & Q.Const) && isArith(ty) && init.k === 'expr') noteConstInit(v, init.e);
+      if ((ty.q & Q.Const) && isArith(ty) && init.k === 'expr') noteConstInit(v, init.e, this.consts);
     } else if (ds.extern && v.init === undefined) {
       v.isExtern = true;
     } else if (!ds.extern) { v.isExtern = false; v.pos = d.pos; if (v.init === undefined) v.init = null; }

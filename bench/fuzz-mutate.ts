@@ -24,17 +24,7 @@ export function mutationBase(bytes: Buffer, userFile: string): MutationBase {
   return { bytes, text, starts: t.start.slice(0, n), ends: t.end.slice(0, n), user, all: n };
 }
 
-/** mulberry32: a small seeded generator (the fuzzer needs replayable, not strong, randomness). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './rng';
 
 function splice(b: Buffer, from: number, to: number, insert: Buffer): Buffer {
   return Buffer.concat([b.subarray(0, from), insert, b.subarray(to)]);

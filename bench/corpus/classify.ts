@@ -3,6 +3,8 @@
 
 import type { CorpusUnit, Tier } from './manifest';
 import { TIERS } from './manifest';
+import { rng as mulberry32 } from '../rng';
+export { mulberry32 };
 
 export type Outcome =
   | 'compiled' | 'unsupported' | 'false-error' | 'ptxas-rejects' | 'stub-fails' | 'symbols-differ' | 'timeout' | 'stock-fails';
@@ -93,17 +95,6 @@ export function reasonGroup(reason: string): string {
   return out.join(' ').slice(0, 160);
 }
 
-/** mulberry32: a small seeded generator, so that a sample is the same on every machine. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * n units drawn with a seed, stratified by tier: each tier gets its share of n (rounded, at least one when the

@@ -2,7 +2,7 @@
 // nvcc really produced, with the options from cicc's real argv) and take the real cicc's PTX for the same
 // unit; run both in the PTX emulator on the same inputs; report every difference.
 
-import { rng } from '../../bench/fuzz-mutate';
+import { rng } from '../../bench/rng';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { compileUnit, type CompileResult } from '../../compiler/compile';

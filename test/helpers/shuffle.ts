@@ -1,5 +1,5 @@
 // A seeded shuffle for the tests that feed units in many orders: replayable from its seed, different per seed.
-import { rng } from '../../bench/fuzz-mutate';
+import { rng } from '../../bench/rng';
 
 /** A copy of `xs` in the order a Fisher-Yates shuffle driven by the project's seeded generator (mulberry32) gives. */
 export function shuffled<T>(xs: readonly T[], seed: number): T[] {

@@ -6,6 +6,7 @@
 import type { Block, Func, Inst, Type, Value } from '../ir';
 import { T, cInt, cFP, cZero, cTrue, cFalse, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
 import { constGepOffset } from '../analysis/gep';
+import { baseAndOffset } from '../analysis/memory';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -717,14 +718,9 @@ export function speculatePtrLoads(f: Func): boolean {
     // `v < lo ? lo : v > hi ? hi : v` on references: a select of selects of allocas (loaded in the next round)
     if (v.kind === 'inst' && v.op === 'select' && depth < 4) return derefable(v.ops[1]!, bytes, depth + 1) && derefable(v.ops[2]!, bytes, depth + 1);
     if (accessedBefore(v, bytes)) return true;
-    let off = 0;
-    let cur = v;
-    while (cur.kind === 'inst' && cur.op === 'gep') {
-      const d = constGepOffset(cur);
-      if (d === null) return false;
-      off += d;
-      cur = cur.ops[0]!;
-    }
+    const at = baseAndOffset(v);
+    if (!at) return false;
+    const { base: cur, off } = at;
     // a by-value parameter's object is always there too (param space, or the caller's copy)
     if (cur.kind === 'arg' && cur.byval) return off >= 0 && off + bytes <= sizeOf(cur.byval);
     if (cur.kind !== 'inst' || cur.op !== 'alloca' || cur.parent !== entry || cur.ops[0]?.kind !== 'int') return false;

@@ -137,7 +137,7 @@ export function fma32(a: number, b: number, c: number, mode: number): number {
   const s = p + c;
   if (!isFinite(s) || s !== s) return Math.fround(s);
   const err = twoSumErr(p, c, s);
-  if (s === 0 && err === 0) return Math.fround(s);
+  if (s === 0 && err === 0) return mode === RM && !(Object.is(p, 0) && Object.is(c, 0)) ? -0 : s;
   return round32(s, err, mode);
 }
 

@@ -17,6 +17,7 @@ import {
 } from './module';
 import { T, Space, isSigned, is64, isHalf, typeSize, GLOBAL_BASE, CONST_WIN, SHARED_WIN, LOCAL_WIN, PARAM_WIN, WIN_SIZE } from './types';
 import * as fp from './fp';
+import * as fpo from './fpops';
 import * as half from './half';
 import * as printfMod from './printf';
 import { texFetch, surfAccess, TexError, type TexDesc, type SurfDesc } from './texsurf';
@@ -1374,22 +1375,25 @@ export class Machine {
       case Op.ADD: case Op.SUB: {
         const y = inst.op === Op.SUB ? -b : b;
         const s = a + y;
-        r = is32 ? fp.round32(s, fp.twoSumErr(a, y, s), mode) : fp.round64(s, fp.twoSumErr(a, y, s), mode);
+        r = !is32 ? fpo.add64(a, y, mode) : s === 0 ? fpo.zeroSum(s, a, y, mode) : fp.round32(s, fp.twoSumErr(a, y, s), mode);
         break;
       }
       case Op.MUL: {
         const p = a * b;
         if (is32) r = fp.round32(p, 0, mode); // f32*f32 is exact in f64
-        else r = mode === 0 || mode === fp.RN ? p : fp.round64(p, fp.fma64(a, b, -p), mode);
+        else r = fpo.mul64(a, b, mode);
         break;
       }
       case Op.FMA: case Op.MAD: {
         let c = this.fval(o[3]!, th, t);
         if (ftz) c = fp.ftz32(c);
-        r = is32 ? fp.fma32(a, b, c, mode) : fp.fma64(a, b, c);
+        r = is32 ? fp.fma32(a, b, c, mode) : fpo.fma64r(a, b, c, mode);
         break;
       }
-      case Op.DIV: r = is32 ? Math.fround(a / b) : a / b; break;
+      case Op.DIV:
+        if (is32 && (inst.f & (F.APPROX | F.FULL))) r = fpo.divApprox32(a, b, (inst.f & F.FULL) !== 0);
+        else r = is32 ? fpo.div32(a, b, mode) : fpo.div64(a, b, mode);
+        break;
       case Op.ABS: r = Math.abs(a); if (r !== r) { this.wr(o[0]!, th, is32 ? this.rd(o[1]!, th) & 0x7fffffff : this.rd(o[1]!, th), is32 ? 0 : this.rdh(o[1]!, th) & 0x7fffffff); return; } break;
       case Op.NEG: {
         // Sign flip, NaN payload kept.
@@ -1403,14 +1407,21 @@ export class Machine {
         else r = inst.op === Op.MIN ? Math.min(a, b) : Math.max(a, b);
         break;
       }
-      case Op.RCP: r = 1 / a; if (is32) r = Math.fround(r); break;
-      case Op.SQRT: r = Math.sqrt(a); if (is32) r = Math.fround(r); break;
-      case Op.RSQRT: r = 1 / Math.sqrt(a); if (is32) r = Math.fround(r); break;
-      case Op.EX2: r = Math.fround(Math.pow(2, a)); break;
-      case Op.LG2: r = Math.fround(Math.log2(a)); break;
-      case Op.SIN: r = Math.fround(Math.sin(a)); break;
-      case Op.COS: r = Math.fround(Math.cos(a)); break;
-      case Op.TANH: r = Math.fround(Math.tanh(a)); break;
+      // .approx: within the documented bound of the exact value (fpops.ts); otherwise rounded once in mode
+      case Op.RCP:
+        if (inst.f & F.APPROX) r = is32 ? fpo.approx32(1 / a, 1, fpo.K_RCP, a) : fpo.approx64(1 / fp.ftz64(a), 1, fpo.K_RCP, a);
+        else r = is32 ? fpo.div32(1, a, mode) : fpo.div64(1, a, mode);
+        break;
+      case Op.SQRT:
+        if (inst.f & F.APPROX) r = fpo.approx32(Math.sqrt(a), 1, fpo.K_SQRT, a);
+        else r = is32 ? fpo.sqrt32(a, mode) : fpo.sqrt64(a, mode);
+        break;
+      case Op.RSQRT: r = is32 ? fpo.approx32(1 / Math.sqrt(a), 1, fpo.K_RSQRT, a) : fpo.approx64(1 / Math.sqrt(fp.ftz64(a)), 1, fpo.K_RSQRT, a); break;
+      case Op.EX2: r = is32 ? fpo.approx32(2 ** a, 2, fpo.K_EX2, a) : fpo.approx64(2 ** a, 1, fpo.K_EX2, a); break;
+      case Op.LG2: r = fpo.approx32(Math.log2(a), 1, fpo.K_LG2, a); break;
+      case Op.SIN: r = fpo.approx32(Math.sin(a), 1, fpo.K_SIN, a); break;
+      case Op.COS: r = fpo.approx32(Math.cos(a), 1, fpo.K_COS, a); break;
+      case Op.TANH: r = fpo.approx32(Math.tanh(a), 1, fpo.K_TANH, a); break;
       case Op.COPYSIGN: r = (a < 0 || Object.is(a, -0)) ? -Math.abs(b) : Math.abs(b); break;
       case Op.TESTP: {
         const x = a;

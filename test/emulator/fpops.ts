@@ -37,7 +37,9 @@ function offset(h: number, k: number): number { return (h % (2 * k + 1)) - k; }
 /** The f32 nearest the exact value `x`, moved by up to k ulps (never across zero or to infinity). */
 export function approx32(x: number, k: number, key: number, a: number, b = 0): number {
   let r = Math.fround(x);
-  if (r !== r || r === 0 || !isFinite(r)) return r;
+  // an exactly representable result (ex2 of an integer, rcp of a power of two) is exact on the GPU, and
+  // libdevice relies on it (ex2.approx.ftz.f32 builds the 2^n scale of f64 tanh)
+  if (r !== r || r === 0 || !isFinite(r) || r === x) return r;
   let n = offset(mix(key, bits32(a), bits32(b)), k);
   while (n > 0) { const u = fp.nextUp32(r); if (!isFinite(u) || u === 0) break; r = u; n--; }
   while (n < 0) { const d = fp.nextDown32(r); if (!isFinite(d) || d === 0) break; r = d; n++; }
@@ -46,13 +48,16 @@ export function approx32(x: number, k: number, key: number, a: number, b = 0): n
 
 /** The f64 value `x` moved by up to k ulps (f64 approximations: rcp/rsqrt.approx.ftz.f64 seeds). */
 export function approx64(x: number, k: number, key: number, a: number): number {
-  if (x !== x || x === 0 || !isFinite(x)) return x;
+  if (x !== x || x === 0 || !isFinite(x) || isPow2(a)) return x;
   let n = offset(mix(key, bits64(a), 0x5bd1e995), k);
   let r = x;
   while (n > 0) { const u = fp.nextUp64(r); if (!isFinite(u) || u === 0) break; r = u; n--; }
   while (n < 0) { const d = fp.nextDown64(r); if (!isFinite(d) || d === 0) break; r = d; n++; }
   return r;
 }
+
+/** A power of two (its reciprocal, and the square root of an even power, are exact). */
+function isPow2(a: number): boolean { f64[0] = a; return f64i[0] === 0 && (f64i[1]! & 0xfffff) === 0; }
 
 const MAX32 = 3.4028234663852886e38;
 

@@ -2,7 +2,10 @@
 // CompileOptions.testMutation set, FnWriter.ins()/raw() pass every instruction through here. Never set
 // in a real compile; the default (undefined) leaves output untouched.
 
-export const TEST_MUTATIONS = ['cmp-lt-le', 'addr-off-by-one', 'drop-barrier', 'round-rz'] as const;
+export const TEST_MUTATIONS = [
+  'cmp-lt-le', 'addr-off-by-one', 'drop-barrier', 'round-rz',
+  'div-approx', 'div-rz', 'rcp-approx', 'sqrt-approx', 'cvt-rz', 'f64-rz', 'drop-ftz',
+] as const;
 export type TestMutation = (typeof TEST_MUTATIONS)[number];
 
 /** The instruction to emit instead of (opc, operands), or null to drop it. */
@@ -34,6 +37,36 @@ export function mutateIns(m: string, opc: string, operands: string[]): { opc: st
       if (r) return { opc: `${r[1]}.rz${r[3] ?? ''}.f32`, operands };
       break;
     }
+    case 'div-approx': {
+      // an IEEE division becomes the fast approximation (what -prec-div=false would give)
+      const r = /^div\.rn(\.ftz)?\.f32$/.exec(opc);
+      if (r) return { opc: `div.approx${r[1] ?? ''}.f32`, operands };
+      break;
+    }
+    case 'div-rz':
+      if (/^div\.rn(\.ftz)?\.f(32|64)$/.test(opc)) return { opc: opc.replace('.rn', '.rz'), operands };
+      break;
+    case 'rcp-approx': {
+      const r = /^rcp\.rn(\.ftz)?\.(f32|f64)$/.exec(opc);
+      if (r) return { opc: r[2] === 'f64' ? 'rcp.approx.ftz.f64' : `rcp.approx${r[1] ?? ''}.f32`, operands };
+      break;
+    }
+    case 'sqrt-approx': {
+      const r = /^sqrt\.rn(\.ftz)?\.f32$/.exec(opc);
+      if (r) return { opc: `sqrt.approx${r[1] ?? ''}.f32`, operands };
+      break;
+    }
+    case 'cvt-rz':
+      // a conversion that rounds to a float type rounds toward zero instead of to nearest
+      if (/^cvt\.rn(\.ftz)?(\.sat)?\.f(32|64)\.[a-z0-9]+$/.test(opc)) return { opc: opc.replace('.rn', '.rz'), operands };
+      break;
+    case 'f64-rz':
+      if (/^(add|sub|mul|fma)\.rn\.f64$/.test(opc)) return { opc: opc.replace('.rn', '.rz'), operands };
+      break;
+    case 'drop-ftz':
+      // subnormals kept where -ftz=true asks for them to be flushed
+      if (/\.ftz\..*f32$/.test(opc)) return { opc: opc.replace('.ftz', ''), operands };
+      break;
     default:
       throw new Error(`unknown test mutation ${m}`);
   }

@@ -56,5 +56,5 @@ export function readRun(dir: string, spec: KernelSpec): ReadRun {
     Object.entries(spec.symbols ?? {}).forEach(([n, b], i) => buffers.set(`symbol ${n}`, load(`s${i}.bin`, bufferBytes(b).length)));
   }
   const printf = readOr(path.join(dir, 'printf.txt'), '').split('\n').filter(l => l !== '').sort().join('\n');
-  return { status, run: { buffers, printf, trap: trapped ? 'trap' : null, steps: 0, abi: [] } };
+  return { status, run: { buffers, printf, trap: trapped ? 'trap' : null, steps: 0, launches: [], abi: [] } };
 }

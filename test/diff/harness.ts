@@ -133,6 +133,8 @@ export interface RunOutput {
   printf: string;
   trap: string | null;
   steps: number;
+  /** Executed instructions of each launch, in order: warp-level issues (steps) and per-thread (laneInsts). */
+  launches: { kernel: string; steps: number; laneInsts: number }[];
   /** Parameter layout of each launched kernel (size/align per parameter), for an ABI comparison. */
   abi: string[];
 }
@@ -157,6 +159,7 @@ export function runSpec(spec: KernelSpec, ptx: string): RunOutput {
   let printf = '';
   let trap: string | null = null;
   let steps = 0;
+  const launches: RunOutput['launches'] = [];
   const abi: string[] = [];
   for (const l of spec.launches) {
     const f = findKernel(m, l.kernel);
@@ -164,12 +167,13 @@ export function runSpec(spec: KernelSpec, ptx: string): RunOutput {
     const r = m.launch(f.name, { grid: dim(l.grid), block: dim(l.block), dynShared: l.dynShared ?? 0, params: packParams(f, l.args, addrs, handles) });
     printf += r.printf;
     steps += r.steps;
+    launches.push({ kernel: l.kernel, steps: r.steps, laneInsts: r.laneInsts });
     if (r.trap) { trap = r.trap; break; }
   }
   const buffers = new Map<string, Uint8Array>();
   for (const n of names) buffers.set(n, m.read(addrs.get(n)!, Math.max(bufferBytes(spec.buffers[n]!).length, 1)));
   for (const [n, b] of Object.entries(spec.symbols ?? {})) buffers.set(`symbol ${n}`, m.readSymbol(n, bufferBytes(b).length));
-  return { buffers, printf, trap, steps, abi };
+  return { buffers, printf, trap, steps, launches, abi };
 }
 
 /** Buffers and symbols to compare, under the keys runSpec() stores them. */

@@ -31,8 +31,10 @@ export interface LaunchResult {
   printf: string;
   /** Set when a thread executed trap or failed an assert(); the launch stopped there. */
   trap: string | null;
-  /** Instructions issued (warp-level), for diagnostics. */
+  /** Instructions issued (warp-level: one per instruction a warp executes, whatever its active lanes). */
   steps: number;
+  /** Instructions executed per thread, summed over threads (each issue counts its active lanes). */
+  laneInsts: number;
 }
 
 const enum St { RUN, BAR, EXIT }
@@ -255,6 +257,7 @@ export class Machine {
   kparams = new DataView(new ArrayBuffer(16));
   private printfOut = '';
   private steps = 0;
+  private laneInsts = 0;
   private clock = 0;
   private grid: Dim3 = { x: 1, y: 1, z: 1 };
   private block: Dim3 = { x: 1, y: 1, z: 1 };
@@ -379,6 +382,7 @@ export class Machine {
     this.dynShared = opts.dynShared ?? 0;
     this.printfOut = '';
     this.steps = 0;
+    this.laneInsts = 0;
     const need = kernelParamSize(f);
     if (opts.params.length < need) throw new EmuError(`kernel ${name} needs ${need} parameter bytes, got ${opts.params.length}`);
     const kp = new Uint8Array(Math.max(opts.params.length, 8));
@@ -412,7 +416,7 @@ export class Machine {
       if (e instanceof Trap) trap = e.message;
       else throw e;
     }
-    return { printf: this.printfOut, trap, steps: this.steps };
+    return { printf: this.printfOut, trap, steps: this.steps, laneInsts: this.laneInsts };
   }
 
   private initThread(th: Thread, t: number, f: Func): void {
@@ -521,6 +525,7 @@ export class Machine {
         if (top && !((top.mask >>> th.lane) & 1)) continue;
         if (th.st === St.RUN && th.depth === depth && th.pc === pc && th.fn === fn) { active.push(th); mask |= 1 << th.lane; }
       }
+      this.laneInsts += active.length;
       if (++this.steps > STEP_LIMIT) throw new EmuError(`step limit exceeded in ${fn!.name} at pc ${pc}`);
       this.clock += 1;
       const code = fn!.code;

@@ -26,7 +26,6 @@ const TRIGGER: Record<string, RegExp> = {
   'sqrt-approx': /\tsqrt\.rn(\.ftz)?\.f32\b/,
   'cvt-rz': /\tcvt\.rn(\.ftz)?(\.sat)?\.f(32|64)\./,
   'f64-rz': /\t(add|sub|mul|fma)\.rn\.f64\b/,
-  'drop-ftz': /\.ftz\.\S*f32\b/,
 };
 
 interface Row { mutation: string; changed: string[]; caught: string[]; missed: string[]; cleanDiffers: string[] }

@@ -14,6 +14,13 @@ const CASES: { mutation: string; kernel: string; why: string }[] = [
   { mutation: 'addr-off-by-one', kernel: 'kernel_params', why: 'dst[1], dst[2] and pbig->v[19] are addressed at constant offsets' },
   { mutation: 'drop-barrier', kernel: 'reduce_shared', why: 'a shared-memory tree reduction reads other warps\' partial sums' },
   { mutation: 'round-rz', kernel: 'saxpy', why: 'a*x+y on inexact values rounds differently toward zero' },
+  // rounding modes and approximations (the emulator rounds each mode exactly and models .approx within its bound)
+  { mutation: 'div-approx', kernel: 'math_float', why: 'div.approx.f32 is off by up to 2 ulps where div.rn.f32 is exact' },
+  { mutation: 'div-rz', kernel: 'math_float', why: 'inexact quotients round down in magnitude' },
+  { mutation: 'rcp-approx', kernel: 'math_flags', why: '1/0.75 by rcp.approx.f32 need not be the nearest f32' },
+  { mutation: 'sqrt-approx', kernel: 'math_flags', why: 'sqrt(0.75) by sqrt.approx.f32 need not be the nearest f32' },
+  { mutation: 'cvt-rz', kernel: 'conversions', why: 'int and double to float conversions of inexact values truncate' },
+  { mutation: 'f64-rz', kernel: 'double_ops', why: 'f64 sums and products of inexact values round toward zero' },
 ];
 
 const skip = skipReason('nvcc');

@@ -4,7 +4,7 @@
 
 export const TEST_MUTATIONS = [
   'cmp-lt-le', 'addr-off-by-one', 'drop-barrier', 'round-rz',
-  'div-approx', 'div-rz', 'rcp-approx', 'sqrt-approx', 'cvt-rz', 'f64-rz', 'drop-ftz',
+  'div-approx', 'div-rz', 'rcp-approx', 'sqrt-approx', 'cvt-rz', 'f64-rz',
 ] as const;
 export type TestMutation = (typeof TEST_MUTATIONS)[number];
 
@@ -62,10 +62,6 @@ export function mutateIns(m: string, opc: string, operands: string[]): { opc: st
       break;
     case 'f64-rz':
       if (/^(add|sub|mul|fma)\.rn\.f64$/.test(opc)) return { opc: opc.replace('.rn', '.rz'), operands };
-      break;
-    case 'drop-ftz':
-      // subnormals kept where -ftz=true asks for them to be flushed
-      if (/\.ftz\..*f32$/.test(opc)) return { opc: opc.replace('.ftz', ''), operands };
       break;
     default:
       throw new Error(`unknown test mutation ${m}`);

@@ -203,6 +203,8 @@ export class Parser {
   notCastAt = -1;
   /** Host code being read only to find the kernel template specialisations its launches need. */
   hostLaunches: FuncSym[] | null = null;
+  /** With hostLaunches: the functions that host code calls (constructors included), in the order read. */
+  hostCalls: FuncSym[] | null = null;
 }
 
 /** Installs a room's methods on Parser.prototype (each room file calls it once, when parser.ts loads it). */

@@ -1,0 +1,175 @@
+// Kernel templates launched with deduced arguments from member functions of a class template:
+//   template <class T> struct Vec { void fill(T v) { gpu_fill<<<g, b>>>(n, v, data); } ... };
+// cicc instantiates such a member only for the specialisations whose member host code calls, so the kernel
+// specialisations are those launched by the member functions that host code calls, read under each class
+// specialisation. The host functions that may call them (by name) are read (not compiled), and each member
+// they call is read in turn, in the order a first use asks for it. What we cannot be sure of (implicit calls:
+// destructors, default and copy constructors, operators; callers that are templates) is unsupported.
+
+import { DeclFlag } from './index-types';
+import { Tok } from './tokens';
+import { Unsupported } from '../diagnostics';
+import type { FuncSym } from './ast';
+import type { DeclEntry } from './index-types';
+import { Parser, SyntaxAbort } from './parser';
+import type { Unit } from './unit';
+
+/** A member function defined in its class body: its name, its parameter list's brackets and its body's braces. */
+interface MemberBody { name: string; open: number; close: number; start: number; end: number }
+
+const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+const splitScope = (s: string): string[] => (s ? s.split('::').filter(x => x && x !== '(anonymous)') : []);
+
+/** The token closing the bracket opened at j (the same kind of bracket, nested ones skipped), or -1. */
+function closer(u: Unit, j: number, hi: number): number {
+  const o = u.text(j), c = OPEN[o]!;
+  let depth = 0;
+  for (let k = j; k < hi; k++) {
+    const t = u.text(k);
+    if (t === o) depth++;
+    else if (t === c && --depth === 0) return k;
+  }
+  return -1;
+}
+
+/** The member functions defined in the body of the class at decl r (nested classes' members left out). */
+function memberBodies(u: Unit, r: DeclEntry): MemberBody[] {
+  const out: MemberBody[] = [];
+  for (let j = r.bodyStart + 1; j < r.bodyEnd; j++) {
+    const t = u.text(j);
+    if (!(t in OPEN)) continue;
+    const close = closer(u, j, r.bodyEnd);
+    if (close < 0) throw new Unsupported(`member functions of class template ${r.name}`);
+    if (t !== '(' || u.toks.kind[j - 1] !== Tok.Ident) { j = close; continue; }
+    let name = u.text(j - 1);
+    if (u.text(j - 2) === '~') name = '~' + name;
+    if (u.text(j - 2) === 'operator' || u.text(j - 1) === 'operator') name = 'operator';
+    // after the parameters: qualifiers, then a body, mem-initializers and a body, or no body
+    let k = close + 1;
+    while (k < r.bodyEnd && !['{', ';', ':', '='].includes(u.text(k))) k = u.text(k) in OPEN ? closer(u, k, r.bodyEnd) + 1 : k + 1;
+    if (u.text(k) === ':') {
+      for (k++; k < r.bodyEnd && u.text(k) !== '{'; ) {
+        while (k < r.bodyEnd && u.text(k) !== '(' && u.text(k) !== '{') k++;
+        if (k >= r.bodyEnd) break;
+        k = closer(u, k, r.bodyEnd) + 1;
+        if (u.text(k) === ',') k++;
+        else break;
+      }
+    }
+    if (u.text(k) !== '{') { j = k > j ? k - 1 : close; continue; }
+    const end = closer(u, k, r.bodyEnd);
+    if (end < 0) throw new Unsupported(`member functions of class template ${r.name}`);
+    out.push({ name, open: j, close, start: k, end });
+    j = end;
+  }
+  return out;
+}
+
+/** Does the token range [lo, hi] name one of `names` (as an identifier)? */
+function mentions(u: Unit, lo: number, hi: number, names: Set<string>): boolean {
+  for (let j = lo; j <= hi; j++) if (u.toks.kind[j] === Tok.Ident && names.has(u.text(j))) return true;
+  return false;
+}
+
+/**
+ * The members of class template r that may launch the kernel at token tok: the member holding it and those
+ * that call such a member (by name), with their names. Unsupported when one of them may be called implicitly.
+ */
+function launchingMembers(u: Unit, r: DeclEntry, tok: number): { bodies: MemberBody[]; names: Set<string> } {
+  const all = memberBodies(u, r);
+  const first = all.find(m => m.start < tok && m.end > tok);
+  if (!first) throw new Unsupported(`kernel template launched in class template ${r.name} outside a member function we can read`);
+  const bodies = [first], names = new Set([first.name]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const m of all) {
+      if (bodies.includes(m) || !mentions(u, m.open, m.end, names)) continue;
+      bodies.push(m); names.add(m.name); grew = true;
+    }
+  }
+  for (const m of bodies) {
+    if (m.name.startsWith('~') || m.name === 'operator') throw new Unsupported(`kernel template launched from ${m.name === 'operator' ? 'an operator' : 'the destructor'} of class template ${r.name}`);
+    if (m.name !== r.name) continue;
+    // a constructor host code may call without naming it: a default, copy or move constructor
+    const params: number[][] = [[]];
+    for (let j = m.open + 1; j < m.close; j++) {
+      const t = u.text(j);
+      if (t in OPEN) { const c = closer(u, j, m.close); params[params.length - 1]!.push(j); j = c; continue; }
+      if (t === ',') params.push([]); else params[params.length - 1]!.push(j);
+    }
+    const given = params.filter(p => p.length > 0 && !(p.length === 1 && u.text(p[0]!) === 'void'));
+    const defaulted = given.every(p => p.some(j => u.text(j) === '='));
+    const copy = given.length === 1 && given[0]!.some(j => u.text(j) === r.name);
+    if (defaulted || copy) throw new Unsupported(`kernel template launched from a constructor of class template ${r.name} that host code may call implicitly`);
+  }
+  return { bodies, names };
+}
+
+/** Reads a host function's body (not compiled) and returns the functions it calls and the kernels it launches. */
+function readHost(u: Unit, f: FuncSym, scope: string[], why: string): { calls: FuncSym[]; launches: FuncSym[] } {
+  const calls: FuncSym[] = [], launches: FuncSym[] = [];
+  const before = u.diags.length, errs = u.errorCount;
+  try {
+    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, scope);
+    if (f.tscope) p.tscope = f.tscope;
+    p.hostLaunches = launches;
+    p.hostCalls = calls;
+    p.parseFunctionBody({ ...f, params: undefined, body: undefined });
+  } catch (e) {
+    u.diags.length = before; u.errorCount = errs;
+    if (e instanceof SyntaxAbort) throw new Unsupported(`${why} (host code we cannot read in ${f.name})`);
+    if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
+    throw e;
+  }
+  if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(`${why} (host code we cannot read in ${f.name})`); }
+  return { calls, launches };
+}
+
+/**
+ * The kernel template specialisations launched (with deduced arguments) by the member functions of class
+ * template r (a decl) that host code calls, the launch at token tok among them; readFunction gives the
+ * function a user-code function decl defines (undefined when it cannot be read).
+ */
+export function classTemplateLaunches(u: Unit, ri: number, tok: number, name: string, readFunction: (di: number) => FuncSym | undefined): FuncSym[] {
+  const r = u.index.decls[ri]!;
+  const why = `kernel template ${name} launched with deduced template arguments in class template ${r.name}`;
+  const { bodies, names } = launchingMembers(u, r, tok);
+  const inMembers = (f: FuncSym): boolean => bodies.some(m => m.start === f.bodyStart);
+  // the callers: host functions of the user's code that name one of those members
+  const roots: FuncSym[] = [];
+  u.index.decls.forEach((d, k) => {
+    if (k === ri || !u.isUserFile(d.first) || d.bodyStart < 0 || (d.kind !== 'function' && d.kind !== 'record')) return;
+    if (!mentions(u, d.first, d.bodyEnd, names)) return;
+    if (d.flags & DeclFlag.Template) throw new Unsupported(`${why} (template ${d.name} names a member that launches it)`);
+    if (d.kind === 'function') {
+      const f = readFunction(k);
+      if (!f || f.bodyStart < 0) throw new Unsupported(`${why} (host function ${d.name} we cannot read)`);
+      if (!f.isDevice || f.isHost) roots.push(f);
+      return;
+    }
+    for (const sym of u.load(k)) {
+      const rec = sym.kind === 'type' && sym.ty.k === 'record' ? sym.ty.rec : null;
+      for (const m of rec?.methods ?? []) {
+        if (m.bodyStart > d.bodyStart && m.bodyEnd < d.bodyEnd && (!m.isDevice || m.isHost) && mentions(u, m.initStart !== undefined && m.initStart >= 0 ? m.initStart : m.bodyStart, m.bodyEnd, names)) roots.push(m);
+      }
+    }
+  });
+  // each member of a specialisation of r that launches a kernel, in the order host code first calls it
+  const seen = new Set<FuncSym>(), queue: { f: FuncSym; scope: string[] }[] = [], out: FuncSym[] = [];
+  const follow = (calls: FuncSym[]): void => {
+    for (const c of calls) {
+      if (seen.has(c) || !inMembers(c)) continue;
+      seen.add(c);
+      queue.push({ f: c, scope: splitScope(r.scope) });
+    }
+  };
+  for (const f of roots) follow(readHost(u, f, f.scope, why).calls);
+  while (queue.length) {
+    if (seen.size > 10000) throw new Unsupported('host template instantiation depth');
+    const { f, scope } = queue.shift()!;
+    const got = readHost(u, f, scope, why);
+    for (const k of got.launches) if (!out.includes(k)) out.push(k);
+    follow(got.calls);
+  }
+  return out;
+}

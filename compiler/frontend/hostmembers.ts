@@ -105,8 +105,8 @@ function launchingMembers(u: Unit, r: DeclEntry, tok: number): { bodies: MemberB
   return { bodies, names };
 }
 
-/** Reads a host function's body (not compiled) and returns the functions it calls and the kernels it launches. */
-function readHost(u: Unit, f: FuncSym, scope: string[], why: string): { calls: FuncSym[]; launches: FuncSym[] } {
+/** Reads a host function's body (not compiled): the functions it calls and the kernels it launches, in order. */
+function readHost(u: Unit, f: FuncSym, scope: string[], why: string): FuncSym[] {
   const calls: FuncSym[] = [], launches: FuncSym[] = [];
   const before = u.diags.length, errs = u.errorCount;
   try {
@@ -122,7 +122,7 @@ function readHost(u: Unit, f: FuncSym, scope: string[], why: string): { calls: F
     throw e;
   }
   if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(`${why} (host code we cannot read in ${f.name})`); }
-  return { calls, launches };
+  return calls;
 }
 
 /**
@@ -154,22 +154,19 @@ export function classTemplateLaunches(u: Unit, ri: number, tok: number, name: st
       }
     }
   });
-  // each member of a specialisation of r that launches a kernel, in the order host code first calls it
-  const seen = new Set<FuncSym>(), queue: { f: FuncSym; scope: string[] }[] = [], out: FuncSym[] = [];
-  const follow = (calls: FuncSym[]): void => {
+  // each member of a specialisation of r that host code calls, read where it is first called (depth first, as
+  // EDG instantiates): the kernels launched in it, in the order of its launches and calls
+  const seen = new Set<FuncSym>(), out: FuncSym[] = [];
+  const visit = (calls: FuncSym[]): void => {
     for (const c of calls) {
-      if (seen.has(c) || !inMembers(c)) continue;
+      if (seen.has(c)) continue;
+      if (c.isGlobal) { if (c.targs && !out.includes(c)) out.push(c); continue; }
+      if (!inMembers(c)) continue;
       seen.add(c);
-      queue.push({ f: c, scope: splitScope(r.scope) });
+      if (seen.size > 10000) throw new Unsupported('host template instantiation depth');
+      visit(readHost(u, c, splitScope(r.scope), why));
     }
   };
-  for (const f of roots) follow(readHost(u, f, f.scope, why).calls);
-  while (queue.length) {
-    if (seen.size > 10000) throw new Unsupported('host template instantiation depth');
-    const { f, scope } = queue.shift()!;
-    const got = readHost(u, f, scope, why);
-    for (const k of got.launches) if (!out.includes(k)) out.push(k);
-    follow(got.calls);
-  }
+  for (const f of roots) visit(readHost(u, f, f.scope, why).filter(c => !c.isGlobal));
   return out;
 }

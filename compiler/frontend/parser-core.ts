@@ -203,7 +203,7 @@ export class Parser {
   notCastAt = -1;
   /** Host code being read only to find the kernel template specialisations its launches need. */
   hostLaunches: FuncSym[] | null = null;
-  /** With hostLaunches: the functions that host code calls (constructors included), in the order read. */
+  /** With hostLaunches: the functions that host code calls (constructors and launched kernels included), in the order read. */
   hostCalls: FuncSym[] | null = null;
 }
 

@@ -13,31 +13,19 @@ import type { FuncSym } from './ast';
 import type { DeclEntry } from './index-types';
 import { Parser, SyntaxAbort } from './parser';
 import type { Unit } from './unit';
+import { closer, mentions, opensBracket } from './host-tokens';
 
 /** A member function defined in its class body: its name, its parameter list's brackets and its body's braces. */
 interface MemberBody { name: string; open: number; close: number; start: number; end: number }
 
-const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 const splitScope = (s: string): string[] => (s ? s.split('::').filter(x => x && x !== '(anonymous)') : []);
-
-/** The token closing the bracket opened at j (the same kind of bracket, nested ones skipped), or -1. */
-function closer(u: Unit, j: number, hi: number): number {
-  const o = u.text(j), c = OPEN[o]!;
-  let depth = 0;
-  for (let k = j; k < hi; k++) {
-    const t = u.text(k);
-    if (t === o) depth++;
-    else if (t === c && --depth === 0) return k;
-  }
-  return -1;
-}
 
 /** The member functions defined in the body of the class at decl r (nested classes' members left out). */
 function memberBodies(u: Unit, r: DeclEntry): MemberBody[] {
   const out: MemberBody[] = [];
   for (let j = r.bodyStart + 1; j < r.bodyEnd; j++) {
     const t = u.text(j);
-    if (!(t in OPEN)) continue;
+    if (!opensBracket(t)) continue;
     const close = closer(u, j, r.bodyEnd);
     if (close < 0) throw new Unsupported(`member functions of class template ${r.name}`);
     if (t !== '(' || u.toks.kind[j - 1] !== Tok.Ident) { j = close; continue; }
@@ -46,7 +34,7 @@ function memberBodies(u: Unit, r: DeclEntry): MemberBody[] {
     if (u.text(j - 2) === 'operator' || u.text(j - 1) === 'operator') name = 'operator';
     // after the parameters: qualifiers, then a body, mem-initializers and a body, or no body
     let k = close + 1;
-    while (k < r.bodyEnd && !['{', ';', ':', '='].includes(u.text(k))) k = u.text(k) in OPEN ? closer(u, k, r.bodyEnd) + 1 : k + 1;
+    while (k < r.bodyEnd && !['{', ';', ':', '='].includes(u.text(k))) k = opensBracket(u.text(k)) ? closer(u, k, r.bodyEnd) + 1 : k + 1;
     if (u.text(k) === ':') {
       for (k++; k < r.bodyEnd && u.text(k) !== '{'; ) {
         while (k < r.bodyEnd && u.text(k) !== '(' && u.text(k) !== '{') k++;
@@ -63,12 +51,6 @@ function memberBodies(u: Unit, r: DeclEntry): MemberBody[] {
     j = end;
   }
   return out;
-}
-
-/** Does the token range [lo, hi] name one of `names` (as an identifier)? */
-function mentions(u: Unit, lo: number, hi: number, names: Set<string>): boolean {
-  for (let j = lo; j <= hi; j++) if (u.toks.kind[j] === Tok.Ident && names.has(u.text(j))) return true;
-  return false;
 }
 
 /**
@@ -94,19 +76,38 @@ function launchingMembers(u: Unit, r: DeclEntry, tok: number): { bodies: MemberB
     const params: number[][] = [[]];
     for (let j = m.open + 1; j < m.close; j++) {
       const t = u.text(j);
-      if (t in OPEN) { const c = closer(u, j, m.close); params[params.length - 1]!.push(j); j = c; continue; }
+      if (opensBracket(t)) { const c = closer(u, j, m.close); params[params.length - 1]!.push(j); j = c; continue; }
       if (t === ',') params.push([]); else params[params.length - 1]!.push(j);
     }
     const given = params.filter(p => p.length > 0 && !(p.length === 1 && u.text(p[0]!) === 'void'));
-    const defaulted = given.every(p => p.some(j => u.text(j) === '='));
-    const copy = given.length === 1 && given[0]!.some(j => u.text(j) === r.name);
-    if (defaulted || copy) throw new Unsupported(`kernel template launched from a constructor of class template ${r.name} that host code may call implicitly`);
+    // callable with no argument or as a copy or move: host code calls it without naming it
+    const required = given.filter(p => !p.some(j => u.text(j) === '='));
+    const copy = required.length === 1 && required[0]!.some(j => u.text(j) === r.name);
+    if (required.length === 0 || copy) throw new Unsupported(`kernel template launched from a constructor of class template ${r.name} that host code may call implicitly`);
+    // a converting constructor: called where an argument is converted, so the callers of whatever takes the
+    // class (anything whose parenthesised list names it) matter too
+    if (required.length === 1 && u.text(m.open - 2) !== 'explicit') for (const n of takers(u, r.name)) names.add(n);
   }
   return { bodies, names };
 }
 
+/** Names of the user's code followed by a parenthesised list that names `cls` (parameter lists among them). */
+function takers(u: Unit, cls: string): Set<string> {
+  const out = new Set<string>(), only = new Set([cls]);
+  for (const d of u.index.decls) {
+    if (!u.isUserFile(d.first) || (d.kind !== 'function' && d.kind !== 'record')) continue;
+    const hi = Math.max(d.last, d.bodyEnd);
+    for (let j = d.first + 1; j < hi; j++) {
+      if (u.text(j) !== '(' || u.toks.kind[j - 1] !== Tok.Ident) continue;
+      const c = closer(u, j, hi + 1);
+      if (c > j && mentions(u, j, c, only)) out.add(u.text(j - 1));
+    }
+  }
+  return out;
+}
+
 /** Reads a host function's body (not compiled): the functions it calls and the kernels it launches, in order. */
-function readHost(u: Unit, f: FuncSym, scope: string[], why: string): FuncSym[] {
+function readHost(u: Unit, f: FuncSym, scope: string[], names: Set<string>, why: string): FuncSym[] {
   const calls: FuncSym[] = [], launches: FuncSym[] = [];
   const before = u.diags.length, errs = u.errorCount;
   try {
@@ -114,6 +115,7 @@ function readHost(u: Unit, f: FuncSym, scope: string[], why: string): FuncSym[] 
     if (f.tscope) p.tscope = f.tscope;
     p.hostLaunches = launches;
     p.hostCalls = calls;
+    p.hostNames = names;
     p.parseFunctionBody({ ...f, params: undefined, body: undefined });
   } catch (e) {
     u.diags.length = before; u.errorCount = errs;
@@ -164,9 +166,9 @@ export function classTemplateLaunches(u: Unit, ri: number, tok: number, name: st
       if (!inMembers(c)) continue;
       seen.add(c);
       if (seen.size > 10000) throw new Unsupported('host template instantiation depth');
-      visit(readHost(u, c, splitScope(r.scope), why));
+      visit(readHost(u, c, splitScope(r.scope), names, why));
     }
   };
-  for (const f of roots) visit(readHost(u, f, f.scope, why).filter(c => !c.isGlobal));
+  for (const f of roots) visit(readHost(u, f, f.scope, names, why).filter(c => !c.isGlobal));
   return out;
 }

@@ -10,6 +10,7 @@ import { SyntaxAbort, packsOf, DeclSpec } from './parser-types';
 import { isByteCopy, ownCopyCtor, ownMoveCtor } from './parser-classes';
 import { BUILTIN_TYPE_WORDS } from './parser-words';
 import { Parser, addRoom } from './parser-core';
+import { mentions, statementEnd } from './host-tokens';
 
 /** Methods of Parser (installed on its prototype below). */
 export class StatementsRoom {
@@ -60,6 +61,7 @@ export class StatementsRoom {
   }
   parseStmtRecover(this: Parser): Stmt | null {
     const start = this.p;
+    if (this.hostNames) return this.hostStmt(start, this.hostNames);
     try { return this.parseStmt(); } catch (e) {
       if (!(e instanceof SyntaxAbort)) throw e;
       if (this.p === start) this.p++;
@@ -76,6 +78,27 @@ export class StatementsRoom {
       }
       return null;
     }
+  }
+  /** A statement of host code being read for its calls (hostNames): one we cannot read that names none of them is skipped. */
+  hostStmt(this: Parser, start: number, names: Set<string>): Stmt | null {
+    const depth = this.scopes.length, diags = this.u.diags.length, errs = this.u.errorCount, nesting = this.u.nesting;
+    let failure: unknown = null;
+    try {
+      const s = this.parseStmt();
+      if (this.u.errorCount === errs) return s;
+    } catch (e) {
+      if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e;
+      failure = e;
+    }
+    const end = statementEnd(this.u, start);
+    if (end < 0 || mentions(this.u, start, end, names)) {
+      if (failure) throw failure;
+      return null;
+    }
+    this.u.diags.length = diags; this.u.errorCount = errs; this.u.nesting = nesting;
+    this.scopes.length = depth;
+    this.p = end + 1;
+    return null;
   }
   parseStmt(this: Parser): Stmt {
     return this.nested(() => this.parseStmtAt());

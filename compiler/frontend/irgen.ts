@@ -208,6 +208,10 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     instancesAt(i);
     if (firstSeen) for (let j = found; j < out.length; j++) firstSeen.set(out[j]!, i);
   }
+  // launched from class template members: EDG instantiates those members after the unit's own code has named
+  // its kernels, so their kernels come last, in the order the members were instantiated
+  const late = [...(classScanned.get(u)?.values() ?? [])].flat().filter((f, j, all) => all.indexOf(f) === j && out.includes(f));
+  late.forEach((f, j) => { out.splice(out.indexOf(f), 1); out.push(f); firstSeen?.set(f, toks.count + j); });
   return out;
 
   function instancesAt(i: number): void {

@@ -2,7 +2,8 @@
 // with a false error: a function-pointer typedef whose return type is a typedef name (`typedef U(*fp)(U *)`),
 // brace elision into class members and array elements (`pair2 a[2] = {1, 2, 3, ...}`), anonymous unions
 // in a block, and a kernel template launched with deduced arguments from a class template's member
-// functions (only the specialisations whose members host code calls exist: Buf<int>::fill is never called).
+// functions (only the specialisations whose members host code calls exist: Buf<int>::fill is never called),
+// and a kernel whose parameter's type names its non-type template parameter (mangled `1TIXT_EE`).
 #include <cstdio>
 #include <cstdint>
 
@@ -51,6 +52,12 @@ template <typename T> __global__ void fillK(const int n, const T value, T *data)
   if (i < n) data[i] = value;
 }
 
+template <int N> struct Tag { int base; };
+template <int N, bool Neg> struct Flag { int v; };
+template <int N, bool Neg> __global__ void tagged(Tag<N> t, Flag<N, Neg> f, int *out) {
+  out[threadIdx.x] = (t.base + N * (int)threadIdx.x) * (Neg ? -f.v : f.v);
+}
+
 template <typename T> class Buf {
 public:
   Buf() : n_(0), d_(nullptr) {}
@@ -96,6 +103,13 @@ int main() {
   if (!bf.toHost(hf) || !bd.toHost(hd)) { printf("FAIL cxx2_corpus_constructs: cudaMemcpy\n"); return 1; }
   for (int i = 0; i < 40; i++)
     if (hf[i] != 1.5f || hd[i] != -2.25) { printf("FAIL cxx2_corpus_constructs: fill[%d] = %g, %g\n", i, hf[i], hd[i]); return 1; }
+  int *dtag, htag[8];
+  CK(cudaMalloc(&dtag, sizeof(htag)));
+  tagged<5, true><<<1, 8>>>(Tag<5>{7}, Flag<5, true>{3}, dtag);
+  CK(cudaGetLastError());
+  CK(cudaMemcpy(htag, dtag, sizeof(htag), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 8; i++)
+    if (htag[i] != -(7 + 5 * i) * 3) { printf("FAIL cxx2_corpus_constructs: tagged[%d] = %d\n", i, htag[i]); return 1; }
   printf("PASS cxx2_corpus_constructs\n");
   return 0;
 }

@@ -91,6 +91,55 @@ function launchingMembers(u: Unit, r: DeclEntry, tok: number): { bodies: MemberB
   return { bodies, names };
 }
 
+/** Is decl k (a function declaration to the skimmer) one the parser reads as a function, not `V<T> v(3, 2.0);`? */
+function plainPrototype(u: Unit, k: number): boolean {
+  const before = u.diags.length, errs = u.errorCount;
+  let syms: ReturnType<Unit['load']> = [];
+  try { syms = u.load(k); } catch (e) { if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e; }
+  const read = u.errorCount === errs;
+  u.diags.length = before; u.errorCount = errs;
+  return read && syms.length > 0 && syms.every(sym => sym.kind === 'func');
+}
+
+/** Does the declaration [lo, hi] have an initialiser (`=`, braces or parentheses after a name, outside brackets)? */
+function initialises(u: Unit, lo: number, hi: number): boolean {
+  for (let j = lo; j <= hi; j++) {
+    const t = u.text(j);
+    if (t === '=') return true;
+    if ((t === '{' || t === '(') && u.toks.kind[j - 1] === Tok.Ident) return true;
+    if (opensBracket(t)) { const c = closer(u, j, hi + 1); if (c < 0) return true; j = c; }
+  }
+  return false;
+}
+
+/**
+ * Does a member declaration in the class body (lo, hi) (braces), outside its member functions, initialise one
+ * that names `names` (`V<double> v{8, 0.0};`, `V<double> w = V<double>(8, 0.0);`)? Nested classes are looked into.
+ */
+function memberInitialiser(u: Unit, lo: number, hi: number, names: Set<string>): boolean {
+  let start = lo + 1, paren = false, init = false;
+  for (let j = lo + 1; j < hi; j++) {
+    const t = u.text(j);
+    if (opensBracket(t)) {
+      const c = closer(u, j, hi);
+      if (c < 0) return true;
+      const nested = t === '{' && ['struct', 'class', 'union'].some(k => u.text(start) === k || u.text(start + 1) === k);
+      if (nested && memberInitialiser(u, j, c, names)) return true;
+      if (t === '(') paren = true;
+      else if (t === '{' && !paren && !nested && u.toks.kind[j - 1] === Tok.Ident) init = true;
+      else if (t === '{' && !init) { start = c + 1; paren = false; }   // a member function's body ends it
+      j = c;
+      continue;
+    }
+    if (t === '=' && !paren) init = true;
+    if (t === ';' || (t === ':' && ['public', 'private', 'protected'].includes(u.text(j - 1)))) {
+      if (init && mentions(u, start, j, names)) return true;
+      start = j + 1; paren = false; init = false;
+    }
+  }
+  return false;
+}
+
 /** Names of the user's code followed by a parenthesised list that names `cls` (parameter lists among them). */
 function takers(u: Unit, cls: string): Set<string> {
   const out = new Set<string>(), only = new Set([cls]);
@@ -139,9 +188,15 @@ export function classTemplateLaunches(u: Unit, ri: number, tok: number, name: st
   const inMembers = (f: FuncSym): boolean => bodies.some(m => m.start === f.bodyStart);
   // the callers: host functions of the user's code that name one of those members
   const roots: FuncSym[] = [];
+  const byCtor = names.has(r.name);
   u.index.decls.forEach((d, k) => {
-    if (k === ri || !u.isUserFile(d.first) || d.bodyStart < 0 || (d.kind !== 'function' && d.kind !== 'record')) return;
+    if (k === ri || !u.isUserFile(d.first)) return;
+    // a variable constructed by one of those constructors runs it before main (dynamic initialisation)
+    if (byCtor && (d.kind === 'variable' || (d.kind === 'function' && d.bodyStart < 0)) && mentions(u, d.first, d.last, names) && initialises(u, d.first, d.last)
+      && (d.kind === 'variable' || !plainPrototype(u, k))) throw new Unsupported(`${why} (variable ${d.name} constructed by it)`);
+    if (d.bodyStart < 0 || (d.kind !== 'function' && d.kind !== 'record')) return;
     if (!mentions(u, d.first, d.bodyEnd, names)) return;
+    if (byCtor && d.kind === 'record' && memberInitialiser(u, d.bodyStart, d.bodyEnd, names)) throw new Unsupported(`${why} (a default member initialiser of ${d.name} constructs it)`);
     if (d.flags & DeclFlag.Template) throw new Unsupported(`${why} (template ${d.name} names a member that launches it)`);
     if (d.kind === 'function') {
       const f = readFunction(k);

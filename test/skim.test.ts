@@ -85,6 +85,20 @@ describe('skim: basic declarations', () => {
     expect(has(d('deduce'), DeclFlag.HasBody)).toBe(true);
   });
 
+  it('reads a type name directly before a parenthesised declarator as the type (typedef U(*fp)(U *))', () => {
+    const { ix } = sk(`
+      typedef unsigned U;
+      typedef U(*fp)(U *v);
+      U (&ref)[4] = arr;
+      ns::U(*qual)(int);
+      U make(U *v);
+      int v(*q);
+      struct S { S(int); S(S *p); };
+    `);
+    expect(ix.errors).toEqual([]);
+    expect(summary(ix)).toEqual(['typedef U', 'typedef fp', 'variable ref', 'variable qual', 'function make', 'function v', 'record S']);
+  });
+
   it('handles operators, destructors, conversion functions and qualified names', () => {
     const { ix, d } = sk(`
       inline S operator+(S a, S b) { return a; }

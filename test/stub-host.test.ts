@@ -55,7 +55,27 @@ const ARRAYS = `__global__ void a1(int a[4], const int b[], int * __restrict__ c
 __global__ void a2(float* const __restrict__ x) { *x = 0; }
 `;
 
+// Kernel templates launched with deduced arguments from member functions of a class template: only the
+// specialisations whose members host code calls (Vec<int>::fill never is), in the order EDG instantiates them.
+const MEMBERS = `template <typename T> __global__ void fillK(const unsigned n, const T v, T* d) { if (threadIdx.x < n) d[threadIdx.x] = v; }
+__global__ void z1(int* a) { *a = 1; }
+template <typename T> class Vec {
+public:
+  Vec() : n_(0), d_(nullptr) {}
+  Vec(unsigned n, T v) { resize(n, v); }
+  void resize(unsigned n) { n_ = n; }
+  void resize(unsigned n, T v) { resize(n); fill(v); }
+  void fill(T v) { fillK<<<1, 32>>>(n_, v, d_); }
+private:
+  unsigned n_;
+  T* d_;
+};
+struct Holder { Vec<int> a; Vec<double> b; void go() { b.resize(8, 2.5); a.resize(4); } };
+void run(Vec<float>& f, Holder& h) { f.fill(1.5f); h.go(); Vec<short> s(3, 7); }
+`;
+
 const CASES: { name: string; src: string; drop?: RegExp }[] = [
+  { name: 'class-template-members', src: MEMBERS },
   { name: 'qualifiers', src: QUALIFIERS },
   { name: 'templates', src: TEMPLATES },
   { name: 'arrays', src: ARRAYS, drop: /^void a1\(/ },

@@ -18,6 +18,7 @@ import { ModuleGen } from './codegen';
 import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
 import { closureHostSpelling } from './xlambda';
 import { enclosingFunction, enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate, withLocalConstants } from './hostinst';
+import { classTemplateLaunches } from './hostmembers';
 
 export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { module: Module; stub: StubInput; diagnostics: Diagnostic[] } {
   const u = new Unit(toks, index, opts);
@@ -207,6 +208,10 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     instancesAt(i);
     if (firstSeen) for (let j = found; j < out.length; j++) firstSeen.set(out[j]!, i);
   }
+  // launched from class template members: EDG instantiates those members after the unit's own code has named
+  // its kernels, so their kernels come last, in the order the members were instantiated
+  const late = [...(classScanned.get(u)?.values() ?? [])].flat().filter((f, j, all) => all.indexOf(f) === j && out.includes(f));
+  late.forEach((f, j) => { out.splice(out.indexOf(f), 1); out.push(f); firstSeen?.set(f, toks.count + j); });
   return out;
 
   function instancesAt(i: number): void {
@@ -283,6 +288,11 @@ function outOfLineMember(u: Unit, d: DeclEntry): FuncSym | undefined {
   }
   return undefined;
 }
+/** The function a (non-template) function decl defines: a free function or a member defined out of line. */
+function readFunction(u: Unit, di: number): FuncSym | undefined {
+  return u.load(di).find((s): s is FuncSym => s.kind === 'func') ?? outOfLineMember(u, u.index.decls[di]!);
+}
+const classScanned = new WeakMap<Unit, Map<number, FuncSym[]>>();
 function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   let di = -1;
   u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
@@ -292,7 +302,19 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
     // a member function defined in its class: the innermost (non-template) class around the launch
     u.index.decls.forEach((d, k) => { if (d.kind === 'record' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
     if (di >= 0) inClass = memberAround(u, di, tok);
-    if (!inClass) throw new Unsupported(why + ' outside a function we can read');
+    if (!inClass) {
+      // a member function of a class template: read under each specialisation whose member host code calls
+      let ri = -1;
+      u.index.decls.forEach((d, k) => { if (d.kind === 'record' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok) ri = k; });
+      if (ri >= 0 && (u.index.decls[ri]!.flags & DeclFlag.Template) && enclosingHostTemplate(u, tok) < 0) {
+        let byClass = classScanned.get(u);
+        if (!byClass) classScanned.set(u, byClass = new Map());
+        let got = byClass.get(ri);
+        if (!got) byClass.set(ri, got = classTemplateLaunches(u, ri, tok, name, k => readFunction(u, k)));
+        return got;
+      }
+      throw new Unsupported(why + ' outside a function we can read');
+    }
   }
   let done = hostScanned.get(u);
   if (!done) { done = new Map(); hostScanned.set(u, done); }
@@ -301,9 +323,8 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   const before = u.diags.length, errs = u.errorCount;
   const found: FuncSym[] = [];
   try {
-    const syms = u.load(di);
     const d = u.index.decls[di]!;
-    const f = inClass ?? syms.find((s): s is FuncSym => s.kind === 'func') ?? outOfLineMember(u, d);
+    const f = inClass ?? readFunction(u, di);
     if (!f || f.bodyStart < 0) throw new Unsupported(why);
     const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, d.scope ? d.scope.split('::').filter(s => s && s !== '(anonymous)') : []);
     p.hostLaunches = found;

@@ -53,8 +53,9 @@ class Mangler {
   /** One <template-arg>: a type, a literal, or an argument pack J...E. */
   private targ(a: TArg): string {
     if (a.k === 'val' && valParamIndex(a.v) !== undefined) {
-      // a template's own non-type parameter; its pack expansion `Is...` is an expression X..E to EDG (cicc's `IJXT_EE`)
-      return (a as { packExp?: boolean }).packExp ? 'X' + tparamRef(valParamIndex(a.v)!) + 'E' : tparamRef(valParamIndex(a.v)!);
+      // a template's own non-type parameter is an expression X..E to EDG, as is its pack expansion `Is...`
+      // (cicc's `1AIXT_EE` for A<N>, `IJXT_EE` for Seq<Is...>)
+      return 'X' + tparamRef(valParamIndex(a.v)!) + 'E';
     }
     return a.k === 'type' ? this.type(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.targ(x)).join('') + 'E' : this.literal(a.ty, a.v);
   }

@@ -203,6 +203,13 @@ export class Parser {
   notCastAt = -1;
   /** Host code being read only to find the kernel template specialisations its launches need. */
   hostLaunches: FuncSym[] | null = null;
+  /** With hostLaunches: the functions that host code calls (constructors and launched kernels included), in the order read. */
+  hostCalls: FuncSym[] | null = null;
+  /**
+   * With hostCalls: the names whose calls matter. A statement that names none of them and that we cannot read
+   * is skipped (it calls none of them; the functions it calls are read on their own where they matter).
+   */
+  hostNames: Set<string> | null = null;
 }
 
 /** Installs a room's methods on Parser.prototype (each room file calls it once, when parser.ts loads it). */

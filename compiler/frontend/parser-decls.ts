@@ -307,7 +307,10 @@ export class DeclarationsRoom {
       if (this.parseAttributes(info.attrs)) continue;
       if (this.at('__asm__') || this.at('asm') || this.at('__asm')) {
         this.p++; this.expect('(');
-        const s = this.tx(); this.p++; info.asmLabel = s.slice(1, -1);
+        // glibc's redirects spell the label as adjacent literals: `__asm__ ("" "__isoc99_fscanf")`
+        let label = '';
+        do { label += this.tx().slice(1, -1); this.p++; } while (this.kind() === Tok.String);
+        info.asmLabel = label;
         this.expect(')'); continue;
       }
       break;

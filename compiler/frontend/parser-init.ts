@@ -38,7 +38,7 @@ export class InitialisationRoom {
       const src = this.initItems();
       while (!src.end()) {
         if (this.at('[') && !src.expanded()) throw new Unsupported('designated initializer');
-        items.push({ off: i * es, path: [i], init: src.take(ty.elem) });
+        items.push({ off: i * es, path: [i], init: this.takeAggregateItem(ty.elem, src) });
         i++;
       }
       this.expect('}');
@@ -62,9 +62,7 @@ export class InitialisationRoom {
         const f = fields[i];
         if (!f) { this.u.error(this.p, 146, 'too many initializer values'); this.skipInitTail(); break; }
         // `std::array<int, 4> a = {1, 2, 3, 4}`: the inner braces of the array member elided
-        const ft = f.ty;
-        const elide = ft.k === 'array' && !src.braced();
-        items.push({ off: f.offset, path: [i], init: ft.k === 'array' && elide ? this.parseElidedArray(ft, src) : src.take(ft) });
+        items.push({ off: f.offset, path: [i], init: this.takeAggregateItem(f.ty, src) });
         i++;
         if (ty.rec.tag === 'union') break;
       }
@@ -85,14 +83,39 @@ export class InitialisationRoom {
     const items: { off: number; path: number[]; init: Init }[] = [];
     const es = sizeOfC(ty.elem);
     const n = ty.n ?? 0;
-    for (let j = 0; j < n && !src.end(); j++) {
-      const elem = ty.elem;
-      if (elem.k === 'record' && !src.braced()) throw new Unsupported('brace elision in an aggregate initializer');
-      const init = elem.k === 'array' && !src.braced() ? this.parseElidedArray(elem, src) : src.take(elem);
-      items.push({ off: j * es, path: [j], init });
-    }
+    for (let j = 0; j < n && !src.end(); j++) items.push({ off: j * es, path: [j], init: this.takeAggregateItem(ty.elem, src) });
     const d = items.length < n ? this.defaultInit(ty.elem, pos) : null;
     if (d) for (let j = items.length; j < n; j++) items.push({ off: j * es, path: [j], init: d });
+    return { k: 'list', ty, items, pos };
+  }
+  /**
+   * One element or member of an aggregate from its enclosing list. A sub-aggregate whose initializer is not in
+   * braces of its own takes its elements from the list ([dcl.init.aggr] brace elision): always an array (no
+   * expression has an array type), a class when the expression is not of a class type (`uint2x4 a[2] = {1, 2, ...}`).
+   */
+  takeAggregateItem(this: Parser, t: CType, src: InitItems): Init {
+    if (t.k === 'array' && t.n !== 0 && !src.braced()) return this.parseElidedArray(t, src);
+    if (t.k === 'record' && !src.braced()) {
+      const e = src.peek();
+      if (e && e.ty.k !== 'record' && e.ty.k !== 'error') {
+        const rec = t.rec;
+        const plain = !ctorsOf(rec).length && !ctorTmplsOf(rec).length && !(rec.bases ?? []).length && rec.tag !== 'union';
+        if (!plain || !rec.fields.some(f => !f.pad) || isDynamic(rec)) throw new Unsupported('brace elision in an aggregate initializer');
+        return this.parseElidedRecord(t, src);
+      }
+    }
+    return src.take(t);
+  }
+  /** A class member or element initialised from the enclosing list without its own braces: its members in turn. */
+  parseElidedRecord(this: Parser, ty: CType & { k: 'record' }, src: InitItems): Init {
+    const pos = this.p;
+    const items: { off: number; path: number[]; init: Init }[] = [];
+    const fields = ty.rec.fields;
+    for (let i = 0; i < fields.length && !src.end(); i++) {
+      const f = fields[i]!;
+      if (f.pad) continue;
+      items.push({ off: f.offset, path: [i], init: this.takeAggregateItem(f.ty, src) });
+    }
     return { k: 'list', ty, items, pos };
   }
   /**
@@ -114,6 +137,14 @@ export class InitialisationRoom {
       end: () => { fill(); return pending.length === 0 && (closed || this.at('}')); },
       expanded: () => pending.length > 0,
       braced: () => { fill(); return pending.length === 0 && (this.at('{') || this.kind() === Tok.String); },
+      peek: () => {
+        fill();
+        if (pending.length === 0 && !closed && !this.at('}') && !this.at('{') && this.kind() !== Tok.String) {
+          pending.push(this.parseAssign());
+          if (!this.eat(',')) closed = true;
+        }
+        return pending[0] ?? null;
+      },
       take: (t: CType) => {
         fill();
         if (pending.length) { const e = pending.shift()!; return this.initFromExpr(e, t, e.pos); }

@@ -196,6 +196,13 @@ export class PrimaryRoom {
         if (packValsOf(s) || valPackParamOf(s) !== undefined) throw new Unsupported(`parameter pack ${s.name} used other than in an expansion`);
         return mk(s.ty, pos, false, { k: 'int', v: s.value });
       case 'field': {
+        // a member of an anonymous union declared in a block (parseLocalDecl's anonymousLocal)
+        const anon = s as { anonVar?: VarSym; anonFn?: unknown };
+        if (anon.anonVar) {
+          if (anon.anonFn !== this.fn) throw new Unsupported(`member ${s.name} of an anonymous union named in a lambda`);
+          this.u.noteVarUse(anon.anonVar, this.fn, pos);
+          return this.member(mk(anon.anonVar.ty, pos, true, { k: 'var', sym: anon.anonVar }), s.name, false, pos);
+        }
         const m = this.member(this.objectFor(s.rec, pos), s.name, false, pos);
         return (s as { byRef?: boolean }).byRef ? this.deref(m, pos) : m;
       }

@@ -2,14 +2,15 @@
 
 import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
-import type { Expr, Stmt, Init, VarSym, FuncSym, Pos } from './ast';
-import { type CType, C, Q, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, isDecltypeAuto, hasAuto, isArith, isIntegral } from './ctype';
+import type { Expr, Stmt, Init, VarSym, FuncSym, Pos, Sym } from './ast';
+import { type CType, type RecordDecl, C, Q, ptrTo, refTo, arrayOf, withQ, unqual, AUTO, isAuto, isDecltypeAuto, hasAuto, isArith, isIntegral } from './ctype';
 import { mk, errExpr, rval, promote, implicitConvert, toCond, wrapInt, markXvalue } from './sema';
 import { noteConstInit } from './consteval';
 import { SyntaxAbort, packsOf, DeclSpec } from './parser-types';
 import { isByteCopy, ownCopyCtor, ownMoveCtor } from './parser-classes';
 import { BUILTIN_TYPE_WORDS } from './parser-words';
 import { Parser, addRoom } from './parser-core';
+import { mentions, statementEnd } from './host-tokens';
 
 /** Methods of Parser (installed on its prototype below). */
 export class StatementsRoom {
@@ -60,6 +61,7 @@ export class StatementsRoom {
   }
   parseStmtRecover(this: Parser): Stmt | null {
     const start = this.p;
+    if (this.hostNames) return this.hostStmt(start, this.hostNames);
     try { return this.parseStmt(); } catch (e) {
       if (!(e instanceof SyntaxAbort)) throw e;
       if (this.p === start) this.p++;
@@ -76,6 +78,27 @@ export class StatementsRoom {
       }
       return null;
     }
+  }
+  /** A statement of host code being read for its calls (hostNames): one we cannot read that names none of them is skipped. */
+  hostStmt(this: Parser, start: number, names: Set<string>): Stmt | null {
+    const depth = this.scopes.length, diags = this.u.diags.length, errs = this.u.errorCount, nesting = this.u.nesting;
+    let failure: unknown = null;
+    try {
+      const s = this.parseStmt();
+      if (this.u.errorCount === errs) return s;
+    } catch (e) {
+      if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e;
+      failure = e;
+    }
+    const end = statementEnd(this.u, start);
+    if (end < 0 || mentions(this.u, start, end, names)) {
+      if (failure) throw failure;
+      return null;
+    }
+    this.u.diags.length = diags; this.u.errorCount = errs; this.u.nesting = nesting;
+    this.scopes.length = depth;
+    this.p = end + 1;
+    return null;
   }
   parseStmt(this: Parser): Stmt {
     return this.nested(() => this.parseStmtAt());
@@ -499,7 +522,12 @@ export class StatementsRoom {
     const pos = this.p;
     const ds = this.parseDeclSpecs();
     const stmts: Stmt[] = [];
-    if (this.at(';') && ds.tagOnly) { this.p++; return { k: 'null' }; }
+    if (this.at(';') && ds.tagOnly) {
+      this.p++;
+      const t = ds.ty;
+      if (t?.k === 'record' && !t.rec.name && !t.rec.typedefName && !ds.typedef) return this.anonymousLocal(t, ds, pos);
+      return { k: 'null' };
+    }
     if (!ds.ty && !ds.auto) this.syntax('expected a type specifier', 79);
     for (;;) {
       const d = this.parseDeclarator(ds.ty ?? (ds.auto ? withQ(AUTO, (ds as DeclSpec & { q: number }).q) : C.int), false);
@@ -566,6 +594,18 @@ export class StatementsRoom {
     }
     this.expect(';');
     return stmts.length === 1 ? stmts[0]! : { k: 'block', body: stmts };
+  }
+  /**
+   * `union { int32_t w; int16_t h[2]; };` in a block: an unnamed object whose members are named as variables
+   * of the block ([class.union.anon]); each name reads as a member of the object.
+   */
+  anonymousLocal(this: Parser, t: CType & { k: 'record' }, ds: DeclSpec, pos: Pos): Stmt {
+    if (ds.static || ds.extern || ds.attrs.shared || ds.attrs.constant || ds.attrs.device) throw new Unsupported('static anonymous union in a block');
+    if ((t.rec.methods ?? []).length) throw new Unsupported('anonymous union with member functions');
+    const v = this.u.newVar('', t, 'local', pos);
+    const names = (rec: RecordDecl): string[] => rec.fields.filter(f => !f.pad).flatMap(f => f.name ? [f.name] : f.ty.k === 'record' ? names(f.ty.rec) : []);
+    for (const name of names(t.rec)) this.declare({ kind: 'field', name, ty: C.int, rec: t.rec, anonVar: v, anonFn: this.fn } as Sym);
+    return { k: 'decl', v, init: this.defaultInit(t, pos), pos };
   }
   parseAsm(this: Parser): Expr {
     const pos = this.p;

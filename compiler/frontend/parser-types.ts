@@ -1,6 +1,6 @@
 // The parser's shared types: declaration specifiers, declarators, attributes, and the syntax-error signal.
 
-import type { Init, Sym, Pos } from './ast';
+import type { Expr, Init, Sym, Pos } from './ast';
 import { type CType, type MemberTmpl, type TArg } from './ctype';
 
 export class SyntaxAbort extends Error { constructor() { super('syntax'); } }
@@ -69,6 +69,8 @@ export interface InitItems {
   expanded(): boolean;
   /** The next one is in braces of its own (or a string literal): not taken by brace elision. */
   braced(): boolean;
+  /** The next one read as an expression (not taken), or null when it is in braces or none is left. */
+  peek(): Expr | null;
   /** The next one, for an object of type t. */
   take(t: CType): Init;
 }

@@ -37,6 +37,8 @@ class DeclReader {
   private inInit = false;
   private memInit = false;
   private lastIdent = -1;
+  /** The first type-specifier word of this declarator (a name not followed by '::', or a builtin type keyword). */
+  private firstType = -1;
   private bodyStart = -1;
   private bodyEnd = -1;
 
@@ -233,7 +235,9 @@ class DeclReader {
         if (lt > first && s.isName(lt - 1)) nameTok = lt - 1;
       }
     }
-    if (nameTok >= 0) {
+    // `typedef U(*fp)(int)`, `U (&r)[4]`: a name that is the declaration's first type specifier, before a
+    // parenthesized declarator (no parameter list starts with '*' or '&'), is the type, not a function's name
+    if (nameTok >= 0 && !(nameTok === this.firstType && this.ptrDeclaratorAt(i + 1))) {
       this.curName = nameTok; this.curFunc = true; this.funcParen = true;
       return close + 1;
     }
@@ -249,6 +253,14 @@ class DeclReader {
     return close + 1;
   }
 
+  /** Does a pointer, reference or member-pointer declarator start at j (`*`, `&`, `&&`, `^`, `A::*`)? */
+  private ptrDeclaratorAt(j: number): boolean {
+    const { s } = this;
+    while (s.isName(j) && s.isP(j + 1, P_COLON2)) j += 2;
+    const t = s.kind[j] === Tok.Punct ? s.text(j) : '';
+    return t === '*' || t === '&' || t === '&&' || t === '^';
+  }
+
   /** The identifier or keyword at i; returns where to go on. */
   private word(i: number): number {
     const { s, first } = this;
@@ -256,7 +268,10 @@ class DeclReader {
     const c = id[i] < KWN ? KWC[id[i]] : K_NAME;
     switch (c) {
       case K_NAME:
-        if (!this.inInit && this.curName < 0) this.lastIdent = i;
+        if (!this.inInit && this.curName < 0) {
+          this.lastIdent = i;
+          if (this.firstType < 0 && this.dcls.length === 0 && !s.isP(i + 1, P_COLON2)) this.firstType = i;
+        }
         return i + 1;
       case K_ATTR:
         if (s.isP(i + 1, P_LPAREN) && match[i + 1] > 0) { this.flags |= s.attrFlags(i + 1); return match[i + 1] + 1; }
@@ -321,7 +336,11 @@ class DeclReader {
         if (!this.inInit && this.curName < 0 && !this.curFunc) this.lastIdent = i;
         return i + 1;
       default:
+        if (this.firstType < 0 && BUILTIN_TYPES.has(names[id[i]])) this.firstType = i;
         return i + 1;
     }
   }
 }
+
+const BUILTIN_TYPES = new Set(['void', 'bool', 'char', 'wchar_t', 'char8_t', 'char16_t', 'char32_t', 'short', 'int', 'long',
+  'signed', 'unsigned', 'float', 'double', 'auto', '__int128', '_Bool']);

@@ -1,8 +1,22 @@
 // Differential specs of the programs test/kernels/cxx2_hostinst_*.cu (issue 8, hostinst): kernel template
 // specialisations requested from host function templates, launched as each program's main() does.
-import { type KernelSpec, buf, i32, f32, u32, gen } from './spec';
+import { type KernelSpec, buf, i32, f32, f64, u32, gen, struct } from './spec';
 
 export const SPECS_HOSTINST: KernelSpec[] = [
+  {
+    // also the corpus's false errors: a typedef-named function pointer, brace elision, anonymous unions in a block
+    name: 'cxx2_corpus_constructs',
+    buffers: {
+      din: { type: 'u32', n: 32, init: gen(j => Number(BigInt.asUintN(32, BigInt(j) * 2654435761n))) }, dout: { type: 'u32', n: 32 * 6 },
+      ff: { type: 'f32', n: 40 }, fd: { type: 'f64', n: 40 }, dtag: { type: 'i32', n: 8 },
+    },
+    launches: [
+      { kernel: '_Z6kernelPjS_i', grid: 1, block: 32, args: [buf('din'), buf('dout'), i32(32)] },
+      { kernel: '_Z5fillKIfEviT_PS0_', grid: 2, block: 32, args: [i32(40), f32(1.5), buf('ff')] },
+      { kernel: '_Z5fillKIdEviT_PS0_', grid: 2, block: 32, args: [i32(40), f64(-2.25), buf('fd')] },
+      { kernel: '_Z6taggedILi5ELb1EEv3TagIXT_EE4FlagIXT_EXT0_EEPi', grid: 1, block: 8, args: [{ bytes: struct(4, [[0, 'i32', 7]]) }, { bytes: struct(4, [[0, 'i32', 3]]) }, buf('dtag')] },
+    ],
+  },
   {
     name: 'cxx2_hostinst_templates',
     buffers: {

@@ -215,6 +215,7 @@ export class UnitService {
         this.o.log?.(`corrupt cache value ${key.slice(0, 16)} removed; recompiling`);
       }
       const here = value ? moved(value, value.place, place) : undefined;
+      if (here && here !== value && value?.unsupported === undefined) this.pending.movedHits++;
       if (value && !here) this.o.log?.(`cached unit ${key.slice(0, 16)} cannot be moved from ${value.place?.baseDir} to ${place.baseDir}; recompiling`);
       if (here) {
         const value = here;
@@ -342,6 +343,8 @@ export class UnitService {
     if (!v) return undefined;
     this.pending.hits++;
     this.pending.savedMs += v.compileMs;
+    this.pending.remoteSavedMs += v.compileMs;
+    if (v !== got) this.pending.movedHits++;
     l.keyedStub = v.stub;
     try { this.pending.evictions += this.store!.put(l.key, { ...v, ...(l.place ? { place: l.place } : {}) }); } catch (e) { this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`); }
     const res = this.fromValue(v, l.req.options);
@@ -458,8 +461,10 @@ export class UnitService {
     const fk = waiter.fallbackKey ? { fallbackKey: waiter.fallbackKey } : {};
     if (res.status === 'unsupported') return { ...res, cached: true, warnings: this.warnings(), ...fk };
     if (owner.keyedStub === undefined) return undefined;
-    const here = moved({ ...res, stub: owner.keyedStub }, owner.place, waiter.place);
+    const mine = { ...res, stub: owner.keyedStub };
+    const here = moved(mine, owner.place, waiter.place);
     if (!here) return undefined;
+    if (here !== mine) this.pending.movedHits++;
     this.pending.hits++;
     this.pending.savedMs += res.compileMs;
     return { ...here, stub: realStub(here.stub, waiter.req.options), cached: true, warnings: this.warnings(), ...fk };

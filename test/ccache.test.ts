@@ -42,6 +42,7 @@ function write(src: string, v: number): void {
   fs.writeFileSync(path.join(src, 'CMakeLists.txt'), `cmake_minimum_required(VERSION 3.18)
 project(cc LANGUAGES CUDA)
 add_library(cc STATIC ${Object.keys(UNITS).join(' ')})
+target_compile_options(cc PRIVATE --cicc-prefix=${PTXD_CICC_BIN})
 `);
 }
 
@@ -74,7 +75,7 @@ describe.skipIf(skip !== undefined)(`ccache in front of nvcc, ptxd as its cicc $
     const sb = sandbox('ccache', { CCACHE_DIR: path.join(root, 'ccache'), PTXD_REMOTE: '' });
     sandboxes.push(sb);
     await cmake(sb.env, ['-S', src, '-B', build, '-G', 'Unix Makefiles', `-DCMAKE_CUDA_COMPILER=${requireTool('nvcc')}`,
-      '-DCMAKE_CUDA_ARCHITECTURES=75', `-DCMAKE_CUDA_FLAGS=--cicc-prefix=${PTXD_CICC_BIN}`, `-DCMAKE_CUDA_COMPILER_LAUNCHER=${CCACHE}`]);
+      '-DCMAKE_CUDA_ARCHITECTURES=75', `-DCMAKE_CUDA_COMPILER_LAUNCHER=${CCACHE}`]);
     const step = async (what: () => Promise<void>) => {
       const p0 = stats(sb).counters, c0 = ccacheStats(sb.env);
       await what();

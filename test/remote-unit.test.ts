@@ -207,6 +207,10 @@ describe('ptxd cache serve and the HTTP backend', () => {
       const res = await fetch(`${srv.url}/%E0%A4%A`);
       expect(res.status).toBe(400);
       expect((await ro.get('unit-abc'))!.length).toBe(big.length);
+      // The server's own counters (`ptxd cache serve` prints them on exit too): 2 object hits, 1 miss, 1 write,
+      // 2 refused, and the bytes of what it sent and took.
+      const st = await (await fetch(`${srv.url}/_stats`)).json();
+      expect(st).toEqual({ hits: 2, misses: 1, writes: 1, refused: 2, tooLarge: 0, failed: 0, bytesOut: 2 * big.length, bytesIn: big.length });
     } finally {
       ro.close(); rw.close(); wrong.close();
     }

@@ -5,6 +5,7 @@
 //   1. the first checkout builds (the writer): every unit a miss, offered to the team cache;
 //   2. the second checkout builds: every unit a team hit (nothing compiled), although cudafe++ gave each
 //      unit another module id and every line marker names another path;
+// ptxd is the cicc of the project's target (target_compile_options), not of CMake's configure-time probes.
 //   3. oracle for the moved results: the second checkout built again from scratch with the cache off (a
 //      compile at that path). Objects are compared whole, byte for byte, with only nvcc's per-process temp
 //      file name (tmpxft_<pid>_…, in the host object's file symbol) masked, as two stock builds differ there.
@@ -13,7 +14,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LONG, mkTempDir, requireTool, skipReason } from './helpers/tools';
-import { PTXD_CICC_BIN, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
+import { PTXD_CICC_BIN, ptxd, runAsync, sandbox, stats, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { redisSkip, startRedis, startServe } from './helpers/remote-servers';
 
 const skip = skipReason('nvcc', 'ptxas') ?? skipReason('cmake') ?? redisSkip;
@@ -59,6 +60,7 @@ function checkout(root: string): string {
   fs.writeFileSync(path.join(src, 'CMakeLists.txt'), `cmake_minimum_required(VERSION 3.18)
 project(gpulib LANGUAGES CUDA)
 add_library(gpulib STATIC ${Object.keys(UNITS).join(' ')})
+target_compile_options(gpulib PRIVATE --cicc-prefix=${PTXD_CICC_BIN} -lineinfo)
 `);
   return src;
 }
@@ -79,7 +81,7 @@ async function cmake(env: NodeJS.ProcessEnv, args: string[]): Promise<void> {
 }
 
 const configure = (src: string, build: string, env: NodeJS.ProcessEnv) => cmake(env, ['-S', src, '-B', build, '-G', 'Unix Makefiles',
-  `-DCMAKE_CUDA_COMPILER=${requireTool('nvcc')}`, '-DCMAKE_CUDA_ARCHITECTURES=75', `-DCMAKE_CUDA_FLAGS=--cicc-prefix=${PTXD_CICC_BIN} -lineinfo`]);
+  `-DCMAKE_CUDA_COMPILER=${requireTool('nvcc')}`, '-DCMAKE_CUDA_ARCHITECTURES=75']);
 
 /** The objects of a build, with nvcc's per-process temp name masked (same length). */
 function objects(build: string): Map<string, Buffer> {
@@ -117,6 +119,13 @@ async function scenario(kind: string, url: string, entries: () => number): Promi
   expect({ misses: b1.misses - b0.misses, hits: b1.hits - b0.hits, remoteHits: b1.remoteHits - b0.remoteHits, unsupported: b1.unsupported })
     .toEqual({ misses: 0, hits: N, remoteHits: N, unsupported: 0 });
   expect(entries(), 'a read-only checkout writes nothing').toBe(before);
+  // What `ptxd stats` tells the team: hits by origin, results moved from the other checkout, time saved.
+  expect(b1.movedHits - b0.movedHits).toBe(N);
+  expect(b1.remoteSavedMs - b0.remoteSavedMs).toBeGreaterThan(0);
+  const text = ptxd(b, ['stats']).out;
+  expect(text).toContain(`${b1.hits} hits (${b1.hits - b1.remoteHits} local, ${b1.remoteHits} team)`);
+  expect(text).toContain(`other checkouts   ${b1.movedHits} hits compiled at another path`);
+  expect(text).toMatch(/saved {11}\d+\.\d s of compiling by team hits/);
   const hit = objects(buildB);
 
   // 3. The same checkout compiled at its own path with no cache at all: the same objects.

@@ -9,6 +9,7 @@ import { cacheDir } from '../protocol/paths';
 import { buildIdentity, parseMakeflags, pipeInherited, type JobserverAuth, type MakeJobs } from '../protocol/jobserver';
 import type { UnitOrigin, UnitRequest, UnitResponse } from '../protocol/unit';
 import { outputEnv } from '../service/unit-key';
+import { baseDirSetting } from '../service/store/remote/config';
 import { CiccArgError, defaultOutputPath, parseCiccArgs, type CiccArgs } from './args';
 import { generateModuleId } from './module-id';
 import { OutputError, writeOutputsAtomically, type OutputFile } from './outputs';
@@ -86,6 +87,8 @@ export function prepare(argv: readonly string[], ctx: CiccContext, info: { v: Fa
   }
   // The daemon has another cwd: it gets an absolute input path.
   const request: UnitRequest = { input: resolve(ctx.cwd, args.input), options: o, realCicc: ctx.realCicc, env: outputEnv(ctx.env) };
+  const baseDir = baseDirSetting(ctx.env);
+  if (baseDir) request.baseDir = baseDir;
   // The real cicc's cached result for this call is looked up with the unit (a fallback or a false error before).
   if (fallbackEnabled(ctx.env)) {
     const real = findRealCicc(ctx.env, ctx.realCicc, ctx.cwd);

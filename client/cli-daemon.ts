@@ -217,12 +217,14 @@ function remoteLines(k: Counters, d: DaemonStatus | null): string {
     `  reads           ${k.remoteHits} hits, ${k.remoteMisses} misses, ${k.remoteErrors} errors, ${k.remoteBadSignatures} bad signatures (ignored), ` +
     `${k.remoteSkipped} skipped (breaker open); ${ms(k.remoteMs)} waited\n` +
     `  writes          ${k.remoteWrites} written, ${k.remoteWriteErrors} failed, ${k.remoteDropped} dropped; ${ms(k.remoteWriteMs)} in the background\n` +
-    `  bytes           ${bytes(k.remoteBytesIn)} in, ${bytes(k.remoteBytesOut)} out\n`;
+    `  bytes           ${bytes(k.remoteBytesIn)} in, ${bytes(k.remoteBytesOut)} out\n` +
+    `  saved           ${s1(k.remoteSavedMs)} of compiling by team hits (their original compile times) for ${ms(k.remoteMs)} of waiting\n`;
 }
 
 /** `ptxd cache serve`: runs until SIGINT/SIGTERM. */
 export async function serveCommand(a: { port: number; host: string; dir?: string; writeKeyFile?: string }): Promise<number> {
-  const { startObjectServer } = await import('../service/store/remote/serve');
+  const { startObjectServer, emptyServeCounters } = await import('../service/store/remote/serve');
+  const counters = emptyServeCounters();
   let writeKey = process.env.PTXD_REMOTE_WRITE_KEY || undefined;
   if (a.writeKeyFile !== undefined) {
     try { writeKey = readFileSync(a.writeKeyFile, 'utf8').trim(); } catch (e) {
@@ -233,7 +235,7 @@ export async function serveCommand(a: { port: number; host: string; dir?: string
   const dir = a.dir ?? join(cacheDir(process.env), 'team-objects');
   let server: import('node:http').Server;
   try {
-    server = await startObjectServer({ dir, host: a.host, port: a.port, writeKey, log: s => err(`${new Date().toISOString()} ${s}\n`) });
+    server = await startObjectServer({ dir, host: a.host, port: a.port, writeKey, counters, log: s => err(`${new Date().toISOString()} ${s}\n`) });
   } catch (e) {
     err(`ptxd: error: cannot serve on ${a.host}:${a.port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
     return 1;
@@ -241,9 +243,16 @@ export async function serveCommand(a: { port: number; host: string; dir?: string
   const addr = server.address() as import('node:net').AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   out(`ptxd cache serve: listening on http://${host}:${addr.port}/ (objects in ${dir}; ` +
-    `${writeKey ? 'writes need the write key' : 'anyone who can connect may write: give a write key'})\n`);
+    `${writeKey ? 'writes need the write key' : 'anyone who can connect may write: give a write key'}; counters at /_stats)\n`);
   await new Promise<void>(resolve => {
-    const stop = () => { server.close(); server.closeAllConnections(); resolve(); };
+    const stop = () => {
+      server.close();
+      server.closeAllConnections();
+      const k = counters;
+      out(`ptxd cache serve: ${k.hits} hits, ${k.misses} misses, ${bytes(k.bytesOut)} sent; ${k.writes} writes, ${bytes(k.bytesIn)} received; ` +
+        `${k.refused} refused (no write key), ${k.tooLarge} too large, ${k.failed} failed\n`);
+      resolve();
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
@@ -256,7 +265,8 @@ export async function statsCommand(json: boolean): Promise<number> {
   const k = r.counters;
   const rate = k.hits + k.misses > 0 ? ` (${((100 * k.hits) / (k.hits + k.misses)).toFixed(1)}% hits)` : '';
   out(`requests          ${k.requests}\n` +
-    `unit cache        ${k.hits} hits, ${k.misses} misses${rate}, ${k.corrupt} corrupt values recompiled, ${k.evictions} evicted\n` +
+    `unit cache        ${k.hits} hits (${k.hits - k.remoteHits} local, ${k.remoteHits} team), ${k.misses} misses${rate}, ${k.corrupt} corrupt values recompiled, ${k.evictions} evicted\n` +
+    `other checkouts   ${k.movedHits} hits compiled at another path or with another module id, moved here (PTXD_BASEDIR)\n` +
     `compile errors    ${k.errors}\n` +
     `false errors      ${k.falseErrors} (ptxd errors the real cicc did not confirm: ptxd defects, listed below)\n` +
     `unsupported units ${k.unsupported}\n` +

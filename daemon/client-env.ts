@@ -7,6 +7,7 @@
 //   PTXD_VERBOSE                            diagnostics on stderr
 //   MAKEFLAGS                               make's -jN and jobserver (protocol/jobserver.ts)
 //   NVCC_APPEND_FLAGS, NVCC_PREPEND_FLAGS   recorded with the unit for `ptxd watch` (watch/records.ts)
+//   PTXD_BASEDIR, PTXD_CONFIG, XDG_CONFIG_HOME   the base directory left out of unit keys (service/relocate.ts)
 //   OUTPUT_ENV_VARS                         anything that changes the output (service/unit-key.ts)
 //   the variable `--trace-env NAME` names   the time offset of nvcc's --time trace
 // scripts/build-native.js passes this list to the native client, which sends only these.
@@ -15,7 +16,8 @@ import { OUTPUT_ENV_VARS } from '../service/unit-key';
 
 export const CLIENT_ENV_VARS: readonly string[] = [
   'PATH', 'CICC_PATH', 'CUDA_HOME', 'CUDA_PATH', 'HOME', 'PTXD_CACHE_DIR', 'PTXD_FALLBACK', 'PTXD_IN_FALLBACK',
-  'PTXD_VERBOSE', 'MAKEFLAGS', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', ...OUTPUT_ENV_VARS,
+  'PTXD_VERBOSE', 'MAKEFLAGS', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', 'PTXD_BASEDIR', 'PTXD_CONFIG', 'XDG_CONFIG_HOME',
+  ...OUTPUT_ENV_VARS,
 ];
 
 /** The variable cicc's `--trace-env NAME` names, if any. */

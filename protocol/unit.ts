@@ -24,6 +24,11 @@ export interface UnitRequest {
    * real cicc's cached result is then looked up with the unit.
    */
   fallback?: { argvKey: string };
+  /**
+   * The checkout's base directory (PTXD_BASEDIR / config "baseDir"): names under it are left out of the
+   * unit key, so that checkouts at other paths share results (service/relocate.ts).
+   */
+  baseDir?: string;
 }
 
 export interface UnitResponse {

@@ -1,13 +1,14 @@
 // The unit key: everything that can change a unit's PTX, stub or diagnostics.
 //   H(format, ptxd version, compiler code hash, libdevice hash, every CompileOptions field, output-relevant
 //     environment variables, the .ii bytes)
+// with the unit's place (base directory, module id) taken out where it only renames (relocate.ts).
 // Options are hashed field by field in sorted order, so a new option can never be silently left out.
 
 import { createHash } from 'node:crypto';
 import type { CompileOptions } from '../compiler/index';
 
 /** Bump when the meaning of a key or value changes. */
-export const KEY_FORMAT = 'ptxd-unit-1';
+export const KEY_FORMAT = 'ptxd-unit-2';
 
 /**
  * Environment variables that change what the compiler produces. None do today; a variable added to

@@ -11,6 +11,7 @@ import { emptyCounters, repairWarning, Store, type Counters, type ProbePolicy } 
 import { quarantine } from './store/guard';
 import { errorName, isCorruption } from './errno';
 import { unitKey } from './unit-key';
+import { baseDirFor, placeFreeKey, relocatePtx, relocateStub, relocateText, samePlace, type Place } from './relocate';
 import { compilerHash, ptxdVersion } from '../protocol/version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
 import { RemoteTier } from './store/remote/tier';
@@ -37,6 +38,22 @@ export interface Lookup {
   /** After compile(): the stub with the placeholder names, for requests that share this compile. */
   keyedStub?: string;
   fallbackKey?: string;
+  /** Where the request compiles (its key leaves this out: a result from elsewhere is moved here). */
+  place?: Place;
+}
+
+/** A result's outputs moved from where they were compiled to `to`; undefined when they cannot be moved exactly. */
+function moved<T extends { ptx: string; stub: string; diagnostics: unknown[] }>(v: T, from: Place | undefined, to: Place | undefined): T | undefined {
+  if (!from || !to || samePlace(from, to)) return v;
+  const ptx = relocatePtx(v.ptx, from, to);
+  const stub = relocateStub(v.stub, from, to);
+  if (ptx === undefined || stub === undefined) return undefined;
+  const diagnostics = v.diagnostics.map(d => {
+    const x = d as Diagnostic;
+    return { ...x, file: relocateText(x.file, from, to), message: relocateText(x.message, from, to),
+      ...(typeof x.sourceLine === 'string' ? { sourceLine: relocateText(x.sourceLine, from, to) } : {}) };
+  });
+  return { ...v, ptx, stub, diagnostics };
 }
 
 // nvcc names the stub and the fatbin include after its temp directory (tmpxft_<pid>_…), so these two
@@ -186,16 +203,22 @@ export class UnitService {
     const store = this.getStore();
     if (!store) return { req, source, lib, options };
     const keyParts = { version: ptxdVersion(), compilerHash: compilerHash(), libdeviceHash: lib?.hash ?? '', options, env: req.env };
-    const key = unitKey({ ...keyParts, source });
+    const free = placeFreeKey(source, options, baseDirFor(req.baseDir, req.options));
+    const place: Place = { baseDir: free.baseDir, moduleId: req.options.moduleId };
+    const key = unitKey({ ...keyParts, options: free.options, source: free.source });
     const fk = req.fallback ? fallbackKey(key, req.fallback.argvKey) : undefined;
-    const withKeys = (response: UnitResponse): Lookup => ({ req, key, response: fk ? { ...response, fallbackKey: fk } : response });
+    const withKeys = (response: UnitResponse): Lookup => ({ req, key, place, response: fk ? { ...response, fallbackKey: fk } : response });
     try {
       const { value, corrupt } = store.get(key);
       if (corrupt) {
         this.pending.corrupt++;
         this.o.log?.(`corrupt cache value ${key.slice(0, 16)} removed; recompiling`);
       }
-      if (value) {
+      const here = value ? moved(value, value.place, place) : undefined;
+      if (here && here !== value && value?.unsupported === undefined) this.pending.movedHits++;
+      if (value && !here) this.o.log?.(`cached unit ${key.slice(0, 16)} cannot be moved from ${value.place?.baseDir} to ${place.baseDir}; recompiling`);
+      if (here) {
+        const value = here;
         // A remembered "ptxd cannot compile this" is no compile saved: not a hit.
         if (value.unsupported === undefined) {
           this.pending.hits++;
@@ -216,7 +239,7 @@ export class UnitService {
     } catch (e) {
       this.storeFailed('read', e);
     }
-    return { req, key, source, lib, options, ...(fk ? { fallbackKey: fk } : {}) };
+    return { req, key, source, lib, options, place, ...(fk ? { fallbackKey: fk } : {}) };
   }
 
   private fromValue(value: UnitValue, o: CompileOptions): UnitResponse {
@@ -314,12 +337,16 @@ export class UnitService {
    */
   async fromRemote(l: Lookup): Promise<UnitResponse | undefined> {
     if (l.response || !l.key || !this.remote) return undefined;
-    const v = await this.remote.get(l.key);
+    const got = await this.remote.get(l.key);
+    if (!got) return undefined;
+    const v = moved(got, got.place, l.place);
     if (!v) return undefined;
     this.pending.hits++;
     this.pending.savedMs += v.compileMs;
+    this.pending.remoteSavedMs += v.compileMs;
+    if (v !== got) this.pending.movedHits++;
     l.keyedStub = v.stub;
-    try { this.pending.evictions += this.store!.put(l.key, v); } catch (e) { this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`); }
+    try { this.pending.evictions += this.store!.put(l.key, { ...v, ...(l.place ? { place: l.place } : {}) }); } catch (e) { this.o.log?.(`cache write failed: ${e instanceof Error ? e.message : String(e)}`); }
     const res = this.fromValue(v, l.req.options);
     if (!v.ok && l.fallbackKey) {
       // The real cicc's result for this call, when a teammate's build ran it.
@@ -410,7 +437,7 @@ export class UnitService {
     if (l.key) l.keyedStub = r.stub;
     const store = this.store;
     if (store && l.key) {
-      const value = { ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, compileMs };
+      const value = { ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, compileMs, ...(l.place ? { place: l.place } : {}) };
       try {
         this.pending.evictions += store.put(l.key, value);
       } catch (e) {
@@ -434,9 +461,13 @@ export class UnitService {
     const fk = waiter.fallbackKey ? { fallbackKey: waiter.fallbackKey } : {};
     if (res.status === 'unsupported') return { ...res, cached: true, warnings: this.warnings(), ...fk };
     if (owner.keyedStub === undefined) return undefined;
+    const mine = { ...res, stub: owner.keyedStub };
+    const here = moved(mine, owner.place, waiter.place);
+    if (!here) return undefined;
+    if (here !== mine) this.pending.movedHits++;
     this.pending.hits++;
     this.pending.savedMs += res.compileMs;
-    return { ...res, stub: realStub(owner.keyedStub, waiter.req.options), cached: true, warnings: this.warnings(), ...fk };
+    return { ...here, stub: realStub(here.stub, waiter.req.options), cached: true, warnings: this.warnings(), ...fk };
   }
 
   handle(req: UnitRequest): UnitResponse {

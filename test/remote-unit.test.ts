@@ -207,6 +207,10 @@ describe('ptxd cache serve and the HTTP backend', () => {
       const res = await fetch(`${srv.url}/%E0%A4%A`);
       expect(res.status).toBe(400);
       expect((await ro.get('unit-abc'))!.length).toBe(big.length);
+      // The server's own counters (`ptxd cache serve` prints them on exit too): 2 object hits, 1 miss, 1 write,
+      // 2 refused, and the bytes of what it sent and took.
+      const st = await (await fetch(`${srv.url}/_stats`)).json();
+      expect(st).toEqual({ hits: 2, misses: 1, writes: 1, refused: 2, tooLarge: 0, failed: 0, bytesOut: 2 * big.length, bytesIn: big.length });
     } finally {
       ro.close(); rw.close(); wrong.close();
     }
@@ -227,7 +231,7 @@ describe('ptxd cache serve and the HTTP backend', () => {
 });
 
 describe('unit keys shared with a team', () => {
-  it('hold no absolute path: the source path name is not keyed (nor seen by the compiler); the module id is', () => {
+  it('hold no absolute path: the source path name is not keyed (nor seen by the compiler); the module id only by its length, and moved on a hit', () => {
     const dir = mkTempDir('remote-key');
     const ii = path.join(dir, 'k.cpp1.ii');
     fs.writeFileSync(ii, '__attribute__((global)) void k() {}\n');
@@ -242,7 +246,12 @@ describe('unit keys shared with a team', () => {
       expect(svc.handle({ input: ii, options: { ...o, origSrcPathName: '/home/alice/proj/k.cu' }, env: {} }).cached).toBe(false);
       expect(svc.handle({ input: ii, options: { ...o, origSrcPathName: '/builds/ci/proj/k.cu' }, env: {} }).cached).toBe(true);
       expect(seen.map(x => x.origSrcPathName)).toEqual(['']);
-      expect(svc.handle({ input: ii, options: { ...o, moduleId: '_2_k' }, env: {} }).cached).toBe(false);
+      // Another id of the same length: the cached result with the id swapped (service/relocate.ts), as a compile with it gives.
+      const moved = svc.handle({ input: ii, options: { ...o, moduleId: '_2_k' }, env: {} });
+      expect(moved.cached).toBe(true);
+      expect(moved.ptx).toBe('// _2_k\n');
+      expect(svc.handle({ input: ii, options: { ...o, moduleId: '_22_k' }, env: {} }).cached).toBe(false);
+      expect(seen.map(x => x.moduleId)).toEqual(['_1_k', '_22_k']);
     } finally {
       svc.close();
     }

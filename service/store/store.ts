@@ -51,13 +51,17 @@ export interface Counters {
   remoteMs: number;
   /** Milliseconds of background writes. */
   remoteWriteMs: number;
+  /** Milliseconds of compiling that team hits avoided (their original compile times; part of savedMs). */
+  remoteSavedMs: number;
+  /** Hits (local or team) compiled at another checkout path or with another module id, moved here (service/relocate.ts). */
+  movedHits: number;
 }
 
 export function emptyCounters(): Counters {
   return {
     requests: 0, hits: 0, misses: 0, corrupt: 0, unsupported: 0, errors: 0, falseErrors: 0, fallbackHits: 0, compileMs: 0, savedMs: 0, evictions: 0,
     remoteHits: 0, remoteMisses: 0, remoteErrors: 0, remoteBadSignatures: 0, remoteSkipped: 0, remoteWrites: 0, remoteWriteErrors: 0,
-    remoteDropped: 0, remoteBytesIn: 0, remoteBytesOut: 0, remoteMs: 0, remoteWriteMs: 0,
+    remoteDropped: 0, remoteBytesIn: 0, remoteBytesOut: 0, remoteMs: 0, remoteWriteMs: 0, remoteSavedMs: 0, movedHits: 0,
   };
 }
 

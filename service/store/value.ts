@@ -19,6 +19,8 @@ export interface UnitValue {
   unsupported?: string;
   /** The real cicc's result for a unit ptxd could not compile or wrongly rejected (cicc/fallback.ts). */
   real?: { files: Record<string, string>; stderr: string };
+  /** Where the unit was compiled, when its key left the place out (service/relocate.ts): a hit elsewhere moves it. */
+  place?: { baseDir: string; moduleId: string };
 }
 
 const MAGIC = Buffer.from('PXU1', 'latin1');
@@ -33,6 +35,7 @@ export function encodeValue(v: UnitValue): Buffer {
   const payload = packr.pack({
     ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: v.compileMs,
     ...(v.unsupported !== undefined ? { unsupported: v.unsupported } : {}), ...(v.real ? { real: v.real } : {}),
+    ...(v.place ? { place: v.place } : {}),
   });
   const head = Buffer.alloc(HEADER);
   MAGIC.copy(head, 0);
@@ -56,9 +59,12 @@ export function decodeValue(buf: Uint8Array): UnitValue | undefined {
     if (real !== undefined && (typeof real !== 'object' || real === null || typeof real.stderr !== 'string' || typeof real.files !== 'object' || real.files === null ||
       Object.values(real.files).some(f => typeof f !== 'string'))) return undefined;
     if (v.unsupported !== undefined && typeof v.unsupported !== 'string') return undefined;
+    const place = v.place;
+    if (place !== undefined && (typeof place !== 'object' || place === null || typeof place.baseDir !== 'string' || typeof place.moduleId !== 'string')) return undefined;
     return {
       ok: v.ok, ptx: v.ptx, stub: v.stub, diagnostics: v.diagnostics, compileMs: Number(v.compileMs) || 0,
       ...(v.unsupported !== undefined ? { unsupported: v.unsupported } : {}), ...(real ? { real: { files: { ...real.files }, stderr: real.stderr } } : {}),
+      ...(place ? { place: { baseDir: place.baseDir, moduleId: place.moduleId } } : {}),
     };
   } catch {
     return undefined;

@@ -95,7 +95,7 @@ const CUDA_TOOLS = { nvcc: 'bin/nvcc', ptxas: 'bin/ptxas', cicc: 'nvvm/bin/cicc'
 const LLVM_TOOLS = ['llvm-as', 'llvm-dis', 'llvm-bcanalyzer', 'opt', 'llc', 'lli', 'FileCheck'] as const;
 const LLVM_VERSIONS = [18, 17, 16, 15, 14];
 /** Other programs the tests run: on PATH, then the standard directories (nginx lives in /usr/sbin, often off PATH). */
-const SYSTEM_TOOLS = ['gcc', 'make', 'cmake', 'ninja', 'redis-server', 'redis-cli', 'nginx', 'time'] as const;
+const SYSTEM_TOOLS = ['gcc', 'make', 'cmake', 'ninja', 'redis-server', 'redis-cli', 'nginx', 'time', 'ccache', 'sccache'] as const;
 const STANDARD_DIRS = ['/usr/local/bin', '/usr/bin', '/usr/sbin', '/bin', '/sbin'];
 
 export type ToolName = keyof typeof CUDA_TOOLS | (typeof LLVM_TOOLS)[number] | (typeof SYSTEM_TOOLS)[number];

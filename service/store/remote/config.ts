@@ -48,6 +48,19 @@ interface FileRemote {
   queueLimit?: unknown; ttlSeconds?: unknown;
 }
 
+/**
+ * The checkout's base directory for path-independent unit keys (service/relocate.ts): PTXD_BASEDIR, else the
+ * config file's top-level "baseDir"; undefined when neither is set or the file cannot be read as JSON (the
+ * key then keeps the path, which is never wrong).
+ */
+export function baseDirSetting(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.PTXD_BASEDIR !== undefined) return env.PTXD_BASEDIR || undefined;
+  let j: unknown;
+  try { j = JSON.parse(readFileSync(configPath(env), 'utf8')); } catch { return undefined; }
+  const b = (j as { baseDir?: unknown } | null)?.baseDir;
+  return typeof b === 'string' && b ? b : undefined;
+}
+
 /** The config file's "remote" object ({} when there is no file); throws with a message when it is malformed. */
 function readFileConfig(path: string): FileRemote {
   let text: string;

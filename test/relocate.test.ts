@@ -1,0 +1,106 @@
+// Path-independent unit keys (service/relocate.ts): one unit kept at two checkouts of different absolute
+// paths and lengths, compiled by real nvcc with -lineinfo (--keep: the real cicc's .ii, module id, PTX and
+// stub at each path). The real cicc is the oracle for the rewrite: its PTX and stub at the first path,
+// moved to the second, must be byte-identical to its own output at the second (and back). ptxd's own
+// outputs at the two paths must move the same way, and the two keys must be equal. A unit whose device
+// code holds __FILE__ (an assert) keeps the path in its key.
+
+import { describe, it, expect } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PTXD_CICC, mkTempDir, requireTool, run, skipReason } from './helpers/tools';
+import { baseDirFor, placeFreeKey, relocatePtx, relocateStub, type Place } from '../service/relocate';
+import { defaultOptions } from '../compiler/options';
+
+const skip = skipReason('nvcc', 'ptxas');
+
+const RENAMES = `
+namespace { __device__ int counter; __global__ void bump(int *p) { atomicAdd(&counter, 1); p[0] = counter; } }
+static __device__ float table[4];
+__device__ int shared_total;
+__global__ void scale(float *x) { int i = threadIdx.x; if (i < 4) x[i] = table[i] * shared_total; }
+void launch(float *x, int *p) { scale<<<1, 4>>>(x); bump<<<1, 1>>>(p); }
+`;
+const ASSERTS = `
+#include <cassert>
+__global__ void check(int *p, int n) { assert(p[threadIdx.x] < n); }
+void launch(int *p) { check<<<1, 1>>>(p, 3); }
+`;
+
+interface Kept { dir: string; base: string; ii: Buffer; moduleId: string; ptx: string; stub: string; file: string }
+
+/** The unit at `<base>/proj/<name>`, built by real nvcc -lineinfo with its intermediate files kept. */
+function keep(base: string, name: string, text: string): Kept {
+  const dir = path.join(base, 'proj');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  const r = run(requireTool('nvcc'), ['-lineinfo', '-arch=sm_75', '-c', file, '-o', path.join(dir, 'u.o'), '--keep', '--keep-dir', dir], { cwd: dir });
+  expect(r.status, r.stderr).toBe(0);
+  const stem = name.replace(/\.cu$/, '');
+  const read = (f: string) => fs.readFileSync(path.join(dir, f));
+  return {
+    dir, base, file, ii: read(`${stem}.cpp1.ii`), moduleId: read(`${stem}.module_id`).toString('latin1').trim(),
+    ptx: read(`${stem}.ptx`).toString('latin1'), stub: read(`${stem}.cudafe1.stub.c`).toString('latin1'),
+  };
+}
+
+/** ptxd's PTX and stub for the kept unit, from the same cicc call nvcc made (cache off, no fallback). */
+function ptxd(k: Kept, stem: string): { ptx: string; stub: string } {
+  const argv = ['--c++17', '--static-host-stub', '--device-hidden-visibility', '--gnu_version=120200', '--display_error_number',
+    '--orig_src_file_name', k.file, '--orig_src_path_name', k.file, '--allow_managed', '-arch', 'compute_75', '-m64', '--no-version-ident',
+    '-ftz=0', '-prec_div=1', '-prec_sqrt=1', '-fmad=1', '--include_file_name', `${stem}.fatbin.c`, '-generate-line-info', '-tused',
+    '--module_id_file_name', `${stem}.module_id`, '--gen_c_file_name', `${stem}.cudafe1.c`, '--stub_file_name', 'p.stub.c',
+    '--gen_device_file_name', `${stem}.cudafe1.gpu`, `${stem}.cpp1.ii`, '-o', 'p.ptx'];
+  const r = run(PTXD_CICC, argv, { cwd: k.dir, env: { ...process.env, PTXD_FALLBACK: 'never', PTXD_DAEMON: '0', PTXD_CACHE: '0' } });
+  expect(r.status, r.stderr).toBe(0);
+  return { ptx: fs.readFileSync(path.join(k.dir, 'p.ptx'), 'latin1'), stub: fs.readFileSync(path.join(k.dir, 'p.stub.c'), 'latin1') };
+}
+
+function keyOf(k: Kept) {
+  const o = { ...defaultOptions(), moduleId: k.moduleId, origSrcFileName: k.file, lineInfo: true, compDir: k.dir };
+  return placeFreeKey(k.ii, o, baseDirFor(k.base, o));
+}
+
+describe.skipIf(skip !== undefined)(`a unit at two checkout paths ${skip ?? ''}`, () => {
+  const root = mkTempDir('relocate');
+  const a = keep(path.join(root, 'alice'), 'renames.cu', RENAMES);
+  const b = keep(path.join(root, 'home', 'bob', 'work'), 'renames.cu', RENAMES);
+  const place = (k: Kept): Place => ({ baseDir: k.base, moduleId: k.moduleId });
+
+  it('the two compiles differ only by renames the real cicc shows, and the keys are equal', () => {
+    expect(a.moduleId).not.toBe(b.moduleId);
+    expect(a.ptx).toContain(a.moduleId);            // anonymous namespace names in PTX
+    expect(a.ptx).toContain(`.file\t1 "${a.file}"`);  // -lineinfo names the source by absolute path
+    expect(a.stub).toContain(a.moduleId);
+    expect(a.ptx).not.toBe(b.ptx);
+    const ka = keyOf(a), kb = keyOf(b);
+    expect(ka.baseDir).toBe(a.base);
+    expect(ka.source.equals(kb.source)).toBe(true);
+    expect(ka.options).toEqual(kb.options);
+  });
+
+  it('the real cicc\'s PTX and stub moved to the other checkout are byte-identical to its compile there', () => {
+    expect(relocatePtx(a.ptx, place(a), place(b))).toBe(b.ptx);
+    expect(relocateStub(a.stub, place(a), place(b))).toBe(b.stub);
+    expect(relocatePtx(b.ptx, place(b), place(a))).toBe(a.ptx);
+    expect(relocateStub(b.stub, place(b), place(a))).toBe(a.stub);
+  });
+
+  it('ptxd\'s PTX and stub move the same way', () => {
+    const pa = ptxd(a, 'renames'), pb = ptxd(b, 'renames');
+    expect(pa.ptx).toContain(a.moduleId);
+    expect(relocatePtx(pa.ptx, place(a), place(b))).toBe(pb.ptx);
+    expect(relocateStub(pa.stub, place(a), place(b))).toBe(pb.stub);
+  });
+
+  it('__FILE__ in device code (an assert) keeps the path in the key; output naming the old place is never moved', () => {
+    const x = keep(path.join(root, 'alice'), 'asserts.cu', ASSERTS);
+    const y = keep(path.join(root, 'home', 'bob', 'work'), 'asserts.cu', ASSERTS);
+    const kx = keyOf(x), ky = keyOf(y);
+    expect(kx.baseDir).toBe('');
+    expect(kx.source.equals(ky.source) && JSON.stringify(kx.options) === JSON.stringify(ky.options)).toBe(false);
+    // The assert's file name is in a string constant: the rewrite refuses rather than guess.
+    expect(relocatePtx(x.ptx, place(x), place(y))).toBeUndefined();
+  });
+});

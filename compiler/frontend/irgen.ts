@@ -17,6 +17,7 @@ import { Unit } from './unit';
 import { ModuleGen } from './codegen';
 import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
 import { closureHostSpelling } from './xlambda';
+import { checkLibraryKernels } from './libkernels';
 import { enclosingFunction, enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate, withLocalConstants } from './hostinst';
 
 export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { module: Module; stub: StubInput; diagnostics: Diagnostic[] } {
@@ -32,6 +33,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 
   // 1. roots
   collectRoots(u, kernels, vars, kernelTemplates);
+  checkLibraryKernels(u);
   const firstSeen = new Map<FuncSym, number>();
   if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates, firstSeen)) if (!kernels.includes(k)) kernels.push(k);
 

@@ -233,7 +233,9 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     if (u.isUserFile(i) && enclosingHostTemplate(u, i) >= 0) return;
     if (next === '<<' || next === '<<<') { for (const f of deducedLaunches(u, i, name)) if (!out.includes(f)) out.push(f); return; }
     if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); return; }
-    if (!u.isUserFile(i) && !explicitInst) return;
+    // a header's own non-template function naming a specialisation (CUB's `EmptyKernel<void>` in PtxVersionUncached):
+    // instantiated with the unit, as cicc does
+    if (!u.isUserFile(i) && !explicitInst && !(next === '<' && enclosingHostTemplate(u, i) < 0 && enclosingFunction(u, i) >= 0)) return;
     const scope = u.index.decls[ents[0]!]!.scope;
     const p = new Parser(u, i + 1, toks.count, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : []);
     // in a host function: the integral constants it declared before (`const int B = 256; k<B><<<...>>>`)

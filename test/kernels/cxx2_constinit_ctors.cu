@@ -3,30 +3,32 @@
 // constructor), a member initialised from an earlier one, a constexpr function in an initialiser, bitfields,
 // an enum member, nested class members and an array member, a copy constructor from a constexpr object,
 // arrays of class objects (listed and default-initialised), a __constant__ object, and CUDA's "empty
-// constructor" (no initialisation: the object stays zero).
+// constructor" (no initialisation: the object stays zero). Every class has a default constructor: nvcc's host
+// side declares each device variable's shadow default-initialised.
 #include <cstdio>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("FAIL cxx2_constinit_ctors: %s (line %d)\n", cudaGetErrorString(e_), __LINE__); return 1; } } while (0)
 
-struct Pair { int a; float b; constexpr Pair(int x, float y) : a(x), b(y) {} };
+struct Pair { int a; float b; Pair() = default; constexpr Pair(int x, float y) : a(x), b(y) {} };
 struct Tag {};
-struct Base { short id; constexpr Base(short i) : id(i) {} };
+struct Base { short id; Base() = default; constexpr Base(short i) : id(i) {} };
 struct Derived : Tag, Base {
   char c = 'q';
   long long big;
   unsigned flags : 5;
   unsigned mode : 3;
+  Derived() = default;
   constexpr Derived(long long v) : Base(11), big(v * 3), flags(9), mode(5) {}
 };
 struct Defaults { int x = 7; double d{-2.5}; bool on = true; };
 struct Holder { Pair p; int arr[3]; Defaults def; constexpr Holder() : p(4, 0.25f), arr{1, 2, 3}, def() {} };
 struct Empty { int v; __device__ Empty() {} };
-struct Copyable { int k; constexpr Copyable(int v) : k(v * 2) {} constexpr Copyable(const Copyable &o) : k(o.k + 1) {} };
-struct Chained { int first; int second; constexpr Chained(int v) : first(v), second(first * 4 + 1) {} };
+struct Copyable { int k; Copyable() = default; constexpr Copyable(int v) : k(v * 2) {} constexpr Copyable(const Copyable &o) : k(o.k + 1) {} };
+struct Chained { int first; int second; Chained() = default; constexpr Chained(int v) : first(v), second(first * 4 + 1) {} };
 enum class Color : unsigned char { red = 3, blue = 200 };
 struct WithEnum { Color c; short s; constexpr WithEnum() : c(Color::blue), s(-5) {} };
 constexpr int triple(int v) { return v * 3; }
-struct UsesFn { int t; constexpr UsesFn(int v) : t(triple(v) + 1) {} };
+struct UsesFn { int t; UsesFn() = default; constexpr UsesFn(int v) : t(triple(v) + 1) {} };
 
 constexpr Copyable source{5};
 

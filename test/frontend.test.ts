@@ -224,6 +224,28 @@ describe('frontend: diagnostics like cicc', () => {
     expect(text + `${r.diagnostics.length} errors detected in the compilation of "bad.cu".\n`).toBe(real.replace(/^.*\n(?=bad\.cu)/, ''));
   });
 
+  it_('dynamic initialisation of __device__/__constant__/__managed__ objects: cicc\'s error at each variable', () => {
+    // not constexpr and not CUDA's "empty constructor" (a mem-initializer, a default member initialiser, a body),
+    // directly, for an array's elements and through an implicit default constructor
+    const src = 'struct Z { int a; __device__ Z() : a(0) {} __device__ Z(int x) : a(x) {} };\n' +
+      'struct W { int a = 1; __device__ W() {} };\nstruct V { int a; __device__ V() { a = 2; } };\nstruct H { Z z; };\n' +
+      '__device__ Z z1;\n__constant__ Z z2;\n__managed__ Z z3(3);\n__device__ Z z4[2];\n__device__ W w;\n__device__ V v;\n__device__ H h;\n' +
+      'struct N { int a; __device__ N() {} };\n__device__ N n;\n__global__ void k(int *o) { o[0] = z1.a + n.a; }\n';
+    const b = nvcc('dyn', src.replace('__managed__ Z z3(3);', '__managed__ Z z3{3};'), 'ptx');
+    const r = frontend(b, 'dyn.cu');
+    const text = r.diagnostics.map(d => formatDiagnostic(d, false)).join('');
+    const real = spawnSync(requireTool('nvcc'), ['-arch=sm_90', '-ptx', 'dyn.cu', '-o', '/dev/null'], { cwd: b.dir, encoding: 'utf8' }).stderr;
+    expect(real).toContain('dynamic initialization is not supported for a __managed__ variable');
+    expect(text + `${r.diagnostics.length} errors detected in the compilation of "dyn.cu".\n`).toBe(real.replace(/^.*\n(?=dyn\.cu)/, ''));
+  });
+
+  it_('a constexpr constructor we cannot evaluate is unsupported, not an error (cicc accepts it)', () => {
+    const src = '__device__ int g;\nstruct P { int *p; int v; constexpr P(int x) : p(&g), v(x) {} };\n__device__ P pv{4};\n__global__ void k(int *o) { o[0] = *pv.p + pv.v; }\n';
+    const b = nvcc('cx', src, 'ptx');
+    expect(b.ptx).toContain('.global .align 8 .u64 pv[2] = {generic(g), 4};');
+    expect(() => frontend(b, 'cx.cu')).toThrow(/constant initialization of a device variable: a pointer member/);
+  });
+
   it_('type errors', () => {
     const b = nvcc('bad2', `struct A { int x; };\n__global__ void k(int *p, A a) {\n  a.y = 1;\n  p = 3.0;\n  int z = a;\n}\n`, 'ptx');
     const r = frontend(b, 'bad2.cu');

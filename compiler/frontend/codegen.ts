@@ -11,6 +11,7 @@ import type { CompileOptions } from '../options';
 import type { Expr, Init, VarSym, FuncSym } from './ast';
 import { type CType, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isFloating, baseOffset } from './ctype';
 import { evalConst } from './consteval';
+import { initRunsConstructor, staticObjectConst } from './constinit';
 import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
 import { classAllocFn } from './parser';
 import { vinfoOf, isPure, secondaryBases, overriderOnPath, type VSlot } from './virtuals';
@@ -224,7 +225,7 @@ export class ModuleGen implements FnHost {
     } else if (v.isExtern) {
       g = newGlobal(name, vt, as, null, { linkage: 'external', align });
     } else {
-      const init = v.init ? this.constInit(v.init, v.ty) : cZero(vt);
+      const init = v.init ? this.varInit(v, v.init) : cZero(vt);
       const internal = v.isStatic || v.storage === 'static-local';
       g = newGlobal(name, vt, as, init, { linkage: internal ? 'internal' : 'external', align, externallyInitialized: !internal && (v.space === 'device' || v.space === 'constant' || v.space === 'managed') });
       if (v.space === 'none') { g.isConstant = true; g.linkage = 'internal'; g.addrSpace = AS.const; (g as { ty: IRType }).ty = ptrTy(AS.const); }
@@ -255,6 +256,17 @@ export class ModuleGen implements FnHost {
   }
 
   // ------------------------------------------------------------------ constant initialisers
+  /** A static variable's initialiser; one that runs constructors is evaluated (constinit.ts) or rejected as cicc does. */
+  private varInit(v: VarSym, init: Init): Const {
+    if (!initRunsConstructor(init)) return this.constInit(init, v.ty);
+    const c = staticObjectConst(init, v.ty, this.u.consts);
+    if (c !== 'dynamic') return c;
+    const space = v.space === 'constant' ? '__constant__' : v.space === 'managed' ? '__managed__' : '__device__';
+    this.u.error(v.pos, 3510, v.storage === 'static-local'
+      ? `dynamic initialization is not supported for a function-scope static ${space} variable within a __device__/__global__ function`
+      : `dynamic initialization is not supported for a ${space} variable`);
+    return cZero(irType(v.ty));
+  }
   constInit(init: Init, ty: CType): Const {
     const it = irType(ty);
     if (init.k === 'zero') return cZero(it);

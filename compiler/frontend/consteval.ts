@@ -15,8 +15,12 @@ type Env = Map<VarSym, CVal>;
  * constexpr calls can be evaluated; env, depth and steps are the state of the calls being evaluated (shared by
  * evaluations nested in them, such as those of a body parsed on demand).
  */
-export interface ConstEval { bodyOf: (f: FuncSym) => Stmt | null; env: Env | null; depth: number; steps: number }
-export const newConstEval = (bodyOf: (f: FuncSym) => Stmt | null): ConstEval => ({ bodyOf, env: null, depth: 0, steps: 0 });
+export interface ConstEval {
+  bodyOf: (f: FuncSym) => Stmt | null; env: Env | null; depth: number; steps: number;
+  /** A member of an object being evaluated (constinit.ts's constructors), when one is. */
+  member: ((e: Expr) => CVal | null) | null;
+}
+export const newConstEval = (bodyOf: (f: FuncSym) => Stmt | null): ConstEval => ({ bodyOf, env: null, depth: 0, steps: 0, member: null });
 /**
  * How deep and how long we evaluate. EDG gives up past 512 nested calls (f(511) folds, f(512) is "expression must
  * have a constant value") or past a complexity budget we do not model, and then a constexpr variable is an error
@@ -105,6 +109,7 @@ export function evalConst(e: Expr, cx: ConstEval): CVal | null {
       const c = evalConst(e.c, cx); if (c === null) return null;
       return (typeof c === 'bigint' ? c !== 0n : c !== 0) ? evalConst(e.a, cx) : evalConst(e.b, cx);
     }
+    case 'member': case 'deref': return cx.member ? cx.member(e) : null;
     case 'comma': { if (!cx.env) return null; if (evalConst(e.a, cx) === null) return null; return evalConst(e.b, cx); }
     default: return null;
   }

@@ -17,6 +17,7 @@ import { Unit } from './unit';
 import { ModuleGen } from './codegen';
 import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
 import { closureHostSpelling } from './xlambda';
+import { checkLibraryKernels } from './libkernels';
 import { enclosingFunction, enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate, withLocalConstants } from './hostinst';
 import { classTemplateLaunches } from './hostmembers';
 
@@ -33,6 +34,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 
   // 1. roots
   collectRoots(u, kernels, vars, kernelTemplates);
+  checkLibraryKernels(u);
   const firstSeen = new Map<FuncSym, number>();
   if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates, firstSeen)) if (!kernels.includes(k)) kernels.push(k);
 
@@ -236,7 +238,9 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
     if (u.isUserFile(i) && enclosingHostTemplate(u, i) >= 0) return;
     if (next === '<<' || next === '<<<') { for (const f of deducedLaunches(u, i, name)) if (!out.includes(f)) out.push(f); return; }
     if (next !== '<') { if (!explicitInst && u.isUserFile(i)) throw new Unsupported(`kernel template ${name} used without template arguments`); return; }
-    if (!u.isUserFile(i) && !explicitInst) return;
+    // a header's own non-template function naming a specialisation (CUB's `EmptyKernel<void>` in PtxVersionUncached):
+    // instantiated with the unit, as cicc does
+    if (!u.isUserFile(i) && !explicitInst && !(next === '<' && enclosingHostTemplate(u, i) < 0 && enclosingFunction(u, i) >= 0)) return;
     const scope = u.index.decls[ents[0]!]!.scope;
     const p = new Parser(u, i + 1, toks.count, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : []);
     // in a host function: the integral constants it declared before (`const int B = 256; k<B><<<...>>>`)

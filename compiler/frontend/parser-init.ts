@@ -348,6 +348,12 @@ export class InitialisationRoom {
       return { k: 'list', ty, items, pos };
     }
     if (args.length === 0) return { k: 'zero', ty };
+    if (braced && ty.k === 'array' && ty.elem.k !== 'array' && !(args.length === 1 && args[0]!.ty.k === 'array')) {
+      // an array member's braced mem-initializer (`arr{1, 2, 3}`): its elements in order
+      if (ty.n !== null && args.length > ty.n) { this.u.error(args[ty.n]!.pos, 146, 'too many initializer values'); return { k: 'expr', e: errExpr(pos) }; }
+      const es = sizeOfC(ty.elem);
+      return { k: 'list', ty, items: args.map((a, i) => ({ off: i * es, path: [i], init: this.initFromExpr(a, ty.elem, a.pos) })), pos };
+    }
     if (args.length > 1) { this.u.error(pos, 146, 'too many initializer values'); return { k: 'expr', e: errExpr(pos) }; }
     return this.initFromExpr(args[0]!, ty, pos);
   }

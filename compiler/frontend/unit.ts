@@ -591,7 +591,12 @@ export class Unit {
       if ((ty.q & Q.Const) && isArith(ty) && init.k === 'expr') noteConstInit(v, init.e, this.consts);
     } else if (ds.extern && v.init === undefined) {
       v.isExtern = true;
-    } else if (!ds.extern) { v.isExtern = false; v.pos = d.pos; if (v.init === undefined) v.init = null; }
+    } else if (!ds.extern) {
+      v.isExtern = false; v.pos = d.pos;
+      // a device object of class type without an initialiser is default-initialised: its default constructor runs
+      // (constant initialisation or cicc's error, constinit.ts)
+      if (v.init === undefined) v.init = v.space === 'device' || v.space === 'constant' || v.space === 'managed' ? p.defaultInit(ty, d.pos) : null;
+    }
     v.ty = ty;
     if (attrs.aligned) (v as VarSym & { align?: number }).align = attrs.aligned;
     return v;

@@ -25,6 +25,7 @@ import type { Tokens } from '../frontend/tokens';
 import { verifiedPrefix } from '../frontend/prelude';
 import type { Index } from '../frontend/index-types';
 import type { FuncSym, VarSym } from '../frontend/ast';
+import { checkLibraryKernels } from '../frontend/libkernels';
 import { Unit } from '../frontend/unit';
 import { ModuleGen } from '../frontend/codegen';
 import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
@@ -200,6 +201,7 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   const templates = new Map<string, number[]>();
   const declOf = new Map<FuncSym | VarSym, number>();
   collectRoots(u, kernels, vars, templates, declOf);
+  checkLibraryKernels(u);
   // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
   const firstSeen = new Map<FuncSym, number>();
   if (templates.size > 0) for (const k of templateKernelInstances(u, templates, firstSeen)) if (!kernels.includes(k)) kernels.push(k);

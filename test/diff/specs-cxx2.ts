@@ -176,4 +176,9 @@ export const SPECS_CXX2: KernelSpec[] = [
     buffers: { di: { type: 'i32', n: 32 * 8 }, df: { type: 'f32', n: 32 * 2 } },
     launches: [{ kernel: 'memberTemplates', grid: 1, block: 32, args: [buf('di'), buf('df')] }],
   },
+  {
+    name: 'cxx2_constinit_ctors',
+    buffers: { dout: { type: 'i32', n: 31 } },
+    launches: [{ kernel: '_Z11readGlobalsPi', grid: 1, block: 1, args: [buf('dout')] }],
+  },
 ];

@@ -281,7 +281,7 @@ const isShuffle = (c: Value): boolean => c.kind === 'asm' && /\bshfl\.sync\b/.te
  * only by the next cleanup). The height of each expression (0 for a constant, one more than its tallest
  * operand, Infinity for anything else) is kept for the round: shared subexpressions are measured once.
  */
-function foldsToConst(heights: Map<Inst, number>, v: Value, depth: number): boolean {
+export function foldsToConst(heights: Map<Inst, number>, v: Value, depth: number): boolean {
   if (v.kind === 'int') return true;
   if (v.kind !== 'inst') return false;
   return heightOf(heights, v) <= depth;
@@ -341,6 +341,8 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions, facts: (
   const h = loop.header;
   const term = h.insts[h.insts.length - 1]!;
   if (term.op !== 'condbr') return false;
+  // #pragma unroll 1 keeps the loop (asked first: such a loop is met again in every round)
+  if (term.unroll === 1) return false;
   const stay = loop.blocks.has(term.targets[0]!) ? 0 : 1;
   if (loop.blocks.has(term.targets[1 - stay]!) || !loop.blocks.has(term.targets[stay]!)) return false;
   const exit = term.targets[1 - stay]!;
@@ -373,9 +375,8 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions, facts: (
     const c = i.ops[0]!;
     if (c.kind === 'asm' && !isShuffle(c) && (c.sideEffects || (!shuffles && !frees()))) return false;
   }
-  // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits
+  // a full pragma (or a count covering every trip) raises the limits
   const pragma = term.unroll;
-  if (pragma === 1) return false;
   const n = tripCount(loop, pre, stay, opts, pragma === undefined ? MAX_TRIPS : pragma === 0 ? PRAGMA_MAX_TRIPS : Math.min(pragma, PRAGMA_MAX_TRIPS));
   if (n === null) return false;
   // without a pragma, the cost of the copies as LLVM counts it (folded induction arithmetic is free), and

@@ -471,7 +471,9 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions, facts: (
   const inCopies = new Set(inserted);
   for (const b of f.blocks) {
     if (inCopies.has(b)) continue;
-    for (const i of b.insts) i.ops = i.ops.map(o => (o.kind === 'inst' && removed.has(o.parent!) ? (lastMap.get(o) ?? o) : o));
+    for (const i of b.insts) {
+      for (let k = 0; k < i.ops.length; k++) { const o = i.ops[k]!; if (o.kind === 'inst' && removed.has(o.parent!)) i.ops[k] = lastMap.get(o) ?? o; }
+    }
   }
   void T;
   return true;

@@ -8,7 +8,7 @@ import { applyReplacements, removeInsts, resolve } from '../analysis/uses';
 import { COMMUTATIVE } from '../analysis/values';
 import { PURE_OPS, distinctObjects, isPureCallee, mayWriteMemory, memLoc } from '../analysis/memory';
 
-interface MemEntry { v: Value; gen: number; loc?: { base: Value; off: number; size: number } | null }
+interface MemEntry { v: Value; loc: { base: Value; off: number; size: number } | null }
 
 export function cse(f: Func): boolean {
   const cfg = buildCFG(f);
@@ -55,27 +55,24 @@ export function cse(f: Func): boolean {
   // each open dominator-tree scope added, removed when it closes (a key is added only when absent)
   const avail = new Map<string, Inst>();
   const scope: string[][] = [];
-  // Available memory values (loads, and stored values for store-to-load forwarding), scoped like the
-  // expression table. Each carries the memory generation it was seen in: a write bumps the generation,
-  // and so does entering a block that other paths may reach (several predecessors), so a load is reused
-  // only when no write can have happened since, on any path (EarlyCSE's rule).
-  const memScope: Map<string, MemEntry>[] = [];
+  // Available memory values (loads, and stored values for store-to-load forwarding): the ones no write can
+  // have changed since they were seen, on any path (EarlyCSE's rule). A write empties the set (a plain store
+  // keeps what is known of bytes it cannot touch), and so does entering a block that other paths may reach
+  // (several predecessors); a block whose only predecessor is its immediate dominator starts from the set
+  // its parent ended with.
   // an address by its base and constant offset: `&o[1]` and `(char *)o + 4` are the same place
   const memKey = (ty: Type, p: Value, loc: { base: Value; off: number } | null): string =>
     loc ? `${tyStr(ty)}|${key(loc.base)}@${loc.off}` : `${tyStr(ty)}|${key(p)}`;
-  const memLookup = (k: string): MemEntry | undefined => { for (let s = memScope.length - 1; s >= 0; s--) { const x = memScope[s]!.get(k); if (x) return x; } return undefined; };
-  let nextGen = 0;
-  // iterative dominator-tree walk with scope push/pop; children inherit the parent's generation at its end
-  const stack: [Block, boolean, number][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, -1]] : [];
+  // iterative dominator-tree walk with scope push/pop; the last child to be walked takes its parent's
+  // final set, the others a copy
+  const stack: [Block, boolean, Map<string, MemEntry> | null, boolean][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, null, false]] : [];
   while (stack.length) {
-    const [b, done, parentGen] = stack.pop()!;
-    if (done) { for (const k of scope.pop()!) avail.delete(k); memScope.pop(); continue; }
+    const [b, done, parentMem, own] = stack.pop()!;
+    if (done) { for (const k of scope.pop()!) avail.delete(k); continue; }
     const table: string[] = [];
     scope.push(table);
-    const mem = new Map<string, MemEntry>();
-    memScope.push(mem);
     const preds = cfg.preds.get(b) ?? [];
-    let gen = preds.length === 1 && parentGen >= 0 && cfg.idom.get(b) === preds[0] ? parentGen : ++nextGen;
+    let mem = parentMem && preds.length === 1 && cfg.idom.get(b) === preds[0] ? (own ? parentMem : new Map(parentMem)) : new Map<string, MemEntry>();
     for (const i of b.insts) {
       for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
       if (PURE_OPS.has(i.op) || (i.op === 'call' && isPureCallee(i.ops[0]!))) {
@@ -85,36 +82,30 @@ export function cse(f: Func): boolean {
       } else if (i.op === 'load' && !i.volatile && !i.ordering) {
         const loc = memLoc(i.ops[0]!, sizeOf(i.ty));
         const k = memKey(i.ty, i.ops[0]!, loc);
-        const prev = memLookup(k);
-        if (prev && prev.gen === gen) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, gen, loc });
+        const prev = mem.get(k);
+        if (prev) { repl.set(i, prev.v); dead.add(i); } else mem.set(k, { v: i, loc });
       } else if (mayWriteMemory(i) || i.op === 'load') {
-        const old = gen;
-        gen = ++nextGen;
         if (i.op === 'store' && !i.volatile && !i.ordering) {
           // a store leaves what is known of other bytes at constant offsets from the same base (a
           // constructor's stores after its vptr store do not hide the vptr from a virtual call; `*log`
           // updates through o + 1 keep o[0] known)
           const at = memLoc(i.ops[1]!, sizeOf(i.ops[0]!.ty));
           if (at) {
-            const seen = new Set<string>();
-            for (let s = memScope.length - 1; s >= 0; s--) for (const [k, x] of memScope[s]!) {
-              if (seen.has(k)) continue;
-              seen.add(k);
-              if (x.gen !== old || !x.loc) continue;
-              const disjoint = x.loc.base === at.base
+            for (const [k, x] of mem) {
+              const disjoint = x.loc && (x.loc.base === at.base
                 ? x.loc.off + x.loc.size <= at.off || at.off + at.size <= x.loc.off
-                : distinctObjects(x.loc.base, at.base);
-              if (disjoint) mem.set(k, { ...x, gen });
+                : distinctObjects(x.loc.base, at.base));
+              if (!disjoint) mem.delete(k);
             }
-          }
+          } else mem.clear();
           // a plain store makes its value available to later loads of the same address and type
-          mem.set(memKey(i.ops[0]!.ty, i.ops[1]!, at), { v: i.ops[0]!, gen, loc: at });
-        }
+          mem.set(memKey(i.ops[0]!.ty, i.ops[1]!, at), { v: i.ops[0]!, loc: at });
+        } else mem.clear();
       }
     }
     const ch = cfg.children.get(b) ?? [];
-    stack.push([b, true, -1]);
-    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false, gen]);
+    stack.push([b, true, null, false]);
+    for (let c = ch.length - 1; c >= 0; c--) stack.push([ch[c]!, false, mem, c === ch.length - 1]);
   }
   applyReplacements(f, repl);
   removeInsts(f, dead);

@@ -96,7 +96,7 @@ function dynRegion(g: Inst, off: number, allocTy: Type): { start: number; size: 
 export function sroa(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
-  let users = useMap(f);
+  let users = useMap(f, true);
   let changed = false;
   for (const a of entry.insts.slice()) {
     if (a.op !== 'alloca' || !a.srcTy || (a.srcTy.k !== 'struct' && a.srcTy.k !== 'array')) continue;
@@ -113,15 +113,16 @@ export function sroa(f: Func): boolean {
     if (!uses.every(u => usable(u, outside, regions))) continue;
     split(f, a, outside, uses, regions);
     changed = true;
-    users = useMap(f); // a split rewrites other allocas' uses (copies), so recompute
+    users = useMap(f, true); // a split rewrites other allocas' uses (copies), so recompute
   }
   return changed;
 }
 
-function useMap(f: Func): Map<Value, Inst[]> {
+/** The users of every instruction, or only of allocas and geps (all that collectUses walks through). */
+function useMap(f: Func, addressesOnly = false): Map<Value, Inst[]> {
   const users = new Map<Value, Inst[]>();
   for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) {
-    if (o.kind !== 'inst') continue;
+    if (o.kind !== 'inst' || (addressesOnly && o.op !== 'alloca' && o.op !== 'gep')) continue;
     let l = users.get(o); if (!l) users.set(o, l = []); l.push(i);
   }
   return users;

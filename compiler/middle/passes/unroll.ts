@@ -170,20 +170,41 @@ function unrolledCost(loop: Loop): number {
 }
 
 /**
+ * What one round of unrolling reads of the whole function, computed once per round (the function does not
+ * change while loops are only examined): how deep each index's constant arithmetic is, and the blocks
+ * holding a gep whose index changes at run time, by the local array it indexes.
+ */
+interface RoundFacts { heights: Map<Inst, number>; entry: Block; dynamicGeps: Map<Inst, Set<Block>> }
+
+function roundFacts(f: Func): RoundFacts {
+  const facts: RoundFacts = { heights: new Map(), entry: f.blocks[0]!, dynamicGeps: new Map() };
+  for (const b of f.blocks) for (const i of b.insts) {
+    if (i.op !== 'gep' || !dynamicIndex(facts, i)) continue;
+    const r = rootOf(i.ops[0]!);
+    if (!isLocalArray(facts, r)) continue;
+    let s = facts.dynamicGeps.get(r);
+    if (!s) { s = new Set(); facts.dynamicGeps.set(r, s); }
+    s.add(b);
+  }
+  return facts;
+}
+
+const rootOf = (v: Value): Value => { while (v.kind === 'inst' && (v.op === 'gep' || v.op === 'addrspacecast' || v.op === 'bitcast')) v = v.ops[0]!; return v; };
+const isLocalArray = (facts: RoundFacts, v: Value): v is Inst => v.kind === 'inst' && v.op === 'alloca' && v.parent === facts.entry;
+const dynamicIndex = (facts: RoundFacts, i: Inst): boolean =>
+  i.ops.slice(1).some(x => (x.kind === 'inst' && !foldsToConst(facts.heights, x, 3 * MAX_TRIPS)) || x.kind === 'arg');
+
+/**
  * Does unrolling the loop take a per-thread array out of local memory? It indexes an alloca with a value
  * that changes per iteration, and every other access to that alloca uses constant indices (after
  * unrolling, all of them are constant and SROA can split the array).
  */
-function indexesLocalArray(f: Func, loop: Loop): boolean {
-  const entry = f.blocks[0]!;
-  const rootOf = (v: Value): Value => { while (v.kind === 'inst' && (v.op === 'gep' || v.op === 'addrspacecast' || v.op === 'bitcast')) v = v.ops[0]!; return v; };
-  const dynamic = (i: Inst): boolean => i.ops.slice(1).some(x => (x.kind === 'inst' && !foldsToConst(x, 3 * MAX_TRIPS)) || x.kind === 'arg');
-  const isLocalArray = (v: Value): v is Inst => v.kind === 'inst' && v.op === 'alloca' && v.parent === entry;
+function indexesLocalArray(facts: RoundFacts, loop: Loop): boolean {
   const arrays = new Set<Inst>();
   for (const b of loop.blocks) for (const i of b.insts) {
-    if (i.op !== 'gep' || !dynamic(i)) continue;
+    if (i.op !== 'gep' || !dynamicIndex(facts, i)) continue;
     const base = rootOf(i.ops[0]!);
-    if (isLocalArray(base)) arrays.add(base);
+    if (isLocalArray(facts, base)) arrays.add(base);
   }
   // a pointer stepping through the array (`for (p = a.begin(); p != a.end(); ++p)`, std::equal over two arrays)
   const latchIn = (phi: Inst): Value | undefined => phi.ops[phi.targets.indexOf(loop.latch)];
@@ -195,13 +216,10 @@ function indexesLocalArray(f: Func, loop: Loop): boolean {
     for (let k = 0; k < phi.ops.length; k++) {
       if (loop.blocks.has(phi.targets[k]!)) continue;
       const base = rootOf(phi.ops[k]!);
-      if (isLocalArray(base)) arrays.add(base);
+      if (isLocalArray(facts, base)) arrays.add(base);
     }
   }
-  for (const b of f.blocks) {
-    if (loop.blocks.has(b)) continue;
-    for (const i of b.insts) if (i.op === 'gep' && dynamic(i)) { const r = rootOf(i.ops[0]!); if (r.kind === 'inst') arrays.delete(r); }
-  }
+  for (const a of arrays) for (const b of facts.dynamicGeps.get(a) ?? []) if (!loop.blocks.has(b)) { arrays.delete(a); break; }
   return arrays.size > 0;
 }
 
@@ -258,11 +276,44 @@ function throughExitPhi(u: ExitUse): void {
 
 const isShuffle = (c: Value): boolean => c.kind === 'asm' && /\bshfl\.sync\b/.test(c.text);
 
-/** Integer arithmetic on constants (an index in an already unrolled copy, folded only by the next cleanup). */
-function foldsToConst(v: Value, depth: number): boolean {
+/**
+ * Integer arithmetic on constants within `depth` operations (an index in an already unrolled copy, folded
+ * only by the next cleanup). The height of each expression (0 for a constant, one more than its tallest
+ * operand, Infinity for anything else) is kept for the round: shared subexpressions are measured once.
+ */
+export function foldsToConst(heights: Map<Inst, number>, v: Value, depth: number): boolean {
   if (v.kind === 'int') return true;
-  if (v.kind !== 'inst' || depth === 0 || !FOLDABLE.has(v.op)) return false;
-  return v.ops.every(o => foldsToConst(o, depth - 1));
+  if (v.kind !== 'inst') return false;
+  return heightOf(heights, v) <= depth;
+}
+
+function heightOf(heights: Map<Inst, number>, root: Inst): number {
+  const known = heights.get(root);
+  if (known !== undefined) return known;
+  // post-order without recursion: long chains of arithmetic must not exhaust the stack
+  // (a cycle of arithmetic, possible only in unreachable code, never folds)
+  const stack: Inst[] = [root];
+  const open = new Set<Inst>();
+  while (stack.length) {
+    const i = stack[stack.length - 1]!;
+    if (heights.has(i)) { stack.pop(); continue; }
+    if (!FOLDABLE.has(i.op)) { heights.set(i, Infinity); stack.pop(); continue; }
+    open.add(i);
+    let h = 0, pending = false;
+    for (const o of i.ops) {
+      if (o.kind === 'int') continue;
+      if (o.kind !== 'inst') { h = Infinity; continue; }
+      const oh = heights.get(o);
+      if (oh !== undefined) h = Math.max(h, oh);
+      else if (open.has(o)) h = Infinity;
+      else { stack.push(o); pending = true; }
+    }
+    if (pending) continue;
+    heights.set(i, h + 1);
+    open.delete(i);
+    stack.pop();
+  }
+  return heights.get(root)!;
 }
 const FOLDABLE = new Set(['add', 'sub', 'mul', 'shl', 'and', 'or', 'xor', 'sext', 'zext', 'trunc']);
 
@@ -274,9 +325,11 @@ export function unrollLoops(f: Func, opts: CompileOptions): boolean {
   for (let round = 0; round < 1000; round++) {
     if (funcSize(f) > FUNC_SIZE_LIMIT) break;
     const cfg = buildCFG(f);
+    let facts: RoundFacts | null = null;
+    const roundOnce = (): RoundFacts => (facts ??= roundFacts(f));
     let did = false;
     for (const loop of loopsOf(cfg)) {
-      if (tryUnroll(f, cfg, loop, opts)) { did = true; break; }
+      if (tryUnroll(f, cfg, loop, opts, roundOnce)) { did = true; break; }
     }
     if (!did) break;
     changed = true;
@@ -284,10 +337,12 @@ export function unrollLoops(f: Func, opts: CompileOptions): boolean {
   return changed;
 }
 
-function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean {
+function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions, facts: () => RoundFacts): boolean {
   const h = loop.header;
   const term = h.insts[h.insts.length - 1]!;
   if (term.op !== 'condbr') return false;
+  // #pragma unroll 1 keeps the loop (asked first: such a loop is met again in every round)
+  if (term.unroll === 1) return false;
   const stay = loop.blocks.has(term.targets[0]!) ? 0 : 1;
   if (loop.blocks.has(term.targets[1 - stay]!) || !loop.blocks.has(term.targets[stay]!)) return false;
   const exit = term.targets[1 - stay]!;
@@ -309,24 +364,30 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   // `shfl.sync` asm by the headers) is unrolled, as cicc does, with the conversions around the shuffle.
   // Otherwise inline asm without side effects (the fp16 conversions of cuda_fp16.hpp) is unrolled only
   // when that takes an array out of local memory: cicc counts asm as costly and keeps such loops otherwise.
-  const frees = indexesLocalArray(f, loop);
+  // asked only where the answer matters: it reads the whole function
+  let freesMemo: boolean | undefined;
+  const frees = (): boolean => (freesMemo ??= indexesLocalArray(facts(), loop));
   const shuffles = [...loop.blocks].some(b => b.insts.some(i => i.op === 'call' && i.ops[0]!.kind === 'asm' && isShuffle(i.ops[0])));
   // a loop with early exits grows more when copied (every copy keeps its exit): only to free an array
-  if (earlyExits.size > 0 && !frees) return false;
+  if (earlyExits.size > 0 && !frees()) return false;
   for (const b of loop.blocks) for (const i of b.insts) {
     if (i.op !== 'call') continue;
     const c = i.ops[0]!;
-    if (c.kind === 'asm' && !isShuffle(c) && (c.sideEffects || (!frees && !shuffles))) return false;
+    if (c.kind === 'asm' && !isShuffle(c) && (c.sideEffects || (!shuffles && !frees()))) return false;
   }
-  // #pragma unroll 1 keeps the loop; a full pragma (or a count covering every trip) raises the limits
+  // a full pragma (or a count covering every trip) raises the limits
   const pragma = term.unroll;
-  if (pragma === 1) return false;
   const n = tripCount(loop, pre, stay, opts, pragma === undefined ? MAX_TRIPS : pragma === 0 ? PRAGMA_MAX_TRIPS : Math.min(pragma, PRAGMA_MAX_TRIPS));
   if (n === null) return false;
-  const limit = pragma !== undefined ? PRAGMA_SIZE_LIMIT : frees ? SIZE_LIMIT_LOCAL_ARRAY : SIZE_LIMIT;
   // without a pragma, the cost of the copies as LLVM counts it (folded induction arithmetic is free), and
   // never more than eight times the instructions we would copy
-  if (pragma !== undefined ? n * loopSize(loop) > limit : n * unrolledCost(loop) > limit || n * loopSize(loop) > 8 * limit) return false;
+  if (pragma !== undefined) {
+    if (n * loopSize(loop) > PRAGMA_SIZE_LIMIT) return false;
+  } else {
+    const cost = n * unrolledCost(loop), size = n * loopSize(loop);
+    const within = (limit: number): boolean => cost <= limit && size <= 8 * limit;
+    if (!within(SIZE_LIMIT) && !(within(SIZE_LIMIT_LOCAL_ARRAY) && frees())) return false;
+  }
 
   for (const u of lcssa) throughExitPhi(u);
   const body = f.blocks.filter(b => loop.blocks.has(b));
@@ -410,7 +471,9 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions): boolean
   const inCopies = new Set(inserted);
   for (const b of f.blocks) {
     if (inCopies.has(b)) continue;
-    for (const i of b.insts) i.ops = i.ops.map(o => (o.kind === 'inst' && removed.has(o.parent!) ? (lastMap.get(o) ?? o) : o));
+    for (const i of b.insts) {
+      for (let k = 0; k < i.ops.length; k++) { const o = i.ops[k]!; if (o.kind === 'inst' && removed.has(o.parent!)) i.ops[k] = lastMap.get(o) ?? o; }
+    }
   }
   void T;
   return true;

@@ -20,6 +20,7 @@ import type { UnitOrigin } from '../protocol/unit';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler } from './scheduler/scheduler';
 import { splitEnabled } from './scheduler/split';
+import { seedDelayMs } from './scheduler/seed';
 import type { PoolStatus } from '../protocol/status';
 import { DaemonConnection } from '../protocol/connection';
 import { buildStamp, compilerHash, ptxdVersion } from '../protocol/version';
@@ -75,7 +76,7 @@ export class Daemon {
     this.scheduler = new Scheduler(poolSize(o.env));
     const service = this.service, scheduler = this.scheduler;
     this.misses = new Misses({
-      service, scheduler, split: splitEnabled(o.env),
+      service, scheduler, split: splitEnabled(o.env), seedDelayMs: seedDelayMs(o.env),
       pool: () => this.pool!,
       send: (c, m) => this.send(c, m),
       logLine: s => this.logLine(s),

@@ -38,7 +38,8 @@ export interface PoolStatus extends SchedulerStats {
   phaseMs: PhaseTimes;
   /** Incremental compiles (compiler/incremental/): kernels compiled vs reused from the piece store, summed. */
   /** byText: the units among them whose edit since their last compile lay inside kernel bodies only (found by comparing texts). */
-  roots?: { compiled: number; reused: number; byText?: number };
+  /** seeded: units whose kernels the daemon compiled while idle after a whole first compile (seededKernels kernels); seedsQueued: units waiting for that. */
+  roots?: { compiled: number; reused: number; byText?: number; seeded?: number; seededKernels?: number; seedsQueued?: number };
   /** The latest compile: its roots compiled and reused (absent when it compiled whole), whether by text, and its phase times (ms). */
   last?: { compiled?: string[]; reused?: string[]; byText?: boolean; phaseMs: PhaseTimes };
 }

@@ -42,6 +42,11 @@ export interface PoolStatus extends SchedulerStats {
   roots?: { compiled: number; reused: number; byText?: number; seeded?: number; seededKernels?: number; seedsQueued?: number };
   /** The latest compile: its roots compiled and reused (absent when it compiled whole), whether by text, and its phase times (ms). */
   last?: { compiled?: string[]; reused?: string[]; byText?: boolean; phaseMs: PhaseTimes };
+  /**
+   * The compile workers' caches under the memory budget (service/memory.ts): PTXD_MEMORY, what each cache holds
+   * (summed over the workers, as of their last job or idle release; bytes are estimates), and the items dropped.
+   */
+  memory?: { budgetBytes: number; held: Record<string, { entries: number; bytes: number }>; dropped: number };
 }
 
 /** The team cache (service/store/remote/), when one is configured. */

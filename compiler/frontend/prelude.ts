@@ -24,7 +24,6 @@ import { PRE_INTERNED, lexFrom, nameTable, trimNameTable, type LexResume, type N
 import { skim, nameMap, type Frame, type NamespaceMap } from './skim';
 import { Tok } from './tokens';
 import type { DeclEntry, Index } from './index-types';
-import type { Evictable } from '../memory';
 
 export interface PreludeOptions {
   /** Units remembered at most (least recently used dropped first). Default 4. */
@@ -126,7 +125,7 @@ export function verifiedPrefix(lexed: PreludeLexed): { entry: object; delta: num
   return hit ? { entry: hit.entry, delta: hit.delta, head: lexed.head.len, end: hit.entry.cps[hit.cp].offset + hit.delta } : null;
 }
 
-export class PreludeCache implements Evictable {
+export class PreludeCache {
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly spacing: number;
@@ -148,7 +147,7 @@ export class PreludeCache implements Evictable {
 
   clear(): void { this.entries = []; }
 
-  // Evictable (compiler/memory.ts): entries are kept least recently used first
+  // what a memory budget needs (compiler/memory.ts Evictable): entries are kept least recently used first
   held(): { entries: number; bytes: number } { return { entries: this.entries.length, bytes: this.entries.reduce((a, e) => a + e.bytes, 0) }; }
   oldestUse(): number | undefined { return this.entries[0]?.used; }
   dropOldest(): void { if (this.entries.shift()) this.st.evicted++; }

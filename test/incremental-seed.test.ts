@@ -16,6 +16,8 @@ import { Scheduler } from '../daemon/scheduler/scheduler';
 import { Seeds, seedDelayMs } from '../daemon/scheduler/seed';
 import { SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './helpers/incremental-fixture';
 import { multiKernelSource } from '../bench/common';
+import { PTXD_CICC_BIN, ptxd, runAsync, sandbox, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
+import { ciccArgv, prepareUnit } from './helpers/tools';
 
 process.env.PTXD_FALLBACK = 'never';
 
@@ -23,7 +25,8 @@ const DIST_WORKER = path.join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.
 const skip = skipReason('nvcc') ?? (fs.existsSync(DIST_WORKER) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');
 
 const pools: Pool[] = [];
-afterAll(async () => { for (const p of pools) await p.close(); });
+const sandboxes: DaemonSandbox[] = [];
+afterAll(async () => { for (const p of pools) await p.close(); for (const sb of sandboxes) await stopDaemon(sb); });
 
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
 
@@ -95,4 +98,32 @@ describe.skipIf(skip !== undefined)(`the first edit after a clean build ${skip ?
       fs.rmSync(parts.dir, { recursive: true, force: true });
     }));
   }, 900_000);
+});
+
+type Roots = { seeded?: number; seededKernels?: number; seedsQueued?: number };
+const daemonStats = (sb: DaemonSandbox) => JSON.parse(ptxd(sb, ['stats', '--json']).out) as { daemon: { scheduler: { roots?: Roots; last?: { compiled?: string[]; reused?: string[] } } } };
+
+describe.skipIf(skip !== undefined)(`the daemon seeds while idle ${skip ?? ''}`, () => {
+  it('a clean build of a 20-kernel unit, the daemon idle, then one kernel edited: that kernel alone compiles', async () => {
+    const sb = sandbox('seed', { PTXD_SEED: '1', PTXD_SEED_DELAY_MS: '0', PTXD_WORKERS: '1' });
+    sandboxes.push(sb);
+    const dir = mkTempDir('seed-daemon');
+    const cu = path.join(dir, 'u20.cu');
+    const build = async (text: string, out: string) => {
+      fs.writeFileSync(cu, text);
+      const u = prepareUnit(cu, 90);
+      fs.mkdirSync(out, { recursive: true });
+      const r = await runAsync(process.execPath, [PTXD_CICC_BIN, u.realCicc, ...ciccArgv(u, out)], { env: sb.env });
+      expect(r.code, r.err).toBe(0);
+    };
+    await build(multiKernelSource(20), path.join(dir, 'o1'));
+    // not a timed assertion: the seeding compile takes what it takes; this only bounds a hang
+    expect(await waitFor(() => daemonStats(sb).daemon.scheduler.roots?.seeded === 1, 240_000)).toBe(true);
+    expect(daemonStats(sb).daemon.scheduler.roots).toMatchObject({ seeded: 1, seededKernels: 20, seedsQueued: 0 });
+    await build(multiKernelSource(20).replace('sh[0] * 7.5f', 'sh[0] * 7.25f'), path.join(dir, 'o2'));
+    const last = daemonStats(sb).daemon.scheduler.last!;
+    expect(last.compiled?.map(shortName)).toEqual(['k7']);
+    expect(last.reused?.length).toBe(19);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 600_000);
 });

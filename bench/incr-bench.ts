@@ -4,6 +4,10 @@
 //           what an edit costs without per-root caching;
 //   edit  - the same unit after editing one kernel's body (a new constant each run, so exactly one kernel is
 //           recompiled), through a warm piece store (compiler/incremental/);
+//   first - the first edit after a clean build: a fresh piece store, the unit's first compile (whole, as a fresh
+//           build compiles it), the daemon's compile of its kernels while idle (daemon/scheduler/seed.ts; timed
+//           apart as `seed`: idle time, not an edit's), then the edit of one kernel;
+//   first0 - the same first edit without that seeding (how the first edit went before it: every kernel compiled);
 //   cicc  - the real cicc on the unchanged unit (a process per run, as nvcc runs it, started from a child process:
 //           processRunner() in common.ts says why).
 // On Linux it also prints the mean time full and edit spent on a CPU (main thread), which a loaded machine
@@ -87,6 +91,8 @@ async function main(): Promise<number> {
   for (let i = 0; i < 2; i++) compileUnit(ii, opts, { libdevice, prelude });
 
   const full: number[] = [], edit: number[] = [], cicc: number[] = [];
+  const first: number[] = [], first0: number[] = [], seed: number[] = [];
+  const unused: number[] = [];
   const fullCpu: number[] = [], editCpu: number[] = [];
   // edited texts and their incremental PTX, checked against clean compiles after the timed runs (a cold compile
   // in between would leave garbage that the next timed compiles collect)
@@ -110,6 +116,20 @@ async function main(): Promise<number> {
       if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions)}`); return 1; }
       checks.push([text, res!.ptx]);
       phases.push(res!.times);
+      // the first edit after a clean build, seeded and not (each on a store of its own)
+      for (const seeded of [true, false]) {
+        const fresh = new MemoryPieceStore();
+        compileUnit(ii, opts, { libdevice, prelude, pieces: fresh });   // the clean build: whole
+        await turn();
+        if (seeded) seed.push(timeMs(() => { compileUnit(ii, opts, { libdevice, prelude, pieces: fresh }); }, unused));
+        await turn();
+        let fr: CompileResult | undefined;
+        (seeded ? first : first0).push(timeMs(() => { fr = compileUnit(text, opts, { libdevice, prelude, pieces: fresh }); }, unused));
+        await turn();
+        const want = seeded ? 1 : KERNELS;
+        if (fr!.functions?.compiled.length !== want) { console.error(`incr-bench: first edit${seeded ? '' : ' unseeded'}: expected ${want} kernels compiled, got ${JSON.stringify(fr!.functions)}`); return 1; }
+        checks.push([text, fr!.ptx]);
+      }
       fs.rmSync(ciccOutputs(out).ptx, { force: true });
       const c = await runner.run(u.realCicc, argv);
       cicc.push(c.ms);
@@ -122,6 +142,7 @@ async function main(): Promise<number> {
   }
 
   const mf = median(full), me = median(edit), mc = median(cicc);
+  const m1 = median(first), m0 = median(first0), ms = median(seed);
   // each round times its full compile and its edit back to back: the median of their ratios does not mix a
   // fast stretch of the machine's with a slow one, as a ratio of medians over the whole run can
   const paired = median(edit.map((e, r) => e / full[r]!));
@@ -135,17 +156,22 @@ async function main(): Promise<number> {
     '|---|---:|---:|',
     `| full warm compile after an edit (in-process, prelude cached) | ${f1(mf)} | ${spread(full)} |`,
     `| one-kernel edit (in-process, piece store warm) | ${f1(me)} | ${spread(edit)} |`,
+    `| first edit after a clean build, seeded while idle | ${f1(m1)} | ${spread(first)} |`,
+    `| first edit after a clean build, not seeded (before) | ${f1(m0)} | ${spread(first0)} |`,
+    `| the idle seeding compile (off the edit's path) | ${f1(ms)} | ${spread(seed)} |`,
     `| real cicc, whole unit (process) | ${f1(mc)} | ${spread(cicc)} |`,
     '',
     `edit / full = ${(me / mf).toFixed(3)} (target <= 0.10); per round, median = ${paired.toFixed(3)}; edit / cicc = ${(me / mc).toFixed(3)}; full / cicc = ${(mf / mc).toFixed(3)}`,
+    `first edit / full = ${(m1 / mf).toFixed(3)} (target <= 0.10); per round, median = ${median(first.map((e, r) => e / full[r]!)).toFixed(3)}; unseeded first edit / full = ${(m0 / mf).toFixed(3)}; seeding / full = ${(ms / mf).toFixed(3)}`,
     `edit phases (median ms): ${JSON.stringify(phaseMedian)}`,
     ...(editCpu.length === runs && fullCpu.length === runs
       ? [`main thread on a CPU (mean ms, not counting waits for a CPU): edit ${mean(editCpu).toFixed(2)}, full ${mean(fullCpu).toFixed(2)}, edit / full = ${(mean(editCpu) / mean(fullCpu)).toFixed(3)}`] : []),
   ].join('\n'));
 
   writeResults('incr-bench', {
-    runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc }, ratios: { editOverFull: me / mf, editOverFullPerRound: paired, editOverCicc: me / mc, fullOverCicc: mf / mc },
-    samplesMs: { full, edit, cicc }, editPhasesMedianMs: phaseMedian,
+    runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc, firstEdit: m1, firstEditUnseeded: m0, seed: ms },
+    ratios: { editOverFull: me / mf, editOverFullPerRound: paired, editOverCicc: me / mc, fullOverCicc: mf / mc, firstEditOverFull: m1 / mf, firstEditUnseededOverFull: m0 / mf, seedOverFull: ms / mf },
+    samplesMs: { full, edit, cicc, firstEdit: first, firstEditUnseeded: first0, seed }, editPhasesMedianMs: phaseMedian,
     ...(editCpu.length === runs && fullCpu.length === runs
       ? { onCpuMeanMs: { full: mean(fullCpu), edit: mean(editCpu) }, onCpuEditOverFull: mean(editCpu) / mean(fullCpu), onCpuSamplesMs: { full: fullCpu, edit: editCpu } } : {}),
   });

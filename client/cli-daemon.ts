@@ -294,7 +294,15 @@ export async function statsCommand(json: boolean): Promise<number> {
       `at most ${p.busyPeak ?? 0} compile jobs running at once\n` +
       `phase times       lex ${s1(ph.lex)}, skim ${s1(ph.skim)}, irgen ${s1(ph.irgen)}, optimize ${s1(ph.optimize)}, emit ${s1(ph.emit)}, ` +
       `assemble ${s1(ph.assemble ?? 0)} (${p.compiled} units)\n`);
-    if (p.roots) out(`kernels           ${p.roots.compiled} compiled, ${p.roots.reused} reused from the piece cache; ${p.roots.byText ?? 0} units edited inside kernel bodies only\n`);
+    if (p.roots) out(`kernels           ${p.roots.compiled} compiled, ${p.roots.reused} reused from the piece cache; ${p.roots.byText ?? 0} units edited inside kernel bodies only\n` +
+      `kernels at idle   ${p.roots.seeded ?? 0} units compiled kernel by kernel after a whole first compile (${p.roots.seededKernels ?? 0} kernels), ${p.roots.seedsQueued ?? 0} waiting\n`);
+    if (p.memory) {
+      const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
+      const held = Object.entries(p.memory.held);
+      const sum = held.reduce((a, [, v]) => a + v.bytes, 0);
+      out(`memory caches     ${mib(sum)} of a ${mib(p.memory.budgetBytes)} budget (PTXD_MEMORY); ${p.memory.dropped} items dropped\n`);
+      for (const [name, v] of held) out(`  ${name.padEnd(16)}${v.entries} entries, ${mib(v.bytes)}\n`);
+    }
     if (p.last) {
       const lp = p.last.phaseMs;
       const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;

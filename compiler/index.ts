@@ -8,5 +8,6 @@ export type { CompileEnv, CompileResult, PhaseTimes, IncrementalInfo } from './r
 export { zeroTimes } from './result';
 export { PreludeCache } from './frontend/prelude';
 export { RecentCompiles, type PieceStore, type StoreValue } from './incremental/store';
+export type { Evictable } from './memory';
 export { defaultOptions, SUPPORTED_ARCHS, type CompileOptions } from './options';
 export { formatDiagnostic, formatErrorSummary, type Diagnostic, type Severity } from './diagnostics';

@@ -11,6 +11,7 @@ import type { Lookup, UnitService } from '../service/unit';
 import type { Pool } from './scheduler/pool';
 import type { JobGroup, Scheduler } from './scheduler/scheduler';
 import { compileSplit, type SplitContext } from './scheduler/split';
+import { Seeds } from './scheduler/seed';
 import type { PoolStatus } from '../protocol/status';
 
 /** One unit request in the daemon. */
@@ -43,6 +44,8 @@ export interface MissHost {
   scheduleFlush(): void;
   /** Compiles finished: the daemon is in use (idle timer) and its counters changed. */
   touch(): void;
+  /** How long the daemon waits idle before it compiles the kernels of units whose first compile was whole (null: never; scheduler/seed.ts). */
+  readonly seedDelayMs: number | null;
 }
 
 export class Misses {
@@ -58,7 +61,12 @@ export class Misses {
   private readonly roots = { compiled: 0, reused: 0, byText: 0 };
   private last: PoolStatus['last'];
 
-  constructor(private readonly h: MissHost) {}
+  /** Units whose first compile was whole, to be compiled kernel by kernel when the daemon is idle. */
+  readonly seeds: Seeds;
+
+  constructor(private readonly h: MissHost) {
+    this.seeds = new Seeds({ pool: () => h.pool(), scheduler: h.scheduler, busy: () => !this.idle(), stopping: () => h.stopping(), logLine: s => h.logLine(s) }, h.seedDelayMs);
+  }
 
   /** A request the unit cache did not answer. */
   start(job: Job, lookup: Lookup): void {
@@ -87,6 +95,7 @@ export class Misses {
 
   /** Answers every request in flight or waiting with an error (shutdown). */
   failAll(message: string): void {
+    this.seeds.close();
     const waiters = [...this.waiting.values()].flat();
     this.waiting.clear();
     for (const job of [...this.inFlight, ...waiters]) job.reply({ t: 'error', id: job.id, message });
@@ -100,7 +109,7 @@ export class Misses {
     return {
       compiled: this.compiled,
       phaseMs: { lex: round(p.lex), skim: round(p.skim), irgen: round(p.irgen), optimize: round(p.optimize), emit: round(p.emit), assemble: round(p.assemble ?? 0) },
-      roots: { ...this.roots }, ...(this.last ? { last: this.last } : {}),
+      roots: { ...this.roots, seeded: this.seeds.seeded, seededKernels: this.seeds.kernels, seedsQueued: this.seeds.queued }, ...(this.last ? { last: this.last } : {}),
     };
   }
 
@@ -129,6 +138,7 @@ export class Misses {
           r.result.functions = { ...f, compiled: [...split.compiled, ...f.compiled.filter(k => !byShares.has(k))], reused: f.reused.filter(k => !byShares.has(k)) };
         }
         functions = r.result.functions;
+        this.seeds.noteCompile(text, o, rest, r.result);
         this.compiled++;
         for (const k of Object.keys(this.phaseMs) as (keyof PhaseTimes)[]) this.phaseMs[k] = (this.phaseMs[k] ?? 0) + (r.result.times[k] ?? 0);
         const fns = r.result.functions;

@@ -20,6 +20,8 @@ import type { UnitOrigin } from '../protocol/unit';
 import { Pool, poolSize } from './scheduler/pool';
 import { Scheduler } from './scheduler/scheduler';
 import { splitEnabled } from './scheduler/split';
+import { seedDelayMs } from './scheduler/seed';
+import { memoryBudget, memoryIdleMs } from '../service/memory';
 import type { PoolStatus } from '../protocol/status';
 import { DaemonConnection } from '../protocol/connection';
 import { buildStamp, compilerHash, ptxdVersion } from '../protocol/version';
@@ -75,7 +77,7 @@ export class Daemon {
     this.scheduler = new Scheduler(poolSize(o.env));
     const service = this.service, scheduler = this.scheduler;
     this.misses = new Misses({
-      service, scheduler, split: splitEnabled(o.env),
+      service, scheduler, split: splitEnabled(o.env), seedDelayMs: seedDelayMs(o.env),
       pool: () => this.pool!,
       send: (c, m) => this.send(c, m),
       logLine: s => this.logLine(s),
@@ -100,7 +102,7 @@ export class Daemon {
     // Warm up what every compile needs, so the first request does not pay for it.
     compilerHash();
     this.service.getStore();
-    this.pool = new Pool({ size: this.scheduler.capacity, keepPrelude: true, log: s => this.logLine(s) });
+    this.pool = new Pool({ size: this.scheduler.capacity, keepPrelude: true, log: s => this.logLine(s), memory: { budget: memoryBudget(this.o.env), idleMs: memoryIdleMs(this.o.env) } });
     ensureSocketDir(this.o.socket);
     await this.listen();
     // Written before any connection is served (this runs before the next event): every welcome proves this key.
@@ -332,6 +334,7 @@ export class Daemon {
     return {
       ...this.scheduler.stats(), busyPeak: this.pool?.peak ?? 0, workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0,
       ...this.misses.stats(),
+      memory: { budgetBytes: memoryBudget(this.o.env), ...(this.pool?.memory() ?? { held: {}, dropped: 0 }) },
     };
   }
 

@@ -38,9 +38,15 @@ export interface PoolStatus extends SchedulerStats {
   phaseMs: PhaseTimes;
   /** Incremental compiles (compiler/incremental/): kernels compiled vs reused from the piece store, summed. */
   /** byText: the units among them whose edit since their last compile lay inside kernel bodies only (found by comparing texts). */
-  roots?: { compiled: number; reused: number; byText?: number };
+  /** seeded: units whose kernels the daemon compiled while idle after a whole first compile (seededKernels kernels); seedsQueued: units waiting for that. */
+  roots?: { compiled: number; reused: number; byText?: number; seeded?: number; seededKernels?: number; seedsQueued?: number };
   /** The latest compile: its roots compiled and reused (absent when it compiled whole), whether by text, and its phase times (ms). */
   last?: { compiled?: string[]; reused?: string[]; byText?: boolean; phaseMs: PhaseTimes };
+  /**
+   * The compile workers' caches under the memory budget (service/memory.ts): PTXD_MEMORY, what each cache holds
+   * (summed over the workers, as of their last job or idle release; bytes are estimates), and the items dropped.
+   */
+  memory?: { budgetBytes: number; held: Record<string, { entries: number; bytes: number }>; dropped: number };
 }
 
 /** The team cache (service/store/remote/), when one is configured. */

@@ -1,7 +1,7 @@
 // The per-root piece store of incremental compiles (compiler/incremental/store.ts PieceStore) kept in the
 // LMDB unit store, and the one a worker thread opens for a cache directory.
 
-import type { PieceStore, StoreValue } from '../compiler/index';
+import type { Evictable, PieceStore, StoreValue } from '../compiler/index';
 // the store's own module, not the compiler entry: a cache hit must not load the compiler
 import { RecentCompiles } from '../compiler/incremental/store';
 import { Store, PIECE_PREFIX } from './store/store';
@@ -13,9 +13,14 @@ import { compilerHash } from '../protocol/version';
  * ptx field holds the entry's JSON, so the store's checks (length + hash on read, `cache verify`) and its
  * size limit and LRU eviction apply to them unchanged; a corrupt or evicted entry is only a miss.
  */
-export class LmdbPieceStore implements PieceStore {
-  /** Decoded entries (immutable, content-addressed), most recently used last; trace lists change and are always read. */
-  private readonly entries = new Map<string, StoreValue>();
+export class LmdbPieceStore implements PieceStore, Evictable {
+  /**
+   * Decoded entries (immutable, content-addressed), most recently used last, with their JSON's length (their
+   * estimated size: UTF-16 strings, and objects about as big as their text) and when last used; trace lists
+   * change and are always read.
+   */
+  private readonly entries = new Map<string, { v: StoreValue; bytes: number; used: number }>();
+  private bytes = 0;
   readonly recent = new RecentCompiles();
   constructor(private readonly store: Store, private readonly prefix = compilerHash()) {}
 
@@ -25,22 +30,36 @@ export class LmdbPieceStore implements PieceStore {
   close(): void { this.store.close(); }
   get(key: string): StoreValue | undefined {
     const c = this.entries.get(key);
-    if (c) { this.entries.delete(key); this.entries.set(key, c); return c; }
+    if (c) { this.entries.delete(key); this.entries.set(key, c); c.used = performance.now(); return c.v; }
     try {
       const { value } = this.store.get(`${PIECE_PREFIX}${this.prefix}:${key}`);
       const v = value ? JSON.parse(value.ptx) as StoreValue : undefined;
-      if (v && !('traces' in v)) this.remember(key, v);
+      if (v && !('traces' in v)) this.remember(key, v, value!.ptx.length * 2);
       return v;
     } catch { return undefined; }
   }
-  private remember(key: string, v: StoreValue): void {
-    this.entries.set(key, v);
-    if (this.entries.size > 4096) this.entries.delete(this.entries.keys().next().value!);
+  private remember(key: string, v: StoreValue, bytes: number): void {
+    const old = this.entries.get(key);
+    if (old) { this.bytes -= old.bytes; this.entries.delete(key); }
+    this.entries.set(key, { v, bytes, used: performance.now() });
+    this.bytes += bytes;
+    if (this.entries.size > 4096) this.dropOldest();
   }
   put(key: string, v: StoreValue): void {
-    if (!('traces' in v)) this.remember(key, v);
-    try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, asUnitValue(v)); }
+    const value = asUnitValue(v);
+    if (!('traces' in v)) this.remember(key, v, value.ptx.length * 2);
+    try { this.store.put(`${PIECE_PREFIX}${this.prefix}:${key}`, value); }
     catch { /* a full disk never fails a compile */ }
+  }
+
+  // Evictable (compiler/memory.ts): the decoded entries
+  held(): { entries: number; bytes: number } { return { entries: this.entries.size, bytes: this.bytes }; }
+  oldestUse(): number | undefined { return this.entries.values().next().value?.used; }
+  dropOldest(): void {
+    const first = this.entries.entries().next().value;
+    if (!first) return;
+    this.entries.delete(first[0]);
+    this.bytes -= first[1].bytes;
   }
   batch(f: () => void): void {
     try { this.store.batch(f); } catch { /* a full disk never fails a compile */ }

@@ -78,6 +78,8 @@ interface Entry {
   decls: DeclEntry[];
   cps: Checkpoint[];
   bytes: number;
+  /** When a lookup last used it (performance.now()). */
+  used: number;
   /**
    * Token arrays of a released lex resumed from this entry (see release()): the next resume writes into them,
    * copying only the part of the prefix they do not already hold, instead of allocating and copying it all.
@@ -144,6 +146,11 @@ export class PreludeCache {
   }
 
   clear(): void { this.entries = []; }
+
+  // what a memory budget needs (compiler/memory.ts Evictable): entries are kept least recently used first
+  held(): { entries: number; bytes: number } { return { entries: this.entries.length, bytes: this.entries.reduce((a, e) => a + e.bytes, 0) }; }
+  oldestUse(): number | undefined { return this.entries[0]?.used; }
+  dropOldest(): void { if (this.entries.shift()) this.st.evicted++; }
 
   /** Lex src, reusing the longest cached prefix. */
   lex(src: string): PreludeLexed {
@@ -245,11 +252,12 @@ export class PreludeCache {
       }
       if (k >= 0 && e.cps[k].offset + d > bestOffset) { best = { entry: e, cp: k, delta: d }; bestOffset = e.cps[k].offset + d; bestAt = x; }
     }
-    if (best) { this.entries.splice(bestAt, 1); this.entries.push(best.entry); }
+    if (best) { this.entries.splice(bestAt, 1); this.entries.push(best.entry); best.entry.used = performance.now(); }
     return best;
   }
 
   private insert(e: Entry): void {
+    e.used = performance.now();
     this.entries.push(e);
     this.st.recorded++;
     let bytes = this.entries.reduce((a, x) => a + x.bytes, 0);
@@ -344,7 +352,7 @@ class Recorder {
       kind: t.kind.slice(0, n), start: t.start.slice(0, n), end: t.end.slice(0, n), id: t.id.slice(0, n),
       line: t.line.slice(0, n), file: t.file.slice(0, n), spaceBefore: t.spaceBefore.slice(0, n),
       names, table: nameTable(names), files: t.files.slice(0, last.files), fileAt: this.fileAt.slice(0, last.files),
-      match: this.match.slice(0, n), decls, cps, bytes,
+      match: this.match.slice(0, n), decls, cps, bytes, used: 0,
     };
   }
 }

@@ -189,6 +189,7 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
       const hit = known.byDigest.get(hashes.unitDigest(trace));
       if (!hit) continue;
       unitLevels.delete(slot!); unitLevels.set(slot!, known);   // most recently used last
+      known.used = performance.now();
       info.unitLevelReused = true;
       return hit;
     }
@@ -218,7 +219,8 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   if (slot !== null && templates.size === 0) {
     const trace = [...u.trace].sort();
     const digest = hashes.unitDigest(trace);
-    const k = known ?? { traces: [], byDigest: new Map<string, UnitLevel>() };
+    const k = known ?? { traces: [], byDigest: new Map<string, UnitLevel>(), used: 0 };
+    k.used = performance.now();
     k.traces = [trace, ...k.traces.filter(t => t.join('\n') !== trace.join('\n'))].slice(0, MAX_TRACES);
     k.byDigest.delete(digest);
     k.byDigest.set(digest, level);
@@ -247,7 +249,7 @@ function remember(lastCompiles: RecentCompiles['lastCompiles'], key: string, src
   const order = bodies.map((_, i) => i).sort((x, y) => bodies[x]!.open - bodies[y]!.open);
   for (let k = 1; k < order.length; k++) if (bodies[order[k]!]!.open < bodies[order[k - 1]!]!.close) return;
   const p = prefix ? { ...prefix, entry: new WeakRef(prefix.entry) } : null;
-  lastCompiles.set(key, { src, prefix: p, level, base, entries: entries.slice(), bodies, order, decls: index.decls.length });
+  lastCompiles.set(key, { src, prefix: p, level, base, entries: entries.slice(), bodies, order, decls: index.decls.length, used: performance.now() });
   if (lastCompiles.size > MAX_LAST_COMPILES) lastCompiles.delete(lastCompiles.keys().next().value!);
 }
 

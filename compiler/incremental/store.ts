@@ -2,6 +2,7 @@
 // LMDB (service/pieces.ts), tests with a Map. The store also holds what recent compiles remember in memory.
 
 import type { Ev, Recording } from './record';
+import type { Evictable } from '../memory';
 
 /** A function of a root's optimised module: its definition piece, or only a declaration. */
 export interface EntryFunc {
@@ -87,7 +88,12 @@ export interface LastCompile {
   /** Root positions by the offset of their bodies. */
   order: number[];
   decls: number;
+  /** When it was made (performance.now()): the map holds them least recently used first. */
+  used: number;
 }
+
+/** A unit level slot (RecentCompiles.unitLevels): recent lookup lists, the unit level per digest, and when last used. */
+export interface UnitLevels { traces: string[][]; byDigest: Map<string, UnitLevel>; used: number }
 
 /**
  * The last assembly per preamble. An edit inside kernel bodies changes their entries' function texts and nothing
@@ -111,19 +117,44 @@ export interface LastAssembly {
  * What incremental compiles through one piece store remember in memory between compiles (never changes
  * outputs, only what a compile can skip). Held by the store, so that no compile depends on hidden state.
  */
-export class RecentCompiles {
+export class RecentCompiles implements Evictable {
   /**
    * Unit levels of recent compiles, as root entries are kept: by slot (the options but the stub's file names, the namespace shape, and
    * each root declaration's position in the index, signature and lines), then by the digest of the lookups the
    * unit level made (the slot's recent lists of lookups, hashed over the current index, name the one to use). Units with kernel templates are not
    * remembered (finding their specialisations reads every token of the user's code).
    */
-  readonly unitLevels = new Map<string, { traces: string[][]; byDigest: Map<string, UnitLevel> }>();
+  readonly unitLevels = new Map<string, UnitLevels>();
   /** The last incremental compile of each unit (LastCompile). */
   readonly lastCompiles = new Map<string, LastCompile>();
   /** The last assembly per preamble (LastAssembly). */
   readonly assemblies = new WeakMap<Preamble, LastAssembly>();
+
+  // Evictable (compiler/memory.ts): both maps hold their values least recently used first. Sizes are estimates:
+  // a last compile holds its unit's text and (shared with the piece store) its entries; an assembly is freed with its preamble.
+  held(): { entries: number; bytes: number } {
+    let bytes = 0;
+    for (const l of this.lastCompiles.values()) bytes += lastCompileBytes(l);
+    for (const u of this.unitLevels.values()) bytes += unitLevelsBytes(u);
+    return { entries: this.lastCompiles.size + this.unitLevels.size, bytes };
+  }
+  oldestUse(): number | undefined {
+    const l = this.lastCompiles.values().next().value, u = this.unitLevels.values().next().value;
+    if (!l || !u) return l?.used ?? u?.used;
+    return Math.min(l.used, u.used);
+  }
+  dropOldest(): void {
+    const l = this.lastCompiles.entries().next().value, u = this.unitLevels.entries().next().value;
+    if (l && (!u || l[1].used <= u[1].used)) this.lastCompiles.delete(l[0]);
+    else if (u) this.unitLevels.delete(u[0]);
+  }
 }
+
+/** Estimated bytes of a unit level: its stub (UTF-16) and its recordings (a fixed guess per kernel). */
+function levelBytes(l: UnitLevel): number { return l.stub.length * 2 + 4096 + l.preamble.kernels.length * 2048; }
+function unitLevelsBytes(u: UnitLevels): number { let b = 0; for (const l of u.byDigest.values()) b += levelBytes(l); return b; }
+/** Estimated bytes of a last compile: the unit's text (one byte a character), its level, its last assembly's PTX. */
+function lastCompileBytes(l: LastCompile): number { return l.src.length + levelBytes(l.level) + l.entries.length * 8192; }
 
 /** In-memory store (tests, and the in-process compile without a daemon). */
 export class MemoryPieceStore implements PieceStore {

@@ -11,11 +11,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { CompileOptions, CompileResult } from '../../compiler/index';
 import { REPO_ROOT } from '../../protocol/version';
+import type { MemoryHeld } from '../../service/memory';
 
 /** roots: a share of a split compile (split.ts): 'plan' lists the roots to compile, a list compiles those into the store. */
 export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[]; roots?: 'plan' | string[] }
 /** roots: the answer to a share (null: the unit compiles whole); first: a plan found the file's first compile. */
-export interface WorkerReply { id: number; result: CompileResult; ms: number; roots?: string[] | null; first?: boolean }
+export interface WorkerReply { id: number; result: CompileResult; ms: number; roots?: string[] | null; first?: boolean; memory?: MemoryHeld; dropped?: number }
+/** A worker's caches after it released them (idle): sent without a job. */
+export interface WorkerMemory { memory: MemoryHeld; dropped: number }
 
 export interface PoolResult { result: CompileResult; /** Wall time in the worker. */ ms: number; roots?: string[] | null; first?: boolean }
 
@@ -26,12 +29,20 @@ export interface PoolOptions {
   /** Each worker keeps a prelude cache (compiler/frontend/prelude.ts) across its compiles. */
   keepPrelude?: boolean;
   log?: (line: string) => void;
+  /**
+   * The memory budget of all workers' caches together (service/memory.ts; each worker keeps within its even
+   * share) and how long a worker waits idle before it drops them all. Absent: the caches' own limits only.
+   */
+  memory?: { budget: number; idleMs: number };
 }
 
 interface Slot {
   worker: Worker; ready: boolean; job?: { job: WorkerJob; resolve: (r: PoolResult) => void };
   /** The source files of its recent jobs, most recent last (see pump()). */
   recent: string[];
+  /** What its caches held after its last job (or its idle release), and the items its budget dropped. */
+  memory?: MemoryHeld;
+  dropped?: number;
 }
 
 /** Source files a worker remembers having compiled. */
@@ -82,13 +93,32 @@ export class Pool {
   /** Workers started so far. */
   get started(): number { return this.slots.length; }
 
+  /** What the workers' caches hold, summed per cache (as of each worker's last report), and the items budgets dropped. */
+  memory(): { held: MemoryHeld; dropped: number } {
+    const held: MemoryHeld = {};
+    let dropped = 0;
+    for (const s of this.slots) {
+      dropped += s.dropped ?? 0;
+      for (const [k, v] of Object.entries(s.memory ?? {})) {
+        const h = held[k] ??= { entries: 0, bytes: 0 };
+        h.entries += v.entries; h.bytes += v.bytes;
+      }
+    }
+    return { held, dropped };
+  }
+
   private spawn(): Slot {
     const worker = new Worker(WORKER_MAIN, {
-      workerData: { compileModule: this.o.compileModule ?? DEFAULT_COMPILER, keepPrelude: this.o.keepPrelude === true },
+      workerData: {
+        compileModule: this.o.compileModule ?? DEFAULT_COMPILER, keepPrelude: this.o.keepPrelude === true,
+        ...(this.o.memory ? { memory: { share: Math.floor(this.o.memory.budget / this.size), idleMs: this.o.memory.idleMs } } : {}),
+      },
     });
     const slot: Slot = { worker, ready: false, recent: [] };
-    worker.on('message', (m: WorkerReply | { ready: true }) => {
+    worker.on('message', (m: WorkerReply | WorkerMemory | { ready: true }) => {
       if ('ready' in m) { slot.ready = true; this.startFailures = 0; this.pump(); return; }
+      if (!('id' in m)) { slot.memory = m.memory; slot.dropped = m.dropped; return; }
+      if (m.memory) { slot.memory = m.memory; slot.dropped = m.dropped; }
       const cur = slot.job;
       if (!cur || cur.job.id !== m.id) return;
       slot.job = undefined;

@@ -30,7 +30,8 @@ export function sandbox(name: string, extraEnv: NodeJS.ProcessEnv = {}): DaemonS
   const env: NodeJS.ProcessEnv = { ...process.env };
   // The test runner compiles in-process and uncached by default (vitest.config.ts); these tests are about the daemon and the cache.
   for (const k of ['PTXD_DAEMON', 'PTXD_CACHE', 'NVCC_APPEND_FLAGS', 'NVCC_PREPEND_FLAGS', 'PTXD_VERBOSE']) delete env[k];
-  Object.assign(env, { PTXD_CACHE_DIR: cacheDir, PTXD_SOCKET: socket, PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '300' }, extraEnv);
+  // No compiles of their own while idle (daemon/scheduler/seed.ts) unless a test asks: tests count jobs and compiles.
+  Object.assign(env, { PTXD_CACHE_DIR: cacheDir, PTXD_SOCKET: socket, PTXD_FALLBACK: 'never', PTXD_IDLE_TIMEOUT: '300', PTXD_SEED: '0' }, extraEnv);
   return { dir, cacheDir, socket, env };
 }
 

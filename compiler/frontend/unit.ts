@@ -347,6 +347,34 @@ export class Unit {
       }
       const cand = [...fromParts.slice(0, d), ...path].join('::');
       if (this.namespaces.has(cand)) return cand;
+      const viaInline = this.descendPath(fromParts.slice(0, d).join('::'), path);
+      if (viaInline !== null) return viaInline;
+    }
+    return null;
+  }
+  /**
+   * `path` followed from namespace `base`, each step allowed to pass through inline namespaces (`th::cc` names
+   * th::V1::cc when V1 is inline); null when a step names no namespace.
+   */
+  private descendPath(base: string, path: string[]): string | null {
+    let cur = base;
+    for (const comp of path) {
+      const next = this.childNamespace(cur, comp, 0);
+      if (next === null) return null;
+      cur = next;
+    }
+    return cur;
+  }
+  private childNamespace(cur: string, comp: string, depth: number): string | null {
+    const direct = cur ? `${cur}::${comp}` : comp;
+    if (this.namespaces.has(direct)) return direct;
+    if (depth > 4) return null;
+    for (const inner of this.usingDirs.get(cur) ?? []) {
+      if (inner.length !== 1) continue;
+      const inl = cur ? `${cur}::${inner[0]}` : inner[0]!;
+      if (!this.inlineNs.has(inl)) continue;
+      const r = this.childNamespace(inl, comp, depth + 1);
+      if (r !== null) return r;
     }
     return null;
   }

@@ -88,6 +88,8 @@ export class Parser {
   cls: RecordDecl | null = null;
   /** Template parameters bound for the tokens being parsed (an instantiation). */
   tscope: Map<string, Sym> | null = null;
+  /** The scoped enum whose enumerator list is being parsed: its earlier enumerators are names there unqualified. */
+  scopedEnumBody: { en: EnumDecl } | null = null;
   /** Parsing a template instantiation: functions are new entities; instRecord receives the class body. */
   instantiating = false;
   instRecord: RecordDecl | null = null;

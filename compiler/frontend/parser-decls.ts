@@ -269,6 +269,15 @@ export class DeclarationsRoom {
       : { name, scope: [...this.ns], underlying: underlying ?? C.int, scoped, consts: new Map() };
     const ety: CType = { k: 'enum', en, q: 0 };
     this.p++;
+    const outerEnumBody = this.scopedEnumBody;
+    if (scoped) this.scopedEnumBody = { en };
+    try { this.parseEnumerators(en, ety, scoped, underlying); } finally { this.scopedEnumBody = outerEnumBody; }
+    ds.tagOnly = true;
+    return ety;
+  }
+
+  /** The enumerator list after '{' (values, visibility) and the underlying type GCC picks when none is given. */
+  parseEnumerators(this: Parser, en: EnumDecl, ety: CType, scoped: boolean, underlying: CType | null): void {
     let next = 0n, min = 0n, max = 0n;
     const vals: [string, bigint, Pos][] = [];
     while (!this.at('}')) {
@@ -293,8 +302,6 @@ export class DeclarationsRoom {
       else if (min >= -(1n << 63n) && max < (1n << 63n)) en.underlying = C.long;
       else en.underlying = C.ulong;
     }
-    ds.tagOnly = true;
-    return ety;
   }
 
   // ------------------------------------------------------------------ declarators

@@ -1,7 +1,7 @@
 // Parser room: calls and overload resolution: candidates, ranking, user-defined operators and conversions.
 
 import { Unsupported } from '../diagnostics';
-import type { Expr, Init, Sym, FuncSym, Pos } from './ast';
+import type { Expr, Init, Sym, FuncSym, Pos, TArg } from './ast';
 import { type CType, type RecordDecl, C, Q, ptrTo, withQ, unqual, isAuto, isArith, isIntegral, typeName } from './ctype';
 import { mk, errExpr, rval, promote, convertArith, implicitConvert, convRank, cast, markXvalue, type UserConversions } from './sema';
 import { isMmaBuiltin, mmaSignature } from './builtins-mma';
@@ -59,6 +59,13 @@ export class OverloadsRoom {
     let f: FuncSym | null = null;
     if (callee.k === 'func') {
       let set = (callee as Expr & { overloads?: FuncSym[] }).overloads ?? [callee.sym];
+      if ((callee as Expr & { adlOnly?: boolean }).adlOnly) {
+        // ordinary lookup found nothing: only the arguments' namespaces can supply the function
+        const found = this.adlCandidates(callee.sym.name, args, []);
+        if (found === null) throw new Unsupported(`argument-dependent lookup of ${callee.sym.name}`);
+        if (found.length === 0) { this.u.error(callee.pos, 20, `identifier "${callee.sym.name}" is undefined`); return errExpr(pos); }
+        set = found;
+      }
       /** A candidate template we could not read or instantiate (not a deduction/substitution failure). */
       let unreadable: string | null = null;
       const tmpl = (callee as Expr & { templates?: TmplRef }).templates;
@@ -127,7 +134,7 @@ export class OverloadsRoom {
     if (e.k === 'bvar' || e.k === 'bvarbase') throw new Unsupported('address of a builtin variable');
     return mk(ptrTo(e.ty), pos, false, { k: 'addr', e });
   }
-  resolveOverload(this: Parser, set: FuncSym[], args: Expr[], pos: Pos, name: string, obj: Expr | null = null): FuncSym | null {
+  resolveOverload(this: Parser, set: FuncSym[], args: Expr[], pos: Pos, name: string, obj: Expr | null = null, afterAdl = false): FuncSym | null {
     const viable: Candidate[] = [];
     for (const f of set) {
       const ps = f.ty.params;
@@ -150,6 +157,13 @@ export class OverloadsRoom {
         refs.push(i < ps.length && ps[i]!.k === 'ref');
       }
       if (ok) viable.push({ f, ranks, refs });
+    }
+    if (viable.length === 0 && !obj && !afterAdl) {
+      // argument-dependent lookup may find what ordinary lookup missed (cuda::experimental's
+      // atomicAdd(fpmp2<...>*, ...) is declared only in its argument's namespace)
+      const more = this.adlCandidates(name, args, set);
+      if (more === null) throw new Unsupported(`argument-dependent lookup of ${name}`);
+      if (more.length) return this.resolveOverload([...set, ...more], args, pos, name, obj, true);
     }
     if (viable.length === 0) {
       if (set.length === 1) {
@@ -194,6 +208,24 @@ export class OverloadsRoom {
       }
     }
     return best.f;
+  }
+  /**
+   * The functions `name` that the namespaces associated with the arguments ([basic.lookup.argdep]) add to `set`,
+   * templates instantiated for the arguments; null when one of their templates could not be read.
+   */
+  adlCandidates(this: Parser, name: string, args: Expr[], set: FuncSym[]): FuncSym[] | null {
+    const more: FuncSym[] = [];
+    let unreadable = false;
+    for (const ns of associatedNamespaces(args.map(a => a.ty))) {
+      const path = ns ? ns.split('::') : [];
+      for (const x of this.u.lookupIn(path, name)) if (x.kind === 'func' && !set.includes(x) && !more.includes(x)) more.push(x);
+      if (!path.length) continue;
+      for (const di of this.u.templateEntries(name, path, 'function', true)) {
+        const inst = this.tryInstantiate(di, [], args, r => { if (!/substitution failed$/.test(r)) unreadable = true; });
+        if (inst && !set.includes(inst) && !more.some(o => o === inst || (o.targs && sameSignature(o, inst)))) more.push(inst);
+      }
+    }
+    return unreadable ? null : more;
   }
   buildCall(this: Parser, f: FuncSym | null, callee: Expr | null, fty: CType & { k: 'func' }, args: Expr[], pos: Pos, obj?: Expr): Expr {
     if (f && (isAuto(f.ty.ret) || (f.ty.ret.k === 'ref' && isAuto(f.ty.ret.to)))) {
@@ -460,4 +492,34 @@ export function compareRanks(a: number[], b: number[]): number {
   let better = false, worse = false;
   for (let i = 0; i < a.length; i++) { if (a[i]! < b[i]!) better = true; else if (a[i]! > b[i]!) worse = true; }
   return better && !worse ? -1 : worse && !better ? 1 : 0;
+}
+
+/** The namespaces of the classes and enums the argument types name (with their template arguments and bases). */
+function associatedNamespaces(types: CType[]): Set<string> {
+  const out = new Set<string>(), seen = new Set<RecordDecl>();
+  const visit = (t: CType, depth: number): void => {
+    if (depth > 16) return;
+    switch (t.k) {
+      case 'ptr': case 'ref': visit(t.to, depth + 1); return;
+      case 'array': visit(t.elem, depth + 1); return;
+      case 'func': visit(t.ret, depth + 1); for (const p of t.params) visit(p, depth + 1); return;
+      case 'enum': out.add(t.en.scope.join('::')); return;
+      case 'record': {
+        const r = t.rec;
+        if (seen.has(r)) return;
+        seen.add(r);
+        out.add(r.scope.join('::'));
+        for (const a of r.targs ?? []) visitArg(a, depth + 1);
+        for (const b of r.bases ?? []) visit({ k: 'record', rec: b.rec, q: 0 }, depth + 1);
+        return;
+      }
+      default: return;
+    }
+  };
+  const visitArg = (a: TArg, depth: number): void => {
+    if (a.k === 'pack') for (const x of a.args) visitArg(x, depth + 1);
+    else if (a.k === 'type') visit(a.ty, depth);
+  };
+  for (const t of types) visit(t, 0);
+  return out;
 }

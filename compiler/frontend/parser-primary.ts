@@ -154,12 +154,24 @@ export class PrimaryRoom {
     if (syms.length === 0 && this.at('(') && isNvAtomic(name)) return this.nvAtomicCall(name, pos);
     // a compiler builtin we do not know (another GCC builtin, a __nv_ one): cicc may well know it
     if (syms.length === 0 && this.at('(') && /^__(builtin|nv|nvvm)_/.test(name)) throw new Unsupported(`compiler builtin ${name}`);
+    if (syms.length === 0 && this.scopedEnumBody && this.p === qstart + 1) {
+      // `enum class E { a = 1, b = a }`: inside its own list an enumerator of a scoped enum needs no qualifier,
+      // and before the closing brace it has the underlying type
+      const v = this.scopedEnumBody.en.consts.get(name);
+      if (v !== undefined) return mk(this.scopedEnumBody.en.underlying, pos, false, { k: 'int', v });
+    }
     if (syms.length === 0) {
       if ((this.u as UnitApi & { memberClassTemplates?: Set<string> }).memberClassTemplates?.has(name)) throw new Unsupported(`member template ${name} (a member alias template, not instantiated yet)`);
       const friends = this.at('(') ? (this.u as UnitApi & { hiddenFriendFns?: Map<string, FuncSym[]> }).hiddenFriendFns?.get(name) : undefined;
       if (friends?.length) syms = friends;
       else if (this.at('(') && (this.u as UnitApi & { hiddenFriends?: Set<string> }).hiddenFriends?.has(name)) throw new Unsupported(`argument-dependent lookup of the hidden friend ${name}`);
-      else {
+      else if (this.at('(') && this.p === qstart + 1) {
+        // an unqualified call: argument-dependent lookup, once the arguments are known, may find the function
+        const e = mk(C.int, pos, false, { k: 'func', sym: { name } as FuncSym });
+        (e as Expr & { overloads?: FuncSym[] }).overloads = [];
+        (e as Expr & { adlOnly?: boolean }).adlOnly = true;
+        return e;
+      } else {
         this.u.error(pos, 20, `identifier "${name}" is undefined`);
         return errExpr(pos);
       }

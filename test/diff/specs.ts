@@ -513,6 +513,11 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'kernel', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), i32(32)] }],
   },
   {
+    name: 'cxx2_adl_scoped_enum',
+    buffers: { din: { type: 'i32', n: 32, init: gen(i => ((i * 29) % 31) - 12) }, dout: { type: 'i32', n: 32 * 5 } },
+    launches: [{ kernel: 'kernel', grid: 1, block: 32, args: [buf('din'), buf('dout'), i32(32)] }],
+  },
+  {
     name: 'cxx2_library_idioms',
     buffers: { din: { type: 'i32', n: 32, init: gen(i => i * 7 - 50) }, dout: { type: 'i32', n: 32 * 12 }, dv: { type: 'f32', n: 64 * 4, init: gen(i => [i >> 2, (i >> 2) + 0.5, -(i >> 2), (i >> 2) * 2][i & 3]!) } },
     launches: [{ kernel: '_Z6idiomsILi64ELi17EEvPKiPiP6float4', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dv')] }],

@@ -513,7 +513,7 @@ export const SPECS: KernelSpec[] = [
     launches: [{ kernel: 'kernel', grid: 1, block: 32, args: [buf('din'), buf('dout'), buf('dd'), i32(32)] }],
   },
   {
-    name: 'cxx2_adl_scoped_enum',
+    name: 'cxx2_lookups',
     buffers: { din: { type: 'i32', n: 32, init: gen(i => ((i * 29) % 31) - 12) }, dout: { type: 'i32', n: 32 * 5 } },
     launches: [{ kernel: 'kernel', grid: 1, block: 32, args: [buf('din'), buf('dout'), i32(32)] }],
   },

@@ -1,10 +1,11 @@
-// Two lookups third-party code relies on (libcu++'s fpmp: `enum struct fpmp2_accuracy { mid = 2, def = mid }`
-// and `atomicAdd(fpmp2<...>*, ...)` declared only in cuda::experimental): an enumerator of a scoped enum named
-// unqualified inside its own list, and argument-dependent lookup finding a function and a function template in
-// the namespaces of the arguments' classes and of their template arguments.
+// Lookups third-party code relies on (libcu++'s fpmp: `enum struct fpmp2_accuracy { mid = 2, def = mid }` and
+// `atomicAdd(fpmp2<...>*, ...)` declared only in cuda::experimental; Thrust's `using thrust::cuda_cub::par_t;`
+// inside an inline namespace): an enumerator of a scoped enum named unqualified inside its own list,
+// argument-dependent lookup finding a function and a function template in the namespaces of the arguments'
+// classes and of their template arguments, and a using-declaration whose path steps through an inline namespace.
 #include <cstdio>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("FAIL cxx2_adl_scoped_enum: %s (line %d)\n", cudaGetErrorString(e_), __LINE__); return 1; } } while (0)
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("FAIL cxx2_lookups: %s (line %d)\n", cudaGetErrorString(e_), __LINE__); return 1; } } while (0)
 
 namespace prec {
 enum struct level { low = 1, mid = low + 2, high = mid * 2, def = mid };
@@ -46,6 +47,10 @@ template <typename W>
 __device__ int weigh(const prec::box<W> &b) { return b.item.w + 5; }
 }
 
+namespace lib { inline namespace v2 { namespace impl { struct policy { int k; }; } } }
+namespace lib { inline namespace v2 { namespace sys { using lib::impl::policy; } } }
+namespace lib { inline namespace v2 { namespace detail { using device_t = lib::sys::policy; } } }
+
 __global__ void kernel(const int *in, int *out, int n) {
   const int t = threadIdx.x;
   if (t >= n) return;
@@ -58,7 +63,8 @@ __global__ void kernel(const int *in, int *out, int n) {
   out[5 * t + 1] = combine(q, -2);
   out[5 * t + 2] = combine(g, 7);
   out[5 * t + 3] = weigh(b);
-  out[5 * t + 4] = static_cast<int>(prec::wide::c) + static_cast<int>(prec::level::def);
+  lib::detail::device_t pol{x - 1};
+  out[5 * t + 4] = static_cast<int>(prec::wide::c) + static_cast<int>(prec::level::def) + pol.k;
 }
 
 int main() {
@@ -74,10 +80,10 @@ int main() {
   CK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; i++) {
     const int x = hin[i];
-    const int want[5] = {x * 3 + 3, (x + 1) * -2 + 6, x * 2 - 7, x + 5, 32 + 3};
+    const int want[5] = {x * 3 + 3, (x + 1) * -2 + 6, x * 2 - 7, x + 5, 32 + 3 + x - 1};
     for (int j = 0; j < 5; j++)
-      if (hout[5 * i + j] != want[j]) { printf("FAIL cxx2_adl_scoped_enum: out[%d][%d] = %d, want %d\n", i, j, hout[5 * i + j], want[j]); return 1; }
+      if (hout[5 * i + j] != want[j]) { printf("FAIL cxx2_lookups: out[%d][%d] = %d, want %d\n", i, j, hout[5 * i + j], want[j]); return 1; }
   }
-  printf("PASS cxx2_adl_scoped_enum\n");
+  printf("PASS cxx2_lookups\n");
   return 0;
 }

@@ -24,9 +24,10 @@
 // skim-decl.ts reads one declaration, skim-heads.ts namespaces, using and operator names.
 
 import { Tok, Tokens } from './tokens';
+import { preId } from './lexer';
 import { DeclEntry, Index } from './index-types';
 import {
-  SkimScan, K_EXTERN, K_INLINE, K_NAMESPACE, P_LBRACE, P_LBRACK, P_LPAREN, P_RBRACE, P_RBRACK, P_RPAREN, P_SEMI,
+  SkimScan, KWN, K_EXTERN, K_INLINE, K_NAMESPACE, P_LBRACE, P_LBRACK, P_LPAREN, P_RBRACE, P_RBRACK, P_RPAREN, P_SEMI, P_COLON, P_COLON2, P_TILDE, P_STAR, P_COMMA, P_ASSIGN,
   type Frame, type NamespaceMap, type SkimError,
 } from './skim-scan';
 import { skimDecl } from './skim-decl';
@@ -118,6 +119,16 @@ export interface SkimHooks {
  * A closer that does not match the innermost opener closes the nearest matching opener below it
  * (the ones in between stay unmatched); a closer with no matching opener is ignored.
  */
+/** Specifiers EDG rejects when written twice in a row (`long long` and the cv-qualifiers, a warning, are not here). */
+const NEVER_TWICE = ((): Uint8Array => {
+  const a = new Uint8Array(KWN);
+  for (const w of ['char', 'int', 'float', 'double', 'void', 'bool', 'short', 'signed', 'unsigned', 'typedef', 'struct', 'class',
+    'union', 'enum', 'typename', 'static', 'extern', 'inline', 'virtual', 'friend', 'constexpr', 'register', 'thread_local',
+    'mutable', 'explicit']) a[preId(w)] = 1;
+  return a;
+})();
+const ID_ATTRIBUTE = preId('__attribute__'), ID_OPERATOR = preId('operator');
+
 export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResume): Int32Array {
   const n = t.count;
   const spare = resume?.spare;
@@ -138,8 +149,38 @@ export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResu
     for (const o of resume.stack) { stack[sp++] = o; match[o] = -1; }
   } else match.fill(-1);
   for (let i = from; i < n; i++) {
-    if (kind[i] !== Tok.Punct) continue;
+    const ki = kind[i];
+    if (ki === Tok.Ident) {
+      // a specifier written twice (`int int`, `static static`) is an error wherever it stands
+      const w = id[i];
+      if (w < KWN && NEVER_TWICE[w] === 1 && id[i - 1] === w && kind[i - 1] === Tok.Ident && errors) errors.push({ tok: i, message: `'${t.names[w]}' twice` });
+      continue;
+    }
+    if (ki !== Tok.Punct) {
+      // two number or character literals in a row (`1 1`, `'a' 2`): no construct has them
+      if ((ki === Tok.Number || ki === Tok.Char) && (kind[i - 1] === Tok.Number || kind[i - 1] === Tok.Char) && errors) errors.push({ tok: i, message: 'two literals in a row' });
+      continue;
+    }
     const p = id[i];
+    if (p === P_COMMA) {
+      // `, ,` is an error except in attribute lists (`__attribute__((a,,b))`, `[[a,,b]]`), which allow empty entries
+      if (kind[i - 1] === Tok.Punct && id[i - 1] === P_COMMA && errors && (sp === 0 || id[stack[sp - 1]] === P_LBRACE
+        || (id[stack[sp - 1]] === P_LPAREN && !(kind[stack[sp - 1] - 1] === Tok.Punct && id[stack[sp - 1] - 1] === P_LPAREN)))) {
+        errors.push({ tok: i, message: "',' twice" });
+      }
+      continue;
+    }
+    if (p === P_SEMI || p === P_RPAREN || p === P_RBRACE) {
+      // `= ;`, `= )`, `= }`: an initializer or argument is missing (`operator=;` in a using-declaration is fine)
+      if (kind[i - 1] === Tok.Punct && id[i - 1] === P_ASSIGN && !(kind[i - 2] === Tok.Ident && id[i - 2] === ID_OPERATOR) && errors) errors.push({ tok: i - 1, message: `'=' before '${t.names[p]}'` });
+      if (p === P_SEMI) continue;
+    }
+    if (p === P_COLON2) {
+      // `::` is followed by a name, `~` or `*` (or, as two of an asm statement's colons, by `:`, `)` or a string)
+      const q = id[i + 1];
+      if (kind[i + 1] === Tok.Punct && q !== P_TILDE && q !== P_STAR && q !== P_COLON && q !== P_RPAREN && errors) errors.push({ tok: i, message: `'::' before '${t.names[id[i + 1]]}'` });
+      continue;
+    }
     if (p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) {
       if (sp === stack.length) { const s2 = new Int32Array(sp * 2); s2.set(stack); stack = s2; }
       stack[sp++] = i;
@@ -151,6 +192,8 @@ export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResu
     if (sp > 0 && id[stack[sp - 1]] === want) {
       const o = stack[--sp];
       match[o] = i; match[i] = o;
+      // __attribute__((...)): exactly two parentheses, the inner one closing just before the outer one
+      if (o > 0 && id[o - 1] === ID_ATTRIBUTE && kind[o - 1] === Tok.Ident && match[o + 1] !== i - 1 && errors) errors.push({ tok: o - 1, message: `'__attribute__' without '((' ... '))'` });
       continue;
     }
     let k = sp - 1;

@@ -24,10 +24,10 @@
 // skim-decl.ts reads one declaration, skim-heads.ts namespaces, using and operator names.
 
 import { Tok, Tokens } from './tokens';
-import { preId } from './lexer';
+import { NEVER_TWICE, ID_ATTRIBUTE, P_ASSIGN, P_COLON2, P_COMMA, afterPunct } from './skim-shape';
 import { DeclEntry, Index } from './index-types';
 import {
-  SkimScan, KWN, K_EXTERN, K_INLINE, K_NAMESPACE, P_LBRACE, P_LBRACK, P_LPAREN, P_RBRACE, P_RBRACK, P_RPAREN, P_SEMI, P_COLON, P_COLON2, P_TILDE, P_STAR, P_COMMA, P_ASSIGN,
+  SkimScan, KWN, K_EXTERN, K_INLINE, K_NAMESPACE, P_LBRACE, P_LBRACK, P_LPAREN, P_RBRACE, P_RBRACK, P_RPAREN, P_SEMI,
   type Frame, type NamespaceMap, type SkimError,
 } from './skim-scan';
 import { skimDecl } from './skim-decl';
@@ -119,16 +119,6 @@ export interface SkimHooks {
  * A closer that does not match the innermost opener closes the nearest matching opener below it
  * (the ones in between stay unmatched); a closer with no matching opener is ignored.
  */
-/** Specifiers EDG rejects when written twice in a row (`long long` and the cv-qualifiers, a warning, are not here). */
-const NEVER_TWICE = ((): Uint8Array => {
-  const a = new Uint8Array(KWN);
-  for (const w of ['char', 'int', 'float', 'double', 'void', 'bool', 'short', 'signed', 'unsigned', 'typedef', 'struct', 'class',
-    'union', 'enum', 'typename', 'static', 'extern', 'inline', 'virtual', 'friend', 'constexpr', 'register', 'thread_local',
-    'mutable', 'explicit']) a[preId(w)] = 1;
-  return a;
-})();
-const ID_ATTRIBUTE = preId('__attribute__'), ID_OPERATOR = preId('operator');
-
 export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResume): Int32Array {
   const n = t.count;
   const spare = resume?.spare;
@@ -148,39 +138,21 @@ export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResu
     if (resume.stack.length > stack.length) stack = new Int32Array(resume.stack.length * 2);
     for (const o of resume.stack) { stack[sp++] = o; match[o] = -1; }
   } else match.fill(-1);
+  // the previous token's kind and id, for the shapes of skim-shape.ts
+  let pk = from > 0 ? kind[from - 1] : Tok.EOF, pw = from > 0 ? id[from - 1] : -1;
   for (let i = from; i < n; i++) {
-    const ki = kind[i];
-    if (ki === Tok.Ident) {
-      // a specifier written twice (`int int`, `static static`) is an error wherever it stands
-      const w = id[i];
-      if (w < KWN && NEVER_TWICE[w] === 1 && id[i - 1] === w && kind[i - 1] === Tok.Ident && errors) errors.push({ tok: i, message: `'${t.names[w]}' twice` });
-      continue;
-    }
-    if (ki !== Tok.Punct) {
-      // two number or character literals in a row (`1 1`, `'a' 2`): no construct has them
-      if ((ki === Tok.Number || ki === Tok.Char) && (kind[i - 1] === Tok.Number || kind[i - 1] === Tok.Char) && errors) errors.push({ tok: i, message: 'two literals in a row' });
-      continue;
-    }
-    const p = id[i];
-    if (p === P_COMMA) {
-      // `, ,` is an error except in attribute lists (`__attribute__((a,,b))`, `[[a,,b]]`), which allow empty entries
-      if (kind[i - 1] === Tok.Punct && id[i - 1] === P_COMMA && errors && (sp === 0 || id[stack[sp - 1]] === P_LBRACE
-        || (id[stack[sp - 1]] === P_LPAREN && !(kind[stack[sp - 1] - 1] === Tok.Punct && id[stack[sp - 1] - 1] === P_LPAREN)))) {
-        errors.push({ tok: i, message: "',' twice" });
+    const k = kind[i], p = id[i];
+    const k0 = pk, p0 = pw;
+    pk = k; pw = p;
+    if (k !== Tok.Punct) {
+      if (k0 === Tok.Ident) {
+        if (p === p0 && k === Tok.Ident && p < KWN && NEVER_TWICE[p] === 1 && errors) errors.push({ tok: i, message: `'${t.names[p]}' twice` });
+      } else if ((k0 === Tok.Number || k0 === Tok.Char) && (k === Tok.Number || k === Tok.Char) && errors) {
+        errors.push({ tok: i, message: 'two literals in a row' });
       }
       continue;
     }
-    if (p === P_SEMI || p === P_RPAREN || p === P_RBRACE) {
-      // `= ;`, `= )`, `= }`: an initializer or argument is missing (`operator=;` in a using-declaration is fine)
-      if (kind[i - 1] === Tok.Punct && id[i - 1] === P_ASSIGN && !(kind[i - 2] === Tok.Ident && id[i - 2] === ID_OPERATOR) && errors) errors.push({ tok: i - 1, message: `'=' before '${t.names[p]}'` });
-      if (p === P_SEMI) continue;
-    }
-    if (p === P_COLON2) {
-      // `::` is followed by a name, `~` or `*` (or, as two of an asm statement's colons, by `:`, `)` or a string)
-      const q = id[i + 1];
-      if (kind[i + 1] === Tok.Punct && q !== P_TILDE && q !== P_STAR && q !== P_COLON && q !== P_RPAREN && errors) errors.push({ tok: i, message: `'::' before '${t.names[id[i + 1]]}'` });
-      continue;
-    }
+    if (k0 === Tok.Punct && (p0 === P_COMMA || p0 === P_ASSIGN || p0 === P_COLON2) && errors) afterPunct(t, i, sp > 0 ? stack[sp - 1] : -1, errors);
     if (p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) {
       if (sp === stack.length) { const s2 = new Int32Array(sp * 2); s2.set(stack); stack = s2; }
       stack[sp++] = i;
@@ -193,16 +165,16 @@ export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResu
       const o = stack[--sp];
       match[o] = i; match[i] = o;
       // __attribute__((...)): exactly two parentheses, the inner one closing just before the outer one
-      if (o > 0 && id[o - 1] === ID_ATTRIBUTE && kind[o - 1] === Tok.Ident && match[o + 1] !== i - 1 && errors) errors.push({ tok: o - 1, message: `'__attribute__' without '((' ... '))'` });
+      if (id[o - 1] === ID_ATTRIBUTE && kind[o - 1] === Tok.Ident && match[o + 1] !== i - 1 && errors) errors.push({ tok: o - 1, message: `'__attribute__' without '((' ... '))'` });
       continue;
     }
-    let k = sp - 1;
-    while (k >= 0 && id[stack[k]] !== want) k--;
-    if (k >= 0) {
+    let j = sp - 1;
+    while (j >= 0 && id[stack[j]] !== want) j--;
+    if (j >= 0) {
       if (errors) errors.push({ tok: stack[sp - 1], message: `unmatched '${t.names[id[stack[sp - 1]]]}'` });
-      const o = stack[k];
+      const o = stack[j];
       match[o] = i; match[i] = o;
-      sp = k;
+      sp = j;
     } else if (errors) {
       errors.push({ tok: i, message: `unmatched '${t.names[p]}'` });
     }

@@ -151,6 +151,7 @@ describe.skipIf(skip !== undefined)(`input cicc accepts is compiled by ptxd ${sk
       'long long hl = 1;\nconst const int hc = 2;\nstruct HB { HB &operator=(const HB &) = default; };\nstruct HD : HB { using HB::operator=; };\n'
       + 'void hs(int *p) { asm volatile("" ::: "memory"); asm("" :: "r"(*p)); auto f = [=] { return *p; }; *p = f(); }\n'
       + 'int hk __attribute__((unused,,aligned(8)));\nint hm [[maybe_unused,,]];\nconst char *hstr = "a" "b";\nint hp = ::abs(1);\nint HB::*hpm = nullptr;\n'],
+    ['function template recursion 150 deep', `template<int N> ${DEV} int g() { return g<N-1>() + 1; }\ntemplate<> ${DEV} int g<0>() { return 0; }\n${KK('g<150>()')}`],
     ['200 nested parentheses', `${DEV} int deep(int x) { return ${'('.repeat(200)}x${')'.repeat(200)}; }\n${KK('deep(*o)')}`],
   ];
   for (const [name, tail] of ok) {
@@ -173,6 +174,7 @@ describe.skipIf(skip !== undefined)(`nesting deeper than ptxd takes is a named f
     ['100,000 nested blocks', `${DEV} int deep(int x) { ${'{'.repeat(100_000)}x++;${'}'.repeat(100_000)} return x; }\n${KK('deep(*o)')}`, /nested deeper than \d+ levels/],
     ['50,000-deep class template recursion', `template<int N> struct R { static constexpr int v = R<N-1>::v + 1; };\ntemplate<> struct R<0> { static constexpr int v = 0; };\n${DEV} int tr() { return R<50000>::v; }\n${KK('tr()')}`, /template instantiations of R nested deeper than \d+ levels/],
     ['50,000-deep variable template recursion', `template<int N> constexpr int V = V<N-1> + 1;\ntemplate<> constexpr int V<0> = 0;\n${DEV} int tr() { return V<50000>; }\n${KK('tr()')}`, /template instantiations of V nested deeper than \d+ levels/],
+    ['function template recursion 300 deep (EDG stops at 200: "excessive recursion at instantiation of function")', `template<int N> ${DEV} int g() { return g<N-1>() + 1; }\ntemplate<> ${DEV} int g<0>() { return 0; }\n${KK('g<300>()')}`, /template instantiations of g nested deeper than \d+ levels/],
     ['constexpr recursion 512 calls deep (past EDG\'s limit)', `__attribute__((host)) ${DEV} constexpr int f(int n) { return n == 0 ? 0 : 1 + f(n - 1); }\n${DEV} int cx() { constexpr int v = f(512); return v; }\n${KK('cx()')}`, /constexpr evaluation nested deeper than 512 calls/],
   ];
   for (const [name, tail, reason] of deep) {

@@ -62,6 +62,7 @@ export class Unit {
   errorCount = 0;
   /** Expressions and statements being parsed, nested (parser.ts nested()): bounded so that deep nesting falls back instead of exhausting the stack. */
   nesting = 0;
+  parsingBody: FuncSym | null = null;
   /** The user-defined conversions implicit conversions of this unit may use (sema.ts). */
   /** The constant evaluator of this unit (consteval.ts): constexpr calls parse their bodies here. */
   readonly consts: ConstEval = newConstEval(f => this.parseBody(f));
@@ -201,8 +202,11 @@ export class Unit {
     const friendOf = (f as FuncSym & { friendOf?: RecordDecl }).friendOf;
     if (friendOf) p.recordStack = [friendOf];
     const dl = this.diags.length, ec = this.errorCount;
+    const outer = this.parsingBody;
+    this.parsingBody = f;
     try { f.body = p.parseFunctionBody(f); }
     catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
+    finally { this.parsingBody = outer; }
     if (this.errorCount > ec && !this.isUserFile(f.bodyStart)) {
       // toolkit/library code the real front end accepts: what we cannot read is ours to lack, not an error
       const first = this.diags[dl];

@@ -199,9 +199,7 @@ function unknownPart(t: CType): boolean {
 }
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
-const MAX_INSTANTIATION_DEPTH = 180;
-/** A function template specialisation's level in the chain of instantiations that made it (1: asked for by ordinary code). */
-type InstDepth = FuncSym & { instDepth?: number };
+export const MAX_INSTANTIATION_DEPTH = 180;
 
 export class Templates {
   private headers = new Map<number, TParam[]>();
@@ -356,9 +354,6 @@ export class Templates {
     const got = this.funcs.get(key);
     if (got) return got;
     const d = this.u.index.decls[di]!;
-    // one level below the specialisation whose body asks for it (EDG: 200 levels, then "excessive recursion")
-    const level = ((this.u.parsingBody as InstDepth | null)?.instDepth ?? 0) + 1;
-    if (level > MAX_INSTANTIATION_DEPTH) throw new Unsupported(`template instantiations of ${d.name} nested deeper than ${MAX_INSTANTIATION_DEPTH} levels`);
     this.countInstance(`f${di}`, d.name);
     const p = this.parserAt(di);
     const h = parseTemplateHeader(p);
@@ -399,7 +394,7 @@ export class Templates {
       (f as FuncSym & { tsig?: CType[]; tret?: CType; tparamTys?: CType[] }).tsig = pat.params;
       if (pat.ret !== NO_RET) (f as FuncSym & { tret?: CType }).tret = pat.ret;
     }
-    (f as InstDepth).instDepth = level;
+    f.instDepth = (this.u.parsingBody?.instDepth ?? 0) + 1;   // one below the body that asked for it (unit.ts parseBody)
     this.funcs.set(key, f);
     return f;
   }

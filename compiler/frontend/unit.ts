@@ -12,7 +12,7 @@ import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } f
 import { evalConst, noteConstInit, newConstEval, type ConstEval } from './consteval';
 import { mk, type UserConversions } from './sema';
 import { userConversion } from './parser-overload';
-import { Templates, newRecIds } from './templates';
+import { MAX_INSTANTIATION_DEPTH, Templates, newRecIds } from './templates';
 
 const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'char16_t', 'char32_t', 'class', 'const',
   'constexpr', 'const_cast', 'continue', 'decltype', 'default', 'delete', 'do', 'double', 'dynamic_cast', 'else', 'enum', 'explicit', 'extern',
@@ -196,6 +196,8 @@ export class Unit {
     if (this.parsedBodies.has(f)) return f.body ?? null;
     this.parsedBodies.add(f);
     if (f.bodyStart < 0) { f.body = null; return null; }
+    // EDG stops at 200 nested instantiations ("excessive recursion at instantiation of function"); our count may differ a little
+    if ((f.instDepth ?? 0) > MAX_INSTANTIATION_DEPTH) throw new Unsupported(`template instantiations of ${f.name} nested deeper than ${MAX_INSTANTIATION_DEPTH} levels`);
     const p = new Parser(this, f.bodyStart, f.bodyEnd + 1, f.scope);
     if (f.tscope) p.tscope = f.tscope;
     // a hidden friend's body sees the names of the class it is defined in

@@ -9,6 +9,8 @@
 // EDG parses and checks every declaration of the unit; ptxd parses only the declarations device code uses, so a
 // broken declaration nothing uses (a deleted `::` in <bits/specfun.h>, a duplicated name in <type_traits>) is
 // an error in cicc and nothing to ptxd. The same mutations in the user's own file are caught (no case so far).
+// Shapes no valid unit has (unmatched brackets, `int int`, `, ,`, `= ;`, ...; skim-shape.ts) make the unit fall back
+// wherever they are: about a third of the header class (1,200 mutants, seed 29: 381 of 1,200 left, all in headers).
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

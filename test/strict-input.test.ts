@@ -108,12 +108,50 @@ describe.skipIf(skip !== undefined)(`input cicc rejects is rejected with cicc's 
   }
 });
 
+// Code ptxd skips (host functions, declarations nothing uses) is not parsed, but a few shapes no valid unit has are
+// found on the way (the skimmer's bracket pass): the unit falls back, so never mode writes no PTX and default mode
+// gives cicc's answer in cicc's words.
+describe.skipIf(skip !== undefined)(`malformed code ptxd does not parse falls back to cicc ${skip ?? ''}`, () => {
+  const malformed: [string, string, RegExp][] = [
+    ['an unmatched ( in a host function body', 'int hf(int x) { return (x + 1; }\n', /unmatched '\('/],
+    ['an unmatched ] in a host function body', 'int hg(int *x) { return x[1]]; }\n', /unmatched '\]'/],
+    ['a declaration cut off at the end of the file', 'struct HS { int a; }', /expected a ";"/],
+    ['int int', 'int int hv;\n', /'int' twice/],
+    ['static static', 'static static int hw;\n', /'static' twice/],
+    ["'::' before ';'", 'int hq = ::;\n', /'::' before ';'/],
+    ["',' twice in a parameter list", 'void hh(int a, , int b);\n', /',' twice/],
+    ["'=' before ';'", 'int hz = ;\n', /'=' before ';'/],
+    ['two number literals in a row', 'int hn = 1 1;\n', /two literals in a row/],
+    ['__attribute__ with its parentheses swapped', 'void ha() __attribute__(()noinline);\n', /'__attribute__' without '\(\(' \.\.\. '\)\)'/],
+  ];
+  for (const [name, tail, reason] of malformed) {
+    it(`${name}: never mode names it, default mode is cicc's answer`, () => {
+      const v = variant(tail);
+      const c = runCicc(v);
+      expect(c.code).toBe(1);
+      const never = runPtxd(v, 'never');
+      expect(never.stderr).toMatch(new RegExp(`error: ptxd cannot compile this unit: malformed code cicc rejects: ${reason.source} at \\S*good\\.cu\\(5\\)`));
+      expect(never.code).toBe(1);
+      expect(never.ptx).toBe(false);
+      const dflt = runPtxd(v, 'default');
+      expect(dflt.stderr).toBe(c.stderr);
+      expect(dflt.code).toBe(1);
+      expect(dflt.ptx).toBe(false);
+    });
+  }
+});
+
 describe.skipIf(skip !== undefined)(`input cicc accepts is compiled by ptxd ${skip ?? ''}`, () => {
   const ok: [string, Buffer | string][] = [
     ['invalid UTF-8 in comments', Buffer.from('// comment \xff\xfe here\n/* block \xc3\x28 */\n', 'latin1')],
     ['line markers with flags, without a file, and a bare one at the end', '# 3 "a.cu" 1 3 4\nint zz;\n#line 7\nint yy;\n# 12'],
     ['constexpr recursion 511 calls deep (EDG folds it)', `__attribute__((host)) ${DEV} constexpr int f(int n) { return n == 0 ? 0 : 1 + f(n - 1); }\n${DEV} int cx() { constexpr int v = f(511); return v; }\n${KK('cx()')}`],
     ['class template recursion 150 deep', `template<int N> struct R { static constexpr int v = R<N-1>::v + 1; };\ntemplate<> struct R<0> { static constexpr int v = 0; };\n${DEV} int tr() { return R<150>::v; }\n${KK('tr()')}`],
+    ['shapes next to the malformed ones: long long, const const, asm colons, [=], operator=;, empty attributes, strings',
+      'long long hl = 1;\nconst const int hc = 2;\nstruct HB { HB &operator=(const HB &) = default; };\nstruct HD : HB { using HB::operator=; };\n'
+      + 'void hs(int *p) { asm volatile("" ::: "memory"); asm("" :: "r"(*p)); auto f = [=] { return *p; }; *p = f(); }\n'
+      + 'int hk __attribute__((unused,,aligned(8)));\nint hm [[maybe_unused,,]];\nconst char *hstr = "a" "b";\nint hp = ::abs(1);\nint HB::*hpm = nullptr;\n'],
+    ['function template recursion 150 deep', `template<int N> ${DEV} int g() { return g<N-1>() + 1; }\ntemplate<> ${DEV} int g<0>() { return 0; }\n${KK('g<150>()')}`],
     ['200 nested parentheses', `${DEV} int deep(int x) { return ${'('.repeat(200)}x${')'.repeat(200)}; }\n${KK('deep(*o)')}`],
   ];
   for (const [name, tail] of ok) {
@@ -136,6 +174,7 @@ describe.skipIf(skip !== undefined)(`nesting deeper than ptxd takes is a named f
     ['100,000 nested blocks', `${DEV} int deep(int x) { ${'{'.repeat(100_000)}x++;${'}'.repeat(100_000)} return x; }\n${KK('deep(*o)')}`, /nested deeper than \d+ levels/],
     ['50,000-deep class template recursion', `template<int N> struct R { static constexpr int v = R<N-1>::v + 1; };\ntemplate<> struct R<0> { static constexpr int v = 0; };\n${DEV} int tr() { return R<50000>::v; }\n${KK('tr()')}`, /template instantiations of R nested deeper than \d+ levels/],
     ['50,000-deep variable template recursion', `template<int N> constexpr int V = V<N-1> + 1;\ntemplate<> constexpr int V<0> = 0;\n${DEV} int tr() { return V<50000>; }\n${KK('tr()')}`, /template instantiations of V nested deeper than \d+ levels/],
+    ['function template recursion 300 deep (EDG stops at 200: "excessive recursion at instantiation of function")', `template<int N> ${DEV} int g() { return g<N-1>() + 1; }\ntemplate<> ${DEV} int g<0>() { return 0; }\n${KK('g<300>()')}`, /template instantiations of g nested deeper than \d+ levels/],
     ['constexpr recursion 512 calls deep (past EDG\'s limit)', `__attribute__((host)) ${DEV} constexpr int f(int n) { return n == 0 ? 0 : 1 + f(n - 1); }\n${DEV} int cx() { constexpr int v = f(512); return v; }\n${KK('cx()')}`, /constexpr evaluation nested deeper than 512 calls/],
   ];
   for (const [name, tail, reason] of deep) {

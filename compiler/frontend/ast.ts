@@ -51,6 +51,8 @@ export interface FuncSym {
   isConstexpr?: boolean;
   forceinline: boolean; noinline: boolean;
   launchBounds?: [number, number | undefined];
+  /** A function template specialisation's level in the chain of instantiations that made it (templates.ts; EDG stops at 200). */
+  instDepth?: number;
   /** Token range of the body ('{' .. '}'), when defined. */
   bodyStart: number; bodyEnd: number;
   /** Token index of the declarator name (for line markers / diagnostics). */

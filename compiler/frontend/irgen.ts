@@ -53,7 +53,10 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   // static local variables are created by codegen on first use
   if (u.errorCount > 0) return { module, stub: empty, diagnostics: u.diags };
 
-  // 3. stub description
+  // 3. code ptxd did not parse (host code, unused header declarations) that cicc certainly rejects: cicc decides
+  unitIsMalformed(u, index);
+
+  // 4. stub description
   return { module, stub: stubInput(u, kernels, vars, opts, firstSeen), diagnostics: u.diags };
 }
 
@@ -168,6 +171,16 @@ export function unitIsBroken(u: Unit, toks: Tokens, index: Index): boolean {
   }
   return u.errorCount > 0;
 }
+/**
+ * The skimmer's structural findings (an unmatched bracket, a declaration cut off at the end of the unit, `int int`,
+ * a malformed `__attribute__`) in a unit that otherwise compiled: valid C++ has none of them, so cicc reports an
+ * error there, but not necessarily in words ptxd can predict. The unit falls back (never mode: no PTX).
+ */
+function unitIsMalformed(u: Unit, index: Index): void {
+  const e = index.errors?.[0];
+  if (e) throw new Unsupported(`malformed code cicc rejects: ${e.message} at ${u.fileOf(e.tok)}(${u.lineOf(e.tok)})`);
+}
+
 /**
  * A lexer error as cicc reports it: at the offending character. In a system header (where our lexer is not
  * trusted to be as exact as EDG's), and where the error may not be one (LexError.undecided), the unit falls

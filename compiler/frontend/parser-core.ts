@@ -233,6 +233,8 @@ export interface UnitApi {
   errorCount: number;
   /** Expressions and statements being parsed, nested (Parser.nested). */
   nesting: number;
+  /** The function whose body is being parsed (templates.ts counts nested function template instantiations from it). */
+  readonly parsingBody: FuncSym | null;
   nextId: number;
   lambdaCount: number;
   dependentDecltypes: number;

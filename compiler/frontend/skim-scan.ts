@@ -42,7 +42,7 @@ export const KWC = new Uint8Array(KWN);
 export const P_LBRACE = preId('{'), P_RBRACE = preId('}'), P_LBRACK = preId('['), P_RBRACK = preId(']'),
   P_LPAREN = preId('('), P_RPAREN = preId(')'), P_SEMI = preId(';'), P_COMMA = preId(','),
   P_COLON = preId(':'), P_COLON2 = preId('::'), P_ASSIGN = preId('='), P_LT = preId('<'),
-  P_GT = preId('>'), P_SHR = preId('>>'), P_TILDE = preId('~');
+  P_GT = preId('>'), P_SHR = preId('>>'), P_TILDE = preId('~'), P_STAR = preId('*');
 
 export const ATTR_FLAGS: ReadonlyMap<string, number> = new Map<string, number>([
   ['device', DeclFlag.Device], ['host', DeclFlag.Host], ['global', DeclFlag.Global],

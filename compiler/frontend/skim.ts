@@ -24,9 +24,10 @@
 // skim-decl.ts reads one declaration, skim-heads.ts namespaces, using and operator names.
 
 import { Tok, Tokens } from './tokens';
+import { NEVER_TWICE, ID_ATTRIBUTE, P_ASSIGN, P_COLON2, P_COMMA, afterPunct } from './skim-shape';
 import { DeclEntry, Index } from './index-types';
 import {
-  SkimScan, K_EXTERN, K_INLINE, K_NAMESPACE, P_LBRACE, P_LBRACK, P_LPAREN, P_RBRACE, P_RBRACK, P_RPAREN, P_SEMI,
+  SkimScan, KWN, K_EXTERN, K_INLINE, K_NAMESPACE, P_LBRACE, P_LBRACK, P_LPAREN, P_RBRACE, P_RBRACK, P_RPAREN, P_SEMI,
   type Frame, type NamespaceMap, type SkimError,
 } from './skim-scan';
 import { skimDecl } from './skim-decl';
@@ -137,9 +138,21 @@ export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResu
     if (resume.stack.length > stack.length) stack = new Int32Array(resume.stack.length * 2);
     for (const o of resume.stack) { stack[sp++] = o; match[o] = -1; }
   } else match.fill(-1);
+  // the previous token's kind and id, for the shapes of skim-shape.ts
+  let pk = from > 0 ? kind[from - 1] : Tok.EOF, pw = from > 0 ? id[from - 1] : -1;
   for (let i = from; i < n; i++) {
-    if (kind[i] !== Tok.Punct) continue;
-    const p = id[i];
+    const k = kind[i], p = id[i];
+    const k0 = pk, p0 = pw;
+    pk = k; pw = p;
+    if (k !== Tok.Punct) {
+      if (k0 === Tok.Ident) {
+        if (p === p0 && k === Tok.Ident && p < KWN && NEVER_TWICE[p] === 1 && errors) errors.push({ tok: i, message: `'${t.names[p]}' twice` });
+      } else if ((k0 === Tok.Number || k0 === Tok.Char) && (k === Tok.Number || k === Tok.Char) && errors) {
+        errors.push({ tok: i, message: 'two literals in a row' });
+      }
+      continue;
+    }
+    if (k0 === Tok.Punct && (p0 === P_COMMA || p0 === P_ASSIGN || p0 === P_COLON2) && errors) afterPunct(t, i, sp > 0 ? stack[sp - 1] : -1, errors);
     if (p === P_LPAREN || p === P_LBRACK || p === P_LBRACE) {
       if (sp === stack.length) { const s2 = new Int32Array(sp * 2); s2.set(stack); stack = s2; }
       stack[sp++] = i;
@@ -151,15 +164,17 @@ export function matchBrackets(t: Tokens, errors?: SkimError[], resume?: SkimResu
     if (sp > 0 && id[stack[sp - 1]] === want) {
       const o = stack[--sp];
       match[o] = i; match[i] = o;
+      // __attribute__((...)): exactly two parentheses, the inner one closing just before the outer one
+      if (id[o - 1] === ID_ATTRIBUTE && kind[o - 1] === Tok.Ident && match[o + 1] !== i - 1 && errors) errors.push({ tok: o - 1, message: `'__attribute__' without '((' ... '))'` });
       continue;
     }
-    let k = sp - 1;
-    while (k >= 0 && id[stack[k]] !== want) k--;
-    if (k >= 0) {
+    let j = sp - 1;
+    while (j >= 0 && id[stack[j]] !== want) j--;
+    if (j >= 0) {
       if (errors) errors.push({ tok: stack[sp - 1], message: `unmatched '${t.names[id[stack[sp - 1]]]}'` });
-      const o = stack[k];
+      const o = stack[j];
       match[o] = i; match[i] = o;
-      sp = k;
+      sp = j;
     } else if (errors) {
       errors.push({ tok: i, message: `unmatched '${t.names[p]}'` });
     }

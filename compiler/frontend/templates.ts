@@ -199,7 +199,7 @@ function unknownPart(t: CType): boolean {
 }
 
 /** The template machinery of one unit: caches of headers, patterns and instantiations. */
-const MAX_INSTANTIATION_DEPTH = 180;
+export const MAX_INSTANTIATION_DEPTH = 180;
 
 export class Templates {
   private headers = new Map<number, TParam[]>();
@@ -394,6 +394,7 @@ export class Templates {
       (f as FuncSym & { tsig?: CType[]; tret?: CType; tparamTys?: CType[] }).tsig = pat.params;
       if (pat.ret !== NO_RET) (f as FuncSym & { tret?: CType }).tret = pat.ret;
     }
+    f.instDepth = (this.u.parsingBody?.instDepth ?? 0) + 1;   // one below the body that asked for it (unit.ts parseBody)
     this.funcs.set(key, f);
     return f;
   }

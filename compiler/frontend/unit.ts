@@ -12,7 +12,7 @@ import { Parser, SyntaxAbort, type DeclSpec, type DeclaratorInfo, type Attrs } f
 import { evalConst, noteConstInit, newConstEval, type ConstEval } from './consteval';
 import { mk, type UserConversions } from './sema';
 import { userConversion } from './parser-overload';
-import { Templates, newRecIds } from './templates';
+import { MAX_INSTANTIATION_DEPTH, Templates, newRecIds } from './templates';
 
 const KEYWORDS = new Set(['alignas', 'alignof', 'asm', 'auto', 'bool', 'break', 'case', 'catch', 'char', 'char16_t', 'char32_t', 'class', 'const',
   'constexpr', 'const_cast', 'continue', 'decltype', 'default', 'delete', 'do', 'double', 'dynamic_cast', 'else', 'enum', 'explicit', 'extern',
@@ -62,6 +62,7 @@ export class Unit {
   errorCount = 0;
   /** Expressions and statements being parsed, nested (parser.ts nested()): bounded so that deep nesting falls back instead of exhausting the stack. */
   nesting = 0;
+  parsingBody: FuncSym | null = null;
   /** The user-defined conversions implicit conversions of this unit may use (sema.ts). */
   /** The constant evaluator of this unit (consteval.ts): constexpr calls parse their bodies here. */
   readonly consts: ConstEval = newConstEval(f => this.parseBody(f));
@@ -195,14 +196,19 @@ export class Unit {
     if (this.parsedBodies.has(f)) return f.body ?? null;
     this.parsedBodies.add(f);
     if (f.bodyStart < 0) { f.body = null; return null; }
+    // EDG stops at 200 nested instantiations ("excessive recursion at instantiation of function"); our count may differ a little
+    if ((f.instDepth ?? 0) > MAX_INSTANTIATION_DEPTH) throw new Unsupported(`template instantiations of ${f.name} nested deeper than ${MAX_INSTANTIATION_DEPTH} levels`);
     const p = new Parser(this, f.bodyStart, f.bodyEnd + 1, f.scope);
     if (f.tscope) p.tscope = f.tscope;
     // a hidden friend's body sees the names of the class it is defined in
     const friendOf = (f as FuncSym & { friendOf?: RecordDecl }).friendOf;
     if (friendOf) p.recordStack = [friendOf];
     const dl = this.diags.length, ec = this.errorCount;
+    const outer = this.parsingBody;
+    this.parsingBody = f;
     try { f.body = p.parseFunctionBody(f); }
     catch (e) { if (e instanceof SyntaxAbort) f.body = null; else throw e; }
+    finally { this.parsingBody = outer; }
     if (this.errorCount > ec && !this.isUserFile(f.bodyStart)) {
       // toolkit/library code the real front end accepts: what we cannot read is ours to lack, not an error
       const first = this.diags[dl];

@@ -74,7 +74,22 @@ struct Holder { Vec<int> a; Vec<double> b; void go() { b.resize(8, 2.5); a.resiz
 void run(Vec<float>& f, Holder& h) { f.fill(1.5f); h.go(); Vec<short> s(3, 7); }
 `;
 
+// Class template specialisations among kernel parameters: cudafe++ spells their non-type arguments as casts with
+// C's literal suffixes and class-type arguments from the global scope (`Box<    ::Tag<(int)4> , (int)1>`).
+const TEMPLATE_ARGS = `
+template <int N> struct Tag { int v; };
+template <unsigned N, long L, char C> struct U { int v; };
+template <short A, unsigned char B, long long C, unsigned long D, unsigned long long E, bool F, signed char G, unsigned short H> struct V { int v; };
+template <typename T, int N> struct Box { T v[N]; };
+template <int N> struct Outer { Tag<N> t; };
+template <bool B> struct W { int v; };
+__global__ void k1(Tag<5> a, Tag<-3> b, int *o) { o[0] = a.v + b.v; }
+__global__ void k2(U<5u, -7L, 'a'> a, V<-2, 200, -5, 6, 7, true, -1, 9> b, int *o) { o[0] = a.v + b.v; }
+__global__ void k3(Box<float, 2> a, Box<Tag<4>, 1> b, Outer<2> c, W<false> d, int *o) { o[0] = (int)a.v[1] + b.v[0].v + c.t.v + d.v; }
+`;
+
 const CASES: { name: string; src: string; drop?: RegExp }[] = [
+  { name: 'template-arguments', src: TEMPLATE_ARGS },
   { name: 'class-template-members', src: MEMBERS },
   { name: 'qualifiers', src: QUALIFIERS },
   { name: 'templates', src: TEMPLATES },

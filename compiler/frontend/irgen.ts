@@ -7,6 +7,7 @@ import type { CompileOptions } from '../options';
 import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
 import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types';
+import { recordSpelling } from './stub-spelling';
 import type { StubInputExtras } from './stub';
 import type { FuncSym, VarSym } from './ast';
 import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName, sugarOf, unqual } from './ctype';
@@ -473,7 +474,7 @@ export function hostType(t: CType, moduleId: string): HostType {
       if (lam && !lam.fn.isDevice && !lam.fn.isGlobal) throw new Unsupported('lambda without __device__ passed to a kernel');
       if (!t.rec.targs) return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec) });
       const unq = { ...t, q: 0 } as CType;
-      return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: typeName(unq), alias: mangleTypeName(unq, moduleId) } });
+      return cv({ k: 'record', tag: t.rec.tag, qualName: recordQualName(t.rec), template: { spelling: recordSpelling(t.rec), alias: mangleTypeName(unq, moduleId) } });
     }
     case 'enum': return cv({ k: 'enum', qualName: [...t.en.scope.filter(s => s !== '(anonymous)'), t.en.name || t.en.typedefName || ''].join('::') });
     case 'array': if (t.n !== null) return { k: 'array', elem: hostType(t.elem, moduleId), n: t.n }; throw new Unsupported('kernel parameter of type array of unknown bound');

@@ -66,6 +66,10 @@ describe('corpus runner bookkeeping', () => {
     expect(classify(ok(), failed('/tmp/x/k.cudafe1.stub.c:12:3: error: expected expression\n')).outcome).toBe('stub-fails');
     expect(classify(ok(['entry a', 'entry b']), ok(['entry a'])).outcome).toBe('symbols-differ');
     expect(classify(ok(['entry a']), ok(['entry a'])).outcome).toBe('compiled');
+    // a variable the stub registers counts; an internal function one compiler inlined and generated strings do not
+    expect(classify(ok(['entry a', 'var counter']), ok(['entry a'])).outcome).toBe('symbols-differ');
+    expect(classify(ok(['entry a', 'var __unnamed_1', 'var $str$1']), ok(['entry a', 'func _Z6helperf', 'var $str'])).outcome).toBe('compiled');
+    expect(classify(ok(['entry a', 'var __unnamed_counter']), ok(['entry a'])).outcome).toBe('symbols-differ');
     expect(classify(ok(), { status: null, stderr: '', symbols: null, ms: 1 }).outcome).toBe('timeout');
     expect(reasonGroup("unsupported type 'Foo<3>' at 12")).toBe("unsupported type '…' at N");
     expect(reasonGroup('kernel template gpu_fill launched with deduced template arguments')).toBe('kernel template X launched with deduced template arguments');

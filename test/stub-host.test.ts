@@ -88,8 +88,26 @@ __global__ void k2(U<5u, -7L, 'a'> a, V<-2, 200, -5, 6, 7, true, -1, 9> b, int *
 __global__ void k3(Box<float, 2> a, Box<Tag<4>, 1> b, Outer<2> c, W<false> d, int *o) { o[0] = (int)a.v[1] + b.v[0].v + c.t.v + d.v; }
 `;
 
+// Enumerations as non-type template arguments (of a kernel template and of a class template among kernel parameters)
+// and a namespace's class template specialisation: before, gcc rejected the stub (`En<1, 1>`, `typedef ns::R<3> _ZN2ns4R<3>E;`).
+const ENUM_ARGS = `
+enum E { e0, e1 };
+enum class G { g0, g1 };
+namespace ns { enum class F : short { f0, f1 }; enum H { h0, h1 }; template <int N> struct R { int v; }; }
+template <E e, ns::F f> struct En { int v; };
+template <int N> struct T2 { int v; };
+__global__ void k3(En<e1, ns::F::f1> a, int *o) { o[0] = a.v; }
+template <E e> __global__ void kt(int *o) { o[0] = (int)e; }
+template <ns::F f, E e> __global__ void kt2(En<e, f> a, int *o) { o[0] = (int)f + a.v; }
+template <G g> __global__ void ka(int *o) { o[0] = (int)g; }
+template <ns::H h> __global__ void kb(int *o) { o[0] = (int)h; }
+__global__ void kc(ns::R<3> r, T2<1> t, int *o) { o[0] = r.v + t.v; }
+void host(int *o) { kt<e1><<<1, 1>>>(o); En<e0, ns::F::f1> x{}; kt2<<<1, 1>>>(x, o); ka<G::g1><<<1, 1>>>(o); kb<ns::h1><<<1, 1>>>(o); }
+`;
+
 const CASES: { name: string; src: string; drop?: RegExp }[] = [
   { name: 'template-arguments', src: TEMPLATE_ARGS },
+  { name: 'enum-template-arguments', src: ENUM_ARGS },
   { name: 'class-template-members', src: MEMBERS },
   { name: 'qualifiers', src: QUALIFIERS },
   { name: 'templates', src: TEMPLATES },

@@ -7,10 +7,10 @@ import type { CompileOptions } from '../options';
 import { type Diagnostic, Unsupported } from '../diagnostics';
 import { type Module, newModule } from '../middle/ir';
 import type { StubInput, StubKernel, StubVariable, HostType } from './stub-types';
-import { recordSpelling } from './stub-spelling';
+import { recordSpelling, castValue, enumeratorName, LITERAL_SUFFIX } from './stub-spelling';
 import type { StubInputExtras } from './stub';
 import type { FuncSym, VarSym } from './ast';
-import { type CType, type TArg, sizeOfC, alignOfC, recordQualName, typeName, sugarOf, unqual } from './ctype';
+import { type CType, type TArg, C, sizeOfC, alignOfC, recordQualName, typeName, sugarOf, unqual } from './ctype';
 import { Tok } from './tokens';
 import { type LexError, posToLine } from './lexer';
 import { Parser, SyntaxAbort } from './parser';
@@ -383,9 +383,13 @@ function templateArgSpelling(f: FuncSym, moduleId: string): { cast: string[]; pl
       const n = a.ty.rec.name || a.ty.rec.typedefName;
       cast.push(`    ::${n}`); plain.push(` ::${n}`);
     } else if (a.k === 'type') { const s = hostSpelling(a.ty); cast.push(s); plain.push(a.ty.k === 'int' && a.ty.name === 'unsigned int' && !a.ty.q ? 'unsigned' : s); }
-    else {
+    else if (a.ty.k === 'enum') {
+      const name = enumeratorName(a.ty, a.v);
+      if (name === null) throw new Unsupported('kernel template argument of enumeration type with no enumerator of its value');
+      cast.push(castValue(a.ty, a.v)); plain.push(name);
+    } else {
       const t = a.ty.k === 'bool' ? 'bool' : a.ty.k === 'int' ? a.ty.name : 'int';
-      cast.push(`(${t})${a.v}${(LITERAL_SUFFIX[t] ?? '').toLowerCase()}`);
+      cast.push(castValue(a.ty.k === 'bool' || a.ty.k === 'int' ? a.ty : C.int, a.v));
       plain.push(plainValue(t, a.v));
     }
   }
@@ -393,10 +397,6 @@ function templateArgSpelling(f: FuncSym, moduleId: string): { cast: string[]; pl
 }
 function hostSpelling(t: CType): string { return typeName(t); }
 
-/** EDG's literal suffixes (upper case in a wrapper's arguments, lower case in the cast form: `(long)5l`, `5L`). */
-const LITERAL_SUFFIX: Record<string, string> = {
-  'unsigned int': 'U', 'long': 'L', 'long long': 'LL', 'unsigned long': 'UL', 'unsigned long long': 'ULL',
-};
 const CHAR_ESCAPES: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 39: "\\'", 92: '\\\\' };
 /** A character literal as EDG writes it: printable ASCII as itself, the C escapes, else three octal digits. */
 function charLiteral(v: bigint): string {

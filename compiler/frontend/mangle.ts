@@ -57,6 +57,8 @@ class Mangler {
       // (cicc's `1AIXT_EE` for A<N>, `IJXT_EE` for Seq<Is...>)
       return 'X' + tparamRef(valParamIndex(a.v)!) + 'E';
     }
+    // an enumerator is a literal of its enumeration type (`L1E1E`), the type mangled with its substitutions
+    if (a.k === 'val' && a.ty.k === 'enum') return `L${this.type(a.ty)}${a.v < 0n ? 'n' + (-a.v).toString() : a.v.toString()}E`;
     return a.k === 'type' ? this.type(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.targ(x)).join('') + 'E' : this.literal(a.ty, a.v);
   }
   private argKey(a: TArg): string { return a.k === 'val' && valParamIndex(a.v) !== undefined ? `T${valParamIndex(a.v)}` : a.k === 'type' ? this.key(a.ty) : a.k === 'pack' ? 'J' + a.args.map(x => this.argKey(x)).join('') + 'E' : 'L' + builtinCode(a.ty) + a.v + 'E'; }

@@ -187,6 +187,12 @@ function collectNestedTypes(t: HostType, out: string[], types: Map<string, HostT
   }
 }
 
+/** The alias of a nested type: a class template specialisation's own (`typedef ns::R<(int)3>  _ZN2ns1RILi3EEE;`). */
+function nestedAlias(q: string, t: HostType, moduleId: string): string {
+  if (t.k === 'record' && t.template) return `typedef ${t.template.spelling}  ${t.template.alias};`;
+  return `typedef ${plainSpelling(t)} ${mangledTypeName(q, moduleId)};`;
+}
+
 /** What an alias typedef names: the type itself for records/enums, the target for typedefs. */
 function plainSpelling(t: HostType): string {
   switch (t.k) {
@@ -305,7 +311,8 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
     else if (t.k === 'array') collectTemplates(t.elem);
     else if (t.k === 'func') { collectTemplates(t.ret); t.params.forEach(collectTemplates); }
     // (EDG prints one space before an extended lambda's alias, two before a class template's)
-    else if (t.k === 'record' && t.template && !templ.has(t.template.alias)) templ.set(t.template.alias, t.template.spelling + (t.template.closure ? '' : ' '));
+    // (a specialisation of a namespace's class template is aliased among the nested types, in their order)
+    else if (t.k === 'record' && t.template && !templ.has(t.template.alias) && (t.template.closure || !isNested(t.qualName))) templ.set(t.template.alias, t.template.spelling + (t.template.closure ? '' : ' '));
   };
   const late = new Map<string, string>();
   const collectLate = (t: HostType): void => {
@@ -315,7 +322,7 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   for (const k of kernels) for (const p of k.params) collectTemplates(p.type);
   for (const k of kernels) for (const p of k.params) collectLate(p.type);
   for (const [alias, spelling] of [...templ, ...late]) lines.push(`typedef ${spelling} ${alias};`);
-  for (const q of scopeOrder(nested, nsScope)) lines.push(`typedef ${plainSpelling(aliasTarget.get(q)!)} ${mangledTypeName(q, id)};`);
+  for (const q of scopeOrder(nested, nsScope)) lines.push(nestedAlias(q, aliasTarget.get(q)!, id));
 
   const stubName = (k: StubKernel) => (k as StubKernel & StubKernelExtras).stubName ?? k.mangled;
   const stubParamType = (p: StubParam) => spell(p.type, 'stub', id) + (passedByRef(p) ? '&' : '');

@@ -226,7 +226,7 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
   }
   // launched from class template members: EDG instantiates those members after the unit's own code has named
   // its kernels, so their kernels come last, in the order the members were instantiated
-  const late = [...(classScanned.get(u)?.values() ?? [])].flat().filter((f, j, all) => all.indexOf(f) === j && out.includes(f));
+  const late = [...u.classTemplateLaunches.values()].flat().filter((f, j, all) => all.indexOf(f) === j && out.includes(f));
   late.forEach((f, j) => { out.splice(out.indexOf(f), 1); out.push(f); firstSeen?.set(f, toks.count + j); });
   return out;
 
@@ -310,7 +310,6 @@ function outOfLineMember(u: Unit, d: DeclEntry): FuncSym | undefined {
 function readFunction(u: Unit, di: number): FuncSym | undefined {
   return u.load(di).find((s): s is FuncSym => s.kind === 'func') ?? outOfLineMember(u, u.index.decls[di]!);
 }
-const classScanned = new WeakMap<Unit, Map<number, FuncSym[]>>();
 function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   let di = -1;
   u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
@@ -325,10 +324,8 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
       let ri = -1;
       u.index.decls.forEach((d, k) => { if (d.kind === 'record' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok) ri = k; });
       if (ri >= 0 && (u.index.decls[ri]!.flags & DeclFlag.Template) && enclosingHostTemplate(u, tok) < 0) {
-        let byClass = classScanned.get(u);
-        if (!byClass) classScanned.set(u, byClass = new Map());
-        let got = byClass.get(ri);
-        if (!got) byClass.set(ri, got = classTemplateLaunches(u, ri, tok, name, k => readFunction(u, k)));
+        let got = u.classTemplateLaunches.get(ri);
+        if (!got) u.classTemplateLaunches.set(ri, got = classTemplateLaunches(u, ri, tok, name, k => readFunction(u, k)));
         return got;
       }
       throw new Unsupported(why + ' outside a function we can read');

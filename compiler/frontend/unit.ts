@@ -459,6 +459,8 @@ export class Unit {
   readonly templates: Templates = new Templates(this);
   /** Builtins cicc declares implicitly (parser.implicitMatchBuiltin), one FuncSym per name. */
   readonly implicitBuiltins = new Map<string, FuncSym>();
+  /** Kernel specialisations launched from each class template's members (by its declaration), in instantiation order. */
+  readonly classTemplateLaunches = new Map<number, FuncSym[]>();
   /** Primary templates named `name` of the given kind visible from namespace ns (innermost namespace that has one). */
   templateEntries(name: string, ns: string[], kind: 'function' | 'record' | 'variable', exact = false, depth = 0): number[] {
     const parts = this.visibleScope(ns.join('::'));

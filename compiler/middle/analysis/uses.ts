@@ -20,10 +20,6 @@ export function applyReplacements(f: Func, repl: Map<Value, Value>): void {
   }
 }
 
-export function replaceAllUses(f: Func, from: Value, to: Value): void {
-  applyReplacements(f, new Map([[from, to]]));
-}
-
 export function removeInsts(f: Func, dead: Set<Inst>): void {
   if (dead.size === 0) return;
   for (const b of f.blocks) b.insts = b.insts.filter(i => !dead.has(i));

@@ -4,7 +4,7 @@ import type { CompileOptions } from '../../options';
 import type { Block, Func, Loc, Module, Type, Value, Inst } from '../ir';
 import { T, cInt, cFalse, cUndef, funcTy, declareFunc, alignOf, sizeOf } from '../ir';
 import { succsOf } from '../analysis/cfg';
-import { phisOf, replaceAllUses } from '../analysis/uses';
+import { applyReplacements, phisOf, resolve } from '../analysis/uses';
 
 /**
  * Inline budgets (instructions). A callee is inlined when its summary allows it (defined, not
@@ -46,20 +46,26 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
   for (let round = 0; round < 4; round++) {
     let c = false;
     for (const f of m.funcs) {
+      // The calls' values, replaced in one sweep of f after its inlining: one sweep per call made this
+      // quadratic in large kernels. What the inliner reads (a call's operands) is resolved on the way.
+      const repl = new Map<Value, Value>();
       for (let bi = 0; bi < f.blocks.length; bi++) {
         const b = f.blocks[bi]!;
         for (let k = 0; k < b.insts.length; k++) {
           const i = b.insts[k]!;
-          if (i.op !== 'call' || !inlineCandidate(f, i.ops[0]!, opts, summaries, spent.get(f) ?? 0)) continue;
+          if (i.op !== 'call') continue;
+          if (repl.size) for (let o = 0; o < i.ops.length; o++) if (repl.has(i.ops[o]!)) i.ops[o] = resolve(repl, i.ops[o]!);
+          if (!inlineCandidate(f, i.ops[0]!, opts, summaries, spent.get(f) ?? 0)) continue;
           const callee = i.ops[0] as Func;
           if (i.fnTy !== callee.fnTy) continue;
           spent.set(f, (spent.get(f) ?? 0) + summaries.get(callee)!.size);
           // skip the inlined copy (its own calls wait for the next round; this bounds recursion)
-          bi += inlineCall(m, f, b, k, callee);
+          bi += inlineCall(m, f, b, k, callee, repl);
           c = true;
           break;   // the rest of this block moved to a new block, visited next
         }
       }
+      applyReplacements(f, repl);
     }
     if (!c) break;
     changed = true;
@@ -81,8 +87,8 @@ function inlinedLoc(l: Loc | undefined, callee: string, site: Loc | undefined, m
   return r;
 }
 
-/** Inlines the call at b.insts[at]; returns the number of callee blocks placed after b. */
-function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func): number {
+/** Inlines the call at b.insts[at] (its value's uses are left to `repl`); returns the number of callee blocks placed after b. */
+function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func, repl: Map<Value, Value>): number {
   const call = b.insts[at]!;
   const locs = new Map<Loc, Loc>();
   const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
@@ -140,7 +146,7 @@ function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func): num
     }
     // place blocks first: b, callee blocks, post
     placeInlined(f, b, callee, bmap, post);
-    replaceAllUses(f, call, rv);
+    repl.set(call, rv);
   } else placeInlined(f, b, callee, bmap, post);
   // allocas go to the top of the caller's entry block
   let ai = 0; while (ai < entry.insts.length && entry.insts[ai]!.op === 'alloca') ai++;

@@ -11,7 +11,8 @@ import { emptyCounters, repairWarning, Store, type Counters, type ProbePolicy } 
 import { quarantine } from './store/guard';
 import { errorName, isCorruption } from './errno';
 import { unitKey } from './unit-key';
-import { baseDirFor, placeFreeKey, relocatePtx, relocateStub, relocateText, samePlace, type Place } from './relocate';
+import { baseDirFor, keyColumns, placeFreeKey, relocateDiagnostic, relocatePtx, relocateStub, samePlace, type Place } from './relocate';
+import type { ColumnTable } from './relocate-strings';
 import { compilerHash, ptxdVersion } from '../protocol/version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
 import { RemoteTier } from './store/remote/tier';
@@ -40,20 +41,30 @@ export interface Lookup {
   fallbackKey?: string;
   /** Where the request compiles (its key leaves this out: a result from elsewhere is moved here). */
   place?: Place;
+  /** Set when the key marked string literals under the base directory: their column table, made on first use. */
+  columns?: () => ColumnTable;
 }
 
 /** A result's outputs moved from where they were compiled to `to`; undefined when they cannot be moved exactly. */
-function moved<T extends { ptx: string; stub: string; diagnostics: unknown[] }>(v: T, from: Place | undefined, to: Place | undefined): T | undefined {
+function moved<T extends { ptx: string; stub: string; diagnostics: unknown[] }>(v: T, from: Place | undefined, to: Place | undefined,
+  columns: (() => ColumnTable) | undefined): T | undefined {
   if (!from || !to || samePlace(from, to)) return v;
-  const ptx = relocatePtx(v.ptx, from, to);
+  const ptx = relocatePtx(v.ptx, from, to, columns);
   const stub = relocateStub(v.stub, from, to);
   if (ptx === undefined || stub === undefined) return undefined;
-  const diagnostics = v.diagnostics.map(d => {
-    const x = d as Diagnostic;
-    return { ...x, file: relocateText(x.file, from, to), message: relocateText(x.message, from, to),
-      ...(typeof x.sourceLine === 'string' ? { sourceLine: relocateText(x.sourceLine, from, to) } : {}) };
-  });
+  const diagnostics: Diagnostic[] = [];
+  for (const d of v.diagnostics) {
+    const x = relocateDiagnostic(d as Diagnostic, from, to, columns !== undefined);
+    if (!x) return undefined;
+    diagnostics.push(x);
+  }
   return { ...v, ptx, stub, diagnostics };
+}
+
+/** The column table of a marked key source, made once and only when a result moves. */
+function lazyColumns(source: Buffer): () => ColumnTable {
+  let t: ColumnTable | undefined;
+  return () => (t ??= keyColumns(source));
 }
 
 // nvcc names the stub and the fatbin include after its temp directory (tmpxft_<pid>_…), so these two
@@ -207,6 +218,7 @@ export class UnitService {
     const place: Place = { baseDir: free.baseDir, moduleId: req.options.moduleId };
     const key = unitKey({ ...keyParts, options: free.options, source: free.source });
     const fk = req.fallback ? fallbackKey(key, req.fallback.argvKey) : undefined;
+    const columns = free.strings ? lazyColumns(free.source) : undefined;
     const withKeys = (response: UnitResponse): Lookup => ({ req, key, place, response: fk ? { ...response, fallbackKey: fk } : response });
     try {
       const { value, corrupt } = store.get(key);
@@ -214,7 +226,7 @@ export class UnitService {
         this.pending.corrupt++;
         this.o.log?.(`corrupt cache value ${key.slice(0, 16)} removed; recompiling`);
       }
-      const here = value ? moved(value, value.place, place) : undefined;
+      const here = value ? moved(value, value.place, place, columns) : undefined;
       if (here && here !== value && value?.unsupported === undefined) this.pending.movedHits++;
       if (value && !here) this.o.log?.(`cached unit ${key.slice(0, 16)} cannot be moved from ${value.place?.baseDir} to ${place.baseDir}; recompiling`);
       if (here) {
@@ -239,7 +251,7 @@ export class UnitService {
     } catch (e) {
       this.storeFailed('read', e);
     }
-    return { req, key, source, lib, options, place, ...(fk ? { fallbackKey: fk } : {}) };
+    return { req, key, source, lib, options, place, ...(columns ? { columns } : {}), ...(fk ? { fallbackKey: fk } : {}) };
   }
 
   private fromValue(value: UnitValue, o: CompileOptions): UnitResponse {
@@ -339,7 +351,7 @@ export class UnitService {
     if (l.response || !l.key || !this.remote) return undefined;
     const got = await this.remote.get(l.key);
     if (!got) return undefined;
-    const v = moved(got, got.place, l.place);
+    const v = moved(got, got.place, l.place, l.columns);
     if (!v) return undefined;
     this.pending.hits++;
     this.pending.savedMs += v.compileMs;
@@ -462,7 +474,7 @@ export class UnitService {
     if (res.status === 'unsupported') return { ...res, cached: true, warnings: this.warnings(), ...fk };
     if (owner.keyedStub === undefined) return undefined;
     const mine = { ...res, stub: owner.keyedStub };
-    const here = moved(mine, owner.place, waiter.place);
+    const here = moved(mine, owner.place, waiter.place, waiter.columns);
     if (!here) return undefined;
     if (here !== mine) this.pending.movedHits++;
     this.pending.hits++;

@@ -15,6 +15,7 @@
 // (the unit is compiled instead).
 
 import type { CompileOptions, Diagnostic } from '../compiler/index';
+import type { RealOutputs } from '../protocol/unit';
 import { columnTable, markStringLine, movedColumn, type ColumnTable, type Token } from './relocate-strings';
 
 /** Where a unit was compiled: the base directory taken out of its key ('' when none) and its module id. */
@@ -242,6 +243,27 @@ export function relocateDiagnostic(d: Diagnostic, from: Place, to: Place, string
     r.col = d.col + k * (to.baseDir.length - from.baseDir.length);
   }
   return r;
+}
+
+/**
+ * The real cicc's outputs for a call (cicc/fallback.ts) moved: its PTX, stub and the files that name the
+ * source in line markers (the device file also in the moved literals), the module id file, and its stderr;
+ * undefined when not exact (stderr quoting a line with a moved literal: its caret would move).
+ */
+export function relocateReal(real: RealOutputs, from: Place, to: Place, columns?: () => ColumnTable): RealOutputs | undefined {
+  if (from.baseDir && real.stderr.includes(`"${from.baseDir}/`)) return undefined;
+  const files: Record<string, string> = {};
+  for (const [role, text] of Object.entries(real.files)) {
+    let t: string | undefined;
+    if (role === 'out') t = relocatePtx(text, from, to, columns);
+    else if (role === 'modid') t = from.moduleId.length === to.moduleId.length ? replaceAll(text, from.moduleId, to.moduleId) : undefined;
+    // The device file is C text: a moved literal there is only text (no columns, no lengths).
+    else if (role === 'gpu' && columns && from.baseDir) t = relocateStub(replaceAll(text, `"${from.baseDir}/`, `"${to.baseDir}/`), from, to);
+    else t = relocateStub(text, from, to);
+    if (t === undefined || (from.baseDir && t.includes(from.baseDir) && !to.baseDir.includes(from.baseDir))) return undefined;
+    files[role] = t;
+  }
+  return { files, stderr: relocateText(real.stderr, from, to) };
 }
 
 export function samePlace(a: Place, b: Place): boolean {

@@ -11,8 +11,12 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PTXD_CICC, mkTempDir, requireTool, run, skipReason } from './helpers/tools';
-import { baseDirFor, keyColumns, placeFreeKey, relocatePtx, relocateStub, type Place } from '../service/relocate';
+import { baseDirFor, keyColumns, placeFreeKey, relocatePtx, relocateReal, relocateStub, type Place } from '../service/relocate';
 import { defaultOptions } from '../compiler/options';
+import { fallbackIdentity } from '../cicc/fallback';
+import { UnitService } from '../service/unit';
+import type { RealOutputs, UnitRequest } from '../protocol/unit';
+import type { CompileResult } from '../compiler/index';
 
 const skip = skipReason('nvcc', 'ptxas');
 
@@ -46,7 +50,7 @@ __global__ void size(int *p) { p[0] = sizeof(__FILE__); }
 void launch(int *p) { size<<<1, 1>>>(p); }
 `;
 
-interface Kept { dir: string; base: string; ii: Buffer; moduleId: string; ptx: string; stub: string; file: string }
+interface Kept { dir: string; base: string; ii: Buffer; moduleId: string; ptx: string; stub: string; file: string; real: RealOutputs; iiPath: string }
 
 /** The unit at `<base>/proj/<name>`, built by real nvcc (-lineinfo unless told) with its intermediate files kept. */
 function keep(base: string, name: string, text: string, lineInfo = true): Kept {
@@ -58,26 +62,38 @@ function keep(base: string, name: string, text: string, lineInfo = true): Kept {
   expect(r.status, r.stderr).toBe(0);
   const stem = name.replace(/\.cu$/, '');
   const read = (f: string) => fs.readFileSync(path.join(dir, f));
+  const str = (f: string) => read(f).toString('latin1');
+  // The real cicc's outputs by role, as a fallback caches them (cicc/fallback.ts collectOutputs).
+  const real = { files: { out: str(`${stem}.ptx`), stub: str(`${stem}.cudafe1.stub.c`), genc: str(`${stem}.cudafe1.c`), gpu: str(`${stem}.cudafe1.gpu`),
+    modid: str(`${stem}.module_id`) }, stderr: '' };
   return {
-    dir, base, file, ii: read(`${stem}.cpp1.ii`), moduleId: read(`${stem}.module_id`).toString('latin1').trim(),
-    ptx: read(`${stem}.ptx`).toString('latin1'), stub: read(`${stem}.cudafe1.stub.c`).toString('latin1'),
+    dir, base, file, ii: read(`${stem}.cpp1.ii`), moduleId: str(`${stem}.module_id`).trim(), ptx: real.files.out, stub: real.files.stub, real,
+    iiPath: path.join(dir, `${stem}.cpp1.ii`),
   };
 }
 
-/** ptxd's PTX and stub for the kept unit, from the same cicc call nvcc made (cache off, no fallback). */
-function ptxd(k: Kept, stem: string, lineInfo = true): { ptx: string; stub: string } {
-  const argv = ['--c++17', '--static-host-stub', '--device-hidden-visibility', '--gnu_version=120200', '--display_error_number',
+/** The cicc call nvcc made for the kept unit (ptxd's outputs to p.ptx and p.stub.c). */
+function ciccArgv(k: Kept, stem: string, lineInfo: boolean): string[] {
+  return ['--c++17', '--static-host-stub', '--device-hidden-visibility', '--gnu_version=120200', '--display_error_number',
     '--orig_src_file_name', k.file, '--orig_src_path_name', k.file, '--allow_managed', '-arch', 'compute_75', '-m64', '--no-version-ident',
     '-ftz=0', '-prec_div=1', '-prec_sqrt=1', '-fmad=1', '--include_file_name', `${stem}.fatbin.c`, ...(lineInfo ? ['-generate-line-info'] : []), '-tused',
     '--module_id_file_name', `${stem}.module_id`, '--gen_c_file_name', `${stem}.cudafe1.c`, '--stub_file_name', 'p.stub.c',
     '--gen_device_file_name', `${stem}.cudafe1.gpu`, `${stem}.cpp1.ii`, '-o', 'p.ptx'];
-  const r = run(PTXD_CICC, argv, { cwd: k.dir, env: { ...process.env, PTXD_FALLBACK: 'never', PTXD_DAEMON: '0', PTXD_CACHE: '0' } });
+}
+
+/** ptxd's PTX and stub for the kept unit, from the same cicc call nvcc made (cache off, no fallback). */
+function ptxd(k: Kept, stem: string, lineInfo = true): { ptx: string; stub: string } {
+  const r = run(PTXD_CICC, ciccArgv(k, stem, lineInfo), { cwd: k.dir, env: { ...process.env, PTXD_FALLBACK: 'never', PTXD_DAEMON: '0', PTXD_CACHE: '0' } });
   expect(r.status, r.stderr).toBe(0);
   return { ptx: fs.readFileSync(path.join(k.dir, 'p.ptx'), 'latin1'), stub: fs.readFileSync(path.join(k.dir, 'p.stub.c'), 'latin1') };
 }
 
+function optionsOf(k: Kept, lineInfo: boolean) {
+  return { ...defaultOptions(), moduleId: k.moduleId, origSrcFileName: k.file, lineInfo, ...(lineInfo ? { compDir: k.dir } : {}) };
+}
+
 function keyOf(k: Kept, lineInfo = true) {
-  const o = { ...defaultOptions(), moduleId: k.moduleId, origSrcFileName: k.file, lineInfo, ...(lineInfo ? { compDir: k.dir } : {}) };
+  const o = optionsOf(k, lineInfo);
   return placeFreeKey(k.ii, o, baseDirFor(k.base, o));
 }
 
@@ -113,11 +129,17 @@ describe.skipIf(skip !== undefined)(`a unit at two checkout paths ${skip ?? ''}`
     expect(relocateStub(pa.stub, place(a), place(b))).toBe(pb.stub);
   });
 
+  const kept = new Map<boolean, [Kept, Kept]>();
+  const asserts = (lineInfo: boolean): [Kept, Kept] => {
+    const sub = lineInfo ? 'li' : 'plain';
+    if (!kept.has(lineInfo)) kept.set(lineInfo, [keep(path.join(root, 'alice', sub), 'asserts.cu', ASSERTS, lineInfo),
+      keep(path.join(root, 'home', 'bob', 'work', sub), 'asserts.cu', ASSERTS, lineInfo)]);
+    return kept.get(lineInfo)!;
+  };
   for (const lineInfo of [false, true]) {
     const how = lineInfo ? 'with -lineinfo' : 'without -lineinfo';
     it(`an assert and printf of __FILE__ ${how}: equal keys, the real cicc's outputs move byte for byte, and ptxd's`, () => {
-      const x = keep(path.join(root, 'alice'), 'asserts.cu', ASSERTS, lineInfo);
-      const y = keep(path.join(root, 'home', 'bob', 'work'), 'asserts.cu', ASSERTS, lineInfo);
+      const [x, y] = asserts(lineInfo);
       // The path really is in the PTX, and with -lineinfo the columns after it differ (else this proves nothing).
       const bytes = (s: string) => [...Buffer.from(s, 'latin1')].join(', ');
       expect(x.ptx).toContain(bytes(x.file));
@@ -142,6 +164,34 @@ describe.skipIf(skip !== undefined)(`a unit at two checkout paths ${skip ?? ''}`
       expect(relocateStub(px.stub, place(x), place(y))).toBe(py.stub);
     });
   }
+
+  it('a cached fallback (the real cicc\'s outputs) moves to the other checkout byte for byte', () => {
+    const [x, y] = asserts(true);
+    const cols = () => keyColumns(keyOf(x).source);
+    for (const f of Object.keys(x.real.files)) expect(x.real.files[f], f).not.toBe(y.real.files[f]);
+    expect(relocateReal(x.real, place(x), place(y), cols)).toEqual(y.real);
+    expect(relocateReal(y.real, place(y), place(x), cols)).toEqual(x.real);
+    // The call's part of the key: different with the path, equal without it.
+    const cicc = requireTool('nvcc').replace(/bin\/nvcc$/, 'nvvm/bin/cicc');
+    const ix = fallbackIdentity(cicc, ciccArgv(x, 'asserts', true), x.dir, x.base), iy = fallbackIdentity(cicc, ciccArgv(y, 'asserts', true), y.dir, y.base);
+    expect(ix.argvKey).not.toBe(iy.argvKey);
+    expect(ix.freeKey).toBeDefined();
+    expect(ix.freeKey).toBe(iy.freeKey);
+    // Through the service: a unit ptxd gives up on (a stand-in compiler says so) at the first checkout, the real
+    // cicc's result saved with its place; at the second checkout the same lookup answers it, moved.
+    const service = new UnitService({ cacheDir: mkTempDir('relocate-cache'), sizeLimit: 1 << 28, env: {}, warnOnce: false,
+      compileUnit: (): CompileResult => ({ ok: false, ptx: '', stub: '', diagnostics: [], unsupported: 'stand-in: not compiled', times: {} as CompileResult['times'] }) });
+    const req = (k: Kept, id: typeof ix): UnitRequest => ({ input: k.iiPath, options: optionsOf(k, true), env: {}, baseDir: k.base,
+      fallback: { argvKey: id.argvKey!, freeKey: id.freeKey! } });
+    const first = service.handle(req(x, ix));
+    expect(first.status).toBe('unsupported');
+    expect(first.fallbackPlace).toEqual(place(x));
+    service.saveReal(first.fallbackKey!, x.real, 100, first.fallbackPlace);
+    const second = service.handle(req(y, iy));
+    expect(second.status).toBe('real');
+    expect(second.real).toEqual(y.real);
+    service.close();
+  });
 
   it('sizeof(__FILE__) in device code keeps the path in the key; output naming the old place is never moved', () => {
     const x = keep(path.join(root, 'alice'), 'folded.cu', FOLDED, false);

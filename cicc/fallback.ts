@@ -120,7 +120,8 @@ export function fallbackIdentity(real: string, argv: readonly string[], cwd: str
   for (const i of inputs) words[i] = '<input>';
   const h = createHash('sha256');
   h.update(JSON.stringify([FALLBACK_FORMAT, id, words, cwd, moduleId]));
-  const freeKey = placeFree(id, words, cwd, moduleId, baseDir.replace(/\/+$/, ''));
+  // A module id cicc generates itself is not the client's (the one a move would swap): such calls keep the path.
+  const freeKey = genModuleId ? undefined : placeFree(id, words, cwd, moduleId, baseDir.replace(/\/+$/, ''));
   return { argvKey: h.digest('hex'), ...(freeKey ? { freeKey } : {}) };
 }
 

@@ -2,7 +2,10 @@
 // what the Node client, the in-process path and the daemon (for the native client) each provide.
 
 import type { RealRun } from './fallback';
-import type { RealOutputs } from '../protocol/unit';
+import type { RealOutputs, UnitResponse } from '../protocol/unit';
+
+/** Where a unit was compiled, when its fallback key leaves it out. */
+export type Place = NonNullable<UnitResponse['fallbackPlace']>;
 
 export interface CiccContext {
   /** The real cicc, when known (argv[1] under --cicc-prefix, or the capture of `ptxd compile`). */
@@ -28,8 +31,8 @@ export interface CiccContext {
 export interface RealHooks {
   /** Runs it (the daemon: as a compile slot, with the client's cwd and environment). */
   run(real: string, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<RealRun>;
-  /** Caches its result under a fallback key. */
-  save(fallbackKey: string, real: RealOutputs, ms: number): void;
+  /** Caches its result under a fallback key (with the call's place when the key leaves it out: UnitResponse.fallbackPlace). */
+  save(fallbackKey: string, real: RealOutputs, ms: number, place?: Place): void;
   /** Counts a ptxd error that the real cicc did not confirm. */
   falseError(): void;
 }

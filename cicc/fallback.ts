@@ -66,6 +66,12 @@ export interface CapturePlan {
 export interface FallbackIdentity {
   /** Hash of the real cicc's identity, the normalised argv, the cwd and a read module id; undefined: not cacheable. */
   argvKey?: string;
+  /**
+   * The same with the checkout's base directory marked in argv and cwd and the module id reduced to its
+   * length (service/relocate.ts moves such results); undefined when the call names the base directory
+   * other than at the start of a word (or there is none).
+   */
+  freeKey?: string;
 }
 
 /** The real cicc's identity: path, size and modification time of its binary (cheap; the binary is 60 MB). */
@@ -91,7 +97,7 @@ function capturable(argv: readonly string[]): boolean {
  * per-call names (outputs, input, fatbin include, module id file) as placeholders, the cwd (cicc resolves
  * relative names against it for line info), and the module id it reads.
  */
-export function fallbackIdentity(real: string, argv: readonly string[], cwd: string): FallbackIdentity {
+export function fallbackIdentity(real: string, argv: readonly string[], cwd: string, baseDir = ''): FallbackIdentity {
   const id = ciccIdentity(real);
   if (!id || !capturable(argv)) return {};
   const { opts, inputs } = options(argv);
@@ -114,7 +120,27 @@ export function fallbackIdentity(real: string, argv: readonly string[], cwd: str
   for (const i of inputs) words[i] = '<input>';
   const h = createHash('sha256');
   h.update(JSON.stringify([FALLBACK_FORMAT, id, words, cwd, moduleId]));
-  return { argvKey: h.digest('hex') };
+  // A module id cicc generates itself is not the client's (the one a move would swap): such calls keep the path.
+  const freeKey = genModuleId ? undefined : placeFree(id, words, cwd, moduleId, baseDir.replace(/\/+$/, ''));
+  return { argvKey: h.digest('hex'), ...(freeKey ? { freeKey } : {}) };
+}
+
+const BASE_MARK = '\u0001ptxd-real-base-dir\u0001';
+
+/** The argv key with the base directory marked at the start of words (or after a joined flag's '='). */
+function placeFree(id: string, words: readonly string[], cwd: string, moduleId: string, base: string): string | undefined {
+  if (!base.startsWith('/')) return undefined;
+  const free = (w: string): string => {
+    const at = w.startsWith('-') ? w.indexOf('=') + 1 : 0;
+    const v = w.slice(at);
+    return v === base || v.startsWith(`${base}/`) ? w.slice(0, at) + BASE_MARK + v.slice(base.length) : w;
+  };
+  const fw = words.map(free);
+  const fc = free(cwd);
+  if (fw.some(w => w.includes(base)) || fc.includes(base)) return undefined;
+  const h = createHash('sha256');
+  h.update(JSON.stringify([FALLBACK_FORMAT, 'place-free', id, fw, fc, `length:${moduleId.trim().length}`]));
+  return h.digest('hex');
 }
 
 /** Redirects the call's outputs into a new private temp directory; undefined when they cannot be captured. */

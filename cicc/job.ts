@@ -92,8 +92,8 @@ export function prepare(argv: readonly string[], ctx: CiccContext, info: { v: Fa
   // The real cicc's cached result for this call is looked up with the unit (a fallback or a false error before).
   if (fallbackEnabled(ctx.env)) {
     const real = findRealCicc(ctx.env, ctx.realCicc, ctx.cwd);
-    const id = real ? fallbackIdentity(real, argv, ctx.cwd) : {};
-    if (id.argvKey) request.fallback = { argvKey: id.argvKey };
+    const id = real ? fallbackIdentity(real, argv, ctx.cwd, baseDir) : {};
+    if (id.argvKey) request.fallback = { argvKey: id.argvKey, ...(id.freeKey ? { freeKey: id.freeKey } : {}) };
   }
   // Under make -jN the daemon runs this compile on our make job's token and admits at most N of the
   // build's compiles at once (protocol/jobserver.ts).
@@ -112,16 +112,16 @@ export async function finish(p: Prepared, result: UnitResponse, ctx: CiccContext
   if (result.status === 'real' && result.real) {
     const code = replayReal(ctx, result.real, info);
     if (code !== undefined) return code;
-    return fallBack(ctx, 'the cached result of the real cicc does not fit this call', info, result.fallbackKey);
+    return fallBack(ctx, 'the cached result of the real cicc does not fit this call', info, result.fallbackKey, result.fallbackPlace);
   }
-  if (result.status === 'unsupported') return fallBack(ctx, result.reason ?? 'unsupported', info, result.fallbackKey);
+  if (result.status === 'unsupported') return fallBack(ctx, result.reason ?? 'unsupported', info, result.fallbackKey, result.fallbackPlace);
 
   const failed = result.status !== 'ok' || result.diagnostics.some(d => {
     const a = adjustDiagnostic(d, o);
     return a?.severity === 'error' || a?.severity === 'catastrophic';
   });
   if (failed && fallbackEnabled(ctx.env)) {
-    const code = await confirmErrors(ctx, info, result.diagnostics, result.fallbackKey);
+    const code = await confirmErrors(ctx, info, result.diagnostics, result.fallbackKey, result.fallbackPlace);
     if (code !== undefined) return code;
   }
 

@@ -10,7 +10,7 @@ import type { RealOutputs } from '../protocol/unit';
 import { makeDirs } from '../service/mkdirs';
 import { collectOutputs, neutralStderr, placeOutputs, planCapture, removePlan, runReal } from './fallback';
 import { OutputError, writeOutputsAtomically, type OutputFile } from './outputs';
-import type { CiccContext, RealHooks } from './context';
+import type { CiccContext, Place, RealHooks } from './context';
 import { catastrophic } from './report';
 
 function isExecutableFile(p: string): boolean {
@@ -93,7 +93,7 @@ export function localHooks(env: NodeJS.ProcessEnv): RealHooks {
   };
   return {
     run: runReal,
-    save: (fk, real, ms) => withStore(s => { s.put(fk, { ok: true, ptx: '', stub: '', diagnostics: [], compileMs: Math.round(ms * 10) / 10, real }); }),
+    save: (fk, real, ms, place) => withStore(s => { s.put(fk, { ok: true, ptx: '', stub: '', diagnostics: [], compileMs: Math.round(ms * 10) / 10, real, ...(place ? { place } : {}) }); }),
     falseError: () => withStore(s => { s.addCounters({ falseErrors: 1 }); }),
   };
 }
@@ -104,7 +104,7 @@ export function localHooks(env: NodeJS.ProcessEnv): RealHooks {
  * cicc's exit code, or undefined when cicc could not be run at all (execReal, when there, hands it to
  * the client instead).
  */
-export async function runRealCicc(ctx: CiccContext, real: string, info: FallbackInfo, fallbackKey: string | undefined): Promise<number | undefined> {
+export async function runRealCicc(ctx: CiccContext, real: string, info: FallbackInfo, fallbackKey: string | undefined, place?: Place): Promise<number | undefined> {
   const hooks = ctx.real ?? localHooks(ctx.env);
   const plan = planCapture(info.argv);
   const t0 = performance.now();
@@ -122,7 +122,7 @@ export async function runRealCicc(ctx: CiccContext, real: string, info: Fallback
     ctx.stderr(placed ? placed.stderr : r.stderr);
     if (r.code !== 0 || !files || !placed) return r.code;
     writePlaced(ctx, placed, info.unitName);
-    if (fallbackKey) hooks.save(fallbackKey, { files, stderr }, performance.now() - t0);
+    if (fallbackKey) hooks.save(fallbackKey, { files, stderr }, performance.now() - t0, place);
     return 0;
   } finally {
     if (plan) removePlan(plan);
@@ -151,7 +151,7 @@ export function writePlaced(ctx: CiccContext, placed: { files: OutputFile[]; giv
 }
 
 /** Runs the real cicc with the same argv (or reports the unit as not compilable with PTXD_FALLBACK=never). */
-export async function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo, fallbackKey?: string): Promise<number> {
+export async function fallBack(ctx: CiccContext, reason: string, info: FallbackInfo, fallbackKey?: string, place?: Place): Promise<number> {
   const env = ctx.env;
   if (env.PTXD_FALLBACK === 'never') {
     ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit: ${reason}\n`);
@@ -165,7 +165,7 @@ export async function fallBack(ctx: CiccContext, reason: string, info: FallbackI
   }
   if (env.PTXD_VERBOSE === '1') ctx.stderr(`ptxd: falling back to the real cicc: ${reason}\n`);
   recordFallback(env, reason, info.unitName, info.arch);
-  const code = await runRealCicc(ctx, real, info, fallbackKey);
+  const code = await runRealCicc(ctx, real, info, fallbackKey, place);
   if (code !== undefined) return code;
   ctx.stderr(`${info.unitName}: error: ptxd cannot compile this unit (${reason}) and the real cicc (${real}) could not be run\n`);
   return 1;
@@ -176,10 +176,11 @@ export async function fallBack(ctx: CiccContext, reason: string, info: FallbackI
  * error is recorded as a false error (a ptxd defect); if it fails too, the user sees exactly cicc's
  * diagnostics and exit code, as with stock nvcc. Undefined: no real cicc, ptxd's diagnostics stand.
  */
-export async function confirmErrors(ctx: CiccContext, info: FallbackInfo, diags: readonly Diagnostic[], fallbackKey?: string): Promise<number | undefined> {
+export async function confirmErrors(ctx: CiccContext, info: FallbackInfo, diags: readonly Diagnostic[], fallbackKey?: string, place?: Place):
+Promise<number | undefined> {
   const real = findRealCicc(ctx.env, ctx.realCicc, ctx.cwd);
   if (!real) return undefined;
-  const code = await runRealCicc(ctx, real, info, fallbackKey);
+  const code = await runRealCicc(ctx, real, info, fallbackKey, place);
   if (code === 0) {
     const first = diags.find(d => d.severity === 'error' || d.severity === 'catastrophic') ?? diags[0];
     const where = first && first.file ? `${first.file}:${first.line}` : '';

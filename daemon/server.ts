@@ -61,7 +61,7 @@ export class Daemon {
   /** The real cicc for the native client's fallbacks: a compile slot, results in the unit cache. */
   private readonly realHooks: RealHooks = {
     run: (real, argv, cwd, env) => this.scheduler.submit(undefined, () => runReal(real, argv, cwd, env)),
-    save: (fk, real, ms) => { this.service.saveReal(fk, real, ms); this.scheduleFlush(); },
+    save: (fk, real, ms, place) => { this.service.saveReal(fk, real, ms, place); this.scheduleFlush(); },
     falseError: () => { this.service.countFalseError(); this.scheduleFlush(); },
   };
 

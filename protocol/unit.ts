@@ -20,10 +20,10 @@ export interface UnitRequest {
   make?: { build: string; jobs: number; tokens?: boolean };
   /**
    * Set when a unit ptxd cannot compile or rejects will be confirmed by the real cicc (not with
-   * PTXD_FALLBACK=never): the call's part of the fallback key (cicc/fallback.ts fallbackIdentity). The
-   * real cicc's cached result is then looked up with the unit.
+   * PTXD_FALLBACK=never): the call's part of the fallback key (cicc/fallback.ts fallbackIdentity), and the
+   * same with the base directory left out (freeKey). The real cicc's cached result is then looked up with the unit.
    */
-  fallback?: { argvKey: string };
+  fallback?: { argvKey: string; freeKey?: string };
   /**
    * The checkout's base directory (PTXD_BASEDIR / config "baseDir"): names under it are left out of the
    * unit key, so that checkouts at other paths share results (service/relocate.ts).
@@ -50,6 +50,8 @@ export interface UnitResponse {
   real?: RealOutputs;
   /** Where the real cicc's result for this call is cached (requests with `fallback` and a cache). */
   fallbackKey?: string;
+  /** Set when fallbackKey leaves the place out: the result is saved with it (service/relocate.ts moves it). */
+  fallbackPlace?: { baseDir: string; moduleId: string };
 }
 
 /** What the real cicc wrote: its output files by role (latin1 text, placeholders for per-call names) and its stderr. */

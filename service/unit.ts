@@ -11,7 +11,8 @@ import { emptyCounters, repairWarning, Store, type Counters, type ProbePolicy } 
 import { quarantine } from './store/guard';
 import { errorName, isCorruption } from './errno';
 import { unitKey } from './unit-key';
-import { baseDirFor, placeFreeKey, relocatePtx, relocateStub, relocateText, samePlace, type Place } from './relocate';
+import { baseDirFor, keyColumns, placeFreeKey, relocateDiagnostic, relocatePtx, relocateReal, relocateStub, samePlace, type Place } from './relocate';
+import type { ColumnTable } from './relocate-strings';
 import { compilerHash, ptxdVersion } from '../protocol/version';
 import { findLibdevice, type Libdevice } from './libdevice-file';
 import { RemoteTier } from './store/remote/tier';
@@ -40,20 +41,43 @@ export interface Lookup {
   fallbackKey?: string;
   /** Where the request compiles (its key leaves this out: a result from elsewhere is moved here). */
   place?: Place;
+  /** Set when the key marked string literals under the base directory: their column table, made on first use. */
+  columns?: () => ColumnTable;
+  /** The fallback key leaves the place out: the real cicc's result there carries its place and is moved. */
+  fallbackFree?: boolean;
 }
 
 /** A result's outputs moved from where they were compiled to `to`; undefined when they cannot be moved exactly. */
-function moved<T extends { ptx: string; stub: string; diagnostics: unknown[] }>(v: T, from: Place | undefined, to: Place | undefined): T | undefined {
+function moved<T extends { ptx: string; stub: string; diagnostics: unknown[] }>(v: T, from: Place | undefined, to: Place | undefined,
+  columns: (() => ColumnTable) | undefined): T | undefined {
   if (!from || !to || samePlace(from, to)) return v;
-  const ptx = relocatePtx(v.ptx, from, to);
+  const ptx = relocatePtx(v.ptx, from, to, columns);
   const stub = relocateStub(v.stub, from, to);
   if (ptx === undefined || stub === undefined) return undefined;
-  const diagnostics = v.diagnostics.map(d => {
-    const x = d as Diagnostic;
-    return { ...x, file: relocateText(x.file, from, to), message: relocateText(x.message, from, to),
-      ...(typeof x.sourceLine === 'string' ? { sourceLine: relocateText(x.sourceLine, from, to) } : {}) };
-  });
+  const diagnostics: Diagnostic[] = [];
+  for (const d of v.diagnostics) {
+    const x = relocateDiagnostic(d as Diagnostic, from, to, columns !== undefined);
+    if (!x) return undefined;
+    diagnostics.push(x);
+  }
   return { ...v, ptx, stub, diagnostics };
+}
+
+/** Where the real cicc's result for a looked-up call is cached (and the place it is saved with). */
+function fallbackOf(l: Lookup): Pick<UnitResponse, 'fallbackKey' | 'fallbackPlace'> {
+  if (!l.fallbackKey) return {};
+  return l.fallbackFree && l.place ? { fallbackKey: l.fallbackKey, fallbackPlace: l.place } : { fallbackKey: l.fallbackKey };
+}
+
+/** The cache value of the real cicc's result for a call. */
+export function realValueOf(real: RealOutputs, ms: number, place?: Place): UnitValue {
+  return { ok: true, ptx: '', stub: '', diagnostics: [], compileMs: Math.round(ms * 10) / 10, real, ...(place ? { place } : {}) };
+}
+
+/** The column table of a marked key source, made once and only when a result moves. */
+function lazyColumns(source: Buffer): () => ColumnTable {
+  let t: ColumnTable | undefined;
+  return () => (t ??= keyColumns(source));
 }
 
 // nvcc names the stub and the fatbin include after its temp directory (tmpxft_<pid>_…), so these two
@@ -206,15 +230,19 @@ export class UnitService {
     const free = placeFreeKey(source, options, baseDirFor(req.baseDir, req.options));
     const place: Place = { baseDir: free.baseDir, moduleId: req.options.moduleId };
     const key = unitKey({ ...keyParts, options: free.options, source: free.source });
-    const fk = req.fallback ? fallbackKey(key, req.fallback.argvKey) : undefined;
-    const withKeys = (response: UnitResponse): Lookup => ({ req, key, place, response: fk ? { ...response, fallbackKey: fk } : response });
+    const columns = free.strings ? lazyColumns(free.source) : undefined;
+    const fallbackFree = !!(free.baseDir && req.fallback?.freeKey);
+    const fk = req.fallback ? fallbackKey(key, fallbackFree ? req.fallback.freeKey! : req.fallback.argvKey) : undefined;
+    const fkTo = (r: UnitResponse): UnitResponse => fk ? { ...r, fallbackKey: fk, ...(fallbackFree ? { fallbackPlace: place } : {}) } : r;
+    const moveReal = (v: UnitValue | undefined): UnitValue | undefined => this.movedReal(v, fallbackFree, place, columns);
+    const withKeys = (response: UnitResponse): Lookup => ({ req, key, place, response: fkTo(response) });
     try {
       const { value, corrupt } = store.get(key);
       if (corrupt) {
         this.pending.corrupt++;
         this.o.log?.(`corrupt cache value ${key.slice(0, 16)} removed; recompiling`);
       }
-      const here = value ? moved(value, value.place, place) : undefined;
+      const here = value ? moved(value, value.place, place, columns) : undefined;
       if (here && here !== value && value?.unsupported === undefined) this.pending.movedHits++;
       if (value && !here) this.o.log?.(`cached unit ${key.slice(0, 16)} cannot be moved from ${value.place?.baseDir} to ${place.baseDir}; recompiling`);
       if (here) {
@@ -225,7 +253,7 @@ export class UnitService {
           this.pending.savedMs += value.compileMs;
         }
         // A unit ptxd rejected or cannot compile: the real cicc's result for this call, when it ran before.
-        const real = !value.ok && fk ? this.realValue(fk) : undefined;
+        const real = !value.ok && fk ? this.realValue(fk, moveReal) : undefined;
         if (real) return withKeys(real);
         return withKeys(this.fromValue(value, req.options));
       }
@@ -233,13 +261,13 @@ export class UnitService {
       const memo = this.preludeMemo(source, keyParts);
       if (memo) {
         this.pending.unsupported++;
-        const real = fk ? this.realValue(fk) : undefined;
+        const real = fk ? this.realValue(fk, moveReal) : undefined;
         return withKeys(real ?? empty('unsupported', { reason: memo, cached: true, warnings: this.warnings() }));
       }
     } catch (e) {
       this.storeFailed('read', e);
     }
-    return { req, key, source, lib, options, place, ...(fk ? { fallbackKey: fk } : {}) };
+    return { req, key, source, lib, options, place, ...(columns ? { columns } : {}), ...(fk ? { fallbackKey: fk, fallbackFree } : {}) };
   }
 
   private fromValue(value: UnitValue, o: CompileOptions): UnitResponse {
@@ -260,12 +288,12 @@ export class UnitService {
   presumedUnsupported(l: Lookup, reason: string): UnitResponse {
     this.pending.unsupported++;
     const response = empty('unsupported', { reason, warnings: this.warnings() });
-    return l.fallbackKey ? { ...response, fallbackKey: l.fallbackKey } : response;
+    return { ...response, ...fallbackOf(l) };
   }
 
-  /** The real cicc's cached result under a fallback key, as a response (counted as a fallback hit). */
-  private realValue(fk: string): UnitResponse | undefined {
-    const { value } = this.store!.get(fk);
+  /** The real cicc's cached result under a fallback key, moved here, as a response (counted as a fallback hit). */
+  private realValue(fk: string, move: (v: UnitValue | undefined) => UnitValue | undefined): UnitResponse | undefined {
+    const value = move(this.store!.get(fk).value);
     if (!value?.real) return undefined;
     this.pending.fallbackHits++;
     this.pending.savedMs += value.compileMs;
@@ -321,9 +349,23 @@ export class UnitService {
     this.remote?.offer(key, value);
   }
 
-  /** Caches the real cicc's result for a call (under the response's fallbackKey). */
-  saveReal(fk: string, real: RealOutputs, ms: number): void {
-    this.put(fk, { ok: true, ptx: '', stub: '', diagnostics: [], compileMs: Math.round(ms * 10) / 10, real });
+  /** Caches the real cicc's result for a call (under the response's fallbackKey, with its fallbackPlace). */
+  saveReal(fk: string, real: RealOutputs, ms: number, place?: Place): void {
+    this.put(fk, realValueOf(real, ms, place));
+  }
+
+  /**
+   * A cached real cicc's result for a request at `place`: as it is under a key with the path, moved when
+   * the key leaves the place out (a value without its place there is never used); undefined when not exact.
+   */
+  private movedReal(v: UnitValue | undefined, free: boolean, place: Place, columns: (() => ColumnTable) | undefined): UnitValue | undefined {
+    if (!v?.real || !free) return v;
+    if (!v.place) return undefined;
+    if (samePlace(v.place, place)) return v;
+    const real = relocateReal(v.real, v.place, place, columns);
+    if (!real) return undefined;
+    this.pending.movedHits++;
+    return { ...v, real, place };
   }
 
   /** A ptxd error the real cicc did not confirm (it compiled the unit). */
@@ -339,7 +381,7 @@ export class UnitService {
     if (l.response || !l.key || !this.remote) return undefined;
     const got = await this.remote.get(l.key);
     if (!got) return undefined;
-    const v = moved(got, got.place, l.place);
+    const v = moved(got, got.place, l.place, l.columns);
     if (!v) return undefined;
     this.pending.hits++;
     this.pending.savedMs += v.compileMs;
@@ -350,14 +392,14 @@ export class UnitService {
     const res = this.fromValue(v, l.req.options);
     if (!v.ok && l.fallbackKey) {
       // The real cicc's result for this call, when a teammate's build ran it.
-      const real = await this.remote.get(l.fallbackKey);
+      const real = l.place ? this.movedReal(await this.remote.get(l.fallbackKey), !!l.fallbackFree, l.place, l.columns) : undefined;
       if (real?.real) {
         try { this.pending.evictions += this.store!.put(l.fallbackKey, real); } catch { /* a full disk never fails a compile */ }
         this.pending.fallbackHits++;
-        return empty('real', { real: real.real, cached: true, compileMs: real.compileMs, warnings: this.warnings(), fallbackKey: l.fallbackKey });
+        return empty('real', { real: real.real, cached: true, compileMs: real.compileMs, warnings: this.warnings(), ...fallbackOf(l) });
       }
     }
-    return l.fallbackKey ? { ...res, fallbackKey: l.fallbackKey } : res;
+    return { ...res, ...fallbackOf(l) };
   }
 
   compile(l: Lookup): UnitResponse {
@@ -425,7 +467,7 @@ export class UnitService {
     const { req } = l;
     const compileMs = Math.round(ms * 10) / 10;
     this.pending.compileMs += compileMs;
-    const fk = l.fallbackKey ? { fallbackKey: l.fallbackKey } : {};
+    const fk = fallbackOf(l);
     if (r.unsupported !== undefined) {
       this.pending.unsupported++;
       // Remembered: the next request for this unit goes straight to the real cicc.
@@ -458,11 +500,11 @@ export class UnitService {
    */
   shared(owner: Lookup, res: UnitResponse, waiter: Lookup): UnitResponse | undefined {
     if (!owner.key || owner.key !== waiter.key) return undefined;
-    const fk = waiter.fallbackKey ? { fallbackKey: waiter.fallbackKey } : {};
+    const fk = fallbackOf(waiter);
     if (res.status === 'unsupported') return { ...res, cached: true, warnings: this.warnings(), ...fk };
     if (owner.keyedStub === undefined) return undefined;
     const mine = { ...res, stub: owner.keyedStub };
-    const here = moved(mine, owner.place, waiter.place);
+    const here = moved(mine, owner.place, waiter.place, waiter.columns);
     if (!here) return undefined;
     if (here !== mine) this.pending.movedHits++;
     this.pending.hits++;

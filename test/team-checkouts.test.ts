@@ -1,5 +1,5 @@
 // The team cache across checkouts: one CMake project (-lineinfo; units with anonymous namespaces, static
-// and internal device variables) checked out at two absolute paths of different lengths, as on two
+// and internal device variables, a device assert and printf of __FILE__) checked out at two absolute paths of different lengths, as on two
 // developers' machines (separate daemons and local caches, each with PTXD_BASEDIR set to its own checkout
 // root), sharing one team cache: a real redis-server, and with PTXD_LONG=1 `ptxd cache serve` too.
 //   1. the first checkout builds (the writer): every unit a miss, offered to the team cache;
@@ -39,6 +39,13 @@ void run_fill(int *p) { fill<<<1, 16>>>(p, 7); }
 __device__ int total;
 __global__ void add(const int *in, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(&total, in[i]); }
 void run_add(const int *in, int n) { add<<<(n + 127) / 128, 128>>>(in, n); }
+`,
+  // A device assert and printf of __FILE__: the checkout's path in string literals (moved: service/relocate-strings.ts).
+  'checks.cu': `
+#include <cassert>
+#include <cstdio>
+__global__ void check(const int *in, int n) { int i = threadIdx.x; assert(in[i] < n); if (in[i] == 0) printf("%s: zero at %d\\n", __FILE__, i); }
+void run_check(const int *in, int n) { check<<<1, 32>>>(in, n); }
 `,
 };
 const N = Object.keys(UNITS).length;
@@ -138,6 +145,9 @@ async function scenario(kind: string, url: string, entries: () => number): Promi
   const idA = fs.readFileSync(path.join(srcA, 'build', 'CMakeFiles', 'gpulib.dir', 'counter.cu.o')).toString('latin1').match(/_GLOBAL__N__[0-9a-f]{8}_/)?.[0];
   const idB = hit.get('counter.cu')!.toString('latin1').match(/_GLOBAL__N__[0-9a-f]{8}_/)?.[0];
   expect(idA && idB && idA !== idB, `${idA} vs ${idB}`).toBe(true);
+  // So were the assert's file names (each object holds its own checkout's path).
+  const checksA = fs.readFileSync(path.join(srcA, 'build', 'CMakeFiles', 'gpulib.dir', 'checks.cu.o')).toString('latin1');
+  expect(checksA.includes(path.join(srcA, 'checks.cu')) && hit.get('checks.cu')!.toString('latin1').includes(path.join(srcB, 'checks.cu'))).toBe(true);
 }
 
 describe.skipIf(skip !== undefined)(`two checkouts at different paths, one team cache ${skip ?? ''}`, () => {

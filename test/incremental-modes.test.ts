@@ -6,11 +6,16 @@
 // store), and in order exactly the kernels the edit affects are recompiled: with -lineinfo, the series' blank
 // lines and comments (every line moves) recompile nothing, as without it.
 
-import { describe, it, expect, beforeAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
-import { skipReason, libdeviceBytes } from './helpers/tools';
+import { REPO_ROOT, skipReason, libdeviceBytes } from './helpers/tools';
+import type { Pool } from '../daemon/scheduler/pool';
+import { cleanBuild, daemonParts } from './helpers/seeding';
+import { multiKernelSource } from '../bench/common';
 import { ptxas } from './helpers/ptx';
 import { shuffled } from './helpers/shuffle';
 import { ALL, SERIES, fixture, prepareSourceFor, shortName, type Prepared } from './helpers/incremental-fixture';
@@ -122,4 +127,38 @@ describe.skipIf(skip !== undefined)(`incremental compilation with -lineinfo, -rd
       expect(outputs(r), flags.join(' ')).toEqual(want);
     }
   });
+});
+
+const DIST_WORKER = path.join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
+const poolSkip = skip ?? (fs.existsSync(DIST_WORKER) ? undefined : 'skipped: dist/ not built (npx tsc -p .)');
+const pools: Pool[] = [];
+afterAll(async () => { for (const p of pools) await p.close(); });
+
+describe.skipIf(poolSkip !== undefined)(`the daemon's pool and LMDB piece store, -lineinfo -rdc=true, two archs ${poolSkip ?? ''}`, () => {
+  it('a seeded clean build of a 20-kernel unit, then one kernel edited and every line moved: per arch that kernel alone compiles, identical to clean', async () => {
+    const lib = libdeviceBytes();
+    const flags = ['-lineinfo', '-rdc=true'];
+    const before = prepareSourceFor(multiKernelSource(20), 'modes-u20', flags, ARCHS);
+    const after = prepareSourceFor(`// three lines above every kernel\n\n\n${multiKernelSource(20).replace('sh[0] * 7.5f', 'sh[0] * 7.25f')}`, 'modes-u20', flags, ARCHS);
+    const parts = daemonParts('modes-u20', pools);
+    for (const [a, u] of before.entries()) {
+      const first = await cleanBuild(parts, u);
+      expect(outputs(first), `sm_${ARCHS[a]}`).toEqual(outputs(compileUnit(u.src, u.opts, { libdevice: lib })));
+    }
+    // each arch's unit seeded on its own: the pieces of one arch are no pieces of the other
+    expect(parts.seeds.seeded).toBe(2);
+    expect(parts.seeds.kernels).toBe(40);
+    for (const [a, u] of after.entries()) {
+      const want = outputs(compileUnit(u.src, u.opts, { libdevice: lib }));
+      // the unchanged first kernel's `.loc` lines moved (so reusing its piece as it was would be wrong)
+      const locs = (ptx: string) => (ptx.match(/^\t\.loc\t1 \d+/gm) ?? []).slice(0, 5);
+      expect(locs(want.ptx).length).toBe(5);
+      expect(locs(want.ptx), 'the lines moved').not.toEqual(locs(compileUnit(before[a]!.src, before[a]!.opts, { libdevice: lib }).ptx));
+      const r = (await parts.pool.run(u.src, u.opts, [parts.env])).result;
+      expect(outputs(r), `sm_${ARCHS[a]}`).toEqual(want);
+      expect(r.functions?.compiled.map(shortName), `sm_${ARCHS[a]} (${r.incremental?.fallback})`).toEqual(['k7']);
+      expect(r.functions?.reused.length, `sm_${ARCHS[a]}`).toBe(19);
+    }
+    fs.rmSync(parts.dir, { recursive: true, force: true });
+  }, 600_000);
 });

@@ -10,9 +10,9 @@
 // The first compile of a file compiles it whole (and marks the file): compiling roots one by one costs
 // more than a whole compile when nothing can be reused, so a fresh build pays nothing for this.
 // -lineinfo: a reused root's `.loc` lines are moved to where its declarations are now (lines.ts). -rdc:
-// roots are the kernels as in a whole compile (it emits no device function no kernel reaches either), and
-// what extern linkage changes (`.visible`/`.weak`/`.extern` functions and variables) is in the entries' texts
-// and prototypes. Several archs of one unit (one cicc run each) are kept apart by their options (optionsKey).
+// the roots are the kernels, as in a whole compile, and what extern linkage changes (`.visible`/`.weak`/`.extern`
+// functions and variables) is in the entries' texts and prototypes. (The whole compile, like this, emits no
+// external device function that no kernel reaches, where cicc emits every one: issue 26's notes.) Several archs of one unit (one cicc run each) are kept apart by their options (optionsKey).
 // Units the scheme does not cover compile whole (same output, nothing reused): -G,
 // lexical/structural errors, any diagnostic (warnings included), lambdas left in a root's optimised module
 // (their names are numbered across the unit; -rdc keeps every lambda's operator()), device variables whose initialisers need function bodies, and roots that disagree about a

@@ -18,7 +18,11 @@
 // Every edited compile is checked against a clean compile of the same text (byte-identical PTX), after the
 // timed runs; a difference fails the benchmark. Prints a Markdown table and writes bench/results/incr-bench.json.
 //
+// Two variants of the unit: plain, and built with -lineinfo -rdc=true (CMake's RelWithDebInfo with separable
+// compilation), each measured as above in its own rounds.
+//
 // Usage: node dist/bench/incr-bench.js [--runs N (default 21: the median of fewer moves with the machine)] [--arch 90]
+//        [--only plain,lineinfo-rdc]
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -67,19 +71,27 @@ const turn = (): Promise<void> => new Promise(resolve => setImmediate(resolve));
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-async function main(): Promise<number> {
-  const { runs, arch } = parseBenchArgs(process.argv.slice(2), 21);
-  const skip = skipReason('nvcc', 'cicc');
-  if (skip) { console.error(`incr-bench: ${skip}`); return 2; }
-  process.env.PTXD_FALLBACK = 'never';
+/** The unit as nvcc builds it: plainly, and as CMake's RelWithDebInfo with separable compilation builds it. */
+const VARIANTS: { name: string; label: string; flags: string[] }[] = [
+  { name: 'plain', label: '', flags: [] },
+  { name: 'lineinfo-rdc', label: ' -lineinfo -rdc=true', flags: ['-lineinfo', '-rdc=true'] },
+];
+
+/** A variant's samples (ms): in-process compiles, their phases, the real cicc, and main-thread CPU times. */
+interface Samples {
+  full: number[]; edit: number[]; cicc: number[]; first: number[]; first0: number[]; seed: number[];
+  fullCpu: number[]; editCpu: number[]; phases: CompileResult['times'][];
+}
+
+/** Times one variant's compiles (see the file comment); a number is an exit code (the reason printed). */
+async function measure(flags: string[], arch: number, runs: number, libdevice: Uint8Array | undefined): Promise<Samples | number> {
   const dir = path.join(os.tmpdir(), `ptxd-incr-bench-${process.getuid?.() ?? 'u'}`);
   fs.mkdirSync(dir, { recursive: true });
   const cu = path.join(dir, 'u20.cu');
   fs.writeFileSync(cu, multiKernelSource(KERNELS));
-  const u = prepareUnit(cu, arch);
+  const u = prepareUnit(cu, arch, { nvccFlags: flags });
   const ii = fs.readFileSync(u.ii, 'utf8');
   const opts = unitOptions(u);
-  const libdevice = libdeviceBytes();
 
   // warm-up: the prelude cache, libdevice, the JIT, and the piece store for the unedited unit
   const prelude = new PreludeCache();
@@ -90,14 +102,11 @@ async function main(): Promise<number> {
   compileUnit(ii, opts, { libdevice, prelude, pieces: store });   // then every kernel is compiled and stored
   for (let i = 0; i < 2; i++) compileUnit(ii, opts, { libdevice, prelude });
 
-  const full: number[] = [], edit: number[] = [], cicc: number[] = [];
-  const first: number[] = [], first0: number[] = [], seed: number[] = [];
+  const m: Samples = { full: [], edit: [], cicc: [], first: [], first0: [], seed: [], fullCpu: [], editCpu: [], phases: [] };
   const unused: number[] = [];
-  const fullCpu: number[] = [], editCpu: number[] = [];
   // edited texts and their incremental PTX, checked against clean compiles after the timed runs (a cold compile
   // in between would leave garbage that the next timed compiles collect)
   const checks: [string, string][] = [];
-  const phases: CompileResult['times'][] = [];
   const out = mkTempDir('incr-bench-cicc');
   const argv = ciccArgv(u, out);
   const runner = processRunner();
@@ -108,23 +117,23 @@ async function main(): Promise<number> {
       const other = edited(ii, (r * 7 + 3) % KERNELS, r + 1000);
       const text = edited(ii, (r * 7) % KERNELS, r);
       await turn();
-      full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }, fullCpu));
+      m.full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }, m.fullCpu));
       await turn();
       let res: CompileResult | undefined;
-      edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }, editCpu));
+      m.edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }, m.editCpu));
       await turn();
-      if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions)}`); return 1; }
+      if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions ?? res!.incremental)}`); return 1; }
       checks.push([text, res!.ptx]);
-      phases.push(res!.times);
+      m.phases.push(res!.times);
       // the first edit after a clean build, seeded and not (each on a store of its own)
       for (const seeded of [true, false]) {
         const fresh = new MemoryPieceStore();
         compileUnit(ii, opts, { libdevice, prelude, pieces: fresh });   // the clean build: whole
         await turn();
-        if (seeded) seed.push(timeMs(() => { compileUnit(ii, opts, { libdevice, prelude, pieces: fresh }); }, unused));
+        if (seeded) m.seed.push(timeMs(() => { compileUnit(ii, opts, { libdevice, prelude, pieces: fresh }); }, unused));
         await turn();
         let fr: CompileResult | undefined;
-        (seeded ? first : first0).push(timeMs(() => { fr = compileUnit(text, opts, { libdevice, prelude, pieces: fresh }); }, unused));
+        (seeded ? m.first : m.first0).push(timeMs(() => { fr = compileUnit(text, opts, { libdevice, prelude, pieces: fresh }); }, unused));
         await turn();
         const want = seeded ? 1 : KERNELS;
         if (fr!.functions?.compiled.length !== want) { console.error(`incr-bench: first edit${seeded ? '' : ' unseeded'}: expected ${want} kernels compiled, got ${JSON.stringify(fr!.functions)}`); return 1; }
@@ -132,7 +141,7 @@ async function main(): Promise<number> {
       }
       fs.rmSync(ciccOutputs(out).ptx, { force: true });
       const c = await runner.run(u.realCicc, argv);
-      cicc.push(c.ms);
+      m.cicc.push(c.ms);
       if (c.status !== 0) { console.error(`incr-bench: the real cicc failed: ${c.stderr}`); return 1; }
     }
   } finally { runner.close(); }
@@ -140,17 +149,24 @@ async function main(): Promise<number> {
   for (const [text, ptx] of checks) {
     if (ptx !== compileUnit(text, opts, { libdevice }).ptx) { console.error('incr-bench: incremental PTX differs from a clean compile'); return 1; }
   }
+  return m;
+}
 
+/** Prints a variant's table and returns what the results file records of it. */
+function report(label: string, arch: number, runs: number, m: Samples): Record<string, unknown> {
+  const { full, edit, cicc, first, first0, seed, fullCpu, editCpu, phases } = m;
   const mf = median(full), me = median(edit), mc = median(cicc);
   const m1 = median(first), m0 = median(first0), ms = median(seed);
   // each round times its full compile and its edit back to back: the median of their ratios does not mix a
   // fast stretch of the machine's with a slow one, as a ratio of medians over the whole run can
   const paired = median(edit.map((e, r) => e / full[r]!));
+  const firstPaired = median(first.map((e, r) => e / full[r]!));
   const phaseMedian = Object.fromEntries(Object.keys(phases[0]!).map(k => [k, +median(phases.map(p => (p as unknown as Record<string, number>)[k] ?? 0)).toFixed(2)]));
   const f1 = (x: number) => x.toFixed(1);
   const spread = (xs: number[]) => `${f1(Math.min(...xs))}–${f1(Math.max(...xs))}`;
+  const cpu = editCpu.length === runs && fullCpu.length === runs;
   console.log([
-    `incr-bench: ${KERNELS}-kernel unit, compute_${arch}, ${runs} runs, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wall ms, load ${os.loadavg()[0]!.toFixed(1)}`,
+    `incr-bench: ${KERNELS}-kernel unit${label}, compute_${arch}, ${runs} runs, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wall ms, load ${os.loadavg()[0]!.toFixed(1)}`,
     '',
     '| measure | median ms | min–max |',
     '|---|---:|---:|',
@@ -162,19 +178,34 @@ async function main(): Promise<number> {
     `| real cicc, whole unit (process) | ${f1(mc)} | ${spread(cicc)} |`,
     '',
     `edit / full = ${(me / mf).toFixed(3)} (target <= 0.10); per round, median = ${paired.toFixed(3)}; edit / cicc = ${(me / mc).toFixed(3)}; full / cicc = ${(mf / mc).toFixed(3)}`,
-    `first edit / full = ${(m1 / mf).toFixed(3)} (target <= 0.10); per round, median = ${median(first.map((e, r) => e / full[r]!)).toFixed(3)}; unseeded first edit / full = ${(m0 / mf).toFixed(3)}; seeding / full = ${(ms / mf).toFixed(3)}`,
+    `first edit / full = ${(m1 / mf).toFixed(3)} (target <= 0.10); per round, median = ${firstPaired.toFixed(3)}; unseeded first edit / full = ${(m0 / mf).toFixed(3)}; seeding / full = ${(ms / mf).toFixed(3)}`,
     `edit phases (median ms): ${JSON.stringify(phaseMedian)}`,
-    ...(editCpu.length === runs && fullCpu.length === runs
-      ? [`main thread on a CPU (mean ms, not counting waits for a CPU): edit ${mean(editCpu).toFixed(2)}, full ${mean(fullCpu).toFixed(2)}, edit / full = ${(mean(editCpu) / mean(fullCpu)).toFixed(3)}`] : []),
+    ...(cpu ? [`main thread on a CPU (mean ms, not counting waits for a CPU): edit ${mean(editCpu).toFixed(2)}, full ${mean(fullCpu).toFixed(2)}, edit / full = ${(mean(editCpu) / mean(fullCpu)).toFixed(3)}`] : []),
+    '',
   ].join('\n'));
-
-  writeResults('incr-bench', {
-    runs, arch, kernels: KERNELS, medianMs: { full: mf, edit: me, cicc: mc, firstEdit: m1, firstEditUnseeded: m0, seed: ms },
-    ratios: { editOverFull: me / mf, editOverFullPerRound: paired, editOverCicc: me / mc, fullOverCicc: mf / mc, firstEditOverFull: m1 / mf, firstEditUnseededOverFull: m0 / mf, seedOverFull: ms / mf },
+  return {
+    medianMs: { full: mf, edit: me, cicc: mc, firstEdit: m1, firstEditUnseeded: m0, seed: ms },
+    ratios: { editOverFull: me / mf, editOverFullPerRound: paired, editOverCicc: me / mc, fullOverCicc: mf / mc, firstEditOverFull: m1 / mf, firstEditOverFullPerRound: firstPaired, firstEditUnseededOverFull: m0 / mf, seedOverFull: ms / mf },
     samplesMs: { full, edit, cicc, firstEdit: first, firstEditUnseeded: first0, seed }, editPhasesMedianMs: phaseMedian,
-    ...(editCpu.length === runs && fullCpu.length === runs
-      ? { onCpuMeanMs: { full: mean(fullCpu), edit: mean(editCpu) }, onCpuEditOverFull: mean(editCpu) / mean(fullCpu), onCpuSamplesMs: { full: fullCpu, edit: editCpu } } : {}),
-  });
+    ...(cpu ? { onCpuMeanMs: { full: mean(fullCpu), edit: mean(editCpu) }, onCpuEditOverFull: mean(editCpu) / mean(fullCpu), onCpuSamplesMs: { full: fullCpu, edit: editCpu } } : {}),
+  };
+}
+
+async function main(): Promise<number> {
+  const { runs, arch, only } = parseBenchArgs(process.argv.slice(2), 21);
+  const skip = skipReason('nvcc', 'cicc');
+  if (skip) { console.error(`incr-bench: ${skip}`); return 2; }
+  process.env.PTXD_FALLBACK = 'never';
+  const libdevice = libdeviceBytes();
+  const variants: Record<string, unknown> = {};
+  for (const v of VARIANTS) {
+    if (only && !only.includes(v.name)) continue;
+    const m = await measure(v.flags, arch, runs, libdevice);
+    if (typeof m === 'number') return m;
+    variants[v.name] = { flags: v.flags, ...report(v.label, arch, runs, m) };
+  }
+  // the plain variant's figures stay at the top level, as before the variants
+  writeResults('incr-bench', { runs, arch, kernels: KERNELS, ...(variants.plain as object | undefined), variants });
   return 0;
 }
 

@@ -12,8 +12,8 @@ import { REPO_ROOT, libdeviceBytes, mkTempDir, skipReason } from './helpers/tool
 import { shuffled } from './helpers/shuffle';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { Pool } from '../daemon/scheduler/pool';
-import { Scheduler } from '../daemon/scheduler/scheduler';
-import { Seeds, seedDelayMs } from '../daemon/scheduler/seed';
+import { seedDelayMs } from '../daemon/scheduler/seed';
+import { cleanBuild, daemonParts } from './helpers/seeding';
 import { SERIES, prepareSource, prepareVariant, shortName, type Prepared } from './helpers/incremental-fixture';
 import { multiKernelSource } from '../bench/common';
 import { PTXD_CICC_BIN, ptxd, runAsync, sandbox, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
@@ -30,26 +30,6 @@ afterAll(async () => { for (const p of pools) await p.close(); for (const sb of 
 
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
 
-/** A pool of one worker with its scheduler and seeding (no wait: the test is the only user). */
-function daemonParts(name: string): { pool: Pool; seeds: Seeds; env: unknown; dir: string } {
-  const dir = mkTempDir(`incr-seed-${name}`);
-  const pool = new Pool({ size: 1, keepPrelude: true });
-  pools.push(pool);
-  const scheduler = new Scheduler(1);
-  const seeds = new Seeds({ pool: () => pool, scheduler, busy: () => false, stopping: () => false, logLine: () => {} }, 0);
-  return { pool, seeds, env: { libdevice: libdeviceBytes(), pieceStore: { dir, limit: 1 << 30 } }, dir };
-}
-
-/** A clean build of `u` (the file's first compile, whole), then the daemon's seeding of it. */
-async function cleanBuild(parts: ReturnType<typeof daemonParts>, u: Prepared): Promise<CompileResult> {
-  const first = (await parts.pool.run(u.src, u.opts, [parts.env])).result;
-  expect(first.functions, 'a first compile is whole').toBeUndefined();
-  expect(first.incremental?.fallback).toBe('first compile of this file');
-  parts.seeds.noteCompile(u.src, u.opts, [parts.env], first);
-  await parts.seeds.drained();
-  return first;
-}
-
 describe('seeding switches', () => {
   it('PTXD_SEED=0 turns it off; PTXD_SEED_DELAY_MS sets the wait', () => {
     expect(seedDelayMs({})).toBe(2000);
@@ -61,7 +41,7 @@ describe('seeding switches', () => {
 
 describe.skipIf(skip !== undefined)(`the first edit after a clean build ${skip ?? ''}`, () => {
   it('a 20-kernel unit: after seeding, the first edit of one kernel compiles that kernel alone', async () => {
-    const parts = daemonParts('u20');
+    const parts = daemonParts('u20', pools);
     const u0 = prepareSource(multiKernelSource(20), 'seed-u20');
     const u1 = prepareSource(multiKernelSource(20).replace('sh[0] * 7.5f', 'sh[0] * 7.25f'), 'seed-u20');
     const first = await cleanBuild(parts, u0);
@@ -85,7 +65,7 @@ describe.skipIf(skip !== undefined)(`the first edit after a clean build ${skip ?
     const orders: [string, typeof units][] = [['in order', units], ['reversed', units.slice().reverse()], ['shuffled', shuffled(units, 26)]];
     // the three orders at once, each on its own pool and store
     await Promise.all(orders.map(async ([how, order]) => {
-      const parts = daemonParts(how.replace(/ /g, '-'));
+      const parts = daemonParts(how.replace(/ /g, '-'), pools);
       await cleanBuild(parts, order[0]!);
       expect(parts.seeds.seeded, `${how}: seeded`).toBe(1);
       for (const [i, u] of order.slice(1).entries()) {

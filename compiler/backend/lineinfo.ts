@@ -85,3 +85,20 @@ export function resolveLineInfo(text: string, compDir: string): string {
   const strs = [...names.keys()].map((s, i) => `$L__info_string${i}:\n.b8 ${[...Buffer.from(s, 'latin1'), 0].join(',')}`);
   return `${out}${fileLines.join('\n')}\n\t.section\t.debug_str\n\t{\n${strs.join('\n')}\n\n\t}\n`;
 }
+
+// A `.loc` position in a piece: the file between FILE_MARKs, then its line (both in `.loc` and in `inlined_at`).
+const POSITION = /\x01([^\x01]*)\x01 (\d+) /g;
+
+/** The (file, line) positions a piece's `.loc` lines name (call sites of inlined code included). */
+export function locPositions(text: string): [string, number][] {
+  const out: [string, number][] = [];
+  if (!text.includes(FILE_MARK)) return out;
+  for (const m of text.matchAll(POSITION)) out.push([m[1]!, Number(m[2])]);
+  return out;
+}
+
+/** The piece with each `.loc` position's line replaced by `to(file, line)`. */
+export function moveLocLines(text: string, to: (file: string, line: number) => number): string {
+  if (!text.includes(FILE_MARK)) return text;
+  return text.replace(POSITION, (_, file: string, line: string) => `${FILE_MARK}${file}${FILE_MARK} ${to(file, Number(line))} `);
+}

@@ -9,9 +9,13 @@
 //
 // The first compile of a file compiles it whole (and marks the file): compiling roots one by one costs
 // more than a whole compile when nothing can be reused, so a fresh build pays nothing for this.
-// Units the scheme does not cover compile whole (same output, nothing reused): -rdc, -G, -lineinfo,
+// -lineinfo: a reused root's `.loc` lines are moved to where its declarations are now (lines.ts). -rdc:
+// the roots are the kernels, as in a whole compile, and what extern linkage changes (`.visible`/`.weak`/`.extern`
+// functions and variables) is in the entries' texts and prototypes. (The whole compile, like this, emits no
+// external device function that no kernel reaches, where cicc emits every one: issue 26's notes.) Several archs of one unit (one cicc run each) are kept apart by their options (optionsKey).
+// Units the scheme does not cover compile whole (same output, nothing reused): -G,
 // lexical/structural errors, any diagnostic (warnings included), lambdas left in a root's optimised module
-// (their names are numbered across the unit), device variables whose initialisers need function bodies, and roots that disagree about a
+// (their names are numbered across the unit; -rdc keeps every lambda's operator()), device variables whose initialisers need function bodies, and roots that disagree about a
 // shared function or global (e.g. argument promotion decided differently). Such a fallback is visible:
 // the answer is "compile whole" with the reason (CompileResult.incremental.fallback), and compile.ts compiles the unit whole.
 
@@ -38,6 +42,7 @@ import { emitFunction, declHeader, globalParts } from '../backend/ptx';
 import { IndexHashes, declHash, rootSignatures, sha1 } from './trace';
 import { record } from './record';
 import { assembleUnit } from './assemble';
+import { lineAnchors, rebased } from './lines';
 import type { RootEntry, EntryFunc, PieceStore, StoreValue, RootTraces, UnitLevel, LastCompile, Preamble, RecentCompiles } from './store';
 
 /** Bump when entries or their meaning change. */
@@ -75,7 +80,7 @@ export interface RootsPart { only?: ReadonlySet<string>; names: string[]; first?
 const noInfo = (fallback: string): IncrementalInfo => ({ fallback, unitLevelReused: false, bodyEdit: false, assemblyReused: false });
 
 export function compileIncremental(src: string, opts: CompileOptions, env: CompileEnv, part?: RootsPart): IncrementalAnswer {
-  if (opts.rdc || opts.debug || opts.lineInfo) return { kind: 'whole', info: noInfo('options (-rdc, -G or -lineinfo)') };
+  if (opts.debug) return { kind: 'whole', info: noInfo('options (-G)') };
   // The first compile of a file (with these options) is a whole-unit compile: compiling kernels one by one
   // costs more than compiling the unit whole, and a file compiled once (a fresh build) may never change.
   // It leaves a mark; from the next compile of the file on (an edit), kernels are compiled and reused one by one.
@@ -94,7 +99,7 @@ export function compileIncremental(src: string, opts: CompileOptions, env: Compi
   try {
     return withFront(src, env.prelude, lap, ({ toks, index, lexed }): IncrementalAnswer => {
       if ((toks.errors?.length ?? 0) > 0 || (index.errors?.length ?? 0) > 0) throw new Whole('lexical or structural errors');
-      const c: RootsCompile = { src, opts, env, part, optKey, toks, index, hashes: new IndexHashes(toks, index), info, times, clock, lap };
+      const c: RootsCompile = { src, opts, env, part, optKey, toks, index, hashes: new IndexHashes(toks, index, opts.lineInfo), info, times, clock, lap };
       return compileByRoots(c, lexed ? verifiedPrefix(lexed) : null);
     });
   } catch (e) {
@@ -122,7 +127,7 @@ function compileByRoots(c: RootsCompile, prefix: ReturnType<typeof verifiedPrefi
   const lastKey = `${optKey}\n${libdeviceKey(env.libdevice)}\n${toks.files[0] ?? ''}`;
   const recent = env.pieces!.recent;
   const last = part ? undefined : recent.lastCompiles.get(lastKey);
-  const edited = last ? bodyEdits(last, src, prefix, toks, index) : null;
+  const edited = last ? bodyEdits(last, src, prefix, toks, index, opts.lineInfo) : null;
   // the unit level: roots, device variables, stub (remembered while what it read is unchanged)
   let level: UnitLevel, base: string;
   if (last && edited) { level = last.level; base = last.base; info.unitLevelReused = true; info.bodyEdit = true; }
@@ -157,7 +162,9 @@ function rootEntries(c: RootsCompile, level: UnitLevel, base: string, kept: { la
     // a specialisation: every declaration of the template's name (primary, specialisations) keys it
     const own = typeof di === 'number' ? declHash(toks, index.decls[di]!) : `template ${hashes.key(di)}`;
     const slot = sha1(`${base}\n${name}\n${own}`);
-    const hit = findEntry(env.pieces!, slot, hashes);
+    const found = findEntry(env.pieces!, slot, hashes);
+    // -lineinfo: its `.loc` lines where its declarations are now (undefined: compiled again)
+    const hit = found && opts.lineInfo ? rebased(found, toks, index, hashes) : found;
     lap('assemble');
     if (hit) { entries.push(hit); reused.push(name); return; }
     if (part && !part.only) { part.names.push(name); return; }
@@ -258,7 +265,7 @@ function remember(lastCompiles: RecentCompiles['lastCompiles'], key: string, src
  * src, with the same declarations around them and no line moved after any of them (an empty set: the same
  * text); null when anything else may have changed.
  */
-function bodyEdits(last: LastCompile, src: string, prefix: ReturnType<typeof verifiedPrefix>, toks: Tokens, index: Index): Set<number> | null {
+function bodyEdits(last: LastCompile, src: string, prefix: ReturnType<typeof verifiedPrefix>, toks: Tokens, index: Index, lineInfo: boolean): Set<number> | null {
   const old = last.src;
   if (index.decls.length !== last.decls) return null;
   // both texts were found equal to the same cached prefix: compare from where the shorter match ends
@@ -281,6 +288,8 @@ function bodyEdits(last: LastCompile, src: string, prefix: ReturnType<typeof ver
     if (!sameText(old, b.open + 1, b.close, src, open + 1, close)) {
       // everything after it on the same lines (the stub names kernels' lines)
       if (toks.line[d.bodyEnd] !== b.line || toks.file[d.bodyEnd] !== b.file) return null;
+      // -lineinfo: and in the same columns (`.loc` names them), unless nothing follows on that line
+      if (lineInfo && column(src, close) !== column(old, b.close) && /\S/.test(restOfLine(old, b.close + 1))) return null;
       changed.add(r);
     }
     oldAt = b.close; newAt = close;
@@ -292,6 +301,12 @@ function bodyEdits(last: LastCompile, src: string, prefix: ReturnType<typeof ver
     for (let j = 0; j < last.entries.length; j++) if (!changed.has(j) && last.entries[j]!.trace.includes(name)) return null;
   }
   return changed;
+}
+
+const column = (s: string, at: number): number => at - s.lastIndexOf('\n', at - 1);
+function restOfLine(s: string, from: number): string {
+  const nl = s.indexOf('\n', from);
+  return s.slice(from, nl < 0 ? s.length : nl);
 }
 
 /** Whether a[a0, a1) equals b[b0, b1) (equal slices compare as flat memory). */
@@ -405,8 +420,12 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   const gp = globalParts(opts);
   const globals: RootEntry['globals'] = {};
   for (const g of m.globals) globals[g.name] = gp(g);
+  // -lineinfo names inlined functions in `.loc` lines (function_name): a lambda's name there is numbered across the unit too
+  if (u.lambdaCount > 0 && opts.lineInfo && Object.values(funcs).some(f => f.text?.includes('__lambda_'))) throw new Whole('a lambda inlined (-lineinfo names it)');
+  const anchors = opts.lineInfo ? lineAnchors(toks, index, hashes, trace, funcs) : undefined;
+  if (typeof anchors === 'string') throw new Whole(anchors);
   lap('emit');
-  return { trace, digest, ...rec, nvRefs, funcs, globals, ...(dropped.length ? { dropped } : {}) };
+  return { trace, digest, ...rec, nvRefs, funcs, globals, ...(dropped.length ? { dropped } : {}), ...(anchors?.length ? { anchors } : {}) };
 }
 
 /**

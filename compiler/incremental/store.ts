@@ -31,7 +31,12 @@ export interface RootEntry {
   globals: Record<string, { text: string; funcRefs: string[] }>;
   /** Globals IR generation made that the optimiser removed (nothing referred to them any more). */
   dropped?: string[];
+  /** -lineinfo: the traced declarations its `.loc` lines lie in, and where (compiler/incremental/lines.ts). */
+  anchors?: LineAnchor[];
 }
+
+/** A traced declaration (trace key's position, position in that key's declarations), its file, first and last line. */
+export type LineAnchor = [key: number, at: number, file: string, first: number, last: number];
 
 /**
  * The lookup-key lists a root (by its own declaration) was compiled with, most recent first. Each list's

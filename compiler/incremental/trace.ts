@@ -71,11 +71,32 @@ export function declHash(toks: Tokens, d: DeclEntry): string {
 }
 
 /**
+ * -lineinfo: declHash() with the declaration's layout, the exact text from its first token to its last (line
+ * breaks, spaces, comments, line markers) and its first token's column: what the `.loc` positions of code from
+ * it read besides its first line. Two declarations with the same layout hash give the same `.loc` lines but
+ * for a shift by the difference of their first lines (compiler/incremental/lines.ts).
+ */
+export function layoutHash(toks: Tokens, d: DeclEntry): string {
+  const file = toks.files[toks.file[d.first]!] ?? '';
+  const frozen = Object.isFrozen(d);
+  const c = frozen ? layoutCache.get(d) : undefined;
+  if (c !== undefined && c.file === file) return c.h;
+  const last = Math.min(d.last, toks.count - 1);
+  const s = toks.start[d.first] ?? toks.src.length;
+  const col = s - toks.src.lastIndexOf('\n', s - 1);
+  const h = last >= d.first ? `${declHash(toks, d)} ${textDigest(toks, d, file, d.first, last)} ${col}` : `${declHash(toks, d)} ${col}`;
+  if (frozen) layoutCache.set(d, { file, h });
+  return h;
+}
+const layoutCache = new WeakMap<DeclEntry, { file: string; h: string }>();
+
+/**
  * key() of name lists made of shared (frozen) declarations only, by list: such a list (a name map's entry over
  * a reused prelude prefix, compiler/frontend/skim.ts OverlayMap) holds the same declarations whenever it is
  * seen; only the main file's name may differ (it is in declHash).
  */
 const listCache = new WeakMap<readonly number[], { n: number; main: string; h: string }>();
+const layoutListCache = new WeakMap<readonly number[], { n: number; main: string; h: string }>();
 
 /** The last digest() of a trace list, with the keys and their hashes it was made of. */
 const digestCache = new WeakMap<readonly string[], { keys: readonly string[]; vals: string[]; d: string }>();
@@ -94,24 +115,36 @@ const shapeCache = new WeakMap<DeclEntry, { n: number; last: DeclEntry; main: st
  */
 export class IndexHashes {
   private names = new Map<string, string>();
-  constructor(private toks: Tokens, private index: Index) {}
+  private lists = new Map<string, number[]>();
+  /** `layout` (-lineinfo): declarations hash with their layout (layoutHash()), so that a digest covers `.loc` lines but for shifts. */
+  constructor(private toks: Tokens, private index: Index, private readonly layout = false) {}
+
+  /** The declarations a lookup of `key` can reach, in index order. */
+  declsOf(key: string): readonly number[] {
+    let dis = this.lists.get(key);
+    if (dis !== undefined) return dis;
+    if (key === '#enums') dis = this.matching(d => d.kind === 'enum' || d.kind === 'typedef');
+    else if (key === '#conversions') dis = this.matching(d => d.qualifier !== '' && d.name.startsWith('operator '));
+    else dis = this.index.byName.get(key) ?? [];
+    this.lists.set(key, dis);
+    return dis;
+  }
 
   /** Hash of every declaration a lookup of `key` can reach. */
   key(key: string): string {
     let h = this.names.get(key);
     if (h !== undefined) return h;
     const { toks, index } = this;
-    let dis: number[];
-    if (key === '#enums') dis = this.matching(d => d.kind === 'enum' || d.kind === 'typedef');
-    else if (key === '#conversions') dis = this.matching(d => d.qualifier !== '' && d.name.startsWith('operator '));
-    else dis = index.byName.get(key) ?? [];
+    const dis = this.declsOf(key);
     // a list of a reused prelude index's name map is shared by the compiles that resume at the same point
     const main = toks.files[0] ?? '';
-    const shared = listCache.get(dis);
+    const cache = this.layout ? layoutListCache : listCache;
+    const hash = this.layout ? layoutHash : declHash;
+    const shared = cache.get(dis);
     if (shared !== undefined && shared.n === dis.length && shared.main === main) h = shared.h;
     else {
-      h = sha1(dis.map(di => declHash(toks, index.decls[di]!)).join(','));
-      if (dis.length > 0 && dis.every(di => Object.isFrozen(index.decls[di]))) listCache.set(dis, { n: dis.length, main, h });
+      h = sha1(dis.map(di => hash(toks, index.decls[di]!)).join(','));
+      if (dis.length > 0 && dis.every(di => Object.isFrozen(index.decls[di]))) cache.set(dis, { n: dis.length, main, h });
     }
     this.names.set(key, h);
     return h;

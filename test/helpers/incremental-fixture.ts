@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CompileOptions } from '../../compiler/options';
-import { prepareUnit, unitOptions } from './tools';
+import { prepareUnit, prepareUnits, unitOptions } from './tools';
 
 export const ARCH = 90;
 
@@ -25,6 +25,7 @@ export interface Variant {
   trig?: boolean;         // kTrig2 (libdevice functions and their constant tables, shared with kTrig1) changed
   tmpl?: boolean;         // the body of a kernel template (specialised for a launch in host code) changed
   lam?: boolean;          // a lambda in kLam2 changed (kLam1 has one too; lambdas are numbered across the unit)
+  noLam?: boolean;        // without kLam1 and kLam2 (-rdc keeps lambdas' operator() in the module: such units compile whole)
 }
 
 export function fixture(v: Variant): string {
@@ -51,8 +52,8 @@ export function fixture(v: Variant): string {
     `__global__ void kTrig2(double* o) { o[threadIdx.x] = cos(o[threadIdx.x]) + tanf((float)o[threadIdx.x])${v.trig ? ' * 2.0' : ''}; }`,
     `template <typename T> __global__ void kTmpl(T* o) { o[threadIdx.x] = (T)${v.tmpl ? '2' : '1'}; }`,
     'void launchTmpl(float* p) { kTmpl<float><<<1, 32>>>(p); }',
-    '__global__ void kLam1(float* o) { auto f = [](float x) { return x * 2.0f; }; o[threadIdx.x] = f(o[threadIdx.x]); }',
-    `__global__ void kLam2(float* o) { auto g = [](float x) { return x + ${v.lam ? '4.0f' : '3.0f'}; }; o[threadIdx.x] = g(o[threadIdx.x]); }`,
+    v.noLam ? '' : '__global__ void kLam1(float* o) { auto f = [](float x) { return x * 2.0f; }; o[threadIdx.x] = f(o[threadIdx.x]); }',
+    v.noLam ? '' : `__global__ void kLam2(float* o) { auto g = [](float x) { return x + ${v.lam ? '4.0f' : '3.0f'}; }; o[threadIdx.x] = g(o[threadIdx.x]); }`,
     v.add ? '__global__ void kNew(float* o) { o[threadIdx.x] = 42.0f; }' : '',
   ];
   return parts.join(nl) + '\n';
@@ -102,3 +103,16 @@ export function prepareSource(text: string, slot: string): Prepared {
   return { src: fs.readFileSync(u.ii, 'utf8'), opts: unitOptions(u) };
 }
 
+
+/**
+ * The unit nvcc makes of `text` with extra nvcc flags (-lineinfo, -rdc=true), once per arch of one nvcc run
+ * (nvcc runs cicc once per arch), always from the same path for one `slot`.
+ */
+export function prepareSourceFor(text: string, slot: string, nvccFlags: string[], archs: readonly number[]): Prepared[] {
+  const dir = path.join(os.tmpdir(), `ptxd-incr-fixture-${process.getuid?.() ?? 'u'}-${slot}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'incr.cu');
+  fs.writeFileSync(file, text);
+  const units = prepareUnits(file, archs, { nvccFlags });
+  return archs.map(a => { const u = units.get(a)!; return { src: fs.readFileSync(u.ii, 'utf8'), opts: unitOptions(u) }; });
+}

@@ -42,6 +42,8 @@ build() {
   [ -x "$root/bin/ptxd-cicc" ] && [ -d "$root/dist" ] || { echo "device-check: build ptxd first (npm run build)" >&2; return 2; }
   rm -rf "$dir"
   mkdir -p "$dir/perf" "$dir/progs" "$dir/lib" || return 2
+  local rev   # taken before building: what the build compiled with
+  rev="$(git -C "$root" rev-parse HEAD 2>/dev/null)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
   local work status=0 cudart
   work=$(mktemp -d "${TMPDIR:-/tmp}/device-check.XXXXXX")
   : >"$work/failed"
@@ -70,7 +72,7 @@ build() {
     [ "$n" = gpu-perf ] && continue
     echo "----- $n -----" >>"$dir/build-failures.txt.log"; tail -n 20 "$work/$n.log" >>"$dir/build-failures.txt.log"
   done
-  { echo "commit $(git -C "$root" rev-parse HEAD 2>/dev/null)$(git -C "$root" diff --quiet 2>/dev/null || echo ' (with local changes)')"
+  { echo "commit $rev"
     echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) for $arch by $(nvcc --version | tail -n 1)"
     echo "programs $(ls "$dir/progs" | grep -vc '\.expect$') of ${#progs[@]}"; } >"$dir/build-info.txt"
   cat "$dir/build-info.txt"

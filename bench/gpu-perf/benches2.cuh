@@ -57,7 +57,7 @@ static void bench_dgemm(Timer &tm) {
   for (size_t i = 0; i < A.size(); ++i) { A[i] = hrand((unsigned)i, 3) - 0.5; B[i] = hrand((unsigned)i, 4) - 0.5; }
   double *dA = dev(A), *dB = dev(B), *dC; CK(cudaMalloc(&dC, sizeof(double) * n * n));
   dim3 blk(16, 16), grd(n / 16, n / 16);
-  float ms = tm.median_ms([&] { dgemm_tiled<16><<<grd, blk>>>(n, dA, dB, dC); });
+  float ms = tm.median_ms([&] { gemm_tiled<double, 16><<<grd, blk>>>(n, dA, dB, dC); });
   auto C = host(dC, (size_t)n * n);
   report("dgemm_tiled", ms, sum_of(C), gemm_sample_ok(n, A, B, C, 1e-12), "sampled element");
   CK(cudaFree(dA)); CK(cudaFree(dB)); CK(cudaFree(dC));

@@ -51,22 +51,6 @@ __global__ void sgemm_regblock(int n, const float *__restrict__ A, const float *
   }
 }
 
-template <int TILE>
-__global__ void dgemm_tiled(int n, const double *__restrict__ A, const double *__restrict__ B, double *__restrict__ C) {
-  __shared__ double As[TILE][TILE], Bs[TILE][TILE + 1];
-  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
-  double acc = 0.0;
-  for (int t = 0; t < n; t += TILE) {
-    As[threadIdx.y][threadIdx.x] = A[row * n + t + threadIdx.x];
-    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * n + col];
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < TILE; ++k) acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
-    __syncthreads();
-  }
-  C[row * n + col] = acc;
-}
-
 // one warp per row
 __global__ void sgemv_warp(int rows, int cols, const float *__restrict__ A, const float *__restrict__ x, float *__restrict__ y) {
   int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;

@@ -5,6 +5,8 @@
 # and its combined stdout+stderr contains every line of DIR/<name>.expect (which always includes
 # "PASS <name>"; without an .expect file, "PASS <name>" is required). Prints a summary table and exits 1
 # if any program failed, 2 if there was nothing to run. Needs no CUDA toolkit, only the driver.
+# GPU_CHECK_BUDGET (seconds, default none): programs not started within it are listed as not run (a failure).
+# GPU_CHECK_LOGS=DIR keeps every program's output there.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-"$here/../test/.build"}
@@ -12,10 +14,15 @@ timeout_s=${PER_TEST_TIMEOUT:-60}
 if [ ! -d "$dir" ]; then echo "gpu-check: no such directory: $dir" >&2; exit 2; fi
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/gpu-check.XXXXXX")
 pass=0; fail=0; rows=()
+budget=${GPU_CHECK_BUDGET:-}
+started=$SECONDS
 for exe in "$dir"/*; do
   [ -f "$exe" ] && [ -x "$exe" ] || continue
-  case "$exe" in *.expect|*.txt|*.o|*.sh) continue ;; esac
+  case "$exe" in *.expect|*.txt|*.o|*.sh|*.so|*.so.*) continue ;; esac
   name=$(basename "$exe")
+  if [ -n "$budget" ] && [ $((SECONDS - started)) -ge "$budget" ]; then
+    fail=$((fail + 1)); rows+=("FAIL|$name|0|not run: time budget of ${budget}s spent"); : >"$logdir/$name.log"; continue
+  fi
   log="$logdir/$name.log"
   start=$(date +%s.%N)
   if command -v timeout >/dev/null 2>&1; then timeout "$timeout_s" "$exe" >"$log" 2>&1; rc=$?; else "$exe" >"$log" 2>&1; rc=$?; fi
@@ -47,6 +54,7 @@ done
 echo
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 echo "gpu-check: $pass/$total passed (${gpu:-GPU unknown: nvidia-smi not available})"
+if [ -n "${GPU_CHECK_LOGS:-}" ]; then mkdir -p "$GPU_CHECK_LOGS" && cp "$logdir"/*.log "$GPU_CHECK_LOGS"/ 2>/dev/null; fi
 if [ "$fail" -gt 0 ]; then
   for r in "${rows[@]}"; do
     IFS='|' read -r res name _ _ <<<"$r"

@@ -29,11 +29,12 @@ __global__ void saxpy(int n, float a, const float *__restrict__ x, float *__rest
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] = a * x[i] + y[i];
 }
 
-template <int TILE>
-__global__ void sgemm_tiled(int n, const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C) {
-  __shared__ float As[TILE][TILE], Bs[TILE][TILE + 1];
+// SGEMM (and DGEMM in benches2.cuh) with TILE x TILE tiles in shared memory
+template <typename T, int TILE>
+__global__ void gemm_tiled(int n, const T *__restrict__ A, const T *__restrict__ B, T *__restrict__ C) {
+  __shared__ T As[TILE][TILE], Bs[TILE][TILE + 1];
   int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
-  float acc = 0.f;
+  T acc = 0;
   for (int t = 0; t < n; t += TILE) {
     As[threadIdx.y][threadIdx.x] = A[row * n + t + threadIdx.x];
     Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * n + col];
@@ -139,6 +140,8 @@ __global__ void daxpy_poly(int n, const double *__restrict__ x, double *__restri
   y[i] = ((((0.5 * v + 1.25) * v - 0.75) * v + 2.0) * v - 1.0) + sqrt(v * v + 1.0);
 }
 
+#include "kernels2.cuh"
+
 // ---------------------------------------------------------------- harness
 
 struct Timer {
@@ -181,6 +184,8 @@ template <typename T> std::vector<T> host(const T *d, size_t n) {
   return h;
 }
 
+#include "benches2.cuh"
+
 int main() {
   Timer tm;
   uint32_t seed = 12345u;
@@ -209,7 +214,7 @@ int main() {
     for (auto &v : B) v = rnd() - 0.5f;
     float *dA = dev(A), *dB = dev(B), *dC; CK(cudaMalloc(&dC, sizeof(float) * n * n));
     dim3 blk(32, 32), grd(n / 32, n / 32);
-    float ms = tm.median_ms([&] { sgemm_tiled<32><<<grd, blk>>>(n, dA, dB, dC); });
+    float ms = tm.median_ms([&] { gemm_tiled<float, 32><<<grd, blk>>>(n, dA, dB, dC); });
     auto C = host(dC, (size_t)n * n);
     bool ok = true; double sum = 0;
     for (double v : C) sum += v;
@@ -338,6 +343,7 @@ int main() {
     report("daxpy_poly", ms, sum, ok, "value");
     CK(cudaFree(dx)); CK(cudaFree(dy));
   }
+  run_benches2(tm, grid);
   if (failures) { std::printf("FAIL perf: %d kernels\n", failures); return 1; }
   std::printf("PASS perf\n");
   return 0;

@@ -392,12 +392,8 @@ class FnEmitter extends FnWriter {
       case 'fadd': case 'fsub': {
         const fm = this.pat.fmaOf.get(i);
         if (fm) {
-          let x = this.src(fm.mul.ops[0]!);
-          const y = this.src(fm.mul.ops[1]!);
-          let z = this.src(fm.other);
-          if (fm.subMul) x = this.negF(x, t);
-          if (fm.subOther) z = this.negF(z, t);
-          this.ins(`fma.rn${ftz}.${ty}`, d, x, y, z);
+          const z = this.src(fm.other);
+          this.ins(`fma.rn${ftz}.${ty}`, d, this.src(fm.mul.ops[0]!), this.src(fm.mul.ops[1]!), fm.negOther ? this.negF(z, t) : z);
           return;
         }
         this.ins(`${i.op === 'fadd' ? 'add' : 'sub'}${rn}${ftz}.${ty}`, d, this.src(a), this.src(b));

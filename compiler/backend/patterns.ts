@@ -20,7 +20,7 @@ export class Patterns {
   readonly allocaOff = new Map<Inst, number>();
   readonly byvalDirect = new Set<Arg>();
   readonly byvalCopy = new Map<Arg, number>();
-  readonly fmaOf = new Map<Inst, { mul: Inst; other: Value; subMul: boolean; subOther: boolean }>();
+  readonly fmaOf = new Map<Inst, { mul: Inst; other: Value; negOther: boolean }>();
   readonly contracted = new Set<Inst>();
   /** add(mul(a, b), c) on integers → mad.lo (the mul is in `contracted`). */
   readonly madOf = new Map<Inst, { mul: Inst; other: Value }>();
@@ -86,18 +86,33 @@ export class Patterns {
     this.findVectorAccesses();
     this.findDynGroups();
     this.findFoldedGeps();
-    // fmul + fadd/fsub → fma (same block, single use), as cicc does with -fmad=1
-    if (this.opts.fmad) {
-      for (const b of f.blocks) for (const i of b.insts) {
-        if ((i.op !== 'fadd' && i.op !== 'fsub') || (i.ty.k !== 'float' && i.ty.k !== 'double')) continue;
+    if (this.opts.fmad) this.findFmas();
+  }
+
+  /**
+   * fmul + fadd → fma (same block, single use), as cicc does with -fmad=1. cicc contracts only what LLVM's
+   * canonical form leaves as an fadd: never an fsub (a*b - c, c - a*b, a*b - c*d stay mul + sub, for ptxas to
+   * fuse or not), but a*b - C for a constant C (canonically a*b + -C), and not a*b + -c or c + (-a)*b
+   * (canonically fsubs). Contracting exactly where cicc does keeps both PTX versions rounding alike where the
+   * PTX runs as written.
+   */
+  findFmas(): void {
+    const neg = (v: Value) => v.kind === 'inst' && v.op === 'fneg';
+    const single = (m: Value, i: Inst): m is Inst => m.kind === 'inst' && m.op === 'fmul' && m.parent === i.parent && !this.contracted.has(m)
+      && m.ty === i.ty && (this.users.get(m) ?? []).length === 1 && neg(m.ops[0]!) === neg(m.ops[1]!);
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if (i.ty.k !== 'float' && i.ty.k !== 'double') continue;
+      if (i.op === 'fadd') {
         for (let k = 0; k < 2; k++) {
-          const m = i.ops[k]!;
-          if (m.kind !== 'inst' || m.op !== 'fmul' || m.parent !== b || this.contracted.has(m) || m.ty !== i.ty) continue;
-          if ((this.users.get(m) ?? []).length !== 1 || m.ops[0] === m.ops[1] && false) continue;
+          const m = i.ops[k]!, other = i.ops[1 - k]!;
+          if (!single(m, i) || neg(other)) continue;
           this.contracted.add(m);
-          this.fmaOf.set(i, { mul: m, other: i.ops[1 - k]!, subMul: i.op === 'fsub' && k === 1, subOther: i.op === 'fsub' && k === 0 });
+          this.fmaOf.set(i, { mul: m, other, negOther: false });
           break;
         }
+      } else if (i.op === 'fsub' && single(i.ops[0]!, i) && i.ops[1]!.kind === 'fp') {
+        this.contracted.add(i.ops[0]);
+        this.fmaOf.set(i, { mul: i.ops[0], other: i.ops[1]!, negOther: true });
       }
     }
   }

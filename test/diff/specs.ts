@@ -16,6 +16,7 @@ import { SPECS_TMPL } from './specs-tmpl';
 import { SPECS_CXXB } from './specs-cxxb';
 import { SPECS_LIBS } from './specs-libs';
 import { SPECS_HOSTINST } from './specs-hostinst';
+import { SPECS_PERF } from './specs-perf';
 
 /** n values of the programs' xorshift64 sequence (precomputed: an init must give the same data every call). */
 const xorshift64 = (seed: bigint, n: number): bigint[] => {
@@ -740,6 +741,7 @@ export const SPECS: KernelSpec[] = [
   ...SPECS_CXXB,
   ...SPECS_LIBS,
   ...SPECS_HOSTINST,
+  ...SPECS_PERF,
 ];
 
 void zero; void f64;

@@ -12,7 +12,7 @@ import type { Expr, Init, VarSym, FuncSym } from './ast';
 import { type CType, type RecordDecl, C, Q, irType, sizeOfC, alignOfC, isFloating, baseOffset } from './ctype';
 import { evalConst } from './consteval';
 import { initRunsConstructor, staticObjectConst } from './constinit';
-import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName } from './mangle';
+import { mangleFunction, mangleVariable, mangleLocalStatic, mangleTypeName, nvStaticName, kernelSymbol } from './mangle';
 import { classAllocFn } from './parser';
 import { vinfoOf, isPure, secondaryBases, overriderOnPath, type VSlot } from './virtuals';
 import type { Unit } from './unit';
@@ -57,8 +57,8 @@ export class ModuleGen implements FnHost {
     if (f.cls && f.bodyStart < 0) this.u.findOutOfLine(f);
     const hasThis = !!f.cls && !f.staticMember;
     const sig = this.lowerSig(f.ty, hasThis, f.isGlobal);
-    const name = mangleFunction(f, this.opts.moduleId);
     const internal = f.isGlobal ? (f.isStatic || f.inAnon) : (f.isStatic || f.inAnon || !this.opts.rdc);
+    const name = f.isGlobal ? kernelSymbol(f, this.opts) : mangleFunction(f, this.opts.moduleId);
     fn = newFunc(name, sig.fnTy, f.bodyStart >= 0 && internal ? 'internal' : 'external');
     fn.isKernel = f.isGlobal;
     sig.params.forEach((p, i) => {
@@ -214,7 +214,10 @@ export class ModuleGen implements FnHost {
       const n = this.localStaticCount.get(base) ?? 0;
       this.localStaticCount.set(base, n + 1);
       name = v.isExtern ? v.name : n === 0 ? base : mangleLocalStatic(owner, v.name, this.opts.moduleId, n);
-    } else name = mangleVariable(v, this.opts.moduleId);
+    } else {
+      name = mangleVariable(v, this.opts.moduleId);
+      if (this.opts.rdc && !v.isExtern && (v.isStatic || v.scope.includes('(anonymous)'))) name = nvStaticName(this.opts.moduleId, name);
+    }
     let vt = irType(v.ty);
     const align = Math.max((v as VarSym & { align?: number }).align ?? 0, alignOfC(v.ty));
     if (v.space === 'shared' && v.isExtern) {

@@ -308,6 +308,21 @@ export function mangleVariable(v: VarSym, moduleId: string): string {
   return '_Z' + m.nested(prefix, { text: src(v.name), key: '' });
 }
 
+/**
+ * With -rdc, kernels and variables of internal linkage are named `__nv_static_<len(id)>_<id>_<name>` in the
+ * PTX (as cicc names them), so that names from different units cannot meet at device link, and the host stub
+ * registers them under the same name.
+ */
+export function nvStaticName(moduleId: string, name: string): string {
+  return `__nv_static_${moduleId.length}_${moduleId}_${name}`;
+}
+
+/** A kernel's name in the PTX: its mangled name, under -rdc with the `__nv_static_` prefix when internal. */
+export function kernelSymbol(k: FuncSym, opts: { moduleId: string; rdc: boolean }): string {
+  const m = mangleFunction(k, opts.moduleId);
+  return opts.rdc && (k.isStatic || k.inAnon) ? nvStaticName(opts.moduleId, m) : m;
+}
+
 /** A function-local static (`__shared__` arrays in kernels): _ZZ<encoding>E<name>[_<discriminator>]. */
 export function mangleLocalStatic(owner: FuncSym | null, name: string, moduleId: string, discriminator: number): string {
   if (!owner) return name;

@@ -28,6 +28,7 @@
 
 import type { CompileOptions } from '../options';
 import type { HostType, StubInput, StubKernel, StubParam, StubVariable } from './stub-types';
+import { nvStaticName } from './mangle';
 
 /** Optional facts the front end may add to a StubKernel (not in the fixed StubKernel interface yet). */
 export interface StubKernelExtras {
@@ -252,9 +253,6 @@ function isInternalVariable(v: StubVariable): boolean {
   return v.isStatic || v.namespaces.includes(ANON);
 }
 
-function nvStatic(moduleId: string, name: string): string {
-  return `__nv_static_${moduleId.length}_${moduleId}_${name}`;
-}
 
 /** Parameter list: compact `(a, b)`, spaced `( a,  b)`, empty `(void)`. */
 function paramList(items: readonly string[], spaced: boolean): string {
@@ -401,11 +399,11 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   const h = `__T${temp++}`;
   const reg: string[] = [`__nv_dummy_param_ref(${h})`, `__nv_save_fatbinhandle_for_managed_rt(${h})`];
   for (const k of scopeOrder(input.kernels, x => x.namespaces, 'own-first').reverse()) {
-    const name = opts.rdc && isInternalKernel(k) ? nvStatic(id, k.mangled) : k.mangled;
+    const name = opts.rdc && isInternalKernel(k) ? nvStaticName(id, k.mangled) : k.mangled;
     reg.push(`__cudaRegisterEntry(${h}, ((${castType(k)})${entityName(k)}), ${name}, (-1))`);
   }
   for (const v of variables) {
-    const name = opts.rdc && isInternalVariable(v) ? nvStatic(id, v.deviceName) : v.deviceName;
+    const name = opts.rdc && isInternalVariable(v) ? nvStaticName(id, v.deviceName) : v.deviceName;
     const fn = v.isManaged ? '__cudaRegisterManagedVariable' : '__cudaRegisterVariable';
     reg.push(`${fn}(${h}, __shadow_var(${name},::${qualified(v.namespaces, v.name)}), 0, ${v.size}UL, ${v.isConstant ? 1 : 0}, 0)`);
   }

@@ -35,7 +35,7 @@ import { ModuleGen } from '../frontend/codegen';
 import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
 import { generateStub } from '../frontend/stub';
 import type { StubInput } from '../frontend/stub-types';
-import { mangleFunction } from '../frontend/mangle';
+import { kernelSymbol } from '../frontend/mangle';
 import { newModule } from '../middle/ir';
 import { optimize } from '../middle/passes';
 import { emitFunction, declHeader, globalParts } from '../backend/ptx';
@@ -218,7 +218,7 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   for (const v of vars) gen.global(v);
   detach();
   if (gen.queue.length > 0 || u.diags.length > 0) throw new Whole('device variables: diagnostics or functions in initialisers');
-  const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => mangleFunction(k, opts.moduleId)) };
+  const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => kernelSymbol(k, opts)) };
   const gp = globalParts(opts);
   for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
   const stub = stubTemplate(stubInput(u, kernels, vars, opts, firstSeen), opts);
@@ -372,7 +372,7 @@ function compileRoot(toks: Tokens, index: Index, opts: CompileOptions, env: Comp
   } else {
     // a kernel template specialisation: found as the whole compile finds it (launches and instantiations in the unit)
     for (const n of root.keys()) u.trace.add(n);
-    k = templateKernelInstances(u, root).find(f => mangleFunction(f, opts.moduleId) === name);
+    k = templateKernelInstances(u, root).find(f => kernelSymbol(f, opts) === name);
   }
   if (!k) throw new Whole('kernel not found');
   const m = newModule();

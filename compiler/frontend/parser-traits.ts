@@ -60,8 +60,7 @@ export class TraitsRoom {
         if (t.k === 'ref' || !cls(t) || rest.length === 0 && trivialDefault(unqual(t))) return true;
         const a = rest.length === 1 ? (rest[0]!.k === 'ref' ? rest[0]!.to : rest[0]!) : null;
         if (a && cls(a) === cls(t) && triviallyCopyable(unqual(t))) return true;
-        // a constructor declared noexcept; any other (an implicit one, noexcept(expr)) is not decided here
-        return this.chosenCtor(unqual(t), rest, pos)?.noexcept ? true : null;
+        return null;   // whether the constructor chosen is noexcept is not recorded
       }
       case '__is_assignable': return this.assignable(t, rest[0]!, pos);
       case '__is_trivially_assignable': case '__is_nothrow_assignable': {
@@ -113,19 +112,6 @@ export class TraitsRoom {
     }
     if (args.length === 0) return true;
     return args.length === 1 && this.wellFormed(() => this.initFromExpr(this.standIn(args[0]!, pos), u, pos));
-  }
-  /** The constructor `T t(declval<Args>()...);` calls (class t), if one does; its diagnostics are discarded. */
-  chosenCtor(this: Parser, t: CType, args: CType[], pos: Pos): FuncSym | null {
-    if (t.k !== 'record') return null;
-    const dl = this.u.diags.length, ec = this.u.errorCount;
-    try {
-      const xs = args.map(a => this.standIn(a, pos));
-      const init = xs.length === 0 && ctorTmplsOf(t.rec).length === 0 ? this.defaultInit(t, pos) : this.initFromArgs(t, xs, false, pos);
-      return this.u.errorCount === ec && init?.k === 'ctor' ? init.f : null;
-    } catch (err) {
-      if (err instanceof SyntaxAbort) return null;
-      throw err;
-    } finally { this.u.diags.length = dl; this.u.errorCount = ec; }
   }
   /** `noexcept(e)` (at `noexcept`): whether e calls only functions declared not to throw, a bool constant. */
   parseNoexceptOperator(this: Parser, pos: Pos): Expr {

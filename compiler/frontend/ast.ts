@@ -49,6 +49,8 @@ export interface FuncSym {
   externC: boolean;
   isInline: boolean;
   isConstexpr?: boolean;
+  /** A constructor declared `noexcept` or `noexcept(true)` (what __is_nothrow_constructible asks). */
+  noexcept?: boolean;
   forceinline: boolean; noinline: boolean;
   launchBounds?: [number, number | undefined];
   /** A function template specialisation's level in the chain of instantiations that made it (templates.ts; EDG stops at 200). */

@@ -3,7 +3,8 @@
 // do not find them (hostinst.ts reads only the user's launches). Such a unit is unsupported rather than compiled
 // without its kernels. The reach is found by names, over-approximating: a header declaration that names a
 // header kernel template, or names a declaration that does, reaches it; a user host function naming any of them
-// makes the unit unsupported.
+// makes the unit unsupported. Names are compared by their interned ids (the lexer's): this walks every token of
+// the headers' declarations, millions in a Thrust unit.
 
 import { DeclFlag, type DeclEntry } from './index-types';
 import { Tok } from './tokens';
@@ -14,47 +15,77 @@ import type { Unit } from './unit';
 export function checkLibraryKernels(u: Unit): void {
   const decls = u.index.decls;
   const isKernelTemplate = (d: DeclEntry): boolean => d.kind === 'function' && (d.flags & DeclFlag.Global) !== 0 && (d.flags & DeclFlag.Template) !== 0;
-  const kernels = new Set<string>();
-  for (const d of decls) if (isKernelTemplate(d) && !u.isUserFile(d.first)) kernels.add(d.name);
-  if (kernels.size === 0) return;
-  // every name → the header declarations whose tokens use it
-  const users = new Map<string, number[]>();
+  const kernels: string[] = [];
+  for (const d of decls) if (isKernelTemplate(d) && !u.isUserFile(d.first)) kernels.push(d.name);
+  if (kernels.length === 0) return;
   const toks = u.toks;
-  for (let k = 0; k < decls.length; k++) {
-    const d = decls[k]!;
-    if (d.kind !== 'function' && d.kind !== 'record' && d.kind !== 'other') continue;
-    if (u.isUserFile(d.first) || isKernelTemplate(d)) continue;
-    for (let j = d.first; j <= d.last; j++) {
-      if (toks.kind[j] !== Tok.Ident) continue;
-      const name = u.text(j);
-      const list = users.get(name);
-      if (!list) users.set(name, [k]);
-      else if (list[list.length - 1] !== k) list.push(k);
-    }
-  }
-  // the declarations that reach a kernel template, by their names (and their classes' for out-of-line members)
+  const nameId = new Map<string, number>();
+  toks.names.forEach((n, i) => { if (!nameId.has(n)) nameId.set(n, i); });
+  const users = headerUsers(u, isKernelTemplate);
+  // the declarations that reach a kernel template, by their names (and their classes' for out-of-line members;
+  // a namespace in the qualifier, `cuda::std::` of a specialisation declared from outside, reaches nothing)
+  const namespaces = new Set<string>();
+  for (const path of u.index.namespaces?.keys() ?? []) for (const n of path.split('::')) namespaces.add(n);
   const reach = new Map<string, string>();
   const work: string[] = [];
-  for (const k of kernels) { reach.set(k, k); work.push(k); }
+  for (const k of kernels) if (!reach.has(k)) { reach.set(k, k); work.push(k); }
   while (work.length) {
     const n = work.pop()!;
-    for (const k of users.get(n) ?? []) {
-      const d = decls[k]!;
+    const id = nameId.get(n);
+    if (id === undefined) continue;
+    for (let x = users.offset[id]!; x < users.offset[id + 1]!; x++) {
+      const d = decls[users.decl[x]!]!;
       for (const name of [d.name, ...d.qualifier.split('::')]) {
-        if (!name || reach.has(name)) continue;
+        if (!name || reach.has(name) || (name !== d.name && namespaces.has(name))) continue;
         reach.set(name, reach.get(n)!);
         work.push(name);
       }
     }
   }
+  const reachById: (string | undefined)[] = [];
+  for (const [name, kernel] of reach) { const id = nameId.get(name); if (id !== undefined) reachById[id] = kernel; }
   for (const d of decls) {
     if (!u.isUserFile(d.first) || d.bodyStart < 0) continue;
     const hostFn = d.kind === 'function' && !(d.flags & (DeclFlag.Device | DeclFlag.Global));
     if (!hostFn && d.kind !== 'record') continue;
     for (let j = d.bodyStart; j <= d.bodyEnd; j++) {
       if (toks.kind[j] !== Tok.Ident) continue;
-      const kernel = reach.get(u.text(j));
+      const kernel = reachById[toks.id[j]!];
       if (kernel !== undefined) throw new Unsupported(`host code calls ${u.text(j)}, which may instantiate the library's kernel template ${kernel}`);
     }
   }
+}
+
+/** For every interned name, the header declarations whose tokens use it (each once, in declaration order), as one
+ *  flat list: decl[offset[id] .. offset[id + 1]). */
+function headerUsers(u: Unit, isKernelTemplate: (d: DeclEntry) => boolean): { offset: Int32Array; decl: Int32Array } {
+  const decls = u.index.decls, toks = u.toks;
+  const n = toks.names.length;
+  const considered = decls.map(d => (d.kind === 'function' || d.kind === 'record' || d.kind === 'other') && !u.isUserFile(d.first) && !isKernelTemplate(d));
+  const lastDecl = new Int32Array(n).fill(-1);
+  const offset = new Int32Array(n + 1);
+  // two passes over the tokens: count each name's declarations, then place them
+  for (let k = 0; k < decls.length; k++) {
+    if (!considered[k]) continue;
+    const d = decls[k]!;
+    for (let j = d.first; j <= d.last; j++) {
+      if (toks.kind[j] !== Tok.Ident) continue;
+      const id = toks.id[j]!;
+      if (lastDecl[id] !== k) { lastDecl[id] = k; offset[id + 1]!++; }
+    }
+  }
+  for (let i = 0; i < n; i++) offset[i + 1]! += offset[i]!;
+  const decl = new Int32Array(offset[n]!);
+  const fill = offset.slice(0, n);
+  lastDecl.fill(-1);
+  for (let k = 0; k < decls.length; k++) {
+    if (!considered[k]) continue;
+    const d = decls[k]!;
+    for (let j = d.first; j <= d.last; j++) {
+      if (toks.kind[j] !== Tok.Ident) continue;
+      const id = toks.id[j]!;
+      if (lastDecl[id] !== k) { lastDecl[id] = k; decl[fill[id]!++] = k; }
+    }
+  }
+  return { offset, decl };
 }

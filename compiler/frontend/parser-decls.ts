@@ -422,8 +422,12 @@ export class DeclarationsRoom {
             if (this.at('final')) (info as DeclaratorInfo & { finalFn?: boolean }).finalFn = true;
           }
           if (this.at('const') || this.at('volatile') || this.at('&') || this.at('&&') || this.at('override') || this.at('final')) { this.p++; continue; }
-          if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
-          if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+          if (this.at('noexcept') || this.at('throw')) {
+            // `noexcept`, `noexcept(true)`, `throw()`: what the noexcept operator asks of a call
+            const nothrow = this.at('throw') ? this.at(')', 2) : !this.at('(', 1) || (this.at('true', 2) && this.at(')', 3));
+            if (nothrow && suffixes.length === 1) (info as DeclaratorInfo & { nothrow?: boolean }).nothrow = true;
+            this.p++; if (this.at('(')) this.skipBalanced(); continue;
+          }
           if (this.at('->') && suffixes.length === 1) {
             this.p++;
             // the parameters are in scope in a trailing return type (`auto f(G const &g) -> decltype(g.size())`)

@@ -323,6 +323,7 @@ export class ExpressionsRoom {
           this.expect(')');
           return mk(C.ulong, pos, false, { k: 'int', v: BigInt(alignOfC(ty.k === 'ref' ? ty.to : ty)) });
         }
+        case 'noexcept': if (this.at('(', 1)) return this.parseNoexceptOperator(pos); break;
         case '__extension__': this.p++; return this.parseCastExpr();
         case 'new': if (this.at('(', 1)) return this.parsePlacementNew(); return this.parseNew();
         case 'delete': return this.parseDelete();

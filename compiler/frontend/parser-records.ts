@@ -325,7 +325,7 @@ export class RecordsRoom {
   parseMethodDeclInner(this: Parser, rec: RecordDecl): void {
     const attrs: Attrs = {};
     const ds: DeclSpec = { ty: null, typedef: false, extern: false, externC: false, static: false, inline: false, constexpr: false, auto: false, attrs, tagOnly: false };
-    let virt = false;
+    let virt = false, nothrow = false;
     let d: DeclaratorInfo;
     if (this.isCtorOrDtor(rec)) {
       for (;;) {
@@ -340,8 +340,10 @@ export class RecordsRoom {
       const pos = this.p; this.p++;
       const ps = this.parseParams();
       for (;;) {
-        if (this.at('noexcept')) { this.p++; if (this.at('(')) this.skipBalanced(); continue; }
-        if (this.at('throw')) { this.p++; this.skipBalanced(); continue; }
+        if (this.at('noexcept') || this.at('throw')) {
+          if (this.at('throw') ? this.at(')', 2) : !this.at('(', 1) || (this.at('true', 2) && this.at(')', 3))) nothrow = true;
+          this.p++; if (this.at('(')) this.skipBalanced(); continue;
+        }
         if (this.at('override') || this.at('final')) { this.p++; continue; }   // a virtual destructor's virt-specifiers
         if (this.parseAttributes(attrs)) continue;
         break;
@@ -361,6 +363,7 @@ export class RecordsRoom {
     }
     let initStart = -1;
     const f = this.u.declareMethod(rec, d, ds, { ...ds.attrs, ...d.attrs });
+    if (nothrow) f.noexcept = true;
     if (virt) markVirtual(f, this.at('=') && this.tx(1) === '0' && this.at(';', 2));
     if ((d as DeclaratorInfo & { finalFn?: boolean }).finalFn) markFinalFunction(f);
     if (this.at(':')) {

@@ -134,7 +134,9 @@ export class TemplateArgsRoom {
       if (ts) { if (ts.kind === 'type' && (ts.ty as { tmplRec?: RecordDecl }).tmplRec) { this.p = j; return ts.ty; } return null; }
       // the injected class name inside its own template names the current specialisation (a type)
       if (this.recordStack.some(r => r.name === name) || this.cls?.name === name) return null;
-      if (this.lookup(name).some(x => x.kind === 'type' || x.kind === 'var' || x.kind === 'enumconst')) return null;
+      // a specialisation of the template itself (`policy<tag>`, read before) does not hide the template's name
+      const ownSpec = (x: { kind: string; ty?: CType }) => x.kind === 'type' && x.ty?.k === 'record' && x.ty.rec.name === name && x.ty.rec.targs !== undefined;
+      if (this.lookup(name).some(x => (x.kind === 'type' && !ownSpec(x)) || x.kind === 'var' || x.kind === 'enumconst')) return null;
     }
     const isRec = (di: number) => this.u.index.decls[di]!.kind === 'record';
     let ents: number[] = [];

@@ -1,7 +1,7 @@
 // Parser room: type traits (__is_xxx(T...) builtins), some decided by trying the expression they ask about.
 
 import { Unsupported } from '../diagnostics';
-import type { Expr, Init, Pos } from './ast';
+import type { Expr, FuncSym, Init, Pos } from './ast';
 import { type CType, type RecordDecl, C, unqual, hasPack } from './ctype';
 import { mk, markXvalue } from './sema';
 import { TYPE_TRAITS, TRIAL_TRAITS, evalTypeTrait, triviallyCopyable, trivialDefault, isAbstractClass } from './traits';
@@ -113,6 +113,17 @@ export class TraitsRoom {
     if (args.length === 0) return true;
     return args.length === 1 && this.wellFormed(() => this.initFromExpr(this.standIn(args[0]!, pos), u, pos));
   }
+  /** `noexcept(e)` (at `noexcept`): whether e calls only functions declared not to throw, a bool constant. */
+  parseNoexceptOperator(this: Parser, pos: Pos): Expr {
+    this.p++;
+    this.expect('(');
+    const e = this.parseExpr();
+    this.expect(')');
+    if (e.ty.k === 'error') return e;
+    const v = nothrowExpr(e, 0);
+    if (v === null) throw new Unsupported('noexcept of an expression calling a function whose exception specification we do not know');
+    return mk(C.bool, pos, false, { k: 'int', v: v ? 1n : 0n });
+  }
   /** `declval<T>() = declval<U>()` is well-formed. */
   assignable(this: Parser, t: CType, u: CType, pos: Pos): boolean {
     if (t.k === 'void' || u.k === 'void' || t.k === 'func' || u.k === 'func') return false;
@@ -127,6 +138,47 @@ export class TraitsRoom {
     if (to.k === 'array' || to.k === 'func') return false;
     return this.wellFormed(() => this.initFromExpr(this.standIn(from, pos), to.k === 'ref' ? to : unqual(to), pos));
   }
+}
+/**
+ * Whether an expression cannot throw: true when every function it calls is declared noexcept (or is a destructor,
+ * or declval's stand-in), false when one is declared without, null when a call's specification is implicit
+ * (defaulted special members, calls through pointers) or the expression allocates or throws.
+ */
+function nothrowExpr(x: unknown, depth: number): boolean | null {
+  if (depth > 200 || typeof x !== 'object' || x === null) return depth > 200 ? null : true;
+  if (Array.isArray(x)) { let all: boolean | null = true; for (const y of x) { const v = nothrowExpr(y, depth + 1); if (v === false) return false; if (v === null) all = null; } return all; }
+  const o = x as { k?: string; f?: FuncSym | null; ctor?: FuncSym; callee?: unknown };
+  let own: boolean | null = true;
+  if (o.k === 'new' || o.k === 'throw') own = null;
+  if (o.k === 'call' || o.k === 'ctor' || o.k === 'construct') {
+    const f = o.k === 'construct' ? o.ctor : o.f;
+    if (!f) own = o.k === 'call' && (o.callee === null || calleeName(o.callee) === 'declval') ? true : null;
+    else if (f.noexcept || f.dtor) own = true;
+    else if (f.defaulted || f.bodyStart < 0 && (f.ctor || f.op === '=')) own = trivialSpecialMember(f) ? true : null;
+    else own = false;
+  }
+  if (own === false) return false;
+  for (const [key, y] of Object.entries(o)) {
+    if (key === 'ty' || key === 'f' || key === 'ctor' || key === 'sym' || key === 'alloc' || key === 'pos' || key === 'rec' || key === 'field' || key === 'cls') continue;
+    if (typeof y !== 'object' || y === null) continue;
+    const v = nothrowExpr(y, depth + 1);
+    if (v === false) return false;
+    if (v === null) own = null;
+  }
+  return own;
+}
+/** The variable a call through a pointer reads (libcu++'s `extern T &&(*declval)() noexcept` is one), by name. */
+function calleeName(e: unknown): string | null {
+  let x = e as { k?: string; e?: unknown; sym?: { name: string } } | null;
+  while (x && (x.k === 'cast' || x.k === 'deref')) x = x.e as typeof x;
+  return x && x.k === 'var' && x.sym ? x.sym.name : null;
+}
+/** A defaulted or implicit default constructor, copy/move constructor or assignment of a class where it is trivial. */
+function trivialSpecialMember(f: FuncSym): boolean {
+  if (!f.cls) return false;
+  const cls: CType = { k: 'record', rec: f.cls, q: 0 };
+  if (f.ctor && f.ty.params.length === 0) return trivialDefault(cls);
+  return f.ty.params.length === 1 && (f.ctor || f.op === '=') && triviallyCopyable(cls);
 }
 declare module './parser-core' { interface Parser extends TraitsRoom {} }
 addRoom(TraitsRoom);

@@ -582,6 +582,7 @@ export class Unit {
     f.forceinline ||= !!attrs.alwaysInline; f.noinline ||= !!attrs.noinline;
     if (attrs.launchBounds) f.launchBounds = attrs.launchBounds;
     if (ds.constexpr) { f.isInline = true; f.isConstexpr = true; }
+    if ((d as DeclaratorInfo & { nothrow?: boolean }).nothrow) f.noexcept = true;
     return f;
   }
   /** A member function of rec declared in its class body (redeclarations share the FuncSym). */
@@ -596,6 +597,7 @@ export class Unit {
     };
     if ((ds as DeclSpec & { explicit?: boolean }).explicit) (f as FuncSym & { explicit?: boolean }).explicit = true;
     if (attrs.global) throw new Unsupported('__global__ member function');
+    if ((d as DeclaratorInfo & { nothrow?: boolean }).nothrow) f.noexcept = true;
     (rec.methods ??= []).push(f);
     return f;
   }

@@ -181,4 +181,9 @@ export const SPECS_CXX2: KernelSpec[] = [
     buffers: { dout: { type: 'i32', n: 31 } },
     launches: [{ kernel: '_Z11readGlobalsPi', grid: 1, block: 1, args: [buf('dout')] }],
   },
+  {
+    name: 'cxx2_noexcept_op',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => j * 3 - 7) }, dout: { type: 'i32', n: 32 } },
+    launches: [{ kernel: '_Z10noexceptOpPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

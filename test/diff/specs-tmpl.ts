@@ -17,4 +17,9 @@ export const SPECS_TMPL: KernelSpec[] = [
       { kernel: '_Z8tmplTmplIN3ops3MaxEEvPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
     ],
   },
+  {
+    name: 'cxx2_tmpltmpl_policy',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 3) % 7) - 2) }, dout: { type: 'i32', n: 32 * 4 } },
+    launches: [{ kernel: 'tmplTmplPolicy', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

@@ -194,6 +194,7 @@ export function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<s
     const t = u.text(j);
     if (t === '{') { blocks.push([]); continue; }
     if (t === '}') { if (blocks.length > 1) blocks.pop(); continue; }
+    if (t === 'enum' && [';', '{', '}'].includes(u.text(j - 1))) { j = localEnum(u, j, i, d.bodyEnd, splitScope(d.scope), inScope, blocks[blocks.length - 1]!); continue; }
     if (t !== 'constexpr' && t !== 'const') continue;
     // at the start of a declaration statement only (not a parameter, a cast or a pointer's qualifier)
     let s = j;
@@ -222,4 +223,38 @@ export function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<s
   }
   if (blocks.every(bl => bl.length === 0)) return scope;
   return inScope();
+}
+
+/**
+ * A host function's local `enum [Name] [: type] { A = 4, B, ... };` (GPUJPEG's `enum { WARP_COUNT = 4 };` before
+ * `k<WARP_COUNT><<<...>>>`): its enumerators join the constants in scope. Returns the token to go on from (the
+ * enum's closing brace, so its braces are not read as a block).
+ */
+function localEnum(u: Unit, j: number, end: number, bodyEnd: number, scope: string[], inScope: () => Map<string, Sym>, into: { name: string; sym: Sym }[]): number {
+  let k = j + 1;
+  if (u.text(k) === 'class' || u.text(k) === 'struct') k++;
+  if (u.toks.kind[k] === Tok.Ident) k++;
+  if (u.text(k) === ':') { k++; while (k < end && u.text(k) !== '{' && u.text(k) !== ';') k++; }
+  if (u.text(k) !== '{') return j;
+  k++;
+  let next = 0n;
+  while (k < end && u.toks.kind[k] === Tok.Ident) {
+    const name = u.text(k);
+    let v: bigint | null = next;
+    if (u.text(k + 1) === '=') {
+      const p = new Parser(u, k + 2, bodyEnd, scope);
+      p.tscope = inScope();
+      const before = u.diags.length, errs = u.errorCount;
+      v = null;
+      try { const e = p.parseAssign(); v = u.errorCount === errs && (p.at(',') || p.at('}')) ? evalInt(e, u.consts) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+      u.diags.length = before; u.errorCount = errs;
+      if (v === null) return j;
+      k = p.p;
+    } else k++;
+    into.push({ name, sym: { kind: 'enumconst', name, ty: C.int, value: v } });
+    next = v + 1n;
+    if (u.text(k) === ',') k++;
+    if (u.text(k) === '}') return k;
+  }
+  return j;
 }

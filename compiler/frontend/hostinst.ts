@@ -169,7 +169,13 @@ function constantType(specs: string[]): CType | null {
   if (specs.includes('*') || specs.includes('&') || specs.includes('&&')) return null;
   const u = specs.includes('unsigned');
   const longs = specs.filter(t => t === 'long').length;
-  if (specs.includes('size_t')) return C.ulong;
+  if (specs.includes('size_t') || specs.includes('uint64_t')) return C.ulong;
+  if (specs.includes('int64_t')) return C.long;
+  if (specs.includes('uint32_t')) return C.uint;
+  if (specs.includes('int32_t')) return C.int;
+  // TensorRT's `const bool fmap_in_shmem = false; k<T, fmap_in_shmem><<<...>>>`
+  if (specs.includes('bool')) return C.bool;
+  if (specs.includes('short')) return u ? C.ushort : C.short;
   if (longs >= 2) return u ? C.ullong : C.llong;
   if (longs === 1) return u ? C.ulong : C.long;
   if (specs.includes('int') || specs.includes('unsigned') || specs.includes('signed') || specs.includes('auto')) return u ? C.uint : C.int;

@@ -164,6 +164,9 @@ export function enclosingFunction(u: Unit, i: number, templates = false): number
   return best;
 }
 
+/** The words before a local constant's `const`/`constexpr` (TensorRT writes `int32_t constexpr kBLOCK_SZ = 256;`). */
+const LOCAL_CONST_WORDS = new Set(['static', 'const', 'constexpr', 'unsigned', 'signed', 'long', 'short', 'int', 'bool', 'size_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t']);
+
 /** Integral types a local constant's declaration may name, by the spelling that decides it. */
 function constantType(specs: string[]): CType | null {
   if (specs.includes('*') || specs.includes('&') || specs.includes('&&')) return null;
@@ -204,7 +207,7 @@ export function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<s
     if (t !== 'constexpr' && t !== 'const') continue;
     // at the start of a declaration statement only (not a parameter, a cast or a pointer's qualifier)
     let s = j;
-    while (s > d.bodyStart + 1 && ['static', 'const', 'constexpr', 'unsigned', 'signed', 'long', 'short', 'int'].includes(u.text(s - 1))) s--;
+    while (s > d.bodyStart + 1 && LOCAL_CONST_WORDS.has(u.text(s - 1))) s--;
     if (![';', '{', '}'].includes(u.text(s - 1))) continue;
     const specs: string[] = [];
     let k = s;

@@ -1,5 +1,6 @@
 // Kernel template arguments that host code spells with enumerators (GPUJPEG's shapes): a host function's local
-// `enum { WARP_COUNT = 4 };` before `k<WARP_COUNT><<<...>>>`, the same in a host function template, and a
+// `enum { WARP_COUNT = 4 };` before `k<WARP_COUNT><<<...>>>` (and TensorRT's `int32_t constexpr kThreads = 2;`),
+// a local enum in a host function template, and a
 // namespace-scope enum whose enumerators name earlier ones (`YCBCR_JPEG = YCBCR_256`) used as a kernel template's
 // enumeration argument and in device code.
 #include <cstdio>
@@ -39,9 +40,14 @@ static int runRows(const int *h) {
   cudaMemcpy(din, h, 8 * sizeof(int), cudaMemcpyHostToDevice);
   rowSum<WARP_COUNT><<<1, 32>>>(din, dout);
   cudaMemcpy(&r, dout, sizeof(int), cudaMemcpyDeviceToHost);
-  int r2 = 0;
+  int r2 = 0, r3 = 0;
   rowSum<TWICE><<<1, 32>>>(din, dout);
   cudaMemcpy(&r2, dout, sizeof(int), cudaMemcpyDeviceToHost);
+  // TensorRT's spelling: the type before constexpr
+  int32_t constexpr kThreads = 2;
+  rowSum<kThreads><<<1, 32>>>(din, dout);
+  cudaMemcpy(&r3, dout, sizeof(int), cudaMemcpyDeviceToHost);
+  if (r3 != 2 * 3) return -1;
   cudaFree(din);
   cudaFree(dout);
   return r * 1000 + r2;

@@ -74,17 +74,31 @@ function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<
   const ents = hosts.get(name)!;
   if (ents.length > 1) throw new Unsupported(`overloaded host template ${name} launching a kernel template`);
   const hdi = ents[0]!;
-  if (u.text(j + 1) !== '<') throw new Unsupported(`host template ${name} used with deduced template arguments`);
   const d = u.index.decls[hdi]!;
   const h = u.templates.header(hdi);
   if (h.some(tp => tp.pack)) throw new Unsupported(`variadic host template ${name} launching a kernel template`);
-  const given = readArgs(u, j + 1, d.scope, tscope, name);
+  const given = u.text(j + 1) === '<' ? readArgs(u, j + 1, d.scope, tscope, name) : explicitInstArgs(u, hdi, j);
   if (given.length > h.length || given.some(a => a.k === 'pack')) throw new Unsupported(`template arguments of host template ${name}`);
   const p = new Parser(u, d.first, d.last + 1, splitScope(d.scope));
   parseTemplateHeader(p);
   const b = bindArgs(p, h, h.map((_, k) => given[k]));
   if (!b) throw new Unsupported(`template arguments of host template ${name}`);
   return { hdi, b };
+}
+
+/**
+ * The arguments of an explicit instantiation that leaves them to deduction (FasterTransformer's
+ * `template void invokeMatrixTranspose(float* dst, const float* src, ...);`), from its parameter types.
+ */
+function explicitInstArgs(u: Unit, hdi: number, j: number): TArg[] {
+  const name = u.text(j);
+  const ei = (u.index.byName.get(name) ?? []).find(k => {
+    const e = u.index.decls[k]!;
+    return e.kind === 'function' && (e.flags & DeclFlag.ExplicitInst) !== 0 && e.first <= j && e.last >= j;
+  });
+  const args = ei === undefined ? null : u.templates.explicitFuncSpecArgs(hdi, ei);
+  if (!args) throw new Unsupported(`host template ${name} used with deduced template arguments`);
+  return args;
 }
 
 /**

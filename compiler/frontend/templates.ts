@@ -861,7 +861,7 @@ export class Templates {
     const pat = this.pattern(di);
     if (!pat || h.some(tp => tp.pack)) return null;
     const q = this.parserAt(ei);
-    parseTemplateHeader(q);
+    if (q.at('template') && !q.at('<', 1)) q.p++; else parseTemplateHeader(q);   // an explicit instantiation has no header
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       // the written arguments (`name<...>`), then the parameter list

@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hasTool, mkTempDir, run, skipReason } from './helpers/tools';
-import { classify, ptxSymbols, reasonGroup, stratifiedSample, summarise, type NvccRun } from '../bench/corpus/classify';
+import { classify, withoutRunId, ptxSymbols, reasonGroup, stratifiedSample, summarise, type NvccRun } from '../bench/corpus/classify';
 import type { CorpusUnit } from '../bench/corpus/manifest';
 
 const UNIT = `
@@ -75,6 +75,27 @@ describe('corpus runner bookkeeping', () => {
     expect(reasonGroup('kernel template gpu_fill launched with deduced template arguments')).toBe('kernel template X launched with deduced template arguments');
     expect(reasonGroup('overloaded host template transform launching a kernel template')).toBe('overloaded host template X launching a kernel template');
     expect(reasonGroup('out-of-line definition of Foo::bar we cannot read')).toBe('out-of-line definition of X we cannot read');
+  });
+
+  it('ignores the run-dependent end of an anonymous namespace name (two real nvcc runs of one unit)', () => {
+    // no external function to name the module after: cudafe++ ends the module id with a number of the run
+    const dir = mkTempDir('corpus-anon');
+    fs.writeFileSync(path.join(dir, 'a.cu'), 'namespace { template <typename T> __global__ void k(T *p) { p[0] = 1; } }\n'
+      + 'template <typename T> static void go(T *p) { k<<<1, 1>>>(p); }\ntemplate void go<float>(float *);\n');
+    const syms = [1, 2].map(i => {
+      const r = run('nvcc', ['-ptx', '-arch=sm_90', 'a.cu', '-o', `a${i}.ptx`], { cwd: dir });
+      expect(r.status, r.stderr).toBe(0);
+      return ptxSymbols(fs.readFileSync(path.join(dir, `a${i}.ptx`), 'utf8'));
+    });
+    const [one, two] = syms as [string[], string[]];
+    expect(one.some(s => s.includes('_GLOBAL__N__'))).toBe(true);
+    expect(one).not.toEqual(two);
+    expect(one.map(withoutRunId)).toEqual(two.map(withoutRunId));
+    expect(classify(ok(one), ok(two)).outcome).toBe('compiled');
+    // the rest of the name still counts: another kernel in the namespace differs
+    expect(classify(ok(one), ok(two.map(s => s.replace('1kIfE', '1kIiE')))).outcome).toBe('symbols-differ');
+    expect(withoutRunId('entry _ZN70_GLOBAL__N__51554810_32_modulatedDeformConvCudaHelper_cu_bf4463a5_712317copyPermuteKernelIfEEvPT_'))
+      .toBe('entry _ZN65_GLOBAL__N__51554810_32_modulatedDeformConvCudaHelper_cu_bf4463a517copyPermuteKernelIfEEvPT_');
   });
 
   it('draws the same stratified sample for a seed, every tier represented', () => {

@@ -44,7 +44,7 @@ export function classify(stock: NvccRun, ptxd: NvccRun): Verdict {
     if (STUB.test(ptxd.stderr)) return { outcome: 'stub-fails', reason: firstError(ptxd.stderr.slice(ptxd.stderr.search(STUB))) };
     return { outcome: 'false-error', reason: firstError(ptxd.stderr) };
   }
-  const a = (stock.symbols ?? []).filter(namedByOthers), b = (ptxd.symbols ?? []).filter(namedByOthers);
+  const a = (stock.symbols ?? []).filter(namedByOthers).map(withoutRunId), b = (ptxd.symbols ?? []).filter(namedByOthers).map(withoutRunId);
   const missing = a.filter(s => !b.includes(s)), extra = b.filter(s => !a.includes(s));
   if (missing.length || extra.length) {
     const parts: string[] = [];
@@ -53,6 +53,28 @@ export function classify(stock: NvccRun, ptxd: NvccRun): Verdict {
     return { outcome: 'symbols-differ', reason: parts.join('; ') };
   }
   return { outcome: 'compiled', reason: null };
+}
+
+/**
+ * A symbol with the run-dependent tail of an anonymous namespace's name dropped. When a unit defines no external
+ * function to name its module after, cudafe++ ends the module id (and so `_GLOBAL__N__<id>`) with a number that
+ * changes from one nvcc run to the next (`..._cu_bf4463a5_24539`, then `..._cu_bf4463a5_7123`): the stock and the
+ * ptxd builds are two runs, so that number says nothing about ptxd.
+ */
+export function withoutRunId(symbol: string): string {
+  let out = '', from = 0;
+  for (let at = symbol.indexOf('_GLOBAL__N__'); at >= 0; at = symbol.indexOf('_GLOBAL__N__', at + 1)) {
+    let d = at;
+    while (d > from && symbol[d - 1]! >= '0' && symbol[d - 1]! <= '9') d--;
+    const len = Number(symbol.slice(d, at));
+    if (d === at || !Number.isFinite(len)) continue;
+    const name = symbol.slice(at, at + len);
+    const m = /^(.*_[0-9a-f]{8})_\d+$/.exec(name);
+    if (!m) continue;
+    out += symbol.slice(from, d) + `${m[1]!.length}${m[1]}`;
+    from = at + len;
+  }
+  return out + symbol.slice(from);
 }
 
 /**

@@ -74,17 +74,31 @@ function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<
   const ents = hosts.get(name)!;
   if (ents.length > 1) throw new Unsupported(`overloaded host template ${name} launching a kernel template`);
   const hdi = ents[0]!;
-  if (u.text(j + 1) !== '<') throw new Unsupported(`host template ${name} used with deduced template arguments`);
   const d = u.index.decls[hdi]!;
   const h = u.templates.header(hdi);
   if (h.some(tp => tp.pack)) throw new Unsupported(`variadic host template ${name} launching a kernel template`);
-  const given = readArgs(u, j + 1, d.scope, tscope, name);
+  const given = u.text(j + 1) === '<' ? readArgs(u, j + 1, d.scope, tscope, name) : explicitInstArgs(u, hdi, j);
   if (given.length > h.length || given.some(a => a.k === 'pack')) throw new Unsupported(`template arguments of host template ${name}`);
   const p = new Parser(u, d.first, d.last + 1, splitScope(d.scope));
   parseTemplateHeader(p);
   const b = bindArgs(p, h, h.map((_, k) => given[k]));
   if (!b) throw new Unsupported(`template arguments of host template ${name}`);
   return { hdi, b };
+}
+
+/**
+ * The arguments of an explicit instantiation that leaves them to deduction (FasterTransformer's
+ * `template void invokeMatrixTranspose(float* dst, const float* src, ...);`), from its parameter types.
+ */
+function explicitInstArgs(u: Unit, hdi: number, j: number): TArg[] {
+  const name = u.text(j);
+  const ei = (u.index.byName.get(name) ?? []).find(k => {
+    const e = u.index.decls[k]!;
+    return e.kind === 'function' && (e.flags & DeclFlag.ExplicitInst) !== 0 && e.first <= j && e.last >= j;
+  });
+  const args = ei === undefined ? null : u.templates.explicitFuncSpecArgs(hdi, ei);
+  if (!args) throw new Unsupported(`host template ${name} used with deduced template arguments`);
+  return args;
 }
 
 /**
@@ -164,12 +178,21 @@ export function enclosingFunction(u: Unit, i: number, templates = false): number
   return best;
 }
 
+/** The words before a local constant's `const`/`constexpr` (TensorRT writes `int32_t constexpr kBLOCK_SZ = 256;`). */
+const LOCAL_CONST_WORDS = new Set(['static', 'const', 'constexpr', 'unsigned', 'signed', 'long', 'short', 'int', 'bool', 'size_t', 'int32_t', 'uint32_t', 'int64_t', 'uint64_t']);
+
 /** Integral types a local constant's declaration may name, by the spelling that decides it. */
 function constantType(specs: string[]): CType | null {
   if (specs.includes('*') || specs.includes('&') || specs.includes('&&')) return null;
   const u = specs.includes('unsigned');
   const longs = specs.filter(t => t === 'long').length;
-  if (specs.includes('size_t')) return C.ulong;
+  if (specs.includes('size_t') || specs.includes('uint64_t')) return C.ulong;
+  if (specs.includes('int64_t')) return C.long;
+  if (specs.includes('uint32_t')) return C.uint;
+  if (specs.includes('int32_t')) return C.int;
+  // TensorRT's `const bool fmap_in_shmem = false; k<T, fmap_in_shmem><<<...>>>`
+  if (specs.includes('bool')) return C.bool;
+  if (specs.includes('short')) return u ? C.ushort : C.short;
   if (longs >= 2) return u ? C.ullong : C.llong;
   if (longs === 1) return u ? C.ulong : C.long;
   if (specs.includes('int') || specs.includes('unsigned') || specs.includes('signed') || specs.includes('auto')) return u ? C.uint : C.int;
@@ -194,10 +217,11 @@ export function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<s
     const t = u.text(j);
     if (t === '{') { blocks.push([]); continue; }
     if (t === '}') { if (blocks.length > 1) blocks.pop(); continue; }
+    if (t === 'enum' && [';', '{', '}'].includes(u.text(j - 1))) { j = localEnum(u, j, i, d.bodyEnd, splitScope(d.scope), inScope, blocks[blocks.length - 1]!); continue; }
     if (t !== 'constexpr' && t !== 'const') continue;
     // at the start of a declaration statement only (not a parameter, a cast or a pointer's qualifier)
     let s = j;
-    while (s > d.bodyStart + 1 && ['static', 'const', 'constexpr', 'unsigned', 'signed', 'long', 'short', 'int'].includes(u.text(s - 1))) s--;
+    while (s > d.bodyStart + 1 && LOCAL_CONST_WORDS.has(u.text(s - 1))) s--;
     if (![';', '{', '}'].includes(u.text(s - 1))) continue;
     const specs: string[] = [];
     let k = s;
@@ -222,4 +246,38 @@ export function withLocalConstants(u: Unit, hdi: number, i: number, scope: Map<s
   }
   if (blocks.every(bl => bl.length === 0)) return scope;
   return inScope();
+}
+
+/**
+ * A host function's local `enum [Name] [: type] { A = 4, B, ... };` (GPUJPEG's `enum { WARP_COUNT = 4 };` before
+ * `k<WARP_COUNT><<<...>>>`): its enumerators join the constants in scope. Returns the token to go on from (the
+ * enum's closing brace, so its braces are not read as a block).
+ */
+function localEnum(u: Unit, j: number, end: number, bodyEnd: number, scope: string[], inScope: () => Map<string, Sym>, into: { name: string; sym: Sym }[]): number {
+  let k = j + 1;
+  if (u.text(k) === 'class' || u.text(k) === 'struct') k++;
+  if (u.toks.kind[k] === Tok.Ident) k++;
+  if (u.text(k) === ':') { k++; while (k < end && u.text(k) !== '{' && u.text(k) !== ';') k++; }
+  if (u.text(k) !== '{') return j;
+  k++;
+  let next = 0n;
+  while (k < end && u.toks.kind[k] === Tok.Ident) {
+    const name = u.text(k);
+    let v: bigint | null = next;
+    if (u.text(k + 1) === '=') {
+      const p = new Parser(u, k + 2, bodyEnd, scope);
+      p.tscope = inScope();
+      const before = u.diags.length, errs = u.errorCount;
+      v = null;
+      try { const e = p.parseAssign(); v = u.errorCount === errs && (p.at(',') || p.at('}')) ? evalInt(e, u.consts) : null; } catch (e) { if (!(e instanceof SyntaxAbort) && !(e instanceof Unsupported)) throw e; }
+      u.diags.length = before; u.errorCount = errs;
+      if (v === null) return j;
+      k = p.p;
+    } else k++;
+    into.push({ name, sym: { kind: 'enumconst', name, ty: C.int, value: v } });
+    next = v + 1n;
+    if (u.text(k) === ',') k++;
+    if (u.text(k) === '}') return k;
+  }
+  return j;
 }

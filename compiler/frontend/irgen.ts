@@ -70,7 +70,11 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
     const d = index.decls[di]!;
     if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
       if (d.flags & DeclFlag.Template) {
-        if (u.templates.isExplicitSpec(di)) throw new Unsupported('explicit specialization of a kernel template');
+        if (u.templates.isExplicitSpec(di)) {
+          const f = explicitKernelSpec(u, di);
+          if (!kernels.includes(f)) { kernels.push(f); declOf?.set(f, di); }
+          continue;
+        }
         kernelTemplates.set(d.name, [...(kernelTemplates.get(d.name) ?? []), di]);
         continue;
       }
@@ -110,6 +114,30 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
     return ka.length - kb.length;
   });
 
+}
+
+/**
+ * `template <> __global__ void k<__half>(...) {...}` (TensorRT's multiscaleDeformableAttn): an ordinary kernel,
+ * which cicc emits and registers where it is defined, used or not. The specialisation of its primary template
+ * that it defines; Unsupported when we cannot tell which primary or which arguments.
+ */
+function explicitKernelSpec(u: Unit, ei: number): FuncSym {
+  const e = u.index.decls[ei]!;
+  const why = 'explicit specialization of a kernel template';
+  if (e.qualifier) throw new Unsupported(why);
+  const found: FuncSym[] = [];
+  for (const di of u.index.byName.get(e.name) ?? []) {
+    const d = u.index.decls[di]!;
+    if (di === ei || d.kind !== 'function' || !(d.flags & DeclFlag.Template) || d.scope !== e.scope || d.qualifier || u.templates.isExplicitSpec(di)) continue;
+    const args = u.templates.explicitFuncSpecArgs(di, ei);
+    if (!args) continue;
+    const f = u.templates.instantiateFunction(di, args);
+    if (!found.includes(f)) found.push(f);
+  }
+  if (found.length !== 1 || found[0]!.bodyStart < 0 || !found[0]!.isGlobal) throw new Unsupported(why);
+  // where EDG writes it among the kernels: its definition, not where the unit launches it
+  (found[0] as FuncSym & { explicitSpec?: boolean }).explicitSpec = true;
+  return found[0]!;
 }
 
 /**
@@ -219,24 +247,33 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
   const own = [...templates.keys()].flatMap(n => u.index.byName.get(n) ?? []).map(di => u.index.decls[di]!).filter(d => (d.flags & DeclFlag.Template) && !(d.flags & DeclFlag.ExplicitInst));
   const hosts = launchingHostTemplates(u, new Set(templates.keys()));
   const visited = new Set<string>();
+  // named only in host function templates' bodies: EDG instantiates those templates at the end of the unit, after
+  // the unit's own code has named its kernels, so their kernels come after those, in the order the walk found them
+  const viaHosts: FuncSym[] = [];
   for (let i = 0; i < toks.count; i++) {
     const found = out.length;
-    instancesAt(i);
-    if (firstSeen) for (let j = found; j < out.length; j++) firstSeen.set(out[j]!, i);
+    const walked = instancesAt(i);
+    if (walked) viaHosts.push(...out.slice(found));
+    else if (firstSeen) for (let j = found; j < out.length; j++) if (!(out[j] as FuncSym & { explicitSpec?: boolean }).explicitSpec) firstSeen.set(out[j]!, i);
   }
   // launched from class template members: EDG instantiates those members after the unit's own code has named
   // its kernels, so their kernels come last, in the order the members were instantiated
   const late = [...u.classTemplateLaunches.values()].flat().filter((f, j, all) => all.indexOf(f) === j && out.includes(f));
-  late.forEach((f, j) => { out.splice(out.indexOf(f), 1); out.push(f); firstSeen?.set(f, toks.count + j); });
+  [...viaHosts.filter(f => !late.includes(f)), ...late].forEach((f, j) => { out.splice(out.indexOf(f), 1); out.push(f); firstSeen?.set(f, toks.count + j); });
   return out;
 
-  function instancesAt(i: number): void {
-    if (toks.kind[i] !== Tok.Ident) return;
+  /** The kernel specialisations the token at i asks for, pushed to out; true when it names a host template. */
+  function instancesAt(i: number): boolean {
+    if (toks.kind[i] !== Tok.Ident) return false;
     const name = u.text(i);
     if (hosts.has(name) && u.isUserFile(i) && enclosingHostTemplate(u, i) < 0 && !inOwnDeclarator(u, i, name) && u.text(i - 1) !== '.' && u.text(i - 1) !== '->') {
       walkHostTemplate(u, hosts, templates, i, null, visited, out);
-      return;
+      return true;
     }
+    instancesOf(i, name);
+    return false;
+  }
+  function instancesOf(i: number, name: string): void {
     const ents = templates.get(name);
     if (!ents) return;
     if (own.some(d => i >= d.first && i <= d.last)) return;

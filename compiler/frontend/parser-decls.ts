@@ -270,7 +270,8 @@ export class DeclarationsRoom {
     const ety: CType = { k: 'enum', en, q: 0 };
     this.p++;
     const outerEnumBody = this.scopedEnumBody;
-    if (scoped) this.scopedEnumBody = { en };
+    // inside its own list an enumerator is named unqualified (`b = a`) before the enum is complete, scoped or not
+    this.scopedEnumBody = { en };
     try { this.parseEnumerators(en, ety, scoped, underlying); } finally { this.scopedEnumBody = outerEnumBody; }
     ds.tagOnly = true;
     return ety;

@@ -78,12 +78,28 @@ export class ExpressionsRoom {
     const op = this.tx();
     if (this.kind() === Tok.Punct && ASSIGN_OPS.has(op)) {
       const pos = this.p; this.p++;
-      const rhs = this.at('{') ? this.braceExpr() : this.parseAssign();
+      const rhs = this.at('{') ? (op === '=' ? this.assignedBraces(lhs, pos) : this.braceExpr()) : this.parseAssign();
       return this.assign(op, lhs, rhs, pos);
     }
     return lhs;
   }
   braceExpr(this: Parser): Expr { throw new Unsupported('braced initializer in expression'); }
+  /**
+   * `x = {0, 0, 0, 0}` (TensorRT's `pillarSumSM[i] = {0,0,0,0};` on a float4): for a class, a temporary of x's
+   * type initialised from the list, then assigned; for a scalar, `{v}` is v and `{}` is zero.
+   */
+  assignedBraces(this: Parser, lhs: Expr, pos: Pos): Expr {
+    const ty = unqual(lhs.ty);
+    if (ty.k === 'record') return this.constructTemp(ty, pos);
+    if (!isScalar(ty)) return this.braceExpr();
+    this.p++;
+    if (this.eat('}')) return convertArith(mk(C.int, pos, false, { k: 'int', v: 0n }), isArith(ty) ? ty : C.int);
+    const v = this.parseAssign();
+    this.eat(',');
+    if (!this.at('}')) return this.braceExpr();
+    this.p++;
+    return v;
+  }
   modifiable(this: Parser, e: Expr, pos: Pos): boolean {
     if (e.ty.k === 'error') return false;
     if (!e.lv) { this.u.error(e.pos, 137, 'expression must be a modifiable lvalue'); return false; }

@@ -353,25 +353,40 @@ export class StatementsRoom {
    * cast makes), not the declaration of x that `T(x);` is.
    */
   functionalCastStatement(this: Parser): boolean {
+    const j = this.parenAfterType(false);
+    return j >= 0 && (this.u.text(j + 1) === '.' || this.u.text(j + 1) === '->');
+  }
+  /**
+   * A condition that starts with a type but is an expression: a functional cast (`if (float(b.x) < 0)`,
+   * `while (int(n))`). A declaration there needs an initialiser right after its declarator (`T (x) = ...`).
+   */
+  functionalCastCondition(this: Parser): boolean {
+    const j = this.parenAfterType(true);
+    return j >= 0 && this.u.text(j + 1) !== '=' && this.u.text(j + 1) !== '{';
+  }
+  /**
+   * After a type at the cursor, the ')' closing the first '(' outside template arguments, or -1 when none comes
+   * before the end of the statement (or, inCondition, of the condition).
+   */
+  parenAfterType(this: Parser, inCondition: boolean): number {
     let j = this.p, angle = 0;
     for (; ; j++) {
       const k = this.u.toks.kind[j], t = this.u.text(j);
-      if (j >= this.end || k === Tok.EOF) return false;
+      if (j >= this.end || k === Tok.EOF) return -1;
       if (t === '<') angle++;
       else if (t === '>') angle--;
       else if (t === '>>') angle -= 2;
       else if (t === '(' && angle === 0) break;
-      else if (t === ';' || t === '{' || t === '}' || t === '=' || t === '[') return false;
+      else if (t === ';' || t === '{' || t === '}' || t === '=' || t === '[' || (inCondition && t === ')')) return -1;
     }
-    if (j === this.p) return false;
+    if (j === this.p) return -1;
     let depth = 0;
     for (; j < this.end; j++) {
       const t = this.u.text(j);
       if (t === '(' || t === '[' || t === '{') depth++;
       else if (t === ')' || t === ']' || t === '}') { depth--; if (depth === 0) break; }
     }
-    const next = this.u.text(j + 1);
-    return next === '.' || next === '->';
+    return j;
   }
   /** A template argument at the cursor that is a functional cast (`int{WARPS}`, `unsigned(N)`): a value, not a type. */
   functionalCastArg(this: Parser): boolean {
@@ -502,7 +517,7 @@ export class StatementsRoom {
     return { k: 'block', body: [init, st] };
   }
   parseCondition(this: Parser): Expr {
-    if (this.startsType()) {
+    if (this.startsType() && !this.functionalCastCondition()) {
       const pos = this.p;
       const ds = this.parseDeclSpecs();
       const d = this.parseDeclarator(ds.ty ?? C.int, false);

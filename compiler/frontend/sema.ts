@@ -54,8 +54,14 @@ export function rval(e: Expr): Expr {
   if (e.ty.k === 'error') return e;
   if (e.ty.k === 'array') return cast(e, 'decay', ptrTo(e.ty.elem));
   if (e.ty.k === 'func') return e.k === 'func' || e.lv ? cast(e, 'fdecay', ptrTo(e.ty)) : e;
+  // `c ? K : v` read as a value, K a namespace-scope constant: the value of each operand, so that K folds and is
+  // not emitted as a variable (cicc emits no .const for TensorRT's `cond ? PILLARS_PER_BLOCK : n`)
+  if (e.lv && e.k === 'cond' && isScalar(e.ty) && (foldableConst(e.a) || foldableConst(e.b))) return { ...e, ty: unqual(e.ty), lv: false, a: rval(e.a), b: rval(e.b) } as Expr;
   if (e.lv) return cast(e, 'load', unqual(e.ty));
   return e;
+}
+function foldableConst(e: Expr): boolean {
+  return e.k === 'var' && e.sym.constVal !== undefined && e.sym.storage === 'global' && e.sym.space === 'none';
 }
 
 export function isNullConst(e: Expr): boolean {

@@ -856,12 +856,12 @@ export class Templates {
     return (hits.find(s => this.u.index.decls[s.di]!.bodyStart >= 0) ?? hits[0])?.di;
   }
   /** The template arguments explicit specialisation `ei` gives primary `di`, or null when it is not one of its. */
-  private explicitFuncSpecArgs(di: number, ei: number): TArg[] | null {
+  explicitFuncSpecArgs(di: number, ei: number): TArg[] | null {
     const h = this.header(di);
     const pat = this.pattern(di);
     if (!pat || h.some(tp => tp.pack)) return null;
     const q = this.parserAt(ei);
-    parseTemplateHeader(q);
+    if (q.at('template') && !q.at('<', 1)) q.p++; else parseTemplateHeader(q);   // an explicit instantiation has no header
     const before = this.u.diags.length, errs = this.u.errorCount;
     try {
       // the written arguments (`name<...>`), then the parameter list

@@ -571,9 +571,10 @@ export class Unit {
       };
       if (!fresh) this.funcs.set(key, f);
     } else {
-      // later declarations may add default arguments and parameter names
+      // later declarations may add default arguments and parameter names; once defined, the body's own names stay
+      // (CUDA redeclares libstdc++'s `erfc(float __x) {...}` as `erfc(float x)`: the body names __x)
       f.defaults = f.defaults.map((x, i) => x ?? d.defaults[i] ?? null);
-      if (d.paramNames.some(n => n)) f.paramNames = d.paramNames;
+      if (d.paramNames.some(n => n) && f.bodyStart < 0) f.paramNames = d.paramNames;
     }
     f.isGlobal ||= !!attrs.global; f.isDevice ||= !!attrs.device; f.isHost ||= !!attrs.host;
     f.deviceBuiltin ||= !!attrs.deviceBuiltin || (!!attrs.cudartBuiltin && d.name === '__assert_fail');

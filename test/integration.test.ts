@@ -42,7 +42,7 @@ async function buildOne(nvcc: string, cu: string, archs: readonly number[], work
   const c = await runAsync(nvcc, [...gencodeFlags(archs), ...programNvccFlags(cu), '-c', cu, '-o', obj, `--cicc-prefix=${PTXD_CICC}`], env);
   if (c.code !== 0) return done(false, 'compile', c.out);
   fs.rmSync(exe, { force: true });
-  const l = await runAsync(nvcc, [obj, '-o', exe], env);
+  const l = await runAsync(nvcc, [...programNvccFlags(cu), obj, '-o', exe], env);
   if (l.code !== 0) return done(false, 'link', l.out);
   fs.writeFileSync(path.join(BUILD_DIR, `${name}.expect`), [`PASS ${name}`, ...expectedOutput(cu)].join('\n') + '\n');
   return done(true, 'ok', c.out + l.out);

@@ -34,7 +34,8 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   if (unitIsBroken(u, toks, index)) return { module, stub: empty, diagnostics: u.diags };
 
   // 1. roots
-  collectRoots(u, kernels, vars, kernelTemplates);
+  const deviceFns: FuncSym[] = [];
+  collectRoots(u, kernels, vars, kernelTemplates, undefined, opts.rdc ? deviceFns : undefined);
   checkLibraryKernels(u);
   const firstSeen = new Map<FuncSym, number>();
   if (kernelTemplates.size) for (const k of templateKernelInstances(u, kernelTemplates, firstSeen)) if (!kernels.includes(k)) kernels.push(k);
@@ -44,6 +45,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   const parseBody = (f: FuncSym): void => { u.parseBody(f); };
   for (const v of vars) gen.global(v);
   for (const k of kernels) gen.func(k);
+  for (const f of deviceFns) gen.func(f);
   // codegen discovers callees; parse lazily as they are queued
   while (gen.queue.length) {
     const f = gen.queue.shift()!;
@@ -63,11 +65,22 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 
 
 /** The unit's device roots in index order: non-template kernels, device variables, and kernel templates by name. */
-export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernelTemplates: Map<string, number[]>, declOf?: Map<FuncSym | VarSym, number>): void {
+export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernelTemplates: Map<string, number[]>, declOf?: Map<FuncSym | VarSym, number>, deviceFns?: FuncSym[]): void {
   const index = u.index;
   const at = new Map<VarSym, number>();
   for (let di = 0; di < index.decls.length; di++) {
     const d = index.decls[di]!;
+    // -rdc: another unit may call any device function of external linkage, so cicc emits each one defined here
+    if (deviceFns && d.kind === 'function' && !d.qualifier && (d.flags & DeclFlag.Device) && (d.flags & DeclFlag.HasBody)
+      && !(d.flags & (DeclFlag.Global | DeclFlag.Template | DeclFlag.Inline | DeclFlag.Constexpr | DeclFlag.Static | DeclFlag.InAnonNamespace | DeclFlag.Forceinline | DeclFlag.DeviceBuiltin))) {
+      for (const s of u.load(di)) if (s.kind === 'func' && !s.isGlobal && s.bodyStart >= 0 && !s.isInline && !s.isConstexpr && !deviceFns.includes(s)) deviceFns.push(s);
+      continue;
+    }
+    if (deviceFns && d.kind === 'function' && (d.flags & DeclFlag.Device) && (d.flags & DeclFlag.HasBody) && !(d.flags & (DeclFlag.Global | DeclFlag.Inline | DeclFlag.Constexpr | DeclFlag.Forceinline))) {
+      // emitted by cicc whether used or not; ptxd does not make these roots yet
+      if (d.qualifier && !(d.flags & DeclFlag.Template)) throw new Unsupported('-rdc: a device member function defined out of its class (cicc emits it unused too)');
+      if ((d.flags & DeclFlag.ExplicitInst) || ((d.flags & DeclFlag.Template) && u.templates.isExplicitSpec(di))) throw new Unsupported('-rdc: an explicit instantiation or specialisation of a device function template');
+    }
     if (d.kind === 'function' && (d.flags & DeclFlag.Global) && (d.flags & DeclFlag.HasBody)) {
       if (d.flags & DeclFlag.Template) {
         if (u.templates.isExplicitSpec(di)) {

@@ -208,7 +208,9 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   const kernels: FuncSym[] = [], vars: VarSym[] = [];
   const templates = new Map<string, number[]>();
   const declOf = new Map<FuncSym | VarSym, number>();
-  collectRoots(u, kernels, vars, templates, declOf);
+  const deviceFns: FuncSym[] = [];
+  collectRoots(u, kernels, vars, templates, declOf, opts.rdc ? deviceFns : undefined);
+  if (deviceFns.length > 0) throw new Whole('-rdc: device functions of external linkage are roots');
   checkLibraryKernels(u);
   // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
   const firstSeen = new Map<FuncSym, number>();

@@ -186,4 +186,9 @@ export const SPECS_CXX2: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 32, init: gen(j => j * 3 - 7) }, dout: { type: 'i32', n: 32 } },
     launches: [{ kernel: '_Z10noexceptOpPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
   },
+  {
+    name: 'rdc_statics',
+    compileOnly: 'its kernels are named by the module id (__nv_static_, -rdc) and read a variable the host writes; test/rdc.test.ts compares the names with cicc and links two units, the GPU check runs it',
+    buffers: {}, launches: [],
+  },
 ];

@@ -45,14 +45,18 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   const parseBody = (f: FuncSym): void => { u.parseBody(f); };
   for (const v of vars) gen.global(v);
   for (const k of kernels) gen.func(k);
-  for (const f of deviceFns) gen.func(f);
   // codegen discovers callees; parse lazily as they are queued
-  while (gen.queue.length) {
-    const f = gen.queue.shift()!;
-    parseBody(f);
-    if (u.errorCount > 0) { drainParse(gen, parseBody); break; }
-    gen.emitBody(f);
-  }
+  const drain = (): void => {
+    while (gen.queue.length) {
+      const f = gen.queue.shift()!;
+      parseBody(f);
+      if (u.errorCount > 0) { drainParse(gen, parseBody); break; }
+      gen.emitBody(f);
+    }
+  };
+  drain();
+  // -rdc: the external device functions no kernel reached, after those the kernels reach (their order unchanged)
+  if (deviceFns.length > 0 && u.errorCount === 0) { for (const f of deviceFns) gen.func(f); drain(); }
   // static local variables are created by codegen on first use
   if (u.errorCount > 0) return { module, stub: empty, diagnostics: u.diags };
 

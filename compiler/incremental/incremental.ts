@@ -35,7 +35,7 @@ import { ModuleGen } from '../frontend/codegen';
 import { collectRoots, stubInput, templateKernelInstances } from '../frontend/irgen';
 import { generateStub } from '../frontend/stub';
 import type { StubInput } from '../frontend/stub-types';
-import { kernelSymbol } from '../frontend/mangle';
+import { kernelSymbol, mangleFunction } from '../frontend/mangle';
 import { newModule } from '../middle/ir';
 import { optimize } from '../middle/passes';
 import { emitFunction, declHeader, globalParts } from '../backend/ptx';
@@ -143,6 +143,8 @@ function compileByRoots(c: RootsCompile, prefix: ReturnType<typeof verifiedPrefi
   if (part) return { kind: 'done', result: { ok: true, ptx: '', stub: '', diagnostics: [], times } };
   const assembled = assembleUnit(opts, level.preamble, entries, env.libdevice, recent.assemblies);
   if ('why' in assembled) throw new Whole(assembled.why);
+  // a whole compile defines every one of them, after what the kernels reach: one no kernel reached is not here
+  if (level.preamble.deviceFns?.some(n => !assembled.ptx.includes(`// .globl\t${n}\n`))) throw new Whole('-rdc: an external device function no kernel calls');
   info.assemblyReused = assembled.reused;
   remember(recent.lastCompiles, lastKey, src, prefix, level, base, entries, toks, index);
   lap('assemble');
@@ -210,7 +212,6 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   const declOf = new Map<FuncSym | VarSym, number>();
   const deviceFns: FuncSym[] = [];
   collectRoots(u, kernels, vars, templates, declOf, opts.rdc ? deviceFns : undefined);
-  if (deviceFns.length > 0) throw new Whole('-rdc: device functions of external linkage are roots');
   checkLibraryKernels(u);
   // specialisations of kernel templates the unit asks for follow, in the order the whole compile finds them
   const firstSeen = new Map<FuncSym, number>();
@@ -220,7 +221,7 @@ function unitLevel(toks: Tokens, index: Index, opts: CompileOptions, optKey: str
   for (const v of vars) gen.global(v);
   detach();
   if (gen.queue.length > 0 || u.diags.length > 0) throw new Whole('device variables: diagnostics or functions in initialisers');
-  const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => kernelSymbol(k, opts)) };
+  const preamble: Preamble = { rec, globals: {}, kernels: kernels.map(k => kernelSymbol(k, opts)), ...(deviceFns.length > 0 ? { deviceFns: deviceFns.map(f => mangleFunction(f, opts.moduleId)) } : {}) };
   const gp = globalParts(opts);
   for (const g of gen.m.globals) preamble.globals[g.name] = gp(g);
   const stub = stubTemplate(stubInput(u, kernels, vars, opts, firstSeen), opts);

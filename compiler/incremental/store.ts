@@ -63,6 +63,8 @@ export interface Preamble {
   rec: Recording;
   globals: Record<string, { text: string; funcRefs: string[] }>;
   kernels: string[];
+  /** -rdc: the device functions of external linkage the module must define, reached by a kernel or not. */
+  deviceFns?: string[];
 }
 
 /** What the unit level gives the roots: the kernels (by declaration, or a template specialisation by template name) and the rest. */

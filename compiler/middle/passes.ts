@@ -7,6 +7,7 @@ import { sroa, speculatePtrLoads } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
 import { licm } from './passes/licm';
 import { unrollLoops } from './passes/unroll';
+import { rotateLoops } from './passes/rotate';
 import { formSelects } from './passes/select';
 import { promoteArgs } from './passes/argpromote';
 import { separateConstOffsets } from './passes/constoffset';
@@ -89,6 +90,8 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && propagateEqualities(f)) scalarCleanup(f, opts);
+  // loops tested at the bottom, after full unrolling (which reads the top-tested shape) and LICM
+  if (opts.optLevel >= 2 && rotateLoops(f)) scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
   if (opts.optLevel >= 2 && separateConstOffsets(f)) { cse(f); dce(f); }
 }

@@ -68,10 +68,12 @@ describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc 
       }
     });
   }
-  it('dot: the accumulator is computed into its own register (no copy in the loop)', () => {
+  it('dot: the accumulator is computed into its own register (no copy in its loops)', () => {
     const back = backBranches(kernel(r!.ptx, '_Z3dotiPKfS0_Pf'));
-    expect(back).toHaveLength(1);
-    expect(back[0]!.body.filter(l => l.startsWith('mov.'))).toEqual([]);
-    expect(back[0]!.body.filter(l => l.startsWith('fma.rn.f32')).length).toBeGreaterThan(0);
+    expect(back.length).toBeGreaterThan(0);
+    for (const b of back) {
+      expect(b.body.filter(l => l.startsWith('mov.'))).toEqual([]);
+      expect(b.body.filter(l => l.startsWith('fma.rn.f32')).length).toBeGreaterThan(0);
+    }
   });
 });

@@ -36,7 +36,7 @@ export function rotateLoops(f: Func): boolean {
     u.push({ user: i, k });
   });
   let changed = false;
-  for (const loop of loops) if (rotate(cfg, loop, uses)) changed = true;
+  for (const loop of loops) if (rotate(cfg, loop, uses, defs)) changed = true;
   return changed;
 }
 
@@ -61,18 +61,18 @@ function rotatable(cfg: CFG, loop: Loop): { body: Block; exit: Block } | null {
   return { body, exit };
 }
 
-function rotate(cfg: CFG, loop: Loop, uses: Uses): boolean {
+function rotate(cfg: CFG, loop: Loop, uses: Uses, defs: Set<Value>): boolean {
   // checked again: rotating an inner loop may have changed this one's blocks
   const shape = rotatable(cfg, loop);
   if (!shape) return false;
   const { body, exit } = shape;
   const h = loop.header, l = loop.latch;
   const phis = phisOf(h);
-  const defs = h.insts.slice(0, -1);
+  const own = h.insts.slice(0, -1);
   // uses outside the loop other than the exit's phis on the header's edge need a phi in the exit, which
   // must then be entered from the header only
   const outsideUses: { user: Inst; k: number }[] = [];
-  for (const d of defs) for (const u of uses.get(d) ?? []) {
+  for (const d of own) for (const u of uses.get(d) ?? []) {
     const b = u.user.parent!;
     if (u.user.ops[u.k] !== d || loop.blocks.has(b)) continue;
     if (b === exit && u.user.op === 'phi' && u.user.targets[u.k] === h) continue;
@@ -82,7 +82,7 @@ function rotate(cfg: CFG, loop: Loop, uses: Uses): boolean {
 
   // the body sees each header value through a phi of the new header: the guard's value or the latch's
   const inBody = new Map<Value, Inst>();
-  for (const d of defs) {
+  for (const d of own) {
     if (d.ty.k === 'void') continue;
     inBody.set(d, { kind: 'inst', op: 'phi', ty: d.ty, ops: [d], targets: [h], parent: body, name: '' });
   }
@@ -131,5 +131,13 @@ function rotate(cfg: CFG, loop: Loop, uses: Uses): boolean {
     u.user.ops[u.k] = phi;
   }
   exit.insts.unshift(...exitPhis.values());
+  // the new instructions' uses of header values of loops not rotated yet: a later rotation must see them
+  // (the latch's copy of this header may read another loop's header value, which that rotation replaces)
+  for (const i of [...copies, ...inBody.values(), ...exitPhis.values()]) i.ops.forEach((o, k) => {
+    if (!defs.has(o)) return;
+    let u = uses.get(o);
+    if (!u) uses.set(o, u = []);
+    u.push({ user: i, k });
+  });
   return true;
 }

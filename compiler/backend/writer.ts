@@ -12,6 +12,7 @@ import { ptxName, kernelParamDecl, funcHeader } from './callconv';
 import { LocTracker } from './lineinfo';
 import { spaceOf, addrText, dot, ldOp, constGepOffset, constLeaves, type Addr } from './operands';
 import { Patterns } from './patterns';
+import { backEdgeCoalescable } from './backedge';
 import type { Emitter } from './emitter';
 
 /** Placeholder for the function's ordinal in labels (`$L__BB<fn>_<n>`) and the depot name. */
@@ -85,13 +86,21 @@ export abstract class FnWriter implements Emitter {
    * same way is written in its own predecessor, on another path.
    */
   protected coalescePhiInputs(): void {
+    let pos: Map<Inst, number> | null = null;
+    const positions = (): Map<Inst, number> => {
+      if (!pos) { pos = new Map(); for (const b of this.f.blocks) b.insts.forEach((i, k) => pos!.set(i, k)); }
+      return pos;
+    };
     for (const b of this.f.blocks) for (const p of b.insts) {
       if (p.op !== 'phi') break;
       if (!isScalar(p.ty)) continue;
       p.ops.forEach((v, k) => {
         const from = p.targets[k]!;
-        if (v.kind !== 'inst' || v.op === 'phi' || v.parent !== from || v.ty !== p.ty || this.pat.useCount(v) !== 1 || this.vals.has(v)) return;
-        if (dominates(this.pat.cfg(), b, from)) return;
+        if (v.kind !== 'inst' || v.op === 'phi' || v.parent !== from || v.ty !== p.ty || this.vals.has(v)) return;
+        // a back edge: only when the phi's value is dead once the input is written (backedge.ts); the
+        // input's other users then read the phi's register, which nothing writes before they run
+        if (dominates(this.pat.cfg(), b, from)) { if (!backEdgeCoalescable(this.pat, positions(), p, v, b, from)) return; }
+        else if (this.pat.useCount(v) !== 1) return;
         this.vals.set(v, this.regsOf(p));
       });
     }
@@ -351,9 +360,12 @@ export abstract class FnWriter implements Emitter {
   /** Target label for a conditional edge; an edge block when the target has phis. */
   protected edgeTarget(from: Block, to: Block): string {
     if (!this.hasPhis(to)) return this.label(to);
-    const l = this.newLabel();
-    const body: string[] = [`${l}:`];
+    const body: string[] = [];
     this.edgeCopies(from, to, body);
+    // every input already in its phi's register: no edge block
+    if (body.length === 0) return this.label(to);
+    const l = this.newLabel();
+    body.unshift(`${l}:`);
     body.push(`\tbra.uni \t${this.label(to)};`);
     this.deferred.push(body);
     return l;

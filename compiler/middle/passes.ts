@@ -7,6 +7,8 @@ import { sroa, speculatePtrLoads } from './passes/sroa';
 import { inferAddressSpaces } from './passes/addrspace';
 import { licm } from './passes/licm';
 import { unrollLoops } from './passes/unroll';
+import { rotateLoops } from './passes/rotate';
+import { runtimeUnroll } from './passes/runtime-unroll';
 import { formSelects } from './passes/select';
 import { promoteArgs } from './passes/argpromote';
 import { separateConstOffsets } from './passes/constoffset';
@@ -89,6 +91,11 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
   if (opts.optLevel >= 2 && propagateEqualities(f)) scalarCleanup(f, opts);
+  // loops tested at the bottom, after full unrolling (which reads the top-tested shape) and LICM
+  if (opts.optLevel >= 2 && rotateLoops(f)) scalarCleanup(f, opts);
+  // innermost loops with a run-time trip count, by 4 with a remainder loop (cicc at -O3)
+  // (the trip-count arithmetic of an inner loop is invariant in the outer loop: LICM takes it out)
+  if (opts.optLevel >= 3 && runtimeUnroll(f)) { scalarCleanup(f, opts); if (licm(f)) scalarCleanup(f, opts); }
   if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
   if (opts.optLevel >= 2 && separateConstOffsets(f)) { cse(f); dce(f); }
 }

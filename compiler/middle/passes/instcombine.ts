@@ -202,7 +202,10 @@ export function instCombine(f: Func): boolean {
       const c1 = (x.ops[1] as Const & { kind: 'int' }).value;
       const sum = x.op === 'add' ? c1 + c.value : c.value - c1;
       i.ops = [x.ops[0]!, cInt(i.ty, BigInt.asIntN(bits === 1 ? 1 : bits, sum))];
-      i.nsw = i.nuw = undefined;
+      // (x +nsw c1) +nsw c2 with c1, c2 of one sign and no overflow in c1 + c2 stays nsw (as LLVM keeps it):
+      // a counter stepped by one in each unrolled copy still splits into `[reg+imm]` addresses
+      const keepNsw = x.op === 'add' && x.nsw && i.nsw && (c1 >= 0n) === (c.value >= 0n) && sum === BigInt.asIntN(bits, sum);
+      i.nsw = keepNsw || undefined; i.nuw = undefined;
       changed = true;
     }
   }

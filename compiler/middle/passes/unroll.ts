@@ -8,7 +8,7 @@ import type { Block, Const, Func, Inst, Value } from '../ir';
 import { T, cTrue, cFalse } from '../ir';
 import type { CompileOptions } from '../../options';
 import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
-import { dominates } from '../analysis/dominance';
+import { loopsOf, type Loop } from '../analysis/loops';
 import { loadFromConstant } from '../analysis/constants';
 import { simplifyInst } from './instsimplify';
 import { constGepOffset } from '../analysis/gep';
@@ -20,27 +20,6 @@ const PRAGMA_SIZE_LIMIT = 16384;
 /** Unrolled size limits (instructions): a loop indexing a local array gets more room (it then leaves local memory). */
 const SIZE_LIMIT = 400;
 const SIZE_LIMIT_LOCAL_ARRAY = 1600;
-
-interface Loop { header: Block; blocks: Set<Block>; latch: Block }
-
-function loopsOf(cfg: CFG): Loop[] {
-  const out: Loop[] = [];
-  for (const h of cfg.rpo) {
-    const latches = (cfg.preds.get(h) ?? []).filter(p => cfg.idom.has(p) && dominates(cfg, h, p));
-    if (latches.length !== 1) continue;
-    const blocks = new Set<Block>([h]);
-    const work = [latches[0]!];
-    while (work.length) {
-      const x = work.pop()!;
-      if (blocks.has(x)) continue;
-      blocks.add(x);
-      for (const p of cfg.preds.get(x) ?? []) if (cfg.idom.has(p)) work.push(p);
-    }
-    out.push({ header: h, blocks, latch: latches[0]! });
-  }
-  // innermost first
-  return out.sort((a, b) => a.blocks.size - b.blocks.size || cfg.rpoIndex.get(a.header)! - cfg.rpoIndex.get(b.header)!);
-}
 
 const isConst = (v: Value): v is Const => v.kind === 'int' || v.kind === 'fp' || v.kind === 'null' || v.kind === 'zero';
 

@@ -1,0 +1,143 @@
+// Loop rotation (LLVM's loop-rotate): a loop tested at the top (`for`/`while` as the front end emits them:
+// header = phis + exit test, body, latch jumping back) becomes a guard plus a loop tested at the bottom.
+// The header's test is copied into the latch, which then branches back to the body or leaves; the old
+// header runs once, as the guard, and the body's first block becomes the header, with phis merging the
+// guard's values and the latch's. Each iteration then runs one branch instead of two, and the loop has
+// the shape runtime unrolling needs (one exiting block, the latch).
+//
+// Only small headers are copied (a few pure instructions: the test and its arithmetic), and only loops
+// whose header is their only exit. No block is added or removed: one pass over the loops found once.
+import type { Block, Func, Inst, Value } from '../ir';
+import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
+import { loopsOf, type Loop } from '../analysis/loops';
+import { phisOf } from '../analysis/uses';
+
+/** Most non-phi instructions a header may have to be copied (LLVM's rotation threshold is of this order). */
+const MAX_HEADER = 16;
+
+const COPYABLE = new Set(['add', 'sub', 'mul', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor', 'icmp', 'fcmp', 'select', 'gep',
+  'trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'fptoui', 'fptosi', 'uitofp', 'sitofp', 'ptrtoint', 'inttoptr', 'bitcast',
+  'addrspacecast', 'fadd', 'fsub', 'fmul', 'fneg', 'extractvalue', 'load']);
+
+type Uses = Map<Value, { user: Inst; k: number }[]>;
+
+export function rotateLoops(f: Func): boolean {
+  const cfg = buildCFG(f);
+  const loops = loopsOf(cfg).filter(l => rotatable(cfg, l));
+  if (!loops.length) return false;
+  // the uses of the header values, found in one scan (rotating a loop adds uses only inside loops)
+  const defs = new Set<Value>();
+  for (const l of loops) for (const i of l.header.insts) defs.add(i);
+  const uses: Uses = new Map();
+  for (const b of f.blocks) for (const i of b.insts) i.ops.forEach((o, k) => {
+    if (!defs.has(o)) return;
+    let u = uses.get(o);
+    if (!u) uses.set(o, u = []);
+    u.push({ user: i, k });
+  });
+  let changed = false;
+  for (const loop of loops) if (rotate(cfg, loop, uses, defs)) changed = true;
+  return changed;
+}
+
+/** The body's first block, when the loop has the rotatable shape; null otherwise. */
+function rotatable(cfg: CFG, loop: Loop): { body: Block; exit: Block } | null {
+  const h = loop.header, l = loop.latch;
+  if (h === l || !(cfg.preds.get(h) ?? []).some(p => !loop.blocks.has(p))) return null;
+  const term = h.insts[h.insts.length - 1]!;
+  if (term.op !== 'condbr') return null;
+  const [t0, t1] = term.targets as [Block, Block];
+  if (loop.blocks.has(t0) === loop.blocks.has(t1)) return null;
+  const body = loop.blocks.has(t0) ? t0 : t1, exit = body === t0 ? t1 : t0;
+  // the body's first block gets the new phis; it must have none of its own (they would lack the latch's entry)
+  if (body === h || (cfg.preds.get(body) ?? []).length !== 1 || body.insts[0]?.op === 'phi') return null;
+  const lt = l.insts[l.insts.length - 1]!;
+  if (lt.op !== 'br') return null;
+  // the header is the only way out (an early exit would need its own phis for the header's values)
+  for (const b of loop.blocks) if (b !== h && succsOf(b).some(s => !loop.blocks.has(s))) return null;
+  const rest = h.insts.slice(phisOf(h).length, -1);
+  if (rest.length > MAX_HEADER) return null;
+  for (const i of rest) if (!COPYABLE.has(i.op) || (i.op === 'load' && (i.volatile || i.ordering))) return null;
+  return { body, exit };
+}
+
+function rotate(cfg: CFG, loop: Loop, uses: Uses, defs: Set<Value>): boolean {
+  // checked again: rotating an inner loop may have changed this one's blocks
+  const shape = rotatable(cfg, loop);
+  if (!shape) return false;
+  const { body, exit } = shape;
+  const h = loop.header, l = loop.latch;
+  const phis = phisOf(h);
+  const own = h.insts.slice(0, -1);
+  // uses outside the loop other than the exit's phis on the header's edge need a phi in the exit, which
+  // must then be entered from the header only
+  const outsideUses: { user: Inst; k: number }[] = [];
+  for (const d of own) for (const u of uses.get(d) ?? []) {
+    const b = u.user.parent!;
+    if (u.user.ops[u.k] !== d || loop.blocks.has(b)) continue;
+    if (b === exit && u.user.op === 'phi' && u.user.targets[u.k] === h) continue;
+    outsideUses.push(u);
+  }
+  if (outsideUses.length && (cfg.preds.get(exit) ?? []).length !== 1) return false;
+
+  // the body sees each header value through a phi of the new header: the guard's value or the latch's
+  const inBody = new Map<Value, Inst>();
+  for (const d of own) {
+    if (d.ty.k === 'void') continue;
+    inBody.set(d, { kind: 'inst', op: 'phi', ty: d.ty, ops: [d], targets: [h], parent: body, name: '' });
+  }
+  // the latch's copy of the header: a header phi stands for its value from the latch, which is itself
+  // seen through the new phis when the header defines it
+  const atLatch = new Map<Value, Value>();
+  const seen = (v: Value): Value => inBody.get(v) ?? v;
+  for (const p of phis) atLatch.set(p, seen(p.ops[p.targets.indexOf(l)]!));
+  const copies: Inst[] = [];
+  for (const i of h.insts.slice(phis.length)) {
+    const c: Inst = { ...i, ops: i.ops.map(o => atLatch.get(o) ?? o), targets: i.targets.slice(), parent: l,
+      idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined, name: '' };
+    atLatch.set(i, c);
+    copies.push(c);
+  }
+  for (const [d, phi] of inBody) { phi.ops.push(atLatch.get(d)!); phi.targets.push(l); }
+
+  // body uses (not the new phis, not the copies) read the new phis
+  for (const b of loop.blocks) {
+    if (b === h) continue;
+    for (const i of b.insts) i.ops.forEach((o, k) => { const p = inBody.get(o); if (p) i.ops[k] = p; });
+  }
+  l.insts.pop();
+  l.insts.push(...copies);
+  // the header's test is now the guard; the loop's test (and its #pragma unroll) is the latch's
+  delete h.insts[h.insts.length - 1]!.unroll;
+  body.insts.unshift(...inBody.values());
+  // the header no longer has a back edge
+  for (const p of phis) { const k = p.targets.indexOf(l); p.ops.splice(k, 1); p.targets.splice(k, 1); }
+  // the exit is now also entered from the latch
+  for (const p of phisOf(exit)) {
+    const k = p.targets.indexOf(h);
+    if (k < 0) continue;
+    const v = p.ops[k]!;
+    p.ops.push(atLatch.get(v) ?? v);
+    p.targets.push(l);
+  }
+  const exitPhis = new Map<Value, Inst>();
+  for (const u of outsideUses) {
+    const v = u.user.ops[u.k]!;
+    let phi = exitPhis.get(v);
+    if (!phi) {
+      phi = { kind: 'inst', op: 'phi', ty: v.ty, ops: [v, atLatch.get(v)!], targets: [h, l], parent: exit, name: '' };
+      exitPhis.set(v, phi);
+    }
+    u.user.ops[u.k] = phi;
+  }
+  exit.insts.unshift(...exitPhis.values());
+  // the new instructions' uses of header values of loops not rotated yet: a later rotation must see them
+  // (the latch's copy of this header may read another loop's header value, which that rotation replaces)
+  for (const i of [...copies, ...inBody.values(), ...exitPhis.values()]) i.ops.forEach((o, k) => {
+    if (!defs.has(o)) return;
+    let u = uses.get(o);
+    if (!u) uses.set(o, u = []);
+    u.push({ user: i, k });
+  });
+  return true;
+}

@@ -1,0 +1,79 @@
+// Loop rotation (compiler/middle/passes/rotate.ts) and back-edge phi coalescing (compiler/backend/backedge.ts):
+// a `for` loop over a run-time bound is tested at the bottom, as in cicc's PTX (a guard before the loop, one
+// conditional branch back per iteration, no unconditional jump back), and an accumulator is computed straight
+// into its register (no copy on the back edge). The oracle for the shape is cicc's PTX of the same unit.
+import { describe, it, expect } from 'vitest';
+import { skipReason } from './helpers/tools';
+import { compileWithReference } from './helpers/snippet';
+
+const SRC = `
+__global__ void dot(int n, const float *__restrict__ a, const float *__restrict__ b, float *out) {
+  float s = 0.f;
+  for (int j = 0; j < n; j++) s += a[j] * b[j];
+  out[threadIdx.x] = s;
+}
+__global__ void nested(int n, int m, const float *__restrict__ a, float *out) {
+  float s = 0.f;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) s += a[i * m + j];
+  out[threadIdx.x] = s;
+}
+__global__ void countdown(unsigned n, int *out) {
+  int s = 0;
+  while (n != 0) { s += n * n; n--; }
+  out[threadIdx.x] = s;
+}
+`;
+
+/** The body of one kernel's PTX. */
+function kernel(ptx: string, name: string): string[] {
+  const at = ptx.indexOf(`.entry ${name}(`);
+  expect(at, `kernel ${name}`).toBeGreaterThanOrEqual(0);
+  const end = ptx.indexOf('\n}', at);
+  return ptx.slice(at, end).split('\n').map(l => l.trim());
+}
+
+/**
+ * Every branch to a label above it (a loop's back edge): whether it is conditional, and the lines from the
+ * label to the branch. A block of copies only that jumps back into a loop (an edge block placed after the
+ * function's body) is an entry into the loop, not a back edge.
+ */
+function backBranches(lines: string[]): { conditional: boolean; body: string[] }[] {
+  const labels = new Map<string, number>();
+  const out: { conditional: boolean; body: string[] }[] = [];
+  let blockStart = 0;
+  lines.forEach((l, k) => {
+    const m = /^(\$L__BB\d+_\d+):$/.exec(l);
+    if (m) { labels.set(m[1]!, k); blockStart = k + 1; return; }
+    const b = /^(@%p\d+\s+)?bra(?:\.uni)?\s+(\$L__BB\d+_\d+);$/.exec(l);
+    if (!b || !labels.has(b[2]!)) return;
+    if (lines.slice(blockStart, k).every(x => x.startsWith('mov.'))) return;
+    out.push({ conditional: b[1] !== undefined, body: lines.slice(labels.get(b[2]!)!, k) });
+  });
+  return out;
+}
+
+const skip = skipReason('nvcc');
+
+describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc emits them ${skip ?? ''}`, () => {
+  const { r, refPtx } = skip === undefined ? compileWithReference('loop-rotate', SRC) : { r: null, refPtx: '' };
+  const cases: [string, string][] = [['dot', '_Z3dotiPKfS0_Pf'], ['nested', '_Z6nestediiPKfPf'], ['countdown', '_Z9countdownjPi']];
+  for (const [what, name] of cases) {
+    it(`${what}: every loop ends in a conditional branch back, as cicc's`, () => {
+      expect(r!.ok, r!.diagnostics.join('\n')).toBe(true);
+      for (const ptx of [refPtx, r!.ptx]) {
+        const back = backBranches(kernel(ptx, name));
+        expect(back.length).toBeGreaterThan(0);
+        expect(back.map(b => b.conditional)).toEqual(back.map(() => true));
+      }
+    });
+  }
+  it('dot: the accumulator is computed into its own register (no copy in its loops)', () => {
+    const back = backBranches(kernel(r!.ptx, '_Z3dotiPKfS0_Pf'));
+    expect(back.length).toBeGreaterThan(0);
+    for (const b of back) {
+      expect(b.body.filter(l => l.startsWith('mov.'))).toEqual([]);
+      expect(b.body.filter(l => l.startsWith('fma.rn.f32')).length).toBeGreaterThan(0);
+    }
+  });
+});

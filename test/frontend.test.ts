@@ -12,7 +12,7 @@ import { generateIR } from '../compiler/frontend/irgen';
 import { printModule } from '../compiler/middle/llprint';
 import { defaultOptions } from '../compiler/options';
 import { formatDiagnostic, Unsupported } from '../compiler/diagnostics';
-import { hasTool, mkTempDir, prepareUnit, requireTool } from './helpers/tools';
+import { hasTool, mkTempDir, prepareUnit, programNvccFlags, requireTool } from './helpers/tools';
 import { ptxFuncs, ptxSymbols } from './helpers/ptx';
 
 const HAVE_NVCC = hasTool('nvcc');
@@ -30,9 +30,9 @@ function nvcc(name: string, src: string, mode: 'c' | 'ptx' = 'c', flags: string[
   const moduleId = mid ? readFileSync(join(dir, mid), 'utf8').trim() : '_00000000_0_x_cu_00000000';
   return { ii, ptx, moduleId, dir };
 }
-function frontend(b: Built, file: string) {
+function frontend(b: Built, file: string, rdc = false) {
   const opts = defaultOptions();
-  opts.arch = 90; opts.moduleId = b.moduleId; opts.origSrcFileName = file;
+  opts.arch = 90; opts.moduleId = b.moduleId; opts.origSrcFileName = file; opts.rdc = rdc;
   const toks = lex(b.ii);
   return generateIR(toks, skim(toks), opts);
 }
@@ -202,7 +202,8 @@ __global__ void hk(int *p, float *f, unsigned long long *u, double *d) {
       const u = prepareUnit(join(kernelsDir, f), 90);
       const b: Built = { ii: readFileSync(u.ii, 'utf8'), ptx: u.refPtx, moduleId: u.moduleId, dir: mkTempDir('fe') };
       let r;
-      try { r = frontend(b, f); }
+      // a program built with -rdc=true names its internal kernels as cicc does under -rdc
+      try { r = frontend(b, f, programNvccFlags(join(kernelsDir, f)).includes('-rdc=true')); }
       catch (e) { if (e instanceof Unsupported) { console.warn(`${f}: unsupported: ${e.reason}`); return; } throw e; }
       expect(r.diagnostics.map(d => formatDiagnostic(d, true)), f).toEqual([]);
       expect(llvmAs(printModule(r.module), b.dir), f).toBe('');

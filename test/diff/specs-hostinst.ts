@@ -65,4 +65,12 @@ export const SPECS_HOSTINST: KernelSpec[] = [
       { kernel: '_ZN4work6negateIxEEvPT_', grid: 1, block: 32, args: [buf('l')] },
     ],
   },
+  // Programs of the C++ corpus work (issue 24): each is compared with the real cicc in test/cxx.test.ts (kernel and
+  // variable symbols, out-of-line functions, the stub, ptxas, sm_75 and sm_90) and run with its own host checks in
+  // test/cxx-run.test.ts; no emulator launch spec was written for them yet.
+  { name: 'cxx2_corpus_gpumd', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
+  { name: 'cxx2_corpus_trt', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
+  { name: 'cxx2_hostinst_deduced_inst', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
+  { name: 'cxx2_hostinst_enums', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
+  { name: 'cxx2_hostinst_specs', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
 ];

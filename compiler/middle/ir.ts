@@ -254,6 +254,11 @@ export const cFalse: Const = { kind: 'int', ty: T.i1, value: 0n };
 export function newModule(): Module {
   return { globals: [], funcs: [], triple: 'nvptx64-nvidia-cuda', dataLayout: 'e-i64:64-i128:128-v16:16-v32:32-n16:32:64' };
 }
+/** A copy of `i` in block `parent`, with arrays of its own (operands, targets, indices, fast-math flags). */
+export function cloneInst(i: Inst, parent: Block): Inst {
+  return { ...i, ops: i.ops.slice(), targets: i.targets.slice(), parent, idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined };
+}
+
 export function newFunc(name: string, fnTy: Type & { k: 'func' }, linkage: Func['linkage'] = 'external'): Func {
   const f: Func = { kind: 'func', ty: T.ptr, name, fnTy, params: [], blocks: [], linkage, isKernel: false, attrs: {} };
   f.params = fnTy.params.map((ty, index) => ({ kind: 'arg', ty, index, name: '', attrs: [] }));

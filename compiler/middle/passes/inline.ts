@@ -2,7 +2,7 @@
 // left without callers removed.
 import type { CompileOptions } from '../../options';
 import type { Block, Func, Loc, Module, Type, Value, Inst } from '../ir';
-import { T, cInt, cFalse, cUndef, funcTy, declareFunc, alignOf, sizeOf } from '../ir';
+import { T, cInt, cFalse, cUndef, funcTy, declareFunc, alignOf, sizeOf, cloneInst } from '../ir';
 import { succsOf } from '../analysis/cfg';
 import { applyReplacements, phisOf, resolve } from '../analysis/uses';
 
@@ -118,8 +118,7 @@ function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func, repl
   callee.blocks.forEach((cb, cbi) => {
     const nb = bmap.get(cb)!;
     for (const i of cb.insts) {
-      const c: Inst = { ...i, ops: i.ops.slice(), targets: i.targets.map(t => bmap.get(t)!), parent: nb,
-        idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined, loc: inlinedLoc(i.loc, callee.name, call.loc, locs) };
+      const c: Inst = { ...cloneInst(i, nb), targets: i.targets.map(t => bmap.get(t)!), loc: inlinedLoc(i.loc, callee.name, call.loc, locs) };
       vmap.set(i, c);
       if (i.op === 'alloca' && cbi === 0 && (i.ops.length === 0 || i.ops[0]!.kind === 'int')) { c.parent = entry; hoisted.push(c); clones.push(c); continue; }
       if (i.op === 'ret') {

@@ -8,6 +8,7 @@
 // Only small headers are copied (a few pure instructions: the test and its arithmetic), and only loops
 // whose header is their only exit. No block is added or removed: one pass over the loops found once.
 import type { Block, Func, Inst, Value } from '../ir';
+import { cloneInst } from '../ir';
 import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
 import { loopsOf, type Loop } from '../analysis/loops';
 import { phisOf } from '../analysis/uses';
@@ -93,8 +94,7 @@ function rotate(cfg: CFG, loop: Loop, uses: Uses, defs: Set<Value>): boolean {
   for (const p of phis) atLatch.set(p, seen(p.ops[p.targets.indexOf(l)]!));
   const copies: Inst[] = [];
   for (const i of h.insts.slice(phis.length)) {
-    const c: Inst = { ...i, ops: i.ops.map(o => atLatch.get(o) ?? o), targets: i.targets.slice(), parent: l,
-      idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined, name: '' };
+    const c: Inst = { ...cloneInst(i, l), ops: i.ops.map(o => atLatch.get(o) ?? o), name: '' };
     atLatch.set(i, c);
     copies.push(c);
   }

@@ -10,7 +10,7 @@
 //   main.exit: if (xtra == 0) goto exit
 //   rem.pre: (phis: the start values, or the main loop's)  → the original loop, which ends by its own test
 import type { Block, Func, Inst, Value, ICmpPred, Type } from '../ir';
-import { T, cInt } from '../ir';
+import { T, cInt, cloneInst } from '../ir';
 import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
 import { loopsOf, type Loop } from '../analysis/loops';
 import { phisOf } from '../analysis/uses';
@@ -162,8 +162,7 @@ function unroll(f: Func, loop: Loop, c: Counted): boolean {
       const nb = bmap.get(b)!;
       for (const i of b.insts) {
         if (b === h && i.op === 'phi') continue;
-        const cl: Inst = { ...i, ops: i.ops.slice(), targets: i.targets.slice(), parent: nb,
-          idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined, name: '' };
+        const cl: Inst = { ...cloneInst(i, nb), name: '' };
         vmap.set(i, cl);
         nb.insts.push(cl);
         clones.push(cl);

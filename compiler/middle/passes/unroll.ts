@@ -5,7 +5,7 @@
 // is then copied once per iteration, plus a last copy of the header that leaves the loop; every copy's
 // exit test is replaced by the branch it is known to take.
 import type { Block, Const, Func, Inst, Value } from '../ir';
-import { T, cTrue, cFalse } from '../ir';
+import { T, cTrue, cFalse, cloneInst } from '../ir';
 import type { CompileOptions } from '../../options';
 import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
 import { loopsOf, type Loop } from '../analysis/loops';
@@ -390,8 +390,7 @@ function tryUnroll(f: Func, cfg: CFG, loop: Loop, opts: CompileOptions, facts: (
       const nb = bmap.get(b)!;
       for (const i of b.insts) {
         if (b === h && i.op === 'phi') continue;
-        const c: Inst = { ...i, ops: i.ops.slice(), targets: i.targets.slice(), parent: nb,
-          idx: i.idx ? i.idx.slice() : undefined, fmf: i.fmf ? i.fmf.slice() : undefined };
+        const c: Inst = cloneInst(i, nb);
         vmap.set(i, c);
         nb.insts.push(c);
         clones.push(c);

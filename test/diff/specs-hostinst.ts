@@ -21,7 +21,7 @@ export const SPECS_HOSTINST: KernelSpec[] = [
     name: 'cxx2_hostinst_templates',
     buffers: {
       fin: { type: 'f32', n: 128, init: gen(j => j % 7) }, fout: { type: 'f32', n: 64 },
-      iin: { type: 'i32', n: 128, init: gen(j => j % 7) }, iout: { type: 'i32', n: 64 },
+      iin: { type: 'i32', n: 128, init: gen(j => j % 7) }, i01: { type: 'i32', n: 32 }, i00: { type: 'i32', n: 32 },
       din: { type: 'f64', n: 16, init: gen(j => j) }, dout: { type: 'f64', n: 16 },
       fsum: { type: 'f32', n: 2 }, isum: { type: 'i32', n: 2 }, ff: { type: 'f32', n: 32 }, uf: { type: 'u32', n: 32 },
     },
@@ -65,12 +65,64 @@ export const SPECS_HOSTINST: KernelSpec[] = [
       { kernel: '_ZN4work6negateIxEEvPT_', grid: 1, block: 32, args: [buf('l')] },
     ],
   },
-  // Programs of the C++ corpus work (issue 24): each is compared with the real cicc in test/cxx.test.ts (kernel and
-  // variable symbols, out-of-line functions, the stub, ptxas, sm_75 and sm_90) and run with its own host checks in
-  // test/cxx-run.test.ts; no emulator launch spec was written for them yet.
-  { name: 'cxx2_corpus_gpumd', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
-  { name: 'cxx2_corpus_trt', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
-  { name: 'cxx2_hostinst_deduced_inst', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
-  { name: 'cxx2_hostinst_enums', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
-  { name: 'cxx2_hostinst_specs', compileOnly: 'no launch spec yet: compared with cicc in cxx.test.ts and run in cxx-run.test.ts', buffers: {}, launches: [] },
+  // Programs of the C++ corpus work (issue 24); also compared with the real cicc in test/cxx.test.ts and run with
+  // their own host checks in test/cxx-run.test.ts.
+  {
+    name: 'cxx2_corpus_gpumd',
+    buffers: { r: { type: 'f32', n: 40, init: gen(j => (j - 8) * 0.37) }, out: { type: 'f32', n: 40 } },
+    launches: [{ kernel: '_Z8screenedPKfPfi', grid: 2, block: 32, args: [buf('r'), buf('out'), i32(37)] }],
+  },
+  {
+    name: 'cxx2_corpus_trt',
+    buffers: {
+      o: { type: 'f32', n: 16 }, q: { type: 'i32', n: 8 }, r: { type: 'i32', n: 8 },
+      boxes: { type: 'f32', n: 32, init: gen(j => ((j * 7) % 11) - 3) }, sizes: { type: 'f32', n: 8 },
+      counts: { type: 'i32', n: 8, init: gen(j => j * 41 - 5) }, out: { type: 'i32', n: 8 },
+    },
+    launches: [
+      { kernel: '_Z6bracesP6float4P4PairPi', grid: 1, block: 4, args: [buf('o'), buf('q'), buf('r')] },
+      { kernel: '_Z6kernelPK4BboxIfEPfPKiPi', grid: 1, block: 8, args: [buf('boxes'), buf('sizes'), buf('counts'), buf('out')] },
+    ],
+  },
+  {
+    name: 'cxx2_hostinst_deduced_inst',
+    buffers: {
+      // 16 threads for 12 elements: the last four fail the kernel's `i < k`
+      fs: { type: 'f32', n: 16, init: gen(j => j * 1.5) }, fd: { type: 'f32', n: 16 },
+      is: { type: 'i32', n: 16, init: gen(j => j * 3 - 7) }, id: { type: 'i32', n: 16 },
+    },
+    launches: [
+      { kernel: '_ZN2ft9transposeIfEEvPT_PKS1_ii', grid: 1, block: 16, args: [buf('fd'), buf('fs'), i32(3), i32(4)] },
+      { kernel: '_ZN2ft9transposeIiEEvPT_PKS1_ii', grid: 1, block: 16, args: [buf('id'), buf('is'), i32(4), i32(3)] },
+    ],
+  },
+  {
+    name: 'cxx2_hostinst_enums',
+    buffers: { in: { type: 'i32', n: 8, init: gen(j => j + 1) }, o4: { type: 'i32', n: 1 }, o8: { type: 'i32', n: 1 }, o2: { type: 'i32', n: 1 },
+      t3: { type: 'i32', n: 2 }, t4: { type: 'i32', n: 2 } },
+    launches: [
+      { kernel: '_Z6rowSumILi4EEvPKiPi', grid: 1, block: 32, args: [buf('in'), buf('o4')] },
+      { kernel: '_Z6rowSumILi8EEvPKiPi', grid: 1, block: 32, args: [buf('in'), buf('o8')] },
+      { kernel: '_Z6rowSumILi2EEvPKiPi', grid: 1, block: 32, args: [buf('in'), buf('o2')] },
+      { kernel: '_Z9tagKernelIL11color_space3EEvPi', grid: 1, block: 2, args: [buf('t3')] },
+      { kernel: '_Z9tagKernelIL11color_space4EEvPi', grid: 1, block: 2, args: [buf('t4')] },
+    ],
+  },
+  {
+    name: 'cxx2_hostinst_specs',
+    buffers: {
+      fi: { type: 'i32', n: 32 }, fd: { type: 'f64', n: 32 }, ff: { type: 'f32', n: 32 },
+      sin: { type: 'f32', n: 32, init: gen(j => j * 0.25 - 3) }, s11: { type: 'f32', n: 32 }, s10: { type: 'f32', n: 32 },
+      iin: { type: 'i32', n: 32, init: gen(j => j * 5 - 40) }, i01: { type: 'i32', n: 32 }, i00: { type: 'i32', n: 32 },
+    },
+    launches: [
+      { kernel: '_Z4fillIiEvPT_i', grid: 1, block: 32, args: [buf('fi'), i32(20)] },
+      { kernel: '_Z4fillIdEvPT_i', grid: 1, block: 32, args: [buf('fd'), i32(20)] },
+      { kernel: '_Z4fillIfEvPT_i', grid: 1, block: 32, args: [buf('ff'), i32(20)] },
+      { kernel: '_Z6scaledIfLb1ELb1EEviPKT_PS0_', grid: 1, block: 32, args: [i32(25), buf('sin'), buf('s11')] },
+      { kernel: '_Z6scaledIfLb1ELb0EEviPKT_PS0_', grid: 1, block: 32, args: [i32(25), buf('sin'), buf('s10')] },
+      { kernel: '_Z6scaledIiLb0ELb1EEviPKT_PS0_', grid: 1, block: 32, args: [i32(30), buf('iin'), buf('i01')] },
+      { kernel: '_Z6scaledIiLb0ELb0EEviPKT_PS0_', grid: 1, block: 32, args: [i32(30), buf('iin'), buf('i00')] },
+    ],
+  },
 ];

@@ -63,6 +63,8 @@ export function parseTemplateHeader(p: Parser): TParam[] {
         if (p.at('(') || p.at('[')) { p.skipBalanced(); continue; }
         if (p.at('<')) depth++;
         if (p.at('>')) depth--;
+        // `en_t<same_v<T, remove_cv_t<T>>, int> = 0`: the '>>' closes two lists of the parameter's type
+        if (p.at('>>')) { if (depth < 2) throw new Unsupported('template parameter list closed by the \'>>\' of a non-type parameter\'s type'); depth -= 2; }
         if (p.at('...')) {
           // `int... Is`: a non-type parameter pack (of a plain type: its declarator is not read)
           if (depth !== 0 || pack) throw new Unsupported('variadic template (non-type parameter pack)');

@@ -63,8 +63,7 @@ export function parseTemplateHeader(p: Parser): TParam[] {
         if (p.at('(') || p.at('[')) { p.skipBalanced(); continue; }
         if (p.at('<')) depth++;
         if (p.at('>')) depth--;
-        // `en_t<same_v<T, remove_cv_t<T>>, int> = 0`: the '>>' closes two lists of the parameter's type
-        if (p.at('>>')) { if (depth < 2) throw new Unsupported('template parameter list closed by the \'>>\' of a non-type parameter\'s type'); depth -= 2; }
+        if (p.at('>>')) { if (depth < 2) throw new Unsupported('non-type template parameter whose type ends in \'>>\''); depth -= 2; }   // `en_t<X<T>>, int>`
         if (p.at('...')) {
           // `int... Is`: a non-type parameter pack (of a plain type: its declarator is not read)
           if (depth !== 0 || pack) throw new Unsupported('variadic template (non-type parameter pack)');
@@ -188,7 +187,6 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
   } finally { p.tscope = saved; }
   return { scope, args };
 }
-
 
 /** A type with a part we could not read (a dependent name or decltype: `error` with `dep`), other than a placeholder. */
 function unknownPart(t: CType): boolean {

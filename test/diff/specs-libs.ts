@@ -59,4 +59,9 @@ export const SPECS_LIBS: KernelSpec[] = [
     buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 6 }, dfout: { type: 'f32', n: 128 } },
     launches: [{ kernel: '_Z11aggr_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],
   },
+  {
+    name: 'cuda_std_ranges_empty',
+    buffers: { din: { type: 'i32', n: 64, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 64 * 2 } },
+    launches: [{ kernel: '_Z12empty_kernelPKiPi', grid: 2, block: 32, args: [buf('din'), buf('dout')] }],
+  },
 ];

@@ -21,6 +21,7 @@ import { closureHostSpelling } from './xlambda';
 import { checkLibraryKernels } from './libkernels';
 import { enclosingFunction, enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate, withLocalConstants } from './hostinst';
 import { classTemplateLaunches } from './hostmembers';
+import { namedDeviceVarInsts, instantiatedDeviceVarInsts } from './vartmpl-insts';
 
 export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { module: Module; stub: StubInput; diagnostics: Diagnostic[] } {
   const u = new Unit(toks, index, opts);
@@ -59,6 +60,8 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
   if (deviceFns.length > 0 && u.errorCount === 0) { for (const f of deviceFns) gen.func(f); drain(); }
   // static local variables are created by codegen on first use
   if (u.errorCount > 0) return { module, stub: empty, diagnostics: u.diags };
+  // emitted, but not registered: EDG's stub lists only those named outside templates
+  for (const v of instantiatedDeviceVarInsts(u, vars)) gen.global(v);
 
   // 3. code ptxd did not parse (host code, unused header declarations) that cicc certainly rejects: cicc decides
   unitIsMalformed(u, index);
@@ -72,6 +75,7 @@ export function generateIR(toks: Tokens, index: Index, opts: CompileOptions): { 
 export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernelTemplates: Map<string, number[]>, declOf?: Map<FuncSym | VarSym, number>, deviceFns?: FuncSym[]): void {
   const index = u.index;
   const at = new Map<VarSym, number>();
+  const varTmpls: number[] = [];
   for (let di = 0; di < index.decls.length; di++) {
     const d = index.decls[di]!;
     // -rdc: another unit may call any device function of external linkage, so cicc emits each one defined here
@@ -103,6 +107,7 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
         // a header's device variable template (CCCL's customization points) is no object until device code
         // instantiates it, which the parser refuses; the user's own ones we cannot emit yet
         if (u.isUserFile(d.first) || (d.flags & DeclFlag.ExplicitInst)) throw new Unsupported('variable template');
+        varTmpls.push(di);
         continue;
       }
       for (const s of u.load(di)) {
@@ -114,6 +119,7 @@ export function collectRoots(u: Unit, kernels: FuncSym[], vars: VarSym[], kernel
       }
     }
   }
+  for (const x of namedDeviceVarInsts(u, varTmpls)) { vars.push(x.v); at.set(x.v, x.at); }
   // cicc emits and registers variables walking EDG's scope tree, each namespace's reopenings together: the
   // global namespace's own variables, then its namespaces in the order they were first opened; inside a
   // namespace, its nested namespaces first (in that order), then its own variables in declaration order
@@ -487,10 +493,24 @@ export function stubKernel(u: Unit, k: FuncSym, opts: CompileOptions): StubKerne
 }
 
 export function stubVariable(v: VarSym, opts: CompileOptions): StubVariable {
+  const targs = (v as VarSym & { targs?: TArg[] }).targs;
   return {
     name: v.name, namespaces: namespacesOf(v.scope), deviceName: mangleVariable(v, opts.moduleId), size: sizeOfC(v.ty),
     isConstant: v.space === 'constant', isManaged: v.space === 'managed', isStatic: v.isStatic, isShared: v.space === 'shared',
+    ...(targs ? { hostName: `(::${[...namespacesOf(v.scope), v.name].join('::')}<${targs.map(a => targArgSpelling(a)).join(',')}> )` } : {}),
   };
+}
+/**
+ * A variable template argument as EDG spells it in the stub (learnt from cicc's: `empty<short> )`,
+ * `empty<   ::cuda::std::__4::tuple< > > )`); other forms are not known yet.
+ */
+function targArgSpelling(a: TArg): string {
+  if (a.k === 'type' && (a.ty.k === 'int' || a.ty.k === 'float' || a.ty.k === 'double' || a.ty.k === 'bool') && !a.ty.q) return typeName(a.ty);
+  if (a.k === 'type' && a.ty.k === 'record' && !a.ty.q && !a.ty.rec.parent && !a.ty.rec.lambda && a.ty.rec.scope.length > 0
+    && a.ty.rec.targs?.length === 1 && a.ty.rec.targs[0]!.k === 'pack' && a.ty.rec.targs[0]!.args.length === 0) {
+    return `   ::${[...a.ty.rec.scope, a.ty.rec.name].join('::')}< > `;
+  }
+  throw new Unsupported('the stub spelling of this variable template argument');
 }
 
 /** A C type spelled as host code sees it; moduleId is the unit's, for the mangled names of closures and aliases. */

@@ -75,6 +75,8 @@ class Mangler {
     let key = '';
     for (const c of prefix) {
       let text: string, k: string;
+      // EDG's _INTERNAL_ prefix is a candidate of its own, outside the names after it (`…_main4cuda3std…INS1_3__45tupleIJEEE`)
+      if (typeof c === 'string' && key === '' && c.startsWith('_INTERNAL')) { const t = src(c); if (this.find(t) < 0) this.subs.push(t); out += t; continue; }
       if (typeof c === 'string') { text = this.component(c); k = key + text; }
       else { const r = this.recName(c, key); text = r.text; k = r.key; }
       const i = this.find(k);
@@ -305,6 +307,9 @@ export function mangleVariable(v: VarSym, moduleId: string): string {
   const inAnon = v.scope.includes('(anonymous)');
   const prefix: (string | RecordDecl)[] = cls ? recordPath(cls) : [...v.scope];
   if (inAnon || (!cls && (v as VarSym & { internalLinkage?: boolean }).internalLinkage)) prefix.unshift(`_INTERNAL${moduleId}`);
+  const targs = (v as VarSym & { targs?: TArg[] }).targs;
+  // a variable template's specialisation: <template-prefix> <template-args>, the template name a candidate
+  if (targs) return '_Z' + m.nested(prefix, { text: src(v.name), key: src(v.name) }).slice(0, -1) + m.targs(targs) + 'E';
   return '_Z' + m.nested(prefix, { text: src(v.name), key: '' });
 }
 

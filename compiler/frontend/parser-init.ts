@@ -56,6 +56,14 @@ export class InitialisationRoom {
       const fields = ty.rec.fields;
       const src = this.initItems();
       let i = 0;
+      // the bases come first in the list ([dcl.init.aggr], C++17), an empty one too though it has no field
+      for (const b of ty.rec.bases ?? []) {
+        if (src.end() || (this.at('.') && !src.expanded())) break;
+        if (b.rec.fields.length === 0) { this.emptyBaseItem(b.field.ty, src); continue; }
+        if (fields[i] !== b.field) throw new Unsupported('aggregate initializer of a class whose bases are laid out out of order');
+        items.push({ off: b.field.offset, path: [i], init: this.takeAggregateItem(b.field.ty, src) });
+        i++;
+      }
       while (!src.end()) {
         if (this.at('.') && !src.expanded()) throw new Unsupported('designated initializer');
         while (fields[i]?.pad) i++;
@@ -93,6 +101,11 @@ export class InitialisationRoom {
    * braces of its own takes its elements from the list ([dcl.init.aggr] brace elision): always an array (no
    * expression has an array type), a class when the expression is not of a class type (`uint2x4 a[2] = {1, 2, ...}`).
    */
+  /** The initializer of an empty base in an aggregate's list: read and checked, nothing to store (`{}` only). */
+  emptyBaseItem(this: Parser, t: CType, src: InitItems): void {
+    const init = this.takeAggregateItem(t, src);
+    if (!(init.k === 'zero' || (init.k === 'list' && init.items.length === 0))) throw new Unsupported('initializer of an empty base class other than {}');
+  }
   takeAggregateItem(this: Parser, t: CType, src: InitItems): Init {
     if (t.k === 'array' && t.n !== 0 && !src.braced()) return this.parseElidedArray(t, src);
     if (t.k === 'record' && !src.braced()) {

@@ -10,6 +10,9 @@ import { SyntaxAbort } from './parser-types';
 import { implicitAssignDeleted, ctorTmplsOf } from './parser-classes';
 import { Parser, addRoom } from './parser-core';
 
+/** Traits answered by a type's kind and identity alone, which an incomplete class has. */
+const KIND_TRAITS: ReadonlySet<string> = new Set(['__is_class', '__is_union', '__is_enum', '__is_same', '__is_same_as']);
+
 /** Methods of Parser (installed on its prototype below). */
 export class TraitsRoom {
   /** `__is_trivially_copyable(T)` and the other type-trait intrinsics: a bool constant. */
@@ -31,8 +34,11 @@ export class TraitsRoom {
     this.expect(')');
     const arity = TYPE_TRAITS.get(name)!;
     if (arity >= 0 ? tys.length !== arity : tys.length === 0) throw new Unsupported(`type trait ${name} with ${tys.length} arguments`);
+    // `__is_class(D)` of a CRTP class in its own base list (`struct fn : closure<fn>`): the kind of a class is
+    // known before its body, so these traits take an incomplete one
+    const kindOnly = KIND_TRAITS.has(name);
     const open = (t: CType): boolean => t.k === 'error' || ((t.k === 'ptr' || t.k === 'ref') && open(t.to)) || (t.k === 'array' && open(t.elem))
-      || (t.k === 'record' && !t.rec.complete);
+      || (t.k === 'record' && !t.rec.complete && !kindOnly);
     if (tys.some(open)) throw new Unsupported(`type trait ${name} of a dependent or incomplete type`);
     const v = TRIAL_TRAITS.has(name) ? this.traitByTrial(name, tys, pos) : evalTypeTrait(name, tys);
     if (v === null) throw new Unsupported(`type trait ${name}`);

@@ -56,6 +56,8 @@ export interface StubVariable {
   isStatic: boolean;
   /** True for `extern __shared__`-like variables that are never registered. */
   isShared: boolean;
+  /** A variable template's specialisation: how host code names it (`(::ns::v< ::ns::T> )`, in parentheses for the macro). */
+  hostName?: string;
 }
 
 export interface StubInput {

@@ -405,7 +405,7 @@ export function generateStub(input: StubInput, opts: CompileOptions): string {
   for (const v of variables) {
     const name = opts.rdc && isInternalVariable(v) ? nvStaticName(id, v.deviceName) : v.deviceName;
     const fn = v.isManaged ? '__cudaRegisterManagedVariable' : '__cudaRegisterVariable';
-    reg.push(`${fn}(${h}, __shadow_var(${name},::${qualified(v.namespaces, v.name)}), 0, ${v.size}UL, ${v.isConstant ? 1 : 0}, 0)`);
+    reg.push(`${fn}(${h}, __shadow_var(${name},${v.hostName ?? '::' + qualified(v.namespaces, v.name)}), 0, ${v.size}UL, ${v.isConstant ? 1 : 0}, 0)`);
   }
   const regBinary = `${opts.rdc ? '____cudaRegisterLinkedBinary' : '__cudaRegisterBinary'}(__nv_cudaEntityRegisterCallback);`;
   text += `static void __nv_cudaEntityRegisterCallback${paramList([`void **${h}`], spaced)}${spaced ? ' ' : ''}${body([], reg, spaced)}\n`;

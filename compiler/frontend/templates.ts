@@ -62,7 +62,8 @@ export function parseTemplateHeader(p: Parser): TParam[] {
         if (depth === 0 && (p.at(',') || p.at('>') || p.at('='))) break;
         if (p.at('(') || p.at('[')) { p.skipBalanced(); continue; }
         if (p.at('<')) depth++;
-        if (p.at('>')) depth--;
+        if (p.at('>')) depth--;   // and a '>>' closes two lists of the type (`en_t<X<T>>, int> = 0`), or the type and the header (`en_t<..., int>>`)
+        if (p.at('>>')) { if (depth === 1) { out.push(pack ? { kind: 'val', name, typeStart, defStart: -1, pack } : { kind: 'val', name, typeStart, defStart: -1 }); p.p++; return out; } depth -= 2; }
         if (p.at('...')) {
           // `int... Is`: a non-type parameter pack (of a plain type: its declarator is not read)
           if (depth !== 0 || pack) throw new Unsupported('variadic template (non-type parameter pack)');
@@ -186,7 +187,6 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
   } finally { p.tscope = saved; }
   return { scope, args };
 }
-
 
 /** A type with a part we could not read (a dependent name or decltype: `error` with `dep`), other than a placeholder. */
 function unknownPart(t: CType): boolean {
@@ -637,7 +637,6 @@ export class Templates {
     if (this.u.dependentDecltypes === dep0) this.aliases.set(key, ty);
     return ty;
   }
-  private aliases = new Map<string, CType>();
   /**
    * The value of the variable template `di<args>` (`template <class T, class U> inline constexpr bool
    * is_same_v = ...;`, with its partial and explicit specialisations), as a constant: device code reads
@@ -647,6 +646,7 @@ export class Templates {
     const { b, key } = this.bind(di, given, p0);
     const name = this.u.index.decls[di]!.name;
     let got = this.variables.get(key);
+    if (!got && !dependentArgs(b.args)) this.varInsts.push({ di, args: b.args, pos });   // for the device ones cicc emits (vartmpl-insts.ts)
     if (!got) {
       // a variable declared without an initializer (libcu++'s `extern T&& (*declval)() noexcept`, `extern
       // __apply_cvref_c __apply_cvref<const _Tp>`): only its type matters (it is named in unevaluated operands),
@@ -690,8 +690,8 @@ export class Templates {
     if (got.v === null) return mk(got.ty, pos, false, { k: 'temp', init: { k: 'zero', ty: got.ty } });
     return typeof got.v === 'bigint' ? mk(got.ty, pos, false, { k: 'int', v: got.v }) : mk(got.ty, pos, false, { k: 'fp', v: got.v });
   }
-  private variables = new Map<string, { ty: CType; v: bigint | number | null }>();
-  private typeOnlyVars = new Map<string, VarSym | null>();
+  private variables = new Map<string, { ty: CType; v: bigint | number | null }>(); readonly varInsts: { di: number; args: TArg[]; pos: number }[] = [];
+  private typeOnlyVars = new Map<string, VarSym | null>(); private aliases = new Map<string, CType>();
   /** instantiateVariable() of a variable template declared without an initializer: an lvalue of its type, never emitted. */
   private typeOnlyVariable(di: number, b: { scope: Map<string, Sym>; args: TArg[] }, key: string, name: string, pos: number): Expr | null {
     let v = this.typeOnlyVars.get(key);

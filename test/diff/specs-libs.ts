@@ -1,5 +1,6 @@
 // Differential specs for the cuda::std, CUB and cooperative_groups/scan.h programs (test/kernels/cuda_std_*.cu,
-// cuda_cub_*.cu, cuda_coop_scan_*.cu). Inputs follow each program's host main().
+// cuda_cub_*.cu, cuda_coop_scan_*.cu), and cxx2_aggregate_bases (the aggregate shape of libcu++'s closures).
+// Inputs follow each program's host main().
 
 import { type KernelSpec, buf, gen } from './spec';
 
@@ -47,5 +48,20 @@ export const SPECS_LIBS: KernelSpec[] = [
     name: 'cuda_std_functional',
     buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 12 }, dfout: { type: 'f32', n: 128 } },
     launches: [{ kernel: '_Z17functional_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],
+  },
+  {
+    name: 'cuda_std_crtp_closure',
+    buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 4 } },
+    launches: [{ kernel: '_Z14closure_kernelPKiPi', grid: 2, block: 64, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cxx2_aggregate_bases',
+    buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 6 }, dfout: { type: 'f32', n: 128 } },
+    launches: [{ kernel: '_Z11aggr_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],
+  },
+  {
+    name: 'cuda_std_ranges_empty',
+    buffers: { din: { type: 'i32', n: 64, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 64 * 2 } },
+    launches: [{ kernel: '_Z12empty_kernelPKiPi', grid: 2, block: 32, args: [buf('din'), buf('dout')] }],
   },
 ];

@@ -19,12 +19,19 @@ const ALIASING = new Set(['ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast', 'g
 /** Most instructions followed per phi: beyond, the copy is kept. */
 const BUDGET = 64;
 
+/** `p + off` in bytes, written as one add.s64 (a pointer stepped by strength reduction, passes/lsr.ts). */
+function pointerStep(pat: Patterns, v: Inst): boolean {
+  return v.op === 'gep' && v.ops.length === 2 && v.srcTy === T.i8 && v.ops[1]!.ty === T.i64 && !(v.ops[1]!.kind === 'int' && v.ops[1].value === 0n)
+    && !pat.foldedGep.has(v) && !pat.dynGroup.has(v) && !pat.isDirectParamPtr(v);
+}
+
 /**
  * Can `v`, the input of `phi` (in `header`) on the back edge from `latch`, be written into the phi's register?
  * `pos` gives an instruction's index in its block (computed once per function by the caller).
  */
 export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: Inst, v: Inst, header: Block, latch: Block): boolean {
-  if (!isScalar(phi.ty) || !TYPES.has(phi.ty) || !ONE_INSTRUCTION.has(v.op) || v.parent !== latch) return false;
+  if (!isScalar(phi.ty) || !(TYPES.has(phi.ty) || phi.ty.k === 'ptr') || v.parent !== latch) return false;
+  if (!ONE_INSTRUCTION.has(v.op) && !pointerStep(pat, v)) return false;
   if (pat.halves.has(v) || pat.inHalves.has(v) || pat.contracted.has(v)) return false;
   const at = pos.get(v)!;
   const cfg = pat.cfg();

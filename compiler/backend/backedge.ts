@@ -38,7 +38,7 @@ export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: 
   let budget = BUDGET;
   const deferred = (u: Inst): boolean => ALIASING.has(u.op) || pat.contracted.has(u) || pat.wideIdx.has(u) || pat.foldedGep.has(u)
     || pat.peeledAdd.has(u) || pat.dynGroup.has(u) || pat.foldedLoad.has(u) || pat.foldedTrunc.has(u) || pat.foldedCmp.has(u)
-    || pat.extLoad.has(u) || pat.truncExt.has(u);
+    || pat.extLoad.has(u) || pat.truncExt.has(u) || pat.foldedExt.has(u);
   // every instruction reading `x` (the phi, or something folded that reads it) is written before `v`
   const readsBefore = (x: Value): boolean => {
     for (const u of pat.users.get(x) ?? []) {

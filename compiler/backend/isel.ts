@@ -359,6 +359,8 @@ class FnEmitter extends FnWriter {
       }
       if (this.pat.unusedAdd.has(i)) return;
       const mad = this.pat.madOf.get(i);
+      const wm = this.pat.wideMul.get(i);
+      if (wm) { this.ins(`mul.wide.${wm.sgn}32`, d, this.src(wm.a), this.src(wm.b)); return; }
       if (mad) { this.ins(`mad.lo.s${w}`, d, this.src(mad.mul.ops[0]!), this.src(mad.mul.ops[1]!), this.src(mad.other)); return; }
       switch (i.op) {
         case 'add': this.ins(`add.s${w}`, d, this.src(a), this.src(b)); return;
@@ -539,7 +541,7 @@ class FnEmitter extends FnWriter {
   // ------------------------------------------------------------------ casts
 
   private emitCast(i: Inst): void {
-    if (this.pat.wideIdx.has(i) || this.pat.foldedTrunc.has(i)) return;
+    if (this.pat.wideIdx.has(i) || this.pat.foldedTrunc.has(i) || this.pat.foldedExt.has(i)) return;
     const te = this.pat.truncExt.get(i);
     if (te) {
       // sign/zero-extend the low 8/16 bits of a register of the result's width (cvt.s32.s16 %r, %r)

@@ -12,7 +12,7 @@ import type { Patterns } from './patterns';
 import { isScalar } from './types';
 
 /** Ops written as one PTX instruction that may read and write the same register. */
-const ONE_INSTRUCTION = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'fadd', 'fsub', 'fmul']);
+const ONE_INSTRUCTION = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'fadd', 'fsub', 'fmul', 'select']);
 const TYPES = new Set<Type>([T.i32, T.i64, T.f32, T.f64]);
 /** Casts and geps that may name their source's register rather than compute their own. */
 const ALIASING = new Set(['ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast', 'gep', 'extractvalue', 'insertvalue']);

@@ -98,7 +98,8 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   // (the trip-count arithmetic of an inner loop is invariant in the outer loop: LICM takes it out)
   if (opts.optLevel >= 3 && runtimeUnroll(f)) { scalarCleanup(f, opts); if (licm(f)) scalarCleanup(f, opts); }
   // addresses stepped as pointers in innermost loops (after unrolling, which multiplies them)
-  if (opts.optLevel >= 2 && strengthReduce(f)) { cse(f); dce(f); }
+  // (the pointers' start and step in an inner loop's preheader are often invariant in the outer loop: LICM)
+  if (opts.optLevel >= 2 && strengthReduce(f)) { cse(f); dce(f); licm(f); }
   if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
   if (opts.optLevel >= 2 && separateConstOffsets(f)) { cse(f); dce(f); }
 }

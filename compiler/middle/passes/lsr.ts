@@ -157,12 +157,7 @@ function groupsOf(loop: Loop, ivs: Map<Inst, Counter>, order: Block[]): Group[] 
 class PreheaderCode {
   private readonly wide = new Map<Value, Value>();
   constructor(private readonly pre: Block) {}
-  private add(op: Inst['op'], ty: Inst['ty'], ops: Value[]): Inst {
-    const t = this.pre.insts[this.pre.insts.length - 1]!;
-    const i: Inst = { kind: 'inst', op, ty, ops, targets: [], parent: this.pre, name: '', loc: t.loc };
-    this.pre.insts.splice(this.pre.insts.length - 1, 0, i);
-    return i;
-  }
+  private add(op: Inst['op'], ty: Inst['ty'], ops: Value[]): Inst { return addBefore(this.pre, op, ty, ops); }
   /** v as a 64-bit value (sign-extended). */
   i64(v: Value): Value {
     if (v.kind === 'int') return cInt(T.i64, v.value);
@@ -244,6 +239,7 @@ function reduceLoop(f: Func, cfg: CFG, loop: Loop): boolean {
   return true;
 }
 
+/** A new instruction before b's terminator. */
 function addBefore(b: Block, op: Inst['op'], ty: Inst['ty'], ops: Value[]): Inst {
   const t = b.insts[b.insts.length - 1]!;
   const i: Inst = { kind: 'inst', op, ty, ops, targets: [], parent: b, name: '', loc: t.loc };

@@ -18,6 +18,15 @@ __global__ void nested(int n, int m, const float *__restrict__ a, float *out) {
     for (int j = 0; j < m; j++) s += a[i * m + j];
   out[threadIdx.x] = s;
 }
+__global__ void argmin(int n, const float *__restrict__ a, int *out) {
+  float best = 3.0e38f;
+  int at = 0;
+  for (int j = 0; j < n; j++) { float v = a[j] * a[j]; if (v < best) { best = v; at = j; } }
+  out[threadIdx.x] = at;
+}
+__global__ void tree(unsigned *x) {
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { if (threadIdx.x < s) x[threadIdx.x] += x[threadIdx.x + s]; __syncthreads(); }
+}
 __global__ void countdown(unsigned n, int *out) {
   int s = 0;
   while (n != 0) { s += n * n; n--; }
@@ -57,7 +66,7 @@ const skip = skipReason('nvcc');
 
 describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc emits them ${skip ?? ''}`, () => {
   const { r, refPtx } = skip === undefined ? compileWithReference('loop-rotate', SRC) : { r: null, refPtx: '' };
-  const cases: [string, string][] = [['dot', '_Z3dotiPKfS0_Pf'], ['nested', '_Z6nestediiPKfPf'], ['countdown', '_Z9countdownjPi']];
+  const cases: [string, string][] = [['dot', '_Z3dotiPKfS0_Pf'], ['nested', '_Z6nestediiPKfPf'], ['countdown', '_Z9countdownjPi'], ['tree (s >>= 1)', '_Z4treePj']];
   for (const [what, name] of cases) {
     it(`${what}: every loop ends in a conditional branch back, as cicc's`, () => {
       expect(r!.ok, r!.diagnostics.join('\n')).toBe(true);
@@ -68,6 +77,15 @@ describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc 
       }
     });
   }
+  it('argmin: the running minimum and its index are selected into their own registers (a branch back per loop, as cicc)', () => {
+    const [cicc, ours] = [refPtx, r!.ptx].map(p => backBranches(kernel(p, '_Z6argminiPKfPi')));
+    expect(cicc!.length).toBeGreaterThan(0);
+    expect(ours!.length).toBe(cicc!.length);
+    for (const b of ours!) {
+      expect(b.conditional).toBe(true);
+      expect(b.body.filter(l => l.startsWith('selp.')).length).toBeGreaterThan(0);
+    }
+  });
   it('dot: the accumulator is computed into its own register (no copy in its loops)', () => {
     const back = backBranches(kernel(r!.ptx, '_Z3dotiPKfS0_Pf'));
     expect(back.length).toBeGreaterThan(0);

@@ -6,6 +6,7 @@
 import { describe, it, expect } from 'vitest';
 import { skipReason } from './helpers/tools';
 import { compileWithReference } from './helpers/snippet';
+import { kernelLines as kernel, loopCounts } from './helpers/ptx';
 
 const SRC = `
 __global__ void dot(int n, const float *__restrict__ a, const float *__restrict__ b, float *out) {
@@ -26,25 +27,6 @@ __global__ void barrier(int n, const float *__restrict__ a, float *out) {
   out[threadIdx.x] = s;
 }
 `;
-
-function kernel(ptx: string, name: string): string[] {
-  const at = ptx.indexOf(`.entry ${name}(`);
-  expect(at, `kernel ${name}`).toBeGreaterThanOrEqual(0);
-  return ptx.slice(at, ptx.indexOf('\n}', at)).split('\n').map(l => l.trim());
-}
-
-/** Per loop (a conditional branch to a label above it), how many lines of its body match `re`, in text order. */
-function loopCounts(lines: string[], re: RegExp): number[] {
-  const labels = new Map<string, number>();
-  const out: number[] = [];
-  lines.forEach((l, k) => {
-    const m = /^(\$L__BB\d+_\d+):$/.exec(l);
-    if (m) { labels.set(m[1]!, k); return; }
-    const b = /^@%p\d+\s+bra\s+(\$L__BB\d+_\d+);$/.exec(l);
-    if (b && labels.has(b[1]!)) out.push(lines.slice(labels.get(b[1]!)!, k).filter(x => re.test(x)).length);
-  });
-  return out;
-}
 
 const skip = skipReason('nvcc');
 

@@ -8,30 +8,43 @@
 import type { Block, Inst, Type, Value } from '../middle/ir';
 import { T } from '../middle/ir';
 import { dominates } from '../middle/analysis/dominance';
+import { succsOf } from '../middle/analysis/cfg';
+import type { Loop } from '../middle/analysis/loops';
 import type { Patterns } from './patterns';
 import { isScalar } from './types';
 
 /** Ops written as one PTX instruction that may read and write the same register. */
-const ONE_INSTRUCTION = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'fadd', 'fsub', 'fmul']);
+const ONE_INSTRUCTION = new Set(['add', 'sub', 'mul', 'and', 'or', 'xor', 'fadd', 'fsub', 'fmul', 'select', 'shl', 'lshr', 'ashr']);
 const TYPES = new Set<Type>([T.i32, T.i64, T.f32, T.f64]);
 /** Casts and geps that may name their source's register rather than compute their own. */
 const ALIASING = new Set(['ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast', 'gep', 'extractvalue', 'insertvalue']);
 /** Most instructions followed per phi: beyond, the copy is kept. */
 const BUDGET = 64;
 
+/** `p + off` in bytes, written as one add.s64 (a pointer stepped by strength reduction, passes/lsr.ts). */
+function pointerStep(pat: Patterns, v: Inst): boolean {
+  return v.op === 'gep' && v.ops.length === 2 && v.srcTy === T.i8 && v.ops[1]!.ty === T.i64 && !(v.ops[1]!.kind === 'int' && v.ops[1].value === 0n)
+    && !pat.foldedGep.has(v) && !pat.dynGroup.has(v) && !pat.isDirectParamPtr(v);
+}
+
 /**
  * Can `v`, the input of `phi` (in `header`) on the back edge from `latch`, be written into the phi's register?
- * `pos` gives an instruction's index in its block (computed once per function by the caller).
+ * `pos` gives an instruction's index in its block (computed once per function by the caller); `loop`, the
+ * natural loop of `header`, when it has one latch.
  */
-export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: Inst, v: Inst, header: Block, latch: Block): boolean {
-  if (!isScalar(phi.ty) || !TYPES.has(phi.ty) || !ONE_INSTRUCTION.has(v.op) || v.parent !== latch) return false;
+export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: Inst, v: Inst, header: Block, latch: Block, loop: Loop | undefined): boolean {
+  if (!isScalar(phi.ty) || !(TYPES.has(phi.ty) || phi.ty.k === 'ptr') || v.parent !== latch) return false;
+  if (!ONE_INSTRUCTION.has(v.op) && !pointerStep(pat, v)) return false;
   if (pat.halves.has(v) || pat.inHalves.has(v) || pat.contracted.has(v)) return false;
   const at = pos.get(v)!;
+  // a block of the loop runs before the latch in each iteration when the latch leaves the loop or goes
+  // back to the header only (a read on a conditional path, `if (t < s) x[t] += x[t + s]`)
+  const body = loop && loop.latch === latch && succsOf(latch).every(s => s === header || !loop.blocks.has(s)) ? loop.blocks : null;
   const cfg = pat.cfg();
   let budget = BUDGET;
   const deferred = (u: Inst): boolean => ALIASING.has(u.op) || pat.contracted.has(u) || pat.wideIdx.has(u) || pat.foldedGep.has(u)
     || pat.peeledAdd.has(u) || pat.dynGroup.has(u) || pat.foldedLoad.has(u) || pat.foldedTrunc.has(u) || pat.foldedCmp.has(u)
-    || pat.extLoad.has(u) || pat.truncExt.has(u);
+    || pat.extLoad.has(u) || pat.truncExt.has(u) || pat.foldedExt.has(u);
   // every instruction reading `x` (the phi, or something folded that reads it) is written before `v`
   const readsBefore = (x: Value): boolean => {
     for (const u of pat.users.get(x) ?? []) {
@@ -42,7 +55,7 @@ export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: 
       if (u.op === 'phi' || pat.halves.has(u) || pat.inHalves.has(u)) return false;
       const b = u.parent!;
       if (b === latch) { if (pos.get(u)! >= at) return false; }
-      else if (!(dominates(cfg, header, b) && dominates(cfg, b, latch))) return false;
+      else if (!(dominates(cfg, header, b) && dominates(cfg, b, latch)) && !(body !== null && body.has(b))) return false;
       if (deferred(u) && !readsBefore(u)) return false;
     }
     return true;

@@ -292,9 +292,9 @@ class FnEmitter extends FnWriter {
   }
 
   /** base + Σ scaled dynamic terms, in a register (scaled terms reused within the block). */
-  private gepDynamic(base: Value, dyn: DynTerm[]): string {
+  private gepDynamic(base: Value, dyn: DynTerm[], into?: string): string {
     let acc = this.scalar(base);
-    for (const d of dyn) {
+    for (const [k, d] of dyn.entries()) {
       const r = this.scalar(d.src);
       const c = classOfReg(r) ?? regClassOf(d.src.ty);
       const memo = `${r}|${d.scale}|${d.sgn}`;
@@ -309,7 +309,7 @@ class FnEmitter extends FnWriter {
         }
         this.scaled.set(memo, t);
       }
-      const sum = this.fresh('rd');
+      const sum = into !== undefined && k === dyn.length - 1 ? into : this.fresh('rd');
       this.ins('add.s64', sum, acc, t);
       acc = sum;
     }
@@ -327,8 +327,11 @@ class FnEmitter extends FnWriter {
       if (group.reg === null) group.reg = this.gepDynamic(parts.base, parts.dyn);
       return;
     }
-    const acc = this.gepDynamic(parts.base, parts.dyn);
-    if (parts.off === 0 && parts.dyn.length > 0 && !this.vals.has(i)) { this.vals.set(i, [acc]); return; }
+    // a register chosen before (a back-edge input written into its phi's register) takes the last sum
+    const into = parts.off === 0 && parts.dyn.length > 0 && this.vals.has(i) ? this.reg(i) : undefined;
+    const acc = this.gepDynamic(parts.base, parts.dyn, into);
+    if (into !== undefined) return;
+    if (parts.off === 0 && parts.dyn.length > 0) { this.vals.set(i, [acc]); return; }
     const d = this.reg(i);
     if (parts.off !== 0) this.ins('add.s64', d, acc, String(parts.off));
     else this.mov(d, acc);
@@ -356,6 +359,8 @@ class FnEmitter extends FnWriter {
       }
       if (this.pat.unusedAdd.has(i)) return;
       const mad = this.pat.madOf.get(i);
+      const wm = this.pat.wideMul.get(i);
+      if (wm) { this.ins(`mul.wide.${wm.sgn}32`, d, this.src(wm.a), this.src(wm.b)); return; }
       if (mad) { this.ins(`mad.lo.s${w}`, d, this.src(mad.mul.ops[0]!), this.src(mad.mul.ops[1]!), this.src(mad.other)); return; }
       switch (i.op) {
         case 'add': this.ins(`add.s${w}`, d, this.src(a), this.src(b)); return;
@@ -536,7 +541,7 @@ class FnEmitter extends FnWriter {
   // ------------------------------------------------------------------ casts
 
   private emitCast(i: Inst): void {
-    if (this.pat.wideIdx.has(i) || this.pat.foldedTrunc.has(i)) return;
+    if (this.pat.wideIdx.has(i) || this.pat.foldedTrunc.has(i) || this.pat.foldedExt.has(i)) return;
     const te = this.pat.truncExt.get(i);
     if (te) {
       // sign/zero-extend the low 8/16 bits of a register of the result's width (cvt.s32.s16 %r, %r)

@@ -22,6 +22,10 @@ export class Patterns {
   readonly byvalCopy = new Map<Arg, number>();
   readonly fmaOf = new Map<Inst, { mul: Inst; other: Value; negOther: boolean }>();
   readonly contracted = new Set<Inst>();
+  /** mul i64 of two values extended from i32 the same way (or one and a constant) → mul.wide.{s,u}32. */
+  readonly wideMul = new Map<Inst, { a: Value; b: Value; sgn: 's' | 'u' }>();
+  /** Extensions read only by wide multiplies: not emitted. */
+  readonly foldedExt = new Set<Inst>();
   /** add(mul(a, b), c) on integers → mad.lo (the mul is in `contracted`). */
   readonly madOf = new Map<Inst, { mul: Inst; other: Value }>();
   /** i32 → i64 sext/zext used only as gep indices: folded into mul.wide.{s,u}32, not emitted. */
@@ -78,6 +82,7 @@ export class Patterns {
       if (this.onlyConstLoads(a)) this.byvalDirect.add(a);
       else this.byvalCopy.set(a, this.depotAlloc(Math.max(1, sizeOf(a.byval)), Math.max(a.align ?? 1, alignOf(a.byval))));
     }
+    this.findWideMuls();
     this.findMads();
     this.findWideIndices();
     this.findExtLoads();
@@ -117,13 +122,37 @@ export class Patterns {
     }
   }
 
+  /** (i64) ext(a) * ext(b) with a, b of 32 bits: cicc's mul.wide from the narrow registers (no cvt). */
+  findWideMuls(): void {
+    const narrow = (v: Value, op: string): Value | null => {
+      if (v.kind === 'inst' && v.op === op && v.ops[0]!.ty === T.i32) return v.ops[0]!;
+      if (v.kind !== 'int') return null;
+      const ok = op === 'sext' ? v.value === BigInt.asIntN(32, v.value) : v.value >= 0n && v.value === BigInt.asUintN(32, v.value);
+      return ok ? { kind: 'int', ty: T.i32, value: BigInt.asIntN(32, v.value) } : null;
+    };
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if (i.op !== 'mul' || i.ty !== T.i64) continue;
+      for (const op of ['sext', 'zext'] as const) {
+        const x = narrow(i.ops[0]!, op), y = narrow(i.ops[1]!, op);
+        if (!x || !y || (x.kind === 'int' && y.kind === 'int')) continue;
+        this.wideMul.set(i, x.kind === 'int' ? { a: y, b: x, sgn: op === 'sext' ? 's' : 'u' } : { a: x, b: y, sgn: op === 'sext' ? 's' : 'u' });
+        break;
+      }
+    }
+    for (const b of this.f.blocks) for (const i of b.insts) {
+      if ((i.op !== 'sext' && i.op !== 'zext') || i.ty !== T.i64 || i.ops[0]!.ty !== T.i32) continue;
+      const us = this.users.get(i) ?? [];
+      if (us.length > 0 && us.every(u => this.wideMul.has(u))) this.foldedExt.add(i);
+    }
+  }
+
   /** Integer mul feeding a single add in the same block → mad.lo (cicc's pattern at -O3). */
   findMads(): void {
     for (const b of this.f.blocks) for (const i of b.insts) {
       if (i.op !== 'add' || i.ty.k !== 'int' || (i.ty.bits !== 16 && i.ty.bits !== 32 && i.ty.bits !== 64)) continue;
       for (let k = 0; k < 2; k++) {
         const m = i.ops[k]!;
-        if (m.kind !== 'inst' || m.op !== 'mul' || m.parent !== b || this.contracted.has(m) || m.ty !== i.ty) continue;
+        if (m.kind !== 'inst' || m.op !== 'mul' || m.parent !== b || this.contracted.has(m) || m.ty !== i.ty || this.wideMul.has(m)) continue;
         if ((this.users.get(m) ?? []).length !== 1) continue;
         this.contracted.add(m);
         this.madOf.set(i, { mul: m, other: i.ops[1 - k]! });

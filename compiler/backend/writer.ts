@@ -4,6 +4,7 @@ import { mutateIns, mutateRaw } from './mutations';
 import type { Func, Block, Inst, Value, Const, Type, Arg } from '../middle/ir';
 import { T, AS, isInt, typeStr } from '../middle/ir';
 import { dominates } from '../middle/analysis/dominance';
+import { loopsOf, type Loop } from '../middle/analysis/loops';
 import type { CompileOptions } from '../options';
 import { Unsupported } from '../diagnostics';
 import { Registers, classOfReg } from './registers';
@@ -91,6 +92,11 @@ export abstract class FnWriter implements Emitter {
       if (!pos) { pos = new Map(); for (const b of this.f.blocks) b.insts.forEach((i, k) => pos!.set(i, k)); }
       return pos;
     };
+    let byHeader: Map<Block, Loop> | null = null;
+    const loops = (): Map<Block, Loop> => {
+      if (!byHeader) byHeader = new Map(loopsOf(this.pat.cfg()).map(l => [l.header, l]));
+      return byHeader;
+    };
     for (const b of this.f.blocks) for (const p of b.insts) {
       if (p.op !== 'phi') break;
       if (!isScalar(p.ty)) continue;
@@ -99,7 +105,7 @@ export abstract class FnWriter implements Emitter {
         if (v.kind !== 'inst' || v.op === 'phi' || v.parent !== from || v.ty !== p.ty || this.vals.has(v)) return;
         // a back edge: only when the phi's value is dead once the input is written (backedge.ts); the
         // input's other users then read the phi's register, which nothing writes before they run
-        if (dominates(this.pat.cfg(), b, from)) { if (!backEdgeCoalescable(this.pat, positions(), p, v, b, from)) return; }
+        if (dominates(this.pat.cfg(), b, from)) { if (!backEdgeCoalescable(this.pat, positions(), p, v, b, from, loops().get(b))) return; }
         else if (this.pat.useCount(v) !== 1) return;
         this.vals.set(v, this.regsOf(p));
       });

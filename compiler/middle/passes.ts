@@ -9,6 +9,7 @@ import { licm } from './passes/licm';
 import { unrollLoops } from './passes/unroll';
 import { rotateLoops } from './passes/rotate';
 import { runtimeUnroll } from './passes/runtime-unroll';
+import { strengthReduce } from './passes/lsr';
 import { formSelects } from './passes/select';
 import { promoteArgs } from './passes/argpromote';
 import { separateConstOffsets } from './passes/constoffset';
@@ -96,6 +97,9 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   // innermost loops with a run-time trip count, by 4 with a remainder loop (cicc at -O3)
   // (the trip-count arithmetic of an inner loop is invariant in the outer loop: LICM takes it out)
   if (opts.optLevel >= 3 && runtimeUnroll(f)) { scalarCleanup(f, opts); if (licm(f)) scalarCleanup(f, opts); }
+  // addresses stepped as pointers in innermost loops (after unrolling, which multiplies them)
+  // (the pointers' start and step in an inner loop's preheader are often invariant in the outer loop: LICM)
+  if (opts.optLevel >= 2 && strengthReduce(f)) { cse(f); dce(f); licm(f); }
   if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
   if (opts.optLevel >= 2 && separateConstOffsets(f)) { cse(f); dce(f); }
 }

@@ -36,3 +36,26 @@ export function ptxFuncs(ptx: string): string[] {
   for (const m of ptx.matchAll(/^\s*(?:\.visible\s+|\.weak\s+)?\.func\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/gm)) out.add(m[1]!);
   return [...out].filter(n => n !== 'vprintf' && n !== '__assertfail').sort();
 }
+
+/** The lines of one kernel's PTX body, trimmed (throws when the module has no such kernel). */
+export function kernelLines(ptx: string, name: string): string[] {
+  const at = ptx.indexOf(`.entry ${name}(`);
+  if (at < 0) throw new Error(`no kernel ${name} in the PTX`);
+  return ptx.slice(at, ptx.indexOf('\n}', at)).split('\n').map(l => l.trim());
+}
+
+/** Per loop (a conditional branch to a label above it), the lines from the label to the branch, in text order. */
+export function loopBodies(lines: string[]): string[][] {
+  const labels = new Map<string, number>();
+  const out: string[][] = [];
+  lines.forEach((l, k) => {
+    const m = /^(\$L__BB\d+_\d+):$/.exec(l);
+    if (m) { labels.set(m[1]!, k); return; }
+    const b = /^@%p\d+\s+bra\s+(\$L__BB\d+_\d+);$/.exec(l);
+    if (b && labels.has(b[1]!)) out.push(lines.slice(labels.get(b[1]!)!, k));
+  });
+  return out;
+}
+
+/** Per loop, how many of its lines match `re`. */
+export const loopCounts = (lines: string[], re: RegExp): number[] => loopBodies(lines).map(body => body.filter(x => re.test(x)).length);

@@ -197,7 +197,9 @@ export function instCombine(f: Func): boolean {
     const bits = i.ty.bits;
     const [x, c] = i.ops as [Value, Value];
     if (!isIntConst(c)) continue;
-    if (i.op === 'sub') { i.op = 'add'; i.ops[1] = cInt(i.ty, -c.value); i.nsw = i.nuw = undefined; changed = true; continue; }
+    // x -nsw C is x +nsw -C unless C is the type's minimum, whose negation wraps (LLVM keeps nsw so too):
+    // a counter counting down still distributes a sign extension (strength reduction reads it)
+    if (i.op === 'sub') { const keep = i.nsw && c.value !== -(1n << BigInt(bits - 1)); i.op = 'add'; i.ops[1] = cInt(i.ty, -c.value); i.nsw = keep || undefined; i.nuw = undefined; changed = true; continue; }
     if (x.kind === 'inst' && (x.op === 'add' || x.op === 'sub') && x.ty === i.ty && isIntConst(x.ops[1]!) && x.ops[0] !== i) {
       const c1 = (x.ops[1] as Const & { kind: 'int' }).value;
       const sum = x.op === 'add' ? c1 + c.value : c.value - c1;

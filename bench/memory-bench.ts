@@ -85,11 +85,12 @@ async function main(): Promise<number> {
   const wallS = (performance.now() - t0) / 1000;
   const peak = Math.max(vm(pid, 'VmHWM'), sampledPeak);
   const end = vm(pid, 'VmRSS');
-  const stats = JSON.parse(ptxdCli(sb, ['stats', '--json']).stdout) as { counters: { compileMs: number; misses: number }; daemon: { scheduler: { memory?: { held: Record<string, { entries: number; bytes: number }>; dropped: number } } } };
+  const stats = JSON.parse(ptxdCli(sb, ['stats', '--json']).stdout) as { counters: { compileMs: number; misses: number }; daemon: { scheduler: { memory?: { held: Record<string, { entries: number; bytes: number }>; dropped: number } } } | null };
   ptxdCli(sb, ['daemon', 'stop']);
   fs.rmSync(dir, { recursive: true, force: true });
   const mib = (b: number) => +(b / 1048576).toFixed(1);
-  const mem = stats.daemon.scheduler.memory;
+  // null when the daemon did not answer (it is gone): the samples above still hold its peak
+  const mem = stats.daemon?.scheduler.memory;
   console.log([
     `memory-bench: ${done} distinct units on ${corpus ? `${live.filter(x => x).length} real corpus units` : `${bases.length} generated units (header sets)`} through one daemon of 2 workers, budget ${mib(budget)} MiB${memory ? ` (PTXD_MEMORY=${memory})` : ' (default)'}`,
     '',

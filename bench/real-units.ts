@@ -88,7 +88,7 @@ export function candidateOrder(units: readonly CorpusUnit[], seed: number): Corp
 }
 
 /** The unit's nvcc flags with relative include paths made absolute (the capture runs outside the repository). */
-function absoluteFlags(u: CorpusUnit): string[] {
+export function absoluteFlags(u: CorpusUnit): string[] {
   const root = repoDir(u.repo);
   const out: string[] = [];
   for (let i = 0; i < u.flags.length; i++) {

@@ -9,6 +9,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
@@ -27,8 +28,9 @@ const skip = skipReason('nvcc', 'ptxas');
 const outputs = (r: CompileResult) => ({ ok: r.ok, ptx: r.ptx, stub: r.stub, diagnostics: r.diagnostics, unsupported: r.unsupported });
 
 const ARCHS = [75, 90] as const;
-// -rdc=true alone also takes the path that puts new kernel texts into the last assembly (-lineinfo does not: its
-// `.file` table is numbered over the whole text); -lineinfo alone (PTXD_LONG=1) adds little to both together.
+// Both modes take the path that puts new kernel texts into the last assembly (with -lineinfo, only the new texts'
+// `.loc` files and names are numbered while the order of first appearance holds: the last test);
+// -lineinfo alone (PTXD_LONG=1) adds little to both together.
 const MODES: [string, string[]][] = [
   ['-rdc=true', ['-rdc=true']],
   ['-lineinfo -rdc=true', ['-lineinfo', '-rdc=true']],
@@ -125,6 +127,51 @@ describe.skipIf(skip !== undefined)(`incremental compilation with -lineinfo, -rd
       expect(r.functions, flags.join(' ')).toBeUndefined();
       expect(r.incremental?.fallback, flags.join(' ')).toMatch(why);
       expect(outputs(r), flags.join(' ')).toEqual(want);
+    }
+  });
+});
+
+describe.skipIf(skip !== undefined)(`-lineinfo: the last assembly's .loc numbering ${skip ?? ''}`, () => {
+  const lib = libdeviceBytes();
+  it('-lineinfo body edits that change which inlined function a kernel names first: renumbered in the last assembly, identical to clean', () => {
+    // kA calls f1 in every step, so what IR generation records stays; whether f1's inlined code survives the
+    // optimiser decides whether kA's `.loc` lines name f1, ahead of the f2 that kB names
+    const unit = (cond: string) => `static __device__ __forceinline__ float f1(float x) { return x * 3.5f + 1.0f; }
+static __device__ __forceinline__ float f2(float x) { return x * 5.5f - 2.0f; }
+__global__ void kA(float* o, int c) {
+  int t = threadIdx.x;
+  float x = o[t];
+  if (${cond}) x = f1(x);
+  o[t] = x;
+}
+__global__ void kB(float* o) { o[threadIdx.x] = f2(o[threadIdx.x]); }
+__global__ void kC(float* o) { o[threadIdx.x] += 2.0f; }
+`;
+    const steps: [string, string][] = [
+      ['kA names no inlined function', 'c != c'],
+      ['kA names f1: numbered before f2', 'c > 1'],
+      ['kA names f1, another condition', 'c > 2'],
+      ['kA names no inlined function again', 't != t'],
+    ];
+    const names = (ptx: string) => ptx.match(/function_name \$L__info_string\d+/g) ?? [];
+    for (const [flags, arch] of [[['-lineinfo'], 90], [['-lineinfo', '-rdc=true'], 75]] as const) {
+      const units = steps.map(([, cond]) => prepareSourceFor(unit(cond), `modes-lines${flags.join('')}`, [...flags], [arch])[0]!);
+      const want = units.map(x => outputs(compileUnit(x.src, x.opts, { libdevice: lib })));
+      // the steps renumber kB's inlined function (otherwise this tests nothing new)
+      expect(names(want[0]!.ptx), flags.join(' ')).toContain('function_name $L__info_string0');
+      expect(names(want[0]!.ptx), flags.join(' ')).not.toContain('function_name $L__info_string1');
+      expect(names(want[1]!.ptx), flags.join(' ')).toContain('function_name $L__info_string1');
+      const store = new MemoryPieceStore();
+      const prelude = new PreludeCache();
+      compileUnit(units[0]!.src, units[0]!.opts, { libdevice: lib, prelude, pieces: store });   // the first compile of the file
+      compileUnit(units[0]!.src, units[0]!.opts, { libdevice: lib, prelude, pieces: store });
+      units.forEach((x, i) => {
+        const at = `${flags.join(' ')}: ${steps[i]![0]}`;
+        const r = compileUnit(x.src, x.opts, { libdevice: lib, prelude, pieces: store });
+        expect(outputs(r), at).toEqual(want[i]);
+        expect(r.functions?.compiled.map(shortName), `${at} (${r.incremental?.fallback})`).toEqual(i === 0 ? [] : ['kA']);
+        expect(r.incremental?.assemblyReused, at).toBe(true);
+      });
     }
   });
 });

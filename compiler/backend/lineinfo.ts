@@ -54,6 +54,78 @@ export class LocTracker {
   }
 }
 
+/** The files and inlined-function names a module's `.loc` lines name, numbered in order of first appearance. */
+export interface LineTables { files: Map<string, number>; names: Map<string, number> }
+
+/**
+ * The placeholders of `text` (one piece, or a whole module) in order of first appearance, each once: files
+ * prefixed by FILE_MARK, names by NAME_MARK. Numbering a module's pieces' lists in order, each key where it is
+ * first met, numbers the module as resolveLineInfo() does (a placeholder never spans two pieces).
+ */
+export function lineInfoKeys(text: string): string[] {
+  const out: string[] = [];
+  if (!text.includes(FILE_MARK)) return out;
+  const seen = new Set<string>();
+  forEachMark(text, (key, isFile) => { const k = (isFile ? FILE_MARK : NAME_MARK) + key; if (!seen.has(k)) { seen.add(k); out.push(k); } });
+  return out;
+}
+
+/** Whether text names a file in a `.loc` line (placeholders resolveLineInfo() numbers). */
+export const namesLineFiles = (text: string): boolean => text.includes(FILE_MARK);
+
+/** The tables numbering these lists of lineInfoKeys(), in order. */
+export function lineTables(keyLists: readonly (readonly string[])[]): LineTables {
+  const t: LineTables = { files: new Map(), names: new Map() };
+  for (const keys of keyLists) for (const k of keys) {
+    const table = k.charAt(0) === FILE_MARK ? t.files : t.names, key = k.slice(1);
+    if (!table.has(key)) table.set(key, table.size);
+  }
+  return t;
+}
+
+/** Whether two tables number the same keys alike. */
+export function sameLineTables(a: LineTables, b: LineTables): boolean {
+  const same = (x: Map<string, number>, y: Map<string, number>): boolean => x.size === y.size && [...x].every(([k, n]) => y.get(k) === n);
+  return same(a.files, b.files) && same(a.names, b.names);
+}
+
+/** Calls f on each placeholder of text (its key, and whether it names a file), in order. */
+function forEachMark(text: string, f: (key: string, isFile: boolean, start: number, end: number) => void): void {
+  let at = 0;
+  for (;;) {
+    const fm = text.indexOf(FILE_MARK, at), n = text.indexOf(NAME_MARK, at);
+    if (fm < 0 && n < 0) break;
+    const isFile = fm >= 0 && (n < 0 || fm < n);
+    const start = isFile ? fm : n;
+    const end = text.indexOf(isFile ? FILE_MARK : NAME_MARK, start + 1);
+    f(text.slice(start + 1, end), isFile, start, end);
+    at = end + 1;
+  }
+}
+
+/** `text` (a piece, or a whole module) with its placeholders replaced by their numbers in `t` (which holds every key of it). */
+export function resolvePlaceholders(text: string, t: LineTables): string {
+  if (!text.includes(FILE_MARK)) return text;
+  let out = '';
+  let at = 0;
+  forEachMark(text, (key, isFile, start, end) => {
+    out += text.slice(at, start);
+    const k = (isFile ? t.files : t.names).get(key)!;
+    out += isFile ? String(k + 1) : `$L__info_string${k}`;
+    at = end + 1;
+  });
+  return out + text.slice(at);
+}
+
+/** What follows the resolved text of a module (see resolveLineInfo()): the `.file` table and `.debug_str` section. */
+export function lineInfoTail(t: LineTables, compDir: string): string {
+  if (t.files.size === 0) return '\n';
+  const fileLines = [...t.files.keys()].map((p, i) => `\t.file\t${i + 1} "${p.startsWith('/') ? p : `${compDir}/${p}`}"`);
+  if (t.names.size === 0) return `\n${fileLines.join('\n')}\n`;
+  const strs = [...t.names.keys()].map((s, i) => `$L__info_string${i}:\n.b8 ${[...Buffer.from(s, 'latin1'), 0].join(',')}`);
+  return `${fileLines.join('\n')}\n\t.section\t.debug_str\n\t{\n${strs.join('\n')}\n\n\t}\n`;
+}
+
 /**
  * Replace the placeholders of a module's text with file numbers and name labels, and add the `.file`
  * table and `.debug_str` section at the end, as cicc lays them out. `compDir` resolves relative file names
@@ -61,29 +133,8 @@ export class LocTracker {
  */
 export function resolveLineInfo(text: string, compDir: string): string {
   if (!text.includes(FILE_MARK)) return text + '\n';
-  const files = new Map<string, number>();
-  const names = new Map<string, number>();
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const f = text.indexOf(FILE_MARK, at), n = text.indexOf(NAME_MARK, at);
-    if (f < 0 && n < 0) break;
-    const isFile = f >= 0 && (n < 0 || f < n);
-    const start = isFile ? f : n;
-    const end = text.indexOf(isFile ? FILE_MARK : NAME_MARK, start + 1);
-    const key = text.slice(start + 1, end);
-    out += text.slice(at, start);
-    const table = isFile ? files : names;
-    let k = table.get(key);
-    if (k === undefined) { k = table.size; table.set(key, k); }
-    out += isFile ? String(k + 1) : `$L__info_string${k}`;
-    at = end + 1;
-  }
-  out += text.slice(at);
-  const fileLines = [...files.keys()].map((p, i) => `\t.file\t${i + 1} "${p.startsWith('/') ? p : `${compDir}/${p}`}"`);
-  if (names.size === 0) return `${out}\n${fileLines.join('\n')}\n`;
-  const strs = [...names.keys()].map((s, i) => `$L__info_string${i}:\n.b8 ${[...Buffer.from(s, 'latin1'), 0].join(',')}`);
-  return `${out}${fileLines.join('\n')}\n\t.section\t.debug_str\n\t{\n${strs.join('\n')}\n\n\t}\n`;
+  const t = lineTables([lineInfoKeys(text)]);
+  return resolvePlaceholders(text, t) + lineInfoTail(t, compDir);
 }
 
 // A `.loc` position in a piece: the file between FILE_MARKs, then its line (both in `.loc` and in `inlined_at`).

@@ -32,11 +32,19 @@ export function nameTable(names: readonly string[]): NameTable {
 /**
  * `t` with only the first `limit` ids left in its slots: the table interning those names alone builds at that size
  * (ids are given in insertion order and probing is linear, so no earlier name's probe path crosses a later one's slot).
+ * Only the later ids' slots are cleared, each found along its probe path: work in proportion to the names dropped,
+ * not to the table (a resume near the end of a long prelude drops few).
  */
 export function trimNameTable(t: NameTable, limit: number): NameTable {
   if (limit >= t.count) return t;
-  const tab = t.tab.slice();
-  for (let p = 0; p < tab.length; p++) if (tab[p]! > limit) tab[p] = 0;
+  const tab = t.tab.slice(), m = tab.length - 1;
+  for (let id = limit; id < t.count; id++) {
+    const h = t.hashes[id]!;
+    // slots on the way may already be cleared (later ids): look for this id itself, which is there
+    let p = (h ^ (h >>> 15)) & m;
+    while (tab[p] !== id + 1) p = (p + 1) & m;
+    tab[p] = 0;
+  }
   return { tab, hashes: t.hashes, count: limit };
 }
 

@@ -12,7 +12,7 @@ import type { LastAssembly, Preamble, RootEntry } from './store';
 export type { Preamble } from './store';
 import { type Block, type Func, type Type, T, AS, newModule, newFunc, newGlobal, funcTy } from '../middle/ir';
 import { linkLibdevice, libdeviceFuncType } from '../middle/libdevice';
-import { resolveLineInfo } from '../backend/lineinfo';
+import { namesLineFiles, lineInfoKeys, lineTables, sameLineTables, resolvePlaceholders, lineInfoTail } from '../backend/lineinfo';
 
 
 const STR_NAME = /\$str(?:\$\d+)?(?![A-Za-z0-9_$])/g;
@@ -29,10 +29,11 @@ function entryShape(e: RootEntry): string {
 }
 
 /** The module from the last assembly when entries differ from its entries only in function texts; undefined otherwise. */
-function reassemble(last: LastAssembly, entries: readonly RootEntry[], libdevice: Uint8Array | undefined): Pick<LastAssembly, 'ptx' | 'shapes' | 'bodies'> | undefined {
+function reassemble(last: LastAssembly, entries: readonly RootEntry[], libdevice: Uint8Array | undefined, compDir: string): Pick<LastAssembly, 'ptx' | 'shapes' | 'bodies' | 'lines'> | undefined {
   if (last.libdevice !== libdevice || last.entries.length !== entries.length) return undefined;
   let bodies: string[] | undefined;
   let shapes = last.shapes;
+  const changed: number[] = [];
   for (let k = 0; k < entries.length; k++) {
     const e = entries[k]!;
     if (e === last.entries[k]) continue;
@@ -50,21 +51,51 @@ function reassemble(last: LastAssembly, entries: readonly RootEntry[], libdevice
       const text = ren(f.text);
       if (text === null) return undefined;
       bodies[b.at] = functionBody(text, b.at);
+      changed.push(b.at);
     }
   }
-  if (!bodies) return { ptx: last.ptx, shapes, bodies: last.bodies };
-  return { ptx: last.head + bodies.join('') + '\n', shapes, bodies };
+  if (!bodies) return { ptx: last.ptx, shapes, bodies: last.bodies, lines: last.lines };
+  if (!last.lines) return { ptx: last.head + bodies.join('') + '\n', shapes, bodies };
+  const lines = relined(last.lines, bodies, changed, compDir);
+  return { ptx: last.head + lines.resolved.join('') + lines.tail, shapes, bodies, lines };
+}
+
+/**
+ * -lineinfo: the bodies numbered after those at `changed` were replaced. Files and names are numbered in order of
+ * first appearance in the module, so the other bodies keep their numbers (and texts) unless the new ones change
+ * that order; then every body is numbered again.
+ */
+function relined(last: NonNullable<LastAssembly['lines']>, bodies: readonly string[], changed: readonly number[], compDir: string): NonNullable<LastAssembly['lines']> {
+  const keys = last.keys.slice();
+  for (const at of changed) keys[at] = lineInfoKeys(bodies[at]!);
+  const tables = lineTables(keys);
+  if (!sameLineTables(tables, last.tables)) return numbered(bodies, keys, compDir);
+  const resolved = last.resolved.slice();
+  for (const at of changed) resolved[at] = resolvePlaceholders(bodies[at]!, tables);
+  return { keys, resolved, tables, tail: last.tail };
+}
+
+/** -lineinfo: every body numbered (what resolveLineInfo() does to the bodies of a module whose head names no file). */
+function numbered(bodies: readonly string[], keys: readonly string[][] | undefined, compDir: string): NonNullable<LastAssembly['lines']> {
+  const ks = keys ? keys.slice() : bodies.map(lineInfoKeys);
+  const tables = lineTables(ks);
+  return { keys: ks, resolved: bodies.map(b => resolvePlaceholders(b, tables)), tables, tail: lineInfoTail(tables, compDir) };
 }
 
 /** The unit's PTX from its preamble and root entries (reused: only new texts put into the last assembly), or why it cannot be assembled. */
-export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice: Uint8Array | undefined, assemblies: WeakMap<Preamble, LastAssembly>): { ptx: string; reused: boolean } | { why: string } {
-  const last = opts.lineInfo ? undefined : assemblies.get(pre);
-  if (last) {
-    const r = reassemble(last, entries, libdevice);
-    if (r) { assemblies.set(pre, { ...last, ...r, entries: entries.slice() }); return { ptx: r.ptx, reused: true }; }
+export function assembleUnit(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice: Uint8Array | undefined, assemblies: WeakMap<Preamble, LastAssembly>): { ptx: string; reused: boolean; defines: (name: string) => boolean } | { why: string } {
+  const last = assemblies.get(pre);
+  if (last && !!last.lines === opts.lineInfo) {
+    const r = reassemble(last, entries, libdevice, opts.compDir ?? '');
+    if (r) {
+      assemblies.set(pre, { ...last, ...r, entries: entries.slice() });
+      return { ptx: r.ptx, reused: true, defines: n => last.bodyOf.has(n) };
+    }
   }
   const ptx = assembleFresh(opts, pre, entries, libdevice, assemblies);
-  return typeof ptx === 'string' ? { ptx, reused: false } : ptx;
+  if (typeof ptx !== 'string') return ptx;
+  const made = assemblies.get(pre)!;
+  return { ptx, reused: false, defines: n => made.bodyOf.has(n) };
 }
 
 function assembleFresh(opts: CompileOptions, pre: Preamble, entries: readonly RootEntry[], libdevice: Uint8Array | undefined, assemblies: WeakMap<Preamble, LastAssembly>): string | { why: string } {
@@ -186,13 +217,15 @@ function assembleFresh(opts: CompileOptions, pre: Preamble, entries: readonly Ro
   let parts: { head: string; bodies: string[] };
   try { parts = moduleParts(opts, funcs, globals); }
   catch (e) { if (e instanceof NoHeader) return { why: 'declaration without prototype' }; throw e; }
-  if (opts.lineInfo) return resolveLineInfo(parts.head + parts.bodies.join(''), opts.compDir ?? '');
-  const ptx = parts.head + parts.bodies.join('') + '\n';
+  // -lineinfo: the head (prototypes, globals) names no file; the bodies are numbered as in resolveLineInfo()
+  if (opts.lineInfo && namesLineFiles(parts.head)) return { why: '-lineinfo: a file named outside the function bodies' };
+  const lines = opts.lineInfo ? numbered(parts.bodies, undefined, opts.compDir ?? '') : undefined;
+  const ptx = lines ? parts.head + lines.resolved.join('') + lines.tail : parts.head + parts.bodies.join('') + '\n';
   const owners = new Map<string, number>();
   for (const e of entries) for (const [name, f] of Object.entries(e.funcs)) if (f.text !== undefined) owners.set(name, (owners.get(name) ?? 0) + 1);
   const bodyOf = new Map<string, { at: number; owners: number }>();
   funcs.filter(f => f.piece !== undefined).forEach((f, at) => bodyOf.set(f.name, { at, owners: owners.get(f.name) ?? 0 }));
-  assemblies.set(pre, { libdevice, entries: entries.slice(), shapes: entries.map(entryShape), head: parts.head, bodies: parts.bodies, strNum, bodyOf, ptx });
+  assemblies.set(pre, { libdevice, entries: entries.slice(), shapes: entries.map(entryShape), head: parts.head, bodies: parts.bodies, strNum, bodyOf, ptx, ...(lines ? { lines } : {}) });
   return ptx;
 }
 

@@ -144,7 +144,7 @@ function compileByRoots(c: RootsCompile, prefix: ReturnType<typeof verifiedPrefi
   const assembled = assembleUnit(opts, level.preamble, entries, env.libdevice, recent.assemblies);
   if ('why' in assembled) throw new Whole(assembled.why);
   // a whole compile defines every one of them, after what the kernels reach: one no kernel reached is not here
-  if (level.preamble.deviceFns?.some(n => !assembled.ptx.includes(`// .globl\t${n}\n`))) throw new Whole('-rdc: an external device function no kernel calls');
+  if (level.preamble.deviceFns?.some(n => !assembled.defines(n))) throw new Whole('-rdc: an external device function no kernel calls');
   info.assemblyReused = assembled.reused;
   remember(recent.lastCompiles, lastKey, src, prefix, level, base, entries, toks, index);
   lap('assemble');

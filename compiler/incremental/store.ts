@@ -3,6 +3,7 @@
 
 import type { Ev, Recording } from './record';
 import type { Evictable } from '../memory';
+import type { LineTables } from '../backend/lineinfo';
 
 /** A function of a root's optimised module: its definition piece, or only a declaration. */
 export interface EntryFunc {
@@ -118,6 +119,11 @@ export interface LastAssembly {
   /** Per function defined with a text: its position in bodies and how many entries define it with a text. */
   bodyOf: Map<string, { at: number; owners: number }>;
   ptx: string;
+  /**
+   * -lineinfo: per body, the files and names its `.loc` lines name (backend/lineinfo.ts lineInfoKeys()), the bodies
+   * with them numbered, the numbering and what follows the bodies (the `.file` table, `.debug_str`).
+   */
+  lines?: { keys: string[][]; resolved: string[]; tables: LineTables; tail: string };
 }
 
 /**

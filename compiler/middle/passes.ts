@@ -15,7 +15,7 @@ import { promoteArgs } from './passes/argpromote';
 import { separateConstOffsets } from './passes/constoffset';
 import { propagateEqualities } from './passes/equality';
 import { mem2reg } from './passes/mem2reg';
-import { instSimplify } from './passes/instsimplify';
+import { instSimplifyReport } from './passes/instsimplify';
 import { instCombine } from './passes/instcombine';
 import { cse } from './passes/cse';
 import { dce } from './passes/dce';
@@ -58,48 +58,71 @@ function indirectCalls(m: Module): Inst[] {
   return out;
 }
 
-function cleanupFunction(f: Func, opts: CompileOptions): void {
-  simplifyCFG(f);
-  for (let it = 0; it < 4; it++) {
-    dce(f); // a dead use (a leftover pointer phi or gep) must not keep an alloca in memory
-    let changed = speculatePtrLoads(f);
-    changed = sroa(f) || changed;
-    changed = mem2reg(f) || changed;
-    if (!changed) break;
+/**
+ * What the function pipeline knows about which passes have nothing left to do. Every pass is a function of
+ * the function's IR alone (and the options, fixed for a compile) and reports whether it changed anything:
+ * a pass that changed nothing has nothing to do until some other pass changes the function, so it is not
+ * run again until then. Skipping it changes no output (it would return false and leave f as it is); the
+ * cost saved is the last rounds of each fixpoint and the cleanups that follow a pass that did nothing.
+ */
+class Progress {
+  /** Bumped by every change to the function. */
+  private version = 0;
+  /** The version at which each pass last ran without changing anything. */
+  private readonly idle = new Map<string, number>();
+
+  /** Runs the pass unless it is idle. A pass may answer 'swapped': it changed f, but not in a way the fixpoints count. */
+  run(name: string, pass: () => boolean | 'swapped'): boolean {
+    if (this.idle.get(name) === this.version) return false;
+    const changed = pass();
+    if (changed === false) this.idle.set(name, this.version); else this.version++;
+    return changed === true;
   }
-  scalarCleanup(f, opts);
 }
 
-function scalarCleanup(f: Func, opts: CompileOptions): void {
+function cleanupFunction(f: Func, opts: CompileOptions, p = new Progress()): void {
+  p.run('simplifyCFG', () => simplifyCFG(f));
+  for (let it = 0; it < 4; it++) {
+    p.run('dce', () => dce(f)); // a dead use (a leftover pointer phi or gep) must not keep an alloca in memory
+    let changed = p.run('speculatePtrLoads', () => speculatePtrLoads(f));
+    changed = p.run('sroa', () => sroa(f)) || changed;
+    changed = p.run('mem2reg', () => mem2reg(f)) || changed;
+    if (!changed) break;
+  }
+  scalarCleanup(f, opts, p);
+}
+
+function scalarCleanup(f: Func, opts: CompileOptions, p: Progress): void {
   for (let it = 0; it < 10; it++) {
-    let changed = instCombine(f);
-    changed = instSimplify(f, opts) || changed;
-    changed = cse(f) || changed;
-    changed = dce(f) || changed;
-    changed = overwrittenStores(f) || changed;
-    changed = simplifyCFG(f) || changed;
-    if (opts.optLevel >= 2) changed = formSelects(f) || changed;
+    let changed = p.run('instCombine', () => instCombine(f));
+    changed = p.run('instSimplify', () => instSimplifyReport(f, opts)) || changed;
+    changed = p.run('cse', () => cse(f)) || changed;
+    changed = p.run('dce', () => dce(f)) || changed;
+    changed = p.run('overwrittenStores', () => overwrittenStores(f)) || changed;
+    changed = p.run('simplifyCFG', () => simplifyCFG(f)) || changed;
+    if (opts.optLevel >= 2) changed = p.run('formSelects', () => formSelects(f)) || changed;
     if (!changed) break;
   }
 }
 
 /** Phase II for one function. */
 export function optimizeFunction(f: Func, opts: CompileOptions): void {
-  cleanupFunction(f, opts);
+  const p = new Progress();
+  cleanupFunction(f, opts, p);
   // full unrolling exposes constant indices: scalar cleanup folds them, then SROA/mem2reg run again
-  if (opts.optLevel >= 2 && unrollLoops(f, opts)) { scalarCleanup(f, opts); cleanupFunction(f, opts); }
-  if (opts.optLevel >= 2) inferAddressSpaces(f);
-  scalarCleanup(f, opts);
-  if (opts.optLevel >= 2 && licm(f)) scalarCleanup(f, opts);
-  if (opts.optLevel >= 2 && propagateEqualities(f)) scalarCleanup(f, opts);
+  if (opts.optLevel >= 2 && p.run('unrollLoops', () => unrollLoops(f, opts))) { scalarCleanup(f, opts, p); cleanupFunction(f, opts, p); }
+  if (opts.optLevel >= 2) p.run('inferAddressSpaces', () => inferAddressSpaces(f));
+  scalarCleanup(f, opts, p);
+  if (opts.optLevel >= 2 && p.run('licm', () => licm(f))) scalarCleanup(f, opts, p);
+  if (opts.optLevel >= 2 && p.run('propagateEqualities', () => propagateEqualities(f))) scalarCleanup(f, opts, p);
   // loops tested at the bottom, after full unrolling (which reads the top-tested shape) and LICM
-  if (opts.optLevel >= 2 && rotateLoops(f)) scalarCleanup(f, opts);
+  if (opts.optLevel >= 2 && p.run('rotateLoops', () => rotateLoops(f))) scalarCleanup(f, opts, p);
   // innermost loops with a run-time trip count, by 4 with a remainder loop (cicc at -O3)
   // (the trip-count arithmetic of an inner loop is invariant in the outer loop: LICM takes it out)
-  if (opts.optLevel >= 3 && runtimeUnroll(f)) { scalarCleanup(f, opts); if (licm(f)) scalarCleanup(f, opts); }
+  if (opts.optLevel >= 3 && p.run('runtimeUnroll', () => runtimeUnroll(f))) { scalarCleanup(f, opts, p); if (p.run('licm', () => licm(f))) scalarCleanup(f, opts, p); }
   // addresses stepped as pointers in innermost loops (after unrolling, which multiplies them)
   // (the pointers' start and step in an inner loop's preheader are often invariant in the outer loop: LICM)
-  if (opts.optLevel >= 2 && strengthReduce(f)) { cse(f); dce(f); licm(f); }
-  if (opts.optLevel >= 2 && expandRemainders(f)) { cse(f); dce(f); }
-  if (opts.optLevel >= 2 && separateConstOffsets(f)) { cse(f); dce(f); }
+  if (opts.optLevel >= 2 && p.run('strengthReduce', () => strengthReduce(f))) { p.run('cse', () => cse(f)); p.run('dce', () => dce(f)); p.run('licm', () => licm(f)); }
+  if (opts.optLevel >= 2 && p.run('expandRemainders', () => expandRemainders(f))) { p.run('cse', () => cse(f)); p.run('dce', () => dce(f)); }
+  if (opts.optLevel >= 2 && p.run('separateConstOffsets', () => separateConstOffsets(f))) { p.run('cse', () => cse(f)); p.run('dce', () => dce(f)); }
 }

@@ -43,6 +43,9 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
   const summaries = new Map<Func, InlineSummary>();
   for (const f of m.funcs) summaries.set(f, inlineSummary(f));
   const spent = new Map<Func, number>();
+  // where each caller's leading allocas end (only inlineCall changes an entry block here, and it only
+  // adds allocas there): found once per caller, not by a scan of the entry block per inlined call
+  const allocaEnd = new Map<Func, number>();
   for (let round = 0; round < 4; round++) {
     let c = false;
     for (const f of m.funcs) {
@@ -60,7 +63,7 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
           if (i.fnTy !== callee.fnTy) continue;
           spent.set(f, (spent.get(f) ?? 0) + summaries.get(callee)!.size);
           // skip the inlined copy (its own calls wait for the next round; this bounds recursion)
-          bi += inlineCall(m, f, b, k, callee, repl);
+          bi += inlineCall(m, f, b, k, callee, repl, allocaEnd);
           c = true;
           break;   // the rest of this block moved to a new block, visited next
         }
@@ -88,7 +91,7 @@ function inlinedLoc(l: Loc | undefined, callee: string, site: Loc | undefined, m
 }
 
 /** Inlines the call at b.insts[at] (its value's uses are left to `repl`); returns the number of callee blocks placed after b. */
-function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func, repl: Map<Value, Value>): number {
+function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func, repl: Map<Value, Value>, allocaEnd: Map<Func, number>): number {
   const call = b.insts[at]!;
   const locs = new Map<Loc, Loc>();
   const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
@@ -148,8 +151,10 @@ function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func, repl
     repl.set(call, rv);
   } else placeInlined(f, b, callee, bmap, post);
   // allocas go to the top of the caller's entry block
-  let ai = 0; while (ai < entry.insts.length && entry.insts[ai]!.op === 'alloca') ai++;
+  let ai = allocaEnd.get(f);
+  if (ai === undefined) { ai = 0; while (ai < entry.insts.length && entry.insts[ai]!.op === 'alloca') ai++; }
   entry.insts.splice(ai, 0, ...hoisted);
+  allocaEnd.set(f, ai + hoisted.length);
   return callee.blocks.length;
 }
 

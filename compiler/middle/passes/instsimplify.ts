@@ -237,15 +237,27 @@ function simplifyExtractValue(i: Inst, o: Value[]): Value | null {
 }
 
 export function instSimplify(f: Func, opts: CompileOptions): boolean {
+  return instSimplifyReport(f, opts) === true;
+}
+
+/**
+ * instSimplify, telling apart the run that only moved constants of commutative operations to the right
+ * ('swapped': f changed, but the pipeline's fixpoints have never counted that as a change) from one that
+ * changed nothing (false).
+ */
+export function instSimplifyReport(f: Func, opts: CompileOptions): boolean | 'swapped' {
   const repl = new Map<Value, Value>();
   const dead = new Set<Inst>();
   const cfg = buildCFG(f);
+  let swapped = false;
   for (const b of cfg.rpo) for (const i of b.insts) {
     for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
+    const first = i.ops[0];
     const r = simplifyInst(i, opts);
     if (r !== null && r !== i && r.ty === i.ty) { repl.set(i, r); dead.add(i); }
+    else if (i.ops[0] !== first) swapped = true;
   }
   applyReplacements(f, repl);
   removeInsts(f, dead);
-  return dead.size > 0;
+  return dead.size > 0 || (swapped && 'swapped');
 }

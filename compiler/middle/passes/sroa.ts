@@ -96,7 +96,7 @@ function dynRegion(g: Inst, off: number, allocTy: Type): { start: number; size: 
 export function sroa(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
-  let users = useMap(f, true);
+  const users = useMap(f, true);
   let changed = false;
   for (const a of entry.insts.slice()) {
     if (a.op !== 'alloca' || !a.srcTy || (a.srcTy.k !== 'struct' && a.srcTy.k !== 'array')) continue;
@@ -111,9 +111,11 @@ export function sroa(f: Func): boolean {
     if (outside.length === 0) continue;          // everything stays in memory anyway
     if (leaves.some(l => { const r = inRegion(l); return r && (l.off < r.start || l.off + sizeOf(l.ty) > r.start + r.size); })) continue;
     if (!uses.every(u => usable(u, outside, regions))) continue;
-    split(f, a, outside, uses, regions);
+    const { added, gone } = split(f, a, outside, uses, regions);
     changed = true;
-    users = useMap(f, true); // a split rewrites other allocas' uses (copies), so recompute
+    // a split rewrites other allocas' uses (copies): the map follows the instructions it added and removed
+    // (recomputing it after every split is quadratic in a large unrolled body with thousands of allocas)
+    updateUseMap(users, added, gone);
   }
   return changed;
 }
@@ -126,6 +128,26 @@ function useMap(f: Func, addressesOnly = false): Map<Value, Inst[]> {
     let l = users.get(o); if (!l) users.set(o, l = []); l.push(i);
   }
   return users;
+}
+
+const isAddress = (o: Value): boolean => o.kind === 'inst' && (o.op === 'alloca' || o.op === 'gep');
+
+/**
+ * The map of useMap(f, true) after a split: removed instructions leave the lists of the addresses they
+ * used, new ones join them. A list's order may then differ from a new walk's; nothing reads that order
+ * (the uses of an alloca are a set: regions are sorted, each use is rewritten in place).
+ */
+function updateUseMap(users: Map<Value, Inst[]>, added: Inst[], gone: Inst[]): void {
+  for (const i of gone) for (const o of i.ops) {
+    if (!isAddress(o)) continue;
+    const l = users.get(o);
+    const k = l ? l.indexOf(i) : -1;
+    if (k >= 0) l!.splice(k, 1);
+  }
+  for (const i of added) for (const o of i.ops) {
+    if (!isAddress(o)) continue;
+    let l = users.get(o); if (!l) users.set(o, l = []); l.push(i);
+  }
 }
 
 function collectUses(a: Inst, users: Map<Value, Inst[]>): Use[] | null {
@@ -514,7 +536,8 @@ function splitCopy(s: Split, u: Use & { kind: 'copy' }, b: Block, pre: Inst[]): 
   return;
 }
 
-function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[]): void {
+/** Rewrites the uses of `a` onto its leaves and regions; returns the instructions it added and removed. */
+function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[]): { added: Inst[]; gone: Inst[] } {
   const entry = f.blocks[0]!;
   const base = a.name || 'sroa';
   const slot = new Map<Leaf, Inst>();
@@ -539,7 +562,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
   const s: Split = { f, leaves, uses, slot, regions, inRegion };
   const at = entry.insts.indexOf(a);
   entry.insts.splice(at, 1, ...pieces);
-  const removed = new Set<Inst>();
+  const added: Inst[] = [], gone: Inst[] = [];
   for (const u of uses) {
     const i = u.i;
     const b = i.parent!;
@@ -548,6 +571,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
     const r = u.kind === 'load' || u.kind === 'store' ? regionOf(regions, u.off, Math.max(1, sizeOf(u.kind === 'load' ? i.ty : i.ops[0]!.ty))) : 'none';
     if (r === null && (u.kind === 'load' || u.kind === 'store')) {
       splitAcrossRegion(s, u, b, pre);
+      added.push(...pre); gone.push(i);
       continue;
     }
     if (r && r !== 'none' && (u.kind === 'load' || u.kind === 'store')) {
@@ -555,6 +579,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
       const p = inRegion(b, pre, r, u.off);
       b.insts.splice(b.insts.indexOf(i), 0, ...pre);
       i.ops[u.kind === 'load' ? 0 : 1] = p;
+      added.push(...pre);
       continue;
     }
     switch (u.kind) {
@@ -565,6 +590,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
         b.insts.splice(b.insts.indexOf(i), 0, ...pre);
         i.ops[0] = p;
         i.inbounds = false;
+        added.push(...pre);
         continue;
       }
       case 'selfcopy': splitSelfCopy(s, u, b, pre); break;
@@ -590,10 +616,10 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
     for (const p of pre) if (i.loc && !p.loc) p.loc = i.loc;
     const k = b.insts.indexOf(i);
     b.insts.splice(k, 1, ...pre);
-    removed.add(i);
+    added.push(...pre); gone.push(i);
     if (replacement) replaceUses(f, i, replacement);
   }
-  void removed;
+  return { added, gone };
 }
 
 // Little endian: the part at byte offset k of a leaf is its bits [8k, 8k + width).

@@ -15,6 +15,8 @@ import type { Unit } from './unit';
 
 interface Binding { scope: Map<string, Sym>; args: TArg[] }
 interface HostBinding { hdi: number; b: Binding }
+/** Host code read for its launches and calls (with each call's first site, in step with calls). */
+export interface HostRead { launches: FuncSym[]; calls: FuncSym[]; sites: number[] }
 
 const splitScope = (s: string): string[] => (s ? s.split('::').filter(x => x && x !== '(anonymous)') : []);
 
@@ -74,7 +76,7 @@ export function inOwnDeclarator(u: Unit, j: number, name: string): boolean {
  * an explicit instantiation (none when it instantiates an overload that launches no kernel template), or a call
  * with deduced arguments, whose specialisations `deduced` finds; Unsupported when we cannot tell.
  */
-function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<string, Sym> | null, deduced: (name: string) => HostBinding[]): HostBinding[] {
+function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<string, Sym> | null, deduced: (name: string, j: number) => HostBinding[]): HostBinding[] {
   const name = u.text(j);
   // an explicit specialisation (`template <> void f<float>(...) {...}`) is an ordinary function, walked where it is defined
   const ents = hosts.get(name)!.filter(k => !u.templates.isExplicitSpec(k));
@@ -87,10 +89,10 @@ function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<
     if (!inst) throw new Unsupported(`host template ${name} used with deduced template arguments`);
     if (!ents.includes(inst.di)) return [];
     hdi = inst.di; given = inst.args;
-  } else if (u.text(j + 1) !== '<') {
-    return deduced(name);
+  } else if (u.text(j + 1) !== '<' || ents.length > 1) {
+    // deduced arguments, or one of overloaded templates: the caller's body, read, says which specialisations
+    return deduced(name, j);
   } else {
-    if (ents.length > 1) throw new Unsupported(`overloaded host template ${name} launching a kernel template`);
     if (ents.length === 0) return [];
     hdi = ents[0]!;
     given = readArgs(u, j + 1, u.index.decls[hdi]!.scope, tscope, name);
@@ -107,16 +109,25 @@ function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<
 }
 
 /**
- * The specialisations of the launching host templates named `name` among the functions host code calls
- * (read with hostCalls, which deduced their arguments); an overload that launches no kernel template is left out.
+ * The specialisations of launching host template `name` that the call written at token j asks for, among the
+ * calls host code makes (read with hostCalls, which deduced their arguments): the call whose site follows j before
+ * the name's next mention. An overload that launches no kernel template is left out; a call made before (the
+ * same specialisation) gives none; a use that is not a call is unsupported.
  */
-function calledHostTemplates(u: Unit, hosts: Map<string, number[]>, calls: FuncSym[], name: string): HostBinding[] {
+function calledHostTemplates(u: Unit, hosts: Map<string, number[]>, read: HostRead, name: string, j: number, why: string): HostBinding[] {
+  let next = j + 1;
+  while (next < u.toks.count && !(u.toks.kind[next] === Tok.Ident && u.text(next) === name)) next++;
   const out: HostBinding[] = [];
-  for (const c of calls) {
-    if (c.isGlobal || c.name !== name || !c.targs || !c.tscope) continue;
-    const hdi = hosts.get(name)?.find(k => u.index.decls[k]!.bodyStart === c.bodyStart && !u.templates.isExplicitSpec(k));
-    if (hdi !== undefined) out.push({ hdi, b: { scope: c.tscope, args: c.targs } });
-  }
+  read.calls.forEach((c, k) => {
+    const site = read.sites[k]!;
+    if (c.isGlobal || c.name !== name || !c.targs || !c.tscope || site < j || site >= next) return;
+    const hdi = hosts.get(name)?.find(d => u.index.decls[d]!.bodyStart === c.bodyStart && !u.templates.isExplicitSpec(d));
+    if (hdi === undefined) return;
+    if (u.templates.header(hdi).some(tp => tp.pack)) throw new Unsupported(`variadic host template ${name} launching a kernel template`);
+    out.push({ hdi, b: { scope: c.tscope, args: c.targs } });
+  });
+  const callForm = u.text(j + 1) === '(' || u.text(j + 1) === '<';
+  if (out.length === 0 && (!callForm || !read.calls.some(c => c.name === name))) throw new Unsupported(why);
   return out;
 }
 
@@ -154,7 +165,7 @@ function explicitInstTarget(u: Unit, ei: number): { di: number; args: TArg[] } |
  * specialisations to out in that order. `visited` holds host bindings already walked.
  */
 export function walkHostTemplate(u: Unit, hosts: Map<string, number[]>, kernels: Map<string, number[]>, j: number,
-  tscope: Map<string, Sym> | null, visited: Set<string>, out: FuncSym[], deduced: (name: string) => HostBinding[]): void {
+  tscope: Map<string, Sym> | null, visited: Set<string>, out: FuncSym[], deduced: (name: string, j: number) => HostBinding[]): void {
   for (const { hdi, b } of bindHost(u, hosts, j, tscope, deduced)) walkBound(u, hosts, kernels, hdi, b, visited, out);
 }
 
@@ -181,7 +192,10 @@ function walkBound(u: Unit, hosts: Map<string, number[]>, kernels: Map<string, n
   visited.add(key);
   const d = u.index.decls[bodyDecl]!;
   // a host template this one calls with deduced arguments: its body read under the binding says which
-  const deduced = (name: string): HostBinding[] => calledHostTemplates(u, hosts, readHostInstance(u, hdi, b, `host template ${name} called with deduced template arguments in host template ${d.name}`).calls, name);
+  const deduced = (name: string, j: number): HostBinding[] => {
+    const why = `host template ${name} called with deduced template arguments in host template ${d.name}`;
+    return calledHostTemplates(u, hosts, readHostInstance(u, hdi, b, why), name, j, why);
+  };
   for (let i = d.bodyStart + 1; i < d.bodyEnd; i++) {
     if (u.toks.kind[i] !== Tok.Ident) continue;
     const prev = u.text(i - 1);
@@ -215,12 +229,12 @@ function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: st
 }
 
 /** The body of host template hdi's specialisation for binding b, read (not compiled): the kernels it launches and the functions it calls. */
-function readHostInstance(u: Unit, hdi: number, b: Binding, why: string): { launches: FuncSym[]; calls: FuncSym[] } {
+function readHostInstance(u: Unit, hdi: number, b: Binding, why: string): HostRead {
   const key = `${hdi}|${targsKey(u.recIds, b.args)}`;
   const got = u.hostReads.get(key);
   if (got) return got;
   const before = u.diags.length, errs = u.errorCount;
-  const read = { launches: [] as FuncSym[], calls: [] as FuncSym[] };
+  const read: HostRead = { launches: [], calls: [], sites: [] };
   try {
     const host = u.templates.instantiateFunction(hdi, b.args);
     if (host.bodyStart < 0) throw new Unsupported(why);
@@ -228,6 +242,7 @@ function readHostInstance(u: Unit, hdi: number, b: Binding, why: string): { laun
     p.tscope = host.tscope ?? b.scope;
     p.hostLaunches = read.launches;
     p.hostCalls = read.calls;
+    p.hostCallSites = read.sites;
     p.parseFunctionBody({ ...host, params: undefined, body: undefined });
   } catch (e) {
     u.diags.length = before; u.errorCount = errs;
@@ -245,19 +260,20 @@ function readHostInstance(u: Unit, hdi: number, b: Binding, why: string): { laun
  * arguments (`int main() { invokeScale(out, in, bias, n, 0); }`): f's body read (not compiled) with its calls
  * recorded; statements that name none of the host templates and that we cannot read are skipped.
  */
-export function hostCallsIn(u: Unit, hosts: Map<string, number[]>, f: FuncSym, scope: string[], name: string): HostBinding[] {
+export function hostCallsIn(u: Unit, hosts: Map<string, number[]>, f: FuncSym, scope: string[], name: string, j: number): HostBinding[] {
   const why = `host template ${name} called with deduced template arguments in ${f.name}`;
   const key = `fn${f.bodyStart}`;
   let read = u.hostReads.get(key);
   if (!read) {
     if (f.bodyStart < 0) throw new Unsupported(why);
     const before = u.diags.length, errs = u.errorCount;
-    read = { launches: [], calls: [] };
+    read = { launches: [], calls: [], sites: [] };
     try {
       const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, scope);
       if (f.tscope) p.tscope = f.tscope;
       p.hostLaunches = read.launches;
       p.hostCalls = read.calls;
+      p.hostCallSites = read.sites;
       p.hostNames = new Set(hosts.keys());
       p.parseFunctionBody({ ...f, params: undefined, body: undefined });
     } catch (e) {
@@ -269,9 +285,7 @@ export function hostCallsIn(u: Unit, hosts: Map<string, number[]>, f: FuncSym, s
     if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
     u.hostReads.set(key, read);
   }
-  const found = calledHostTemplates(u, hosts, read.calls, name);
-  if (found.length === 0 && !read.calls.some(c => c.name === name)) throw new Unsupported(why);
-  return found;
+  return calledHostTemplates(u, hosts, read, name, j, why);
 }
 
 /** The innermost function definition (a template only, with `templates`) whose body holds token i, or -1. */

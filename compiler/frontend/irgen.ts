@@ -290,7 +290,7 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
       return false;
     }
     if (hosts.has(name) && u.isUserFile(i) && enclosingHostTemplate(u, i) < 0 && !inOwnDeclarator(u, i, name) && u.text(i - 1) !== '.' && u.text(i - 1) !== '->') {
-      walkHostTemplate(u, hosts, templates, i, null, visited, out, n => deducedHostCalls(u, hosts, i, n));
+      walkHostTemplate(u, hosts, templates, i, null, visited, out, (n, j) => deducedHostCalls(u, hosts, j, n));
       return true;
     }
     instancesOf(i, name);
@@ -421,7 +421,7 @@ function deducedHostCalls(u: Unit, hosts: Map<string, number[]>, tok: number, na
   const f = di >= 0 ? readFunction(u, di) : undefined;
   if (!f) throw new Unsupported(`host template ${name} used with deduced template arguments outside a function we can read`);
   const scope = u.index.decls[di]!.scope;
-  return hostCallsIn(u, hosts, f, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : [], name);
+  return hostCallsIn(u, hosts, f, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : [], name, tok);
 }
 function isExplicitInstantiation(u: Unit, i: number): boolean {
   for (let j = i - 1; j >= 0 && j > i - 40; j--) { const t = u.text(j); if (t === ';' || t === '}' || t === '{') return false; if (t === 'template' && u.text(j + 1) !== '<') return true; }

@@ -453,7 +453,7 @@ export class ExpressionsRoom {
       }
       if (found.length !== 1) throw new Unsupported(`launch of kernel template ${callee.k === 'func' ? callee.sym.name : ''}: ${found.length} candidates`);
       if (!this.hostLaunches.includes(found[0]!)) this.hostLaunches.push(found[0]!);
-      if (this.hostCalls && !this.hostCalls.includes(found[0]!)) this.hostCalls.push(found[0]!);
+      if (this.hostCalls && !this.hostCalls.includes(found[0]!)) { this.hostCalls.push(found[0]!); this.hostCallSites?.push(pos); }
     }
     return mk(C.void, pos, false, { k: 'int', v: 0n });
   }

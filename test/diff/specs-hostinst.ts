@@ -71,12 +71,14 @@ export const SPECS_HOSTINST: KernelSpec[] = [
     buffers: {
       wide: { type: 'i32', n: 8, init: gen(j => 4 * j - 9) }, narrow: { type: 'i8', n: 8, init: gen(j => j - 3) }, out: { type: 'i8', n: 8 },
       fb: { type: 'f32', n: 8, init: gen(j => j * 0.75) }, db: { type: 'f64', n: 8, init: gen(j => 2.5 - j) }, ib: { type: 'i32', n: 8, init: gen(j => j * 3 - 7) },
+      sb: { type: 'i16', n: 8, init: gen(j => 5 - j * 2) },
     },
     launches: [
       { kernel: '_ZN3ops10scale_wideEPaPKiPKfi', grid: 1, block: 8, args: [buf('out'), buf('wide'), buf('fb'), i32(8)] },
       { kernel: '_ZN3ops12scale_narrowIfEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('fb'), i32(7)] },
       { kernel: '_ZN3ops12scale_narrowIdEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('db'), i32(6)] },
       { kernel: '_ZN3ops12scale_narrowIiEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('ib'), i32(8)] },
+      { kernel: '_ZN3ops12scale_narrowIsEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('sb'), i32(8)] },
     ],
   },
   {
@@ -92,6 +94,18 @@ export const SPECS_HOSTINST: KernelSpec[] = [
       { kernel: '_ZN3att10scoreSmallIiEEvPT_PKS1_i', grid: 1, block: 8, args: [buf('iout'), buf('iin'), i32(8)] },
       { kernel: '_ZN3att10scoreSmallIdEEvPT_PKS1_i', grid: 1, block: 8, args: [buf('dout'), buf('din'), i32(6)] },
       { kernel: '_ZN3att6unusedIxEEvPT_', grid: 1, block: 4, args: [buf('lout')] },
+    ],
+  },
+  {
+    // specialisations reached through cudaLaunchKernel, a function pointer and a table of kernel pointers
+    name: 'cxx2_hostinst_launch_ptrs',
+    buffers: { f: { type: 'f32', n: 8, init: gen(j => j * 0.5 - 1) }, i: { type: 'i32', n: 8, init: gen(j => j * 5 - 17) } },
+    launches: [
+      { kernel: '_Z4axpbIfLi2EEvPT_S0_i', grid: 1, block: 8, args: [buf('f'), f32(3), i32(8)] },
+      { kernel: '_Z4axpbIfLi1EEvPT_S0_i', grid: 1, block: 8, args: [buf('f'), f32(-2), i32(7)] },
+      { kernel: '_Z6squareIiEvPT_i', grid: 1, block: 8, args: [buf('i'), i32(8)] },
+      { kernel: '_Z4axpbIiLi5EEvPT_S0_i', grid: 1, block: 8, args: [buf('i'), i32(3), i32(6)] },
+      { kernel: '_Z4axpbIiLi7EEvPT_S0_i', grid: 1, block: 8, args: [buf('i'), i32(1), i32(8)] },
     ],
   },
   // Programs of the C++ corpus work (issue 24): each is compared with the real cicc in test/cxx.test.ts (kernel and

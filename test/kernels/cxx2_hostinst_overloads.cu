@@ -3,7 +3,8 @@
 // kernels and one a kernel template, each instantiated for float and half bias): each explicit instantiation
 // names its overload by its parameter types, and only the overload that launches a kernel template adds
 // specialisations. Host templates called with deduced arguments, from main and from another host template
-// (`scale_narrow<int>` is reached only through `runAll<int>` calling `invokeScale(...)`), add theirs.
+// (`scale_narrow<int>` is reached only through `runAll<int>` calling `invokeScale(...)`), add theirs, and so does
+// a call naming one of the overloads with written arguments (`invokeScale<short>(...)`).
 #include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -45,11 +46,13 @@ int main() {
   float fb[n];
   double db[n];
   int ib[n];
-  int8_t r4[n];
-  for (int i = 0; i < n; i++) { hw[i] = 4 * i; hn[i] = (int8_t)i; fb[i] = 1.0f; db[i] = 2.0; ib[i] = 3; }
-  int32_t *dw; int8_t *dn, *dout; float *dfb; double *ddb; int *dib;
+  int8_t r4[n], r5[n];
+  short sb[n];
+  for (int i = 0; i < n; i++) { hw[i] = 4 * i; hn[i] = (int8_t)i; fb[i] = 1.0f; db[i] = 2.0; ib[i] = 3; sb[i] = 4; }
+  int32_t *dw; int8_t *dn, *dout; float *dfb; double *ddb; int *dib; short *dsb;
   cudaMalloc(&dw, sizeof hw); cudaMalloc(&dn, sizeof hn); cudaMalloc(&dout, n);
-  cudaMalloc(&dfb, sizeof fb); cudaMalloc(&ddb, sizeof db); cudaMalloc(&dib, sizeof ib);
+  cudaMalloc(&dfb, sizeof fb); cudaMalloc(&ddb, sizeof db); cudaMalloc(&dib, sizeof ib); cudaMalloc(&dsb, sizeof sb);
+  cudaMemcpy(dsb, sb, sizeof sb, cudaMemcpyHostToDevice);
   cudaMemcpy(dib, ib, sizeof ib, cudaMemcpyHostToDevice);
   cudaMemcpy(dw, hw, sizeof hw, cudaMemcpyHostToDevice);
   cudaMemcpy(dn, hn, sizeof hn, cudaMemcpyHostToDevice);
@@ -63,8 +66,10 @@ int main() {
   cudaMemcpy(r3, dout, n, cudaMemcpyDeviceToHost);
   ops::runAll<int>(dout, (const int8_t *)dn, (const int *)dib, n);
   cudaMemcpy(r4, dout, n, cudaMemcpyDeviceToHost);
+  ops::invokeScale<short>(dout, (const int8_t *)dn, dsb, n, 0);
+  cudaMemcpy(r5, dout, n, cudaMemcpyDeviceToHost);
   bool ok = true;
-  for (int i = 0; i < n; i++) ok = ok && r1[i] == i + 1 && r2[i] == 2 * i + 1 && r3[i] == 2 * i + 2 && r4[i] == 2 * i + 3;
+  for (int i = 0; i < n; i++) ok = ok && r1[i] == i + 1 && r2[i] == 2 * i + 1 && r3[i] == 2 * i + 2 && r4[i] == 2 * i + 3 && r5[i] == 2 * i + 4;
   if (!ok) { printf("FAIL cxx2_hostinst_overloads\n"); return 1; }
   printf("PASS cxx2_hostinst_overloads\n");
   return 0;

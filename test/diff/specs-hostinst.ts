@@ -108,6 +108,15 @@ export const SPECS_HOSTINST: KernelSpec[] = [
       { kernel: '_Z4axpbIiLi7EEvPT_S0_i', grid: 1, block: 8, args: [buf('i'), i32(1), i32(8)] },
     ],
   },
+  {
+    // operator-> on a class: in device code (drilled down) and in host code read for a member's launch
+    name: 'cxx2_arrow_operator',
+    buffers: { d: { type: 'f64', n: 40 }, pairs: { type: 'i32', n: 16, init: gen(j => (j % 2 === 0 ? j : 50 - j)) } },
+    launches: [
+      { kernel: '_Z8gpu_fillIdEviT_PS0_', grid: 2, block: 32, args: [i32(37), f64(2.5), buf('d')] },
+      { kernel: '_Z9swapPairsP4Pairi', grid: 1, block: 8, args: [buf('pairs'), i32(7)] },
+    ],
+  },
   // Programs of the C++ corpus work (issue 24): each is compared with the real cicc in test/cxx.test.ts (kernel and
   // variable symbols, out-of-line functions, the stub, ptxas, sm_75 and sm_90) and run with its own host checks in
   // test/cxx-run.test.ts; no emulator launch spec was written for them yet.

@@ -230,29 +230,10 @@ function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: st
 
 /** The body of host template hdi's specialisation for binding b, read (not compiled): the kernels it launches and the functions it calls. */
 function readHostInstance(u: Unit, hdi: number, b: Binding, why: string): HostRead {
-  const key = `${hdi}|${targsKey(u.recIds, b.args)}`;
-  const got = u.hostReads.get(key);
-  if (got) return got;
-  const before = u.diags.length, errs = u.errorCount;
-  const read: HostRead = { launches: [], calls: [], sites: [] };
-  try {
-    const host = u.templates.instantiateFunction(hdi, b.args);
-    if (host.bodyStart < 0) throw new Unsupported(why);
-    const p = new Parser(u, host.bodyStart, host.bodyEnd + 1, splitScope(u.index.decls[hdi]!.scope));
-    p.tscope = host.tscope ?? b.scope;
-    p.hostLaunches = read.launches;
-    p.hostCalls = read.calls;
-    p.hostCallSites = read.sites;
-    p.parseFunctionBody({ ...host, params: undefined, body: undefined });
-  } catch (e) {
-    u.diags.length = before; u.errorCount = errs;
-    if (e instanceof SyntaxAbort) throw new Unsupported(why + ' (host code we cannot read)');
-    if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
-    throw e;
-  }
-  if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
-  u.hostReads.set(key, read);
-  return read;
+  return readBody(u, `${hdi}|${targsKey(u.recIds, b.args)}`, why, () => {
+    const f = u.templates.instantiateFunction(hdi, b.args);
+    return { f, scope: splitScope(u.index.decls[hdi]!.scope), tscope: f.tscope ?? b.scope };
+  });
 }
 
 /**
@@ -262,30 +243,38 @@ function readHostInstance(u: Unit, hdi: number, b: Binding, why: string): HostRe
  */
 export function hostCallsIn(u: Unit, hosts: Map<string, number[]>, f: FuncSym, scope: string[], name: string, j: number): HostBinding[] {
   const why = `host template ${name} called with deduced template arguments in ${f.name}`;
-  const key = `fn${f.bodyStart}`;
-  let read = u.hostReads.get(key);
-  if (!read) {
-    if (f.bodyStart < 0) throw new Unsupported(why);
-    const before = u.diags.length, errs = u.errorCount;
-    read = { launches: [], calls: [], sites: [] };
-    try {
-      const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, scope);
-      if (f.tscope) p.tscope = f.tscope;
-      p.hostLaunches = read.launches;
-      p.hostCalls = read.calls;
-      p.hostCallSites = read.sites;
-      p.hostNames = new Set(hosts.keys());
-      p.parseFunctionBody({ ...f, params: undefined, body: undefined });
-    } catch (e) {
-      u.diags.length = before; u.errorCount = errs;
-      if (e instanceof SyntaxAbort) throw new Unsupported(why + ' (host code we cannot read)');
-      if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
-      throw e;
-    }
-    if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
-    u.hostReads.set(key, read);
-  }
+  const read = readBody(u, `fn${f.bodyStart}`, why, () => ({ f, scope, tscope: f.tscope, names: new Set(hosts.keys()) }));
   return calledHostTemplates(u, hosts, read, name, j, why);
+}
+
+/**
+ * Reads the body of the host function `what` gives (not compiled), once per key: the kernels it launches and the
+ * functions it calls, with their sites. What we cannot read is unsupported (`why`), leaving no diagnostics behind.
+ */
+function readBody(u: Unit, key: string, why: string, what: () => { f: FuncSym; scope: string[]; tscope?: Map<string, Sym>; names?: Set<string> }): HostRead {
+  const got = u.hostReads.get(key);
+  if (got) return got;
+  const before = u.diags.length, errs = u.errorCount;
+  const read: HostRead = { launches: [], calls: [], sites: [] };
+  try {
+    const { f, scope, tscope, names } = what();
+    if (f.bodyStart < 0) throw new Unsupported(why);
+    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, scope);
+    if (tscope) p.tscope = tscope;
+    p.hostLaunches = read.launches;
+    p.hostCalls = read.calls;
+    p.hostCallSites = read.sites;
+    if (names) p.hostNames = names;
+    p.parseFunctionBody({ ...f, params: undefined, body: undefined });
+  } catch (e) {
+    u.diags.length = before; u.errorCount = errs;
+    if (e instanceof SyntaxAbort) throw new Unsupported(why + ' (host code we cannot read)');
+    if (e instanceof Unsupported) throw e.reason === why ? e : new Unsupported(`${why} (${e.reason})`);
+    throw e;
+  }
+  if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+  u.hostReads.set(key, read);
+  return read;
 }
 
 /** The innermost function definition (a template only, with `templates`) whose body holds token i, or -1. */

@@ -15,7 +15,8 @@ import { ptxFuncs, ptxSymbols } from './helpers/ptx';
 const UNSUPPORTED: [string, string, RegExp][] = [
   ['virtual_base_class', `struct A { __device__ virtual int f() { return 1; } }; struct B : virtual A { int x; };
 __device__ __noinline__ int call(A *a) { return a->f(); } __global__ void k(int *p) { B b; p[0] = call(&b); }`, /virtual base class/],
-  ['deduced_launch_in_template', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; run(f); return 0; }`, /deduced template arguments/],
+  // a host template called with deduced arguments compiles (test/kernels/cxx2_hostinst_overloads.cu); one whose address is taken does not yet
+  ['host_template_address', `template <typename T> __global__ void k(T *p) { p[0] = 1; }\ntemplate <typename T> void run(T *p) { k<<<1, 1>>>(p); }\nint main() { float *f = 0; void (*fp)(float *) = run; fp(f); return 0; }`, /deduced template arguments/],
   ['class_operator_new_overloads', `struct M { int v; __device__ static void *operator new(unsigned long n) { return nullptr; }
   __device__ static void *operator new(unsigned long n, int k) { return nullptr; } };
 __global__ void k(int *p) { M *m = new M; p[0] = m != nullptr; }`, /operator new of class M/],

@@ -14,6 +14,9 @@ import { parseTemplateHeader, bindArgs, targsKey } from './templates';
 import type { Unit } from './unit';
 
 interface Binding { scope: Map<string, Sym>; args: TArg[] }
+interface HostBinding { hdi: number; b: Binding }
+/** Host code read for its launches and calls (with each call's first site, in step with calls). */
+export interface HostRead { launches: FuncSym[]; calls: FuncSym[]; sites: number[] }
 
 const splitScope = (s: string): string[] => (s ? s.split('::').filter(x => x && x !== '(anonymous)') : []);
 
@@ -68,52 +71,131 @@ export function inOwnDeclarator(u: Unit, j: number, name: string): boolean {
   });
 }
 
-/** Binds the template-id of host template `name` at token j (read with tscope); Unsupported when we cannot. */
-function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<string, Sym> | null): { hdi: number; b: Binding } {
+/**
+ * The specialisations of host template `name` that its use at token j asks for (read with tscope): a template-id,
+ * an explicit instantiation (none when it instantiates an overload that launches no kernel template), or a call
+ * with deduced arguments, whose specialisations `deduced` finds; Unsupported when we cannot tell.
+ */
+function bindHost(u: Unit, hosts: Map<string, number[]>, j: number, tscope: Map<string, Sym> | null, deduced: (name: string, j: number) => HostBinding[]): HostBinding[] {
   const name = u.text(j);
-  const ents = hosts.get(name)!;
-  if (ents.length > 1) throw new Unsupported(`overloaded host template ${name} launching a kernel template`);
-  const hdi = ents[0]!;
+  // an explicit specialisation (`template <> void f<float>(...) {...}`) is an ordinary function, walked where it is defined
+  const ents = hosts.get(name)!.filter(k => !u.templates.isExplicitSpec(k));
+  // an explicit instantiation names its overload by its parameters (and written arguments)
+  const overloads = (u.index.byName.get(name) ?? []).filter(k => u.index.decls[k]!.kind === 'function' && (u.index.decls[k]!.flags & DeclFlag.Template) && !(u.index.decls[k]!.flags & DeclFlag.ExplicitInst));
+  const ei = u.text(j + 1) === '<' && overloads.length < 2 ? undefined : explicitInstAt(u, j);
+  let hdi: number, given: TArg[];
+  if (ei !== undefined) {
+    const inst = explicitInstTarget(u, ei);
+    if (!inst) throw new Unsupported(`host template ${name} used with deduced template arguments`);
+    if (!ents.includes(inst.di)) return [];
+    hdi = inst.di; given = inst.args;
+  } else if (u.text(j + 1) !== '<' || ents.length > 1) {
+    // deduced arguments, or one of overloaded templates: the caller's body, read, says which specialisations
+    return deduced(name, j);
+  } else {
+    if (ents.length === 0) return [];
+    hdi = ents[0]!;
+    given = readArgs(u, j + 1, u.index.decls[hdi]!.scope, tscope, name);
+  }
   const d = u.index.decls[hdi]!;
   const h = u.templates.header(hdi);
   if (h.some(tp => tp.pack)) throw new Unsupported(`variadic host template ${name} launching a kernel template`);
-  const given = u.text(j + 1) === '<' ? readArgs(u, j + 1, d.scope, tscope, name) : explicitInstArgs(u, hdi, j);
   if (given.length > h.length || given.some(a => a.k === 'pack')) throw new Unsupported(`template arguments of host template ${name}`);
   const p = new Parser(u, d.first, d.last + 1, splitScope(d.scope));
   parseTemplateHeader(p);
   const b = bindArgs(p, h, h.map((_, k) => given[k]));
   if (!b) throw new Unsupported(`template arguments of host template ${name}`);
-  return { hdi, b };
+  return [{ hdi, b }];
 }
 
 /**
- * The arguments of an explicit instantiation that leaves them to deduction (FasterTransformer's
- * `template void invokeMatrixTranspose(float* dst, const float* src, ...);`), from its parameter types.
+ * The specialisations of launching host template `name` that the call written at token j asks for, among the
+ * calls host code makes (read with hostCalls, which deduced their arguments): the call whose site follows j before
+ * the name's next mention. An overload that launches no kernel template is left out; a call made before (the
+ * same specialisation) gives none; a use that is not a call is unsupported.
  */
-function explicitInstArgs(u: Unit, hdi: number, j: number): TArg[] {
-  const name = u.text(j);
-  const ei = (u.index.byName.get(name) ?? []).find(k => {
+function calledHostTemplates(u: Unit, hosts: Map<string, number[]>, read: HostRead, name: string, j: number, why: string): HostBinding[] {
+  let next = j + 1;
+  while (next < u.toks.count && !(u.toks.kind[next] === Tok.Ident && u.text(next) === name)) next++;
+  const out: HostBinding[] = [];
+  read.calls.forEach((c, k) => {
+    const site = read.sites[k]!;
+    if (c.isGlobal || c.name !== name || !c.targs || !c.tscope || site < j || site >= next) return;
+    const hdi = hosts.get(name)?.find(d => u.index.decls[d]!.bodyStart === c.bodyStart && !u.templates.isExplicitSpec(d));
+    if (hdi === undefined) return;
+    if (u.templates.header(hdi).some(tp => tp.pack)) throw new Unsupported(`variadic host template ${name} launching a kernel template`);
+    out.push({ hdi, b: { scope: c.tscope, args: c.targs } });
+  });
+  const callForm = u.text(j + 1) === '(' || u.text(j + 1) === '<';
+  if (out.length === 0 && (!callForm || !read.calls.some(c => c.name === name))) throw new Unsupported(why);
+  return out;
+}
+
+/** The explicit instantiation (`template void f(...);`) whose declaration holds token j, if any. */
+function explicitInstAt(u: Unit, j: number): number | undefined {
+  return (u.index.byName.get(u.text(j)) ?? []).find(k => {
     const e = u.index.decls[k]!;
     return e.kind === 'function' && (e.flags & DeclFlag.ExplicitInst) !== 0 && e.first <= j && e.last >= j;
   });
-  const args = ei === undefined ? null : u.templates.explicitFuncSpecArgs(hdi, ei);
-  if (!args) throw new Unsupported(`host template ${name} used with deduced template arguments`);
-  return args;
 }
 
 /**
- * Walks the host template named at token j (a user-code template-id `runTest<float>`) depth-first, as cicc
- * instantiates: each kernel template use in its body, and each host template it names in turn, under the
- * binding; pushes the kernel specialisations to out in that order. `visited` holds host bindings already walked.
+ * The function template an explicit instantiation names and its arguments, deduced from the parameter types where
+ * it leaves them out (FasterTransformer's `template void invokeMatrixTranspose(float* dst, const float* src, ...);`):
+ * the one template of that name and scope whose parameters match (its definition); null when none or several do.
+ */
+function explicitInstTarget(u: Unit, ei: number): { di: number; args: TArg[] } | null {
+  const e = u.index.decls[ei]!;
+  const found: { di: number; args: TArg[] }[] = [];
+  for (const di of u.index.byName.get(e.name) ?? []) {
+    const d = u.index.decls[di]!;
+    if (di === ei || d.kind !== 'function' || !(d.flags & DeclFlag.Template) || (d.flags & DeclFlag.ExplicitInst) || d.scope !== e.scope || d.qualifier || u.templates.isExplicitSpec(di)) continue;
+    const args = u.templates.explicitFuncSpecArgs(di, ei);
+    if (args) found.push({ di, args });
+  }
+  // a declaration (in a header) and the definition of the same template both match: the definition is the one
+  const defined = found.filter(f => u.index.decls[f.di]!.bodyStart >= 0);
+  return defined.length === 1 ? defined[0]! : found.length === 1 ? found[0]! : null;
+}
+
+/**
+ * Walks the host template named at token j (a user-code template-id `runTest<float>`, an explicit instantiation,
+ * or a call with deduced arguments whose specialisations `deduced` finds) depth-first, as cicc instantiates: each
+ * kernel template use in its body, and each host template it names in turn, under the binding; pushes the kernel
+ * specialisations to out in that order. `visited` holds host bindings already walked.
  */
 export function walkHostTemplate(u: Unit, hosts: Map<string, number[]>, kernels: Map<string, number[]>, j: number,
-  tscope: Map<string, Sym> | null, visited: Set<string>, out: FuncSym[]): void {
-  const { hdi, b } = bindHost(u, hosts, j, tscope);
+  tscope: Map<string, Sym> | null, visited: Set<string>, out: FuncSym[], deduced: (name: string, j: number) => HostBinding[]): void {
+  for (const { hdi, b } of bindHost(u, hosts, j, tscope, deduced)) walkBound(u, hosts, kernels, hdi, b, visited, out);
+}
+
+/**
+ * The explicit specialisation of a host template at decl si (`template <> void invokeCalAttnScore(float* ...) {...}`,
+ * FasterTransformer's xlnet_attention_kernels.cu): an ordinary function, so the kernels its body launches are
+ * instantiated whether host code calls it or not. Walked as its primary's specialisation (whose body it is).
+ */
+export function walkHostSpec(u: Unit, hosts: Map<string, number[]>, kernels: Map<string, number[]>, si: number, visited: Set<string>, out: FuncSym[]): void {
+  const inst = explicitInstTarget(u, si);
+  if (!inst) throw new Unsupported(`explicit specialization of host template ${u.index.decls[si]!.name} launching a kernel template`);
+  const d = u.index.decls[inst.di]!;
+  const p = new Parser(u, d.first, d.last + 1, splitScope(d.scope));
+  const b = bindArgs(p, parseTemplateHeader(p), inst.args);
+  if (!b) throw new Unsupported(`template arguments of host template ${d.name}`);
+  walkBound(u, hosts, kernels, inst.di, b, visited, out, si);
+}
+
+/** Walks host template hdi's specialisation for binding b, whose body is decl bodyDecl's (an explicit specialisation's, or the template's own). */
+function walkBound(u: Unit, hosts: Map<string, number[]>, kernels: Map<string, number[]>, hdi: number, b: Binding, visited: Set<string>, out: FuncSym[], bodyDecl = hdi): void {
   const key = `${hdi}|${targsKey(u.recIds, b.args)}`;
   if (visited.has(key)) return;
   if (visited.size > 10000) throw new Unsupported('host template instantiation depth');
   visited.add(key);
-  const d = u.index.decls[hdi]!;
+  const d = u.index.decls[bodyDecl]!;
+  // a host template this one calls with deduced arguments: its body read under the binding says which
+  const deduced = (name: string, j: number): HostBinding[] => {
+    const why = `host template ${name} called with deduced template arguments in host template ${d.name}`;
+    return calledHostTemplates(u, hosts, readHostInstance(u, hdi, b, why), name, j, why);
+  };
   for (let i = d.bodyStart + 1; i < d.bodyEnd; i++) {
     if (u.toks.kind[i] !== Tok.Ident) continue;
     const prev = u.text(i - 1);
@@ -122,50 +204,77 @@ export function walkHostTemplate(u: Unit, hosts: Map<string, number[]>, kernels:
     const ents = kernels.get(name);
     if (ents) {
       if (u.text(i + 1) !== '<' && u.text(i + 1) !== '<<' && u.text(i + 1) !== '<<<') throw new Unsupported(`kernel template ${name} used without template arguments`);
-      for (const f of kernelInstancesAt(u, hdi, b, i, name, ents)) if (!out.includes(f)) out.push(f);
+      for (const f of kernelInstancesAt(u, hdi, b, i, name, ents, bodyDecl)) if (!out.includes(f)) out.push(f);
       continue;
     }
-    if (hosts.has(name) && !inOwnDeclarator(u, i, name)) walkHostTemplate(u, hosts, kernels, i, b.scope, visited, out);
+    if (hosts.has(name) && !inOwnDeclarator(u, i, name)) walkHostTemplate(u, hosts, kernels, i, b.scope, visited, out, deduced);
   }
 }
 
 /**
  * The kernel template specialisations that the use of kernel `name` at token i (a template-id `k<T, 4>` or a
- * deduced launch `k<<<...>>>(p)`) inside host template hdi asks for under binding b.
+ * deduced launch `k<<<...>>>(p)`) inside host template hdi (its body decl bodyDecl's) asks for under binding b.
  */
-function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: string, ents: number[]): FuncSym[] {
+function kernelInstancesAt(u: Unit, hdi: number, b: Binding, i: number, name: string, ents: number[], bodyDecl: number): FuncSym[] {
   if (u.text(i + 1) === '<') {
     if (ents.length > 1) throw new Unsupported(`overloaded kernel template ${name}`);
-    const args = readArgs(u, i + 1, u.index.decls[ents[0]!]!.scope, withLocalConstants(u, hdi, i, b.scope), `kernel ${name}`);
+    const args = readArgs(u, i + 1, u.index.decls[ents[0]!]!.scope, withLocalConstants(u, bodyDecl, i, b.scope), `kernel ${name}`);
     const f = u.templates.instantiateExplicit(ents[0]!, args);
     if (!f) throw new Unsupported(`template arguments of kernel ${name}`);
     return [f];
   }
   // a deduced launch: read the host template's body under the binding to learn the argument types
-  const cache = u.hostLaunches;
-  const key = `${hdi}|${targsKey(u.recIds, b.args)}`;
-  let launches = cache.get(key);
-  if (!launches) {
-    const why = `kernel template ${name} launched with deduced template arguments in host template ${u.index.decls[hdi]!.name}`;
-    const before = u.diags.length, errs = u.errorCount;
-    launches = [];
-    try {
-      const host = u.templates.instantiateFunction(hdi, b.args);
-      if (host.bodyStart < 0) throw new Unsupported(why);
-      const p = new Parser(u, host.bodyStart, host.bodyEnd + 1, splitScope(u.index.decls[hdi]!.scope));
-      p.tscope = host.tscope ?? b.scope;
-      p.hostLaunches = launches;
-      p.parseFunctionBody({ ...host, params: undefined, body: undefined });
-    } catch (e) {
-      u.diags.length = before; u.errorCount = errs;
-      if (e instanceof SyntaxAbort) throw new Unsupported(why + ' (host code we cannot read)');
-      if (e instanceof Unsupported) throw new Unsupported(`${why} (${e.reason})`);
-      throw e;
-    }
-    if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
-    cache.set(key, launches);
+  const why = `kernel template ${name} launched with deduced template arguments in host template ${u.index.decls[hdi]!.name}`;
+  return readHostInstance(u, hdi, b, why).launches.filter(f => f.name === name);
+}
+
+/** The body of host template hdi's specialisation for binding b, read (not compiled): the kernels it launches and the functions it calls. */
+function readHostInstance(u: Unit, hdi: number, b: Binding, why: string): HostRead {
+  return readBody(u, `${hdi}|${targsKey(u.recIds, b.args)}`, why, () => {
+    const f = u.templates.instantiateFunction(hdi, b.args);
+    return { f, scope: splitScope(u.index.decls[hdi]!.scope), tscope: f.tscope ?? b.scope };
+  });
+}
+
+/**
+ * The specialisations of launching host templates that a non-template host function f calls with deduced
+ * arguments (`int main() { invokeScale(out, in, bias, n, 0); }`): f's body read (not compiled) with its calls
+ * recorded; statements that name none of the host templates and that we cannot read are skipped.
+ */
+export function hostCallsIn(u: Unit, hosts: Map<string, number[]>, f: FuncSym, scope: string[], name: string, j: number): HostBinding[] {
+  const why = `host template ${name} called with deduced template arguments in ${f.name}`;
+  const read = readBody(u, `fn${f.bodyStart}`, why, () => ({ f, scope, tscope: f.tscope, names: new Set(hosts.keys()) }));
+  return calledHostTemplates(u, hosts, read, name, j, why);
+}
+
+/**
+ * Reads the body of the host function `what` gives (not compiled), once per key: the kernels it launches and the
+ * functions it calls, with their sites. What we cannot read is unsupported (`why`), leaving no diagnostics behind.
+ */
+function readBody(u: Unit, key: string, why: string, what: () => { f: FuncSym; scope: string[]; tscope?: Map<string, Sym>; names?: Set<string> }): HostRead {
+  const got = u.hostReads.get(key);
+  if (got) return got;
+  const before = u.diags.length, errs = u.errorCount;
+  const read: HostRead = { launches: [], calls: [], sites: [] };
+  try {
+    const { f, scope, tscope, names } = what();
+    if (f.bodyStart < 0) throw new Unsupported(why);
+    const p = new Parser(u, f.bodyStart, f.bodyEnd + 1, scope);
+    if (tscope) p.tscope = tscope;
+    p.hostLaunches = read.launches;
+    p.hostCalls = read.calls;
+    p.hostCallSites = read.sites;
+    if (names) p.hostNames = names;
+    p.parseFunctionBody({ ...f, params: undefined, body: undefined });
+  } catch (e) {
+    u.diags.length = before; u.errorCount = errs;
+    if (e instanceof SyntaxAbort) throw new Unsupported(why + ' (host code we cannot read)');
+    if (e instanceof Unsupported) throw e.reason === why ? e : new Unsupported(`${why} (${e.reason})`);
+    throw e;
   }
-  return launches.filter(f => f.name === name);
+  if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
+  u.hostReads.set(key, read);
+  return read;
 }
 
 /** The innermost function definition (a template only, with `templates`) whose body holds token i, or -1. */

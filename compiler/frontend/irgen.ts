@@ -19,7 +19,7 @@ import { ModuleGen } from './codegen';
 import { mangleFunction, mangleStubName, mangleVariable, mangleTypeName } from './mangle';
 import { closureHostSpelling } from './xlambda';
 import { checkLibraryKernels } from './libkernels';
-import { enclosingFunction, enclosingHostTemplate, launchingHostTemplates, inOwnDeclarator, walkHostTemplate, withLocalConstants } from './hostinst';
+import { enclosingFunction, enclosingHostTemplate, hostCallsIn, launchingHostTemplates, inOwnDeclarator, walkHostSpec, walkHostTemplate, withLocalConstants } from './hostinst';
 import { classTemplateLaunches } from './hostmembers';
 import { namedDeviceVarInsts, instantiatedDeviceVarInsts } from './vartmpl-insts';
 
@@ -289,8 +289,14 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
   function instancesAt(i: number): boolean {
     if (toks.kind[i] !== Tok.Ident) return false;
     const name = u.text(i);
+    const spec = hosts.get(name)?.find(k => u.index.decls[k]!.first <= i && i < u.index.decls[k]!.bodyStart && u.templates.isExplicitSpec(k));
+    if (spec !== undefined && u.isUserFile(i)) {
+      // an explicit specialisation of a host template: an ordinary function, its launches asked for where it is defined
+      walkHostSpec(u, hosts, templates, spec, visited, out);
+      return false;
+    }
     if (hosts.has(name) && u.isUserFile(i) && enclosingHostTemplate(u, i) < 0 && !inOwnDeclarator(u, i, name) && u.text(i - 1) !== '.' && u.text(i - 1) !== '->') {
-      walkHostTemplate(u, hosts, templates, i, null, visited, out);
+      walkHostTemplate(u, hosts, templates, i, null, visited, out, (n, j) => deducedHostCalls(u, hosts, j, n));
       return true;
     }
     instancesOf(i, name);
@@ -413,6 +419,15 @@ function deducedLaunches(u: Unit, tok: number, name: string): FuncSym[] {
   if (u.errorCount > errs) { u.diags.length = before; u.errorCount = errs; throw new Unsupported(why + ' (host code we cannot read)'); }
   done.set(di, found);
   return found;
+}
+/** Host templates called with deduced arguments by the non-template function around token tok (hostinst.ts hostCallsIn). */
+function deducedHostCalls(u: Unit, hosts: Map<string, number[]>, tok: number, name: string): ReturnType<typeof hostCallsIn> {
+  let di = -1;
+  u.index.decls.forEach((d, k) => { if (d.kind === 'function' && d.bodyStart >= 0 && d.bodyStart < tok && d.bodyEnd > tok && !(d.flags & DeclFlag.Template)) di = k; });
+  const f = di >= 0 ? readFunction(u, di) : undefined;
+  if (!f) throw new Unsupported(`host template ${name} used with deduced template arguments outside a function we can read`);
+  const scope = u.index.decls[di]!.scope;
+  return hostCallsIn(u, hosts, f, scope ? scope.split('::').filter(s => s && s !== '(anonymous)') : [], name, tok);
 }
 function isExplicitInstantiation(u: Unit, i: number): boolean {
   for (let j = i - 1; j >= 0 && j > i - 40; j--) { const t = u.text(j); if (t === ';' || t === '}' || t === '{') return false; if (t === 'template' && u.text(j + 1) !== '<') return true; }

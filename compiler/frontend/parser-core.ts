@@ -207,6 +207,8 @@ export class Parser {
   hostLaunches: FuncSym[] | null = null;
   /** With hostLaunches: the functions that host code calls (constructors and launched kernels included), in the order read. */
   hostCalls: FuncSym[] | null = null;
+  /** With hostCalls: the token of each call's first site, in step with hostCalls. */
+  hostCallSites: number[] | null = null;
   /**
    * With hostCalls: the names whose calls matter. A statement that names none of them and that we cannot read
    * is skipped (it calls none of them; the functions it calls are read on their own where they matter).

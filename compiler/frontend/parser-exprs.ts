@@ -453,7 +453,7 @@ export class ExpressionsRoom {
       }
       if (found.length !== 1) throw new Unsupported(`launch of kernel template ${callee.k === 'func' ? callee.sym.name : ''}: ${found.length} candidates`);
       if (!this.hostLaunches.includes(found[0]!)) this.hostLaunches.push(found[0]!);
-      if (this.hostCalls && !this.hostCalls.includes(found[0]!)) this.hostCalls.push(found[0]!);
+      if (this.hostCalls && !this.hostCalls.includes(found[0]!)) { this.hostCalls.push(found[0]!); this.hostCallSites?.push(pos); }
     }
     return mk(C.void, pos, false, { k: 'int', v: 0n });
   }
@@ -583,7 +583,12 @@ export class ExpressionsRoom {
     }
     let rt: CType = e.ty;
     let base: Expr = e;
-    if (arrow && e.ty.k === 'record') throw new Unsupported('overloaded operator->');
+    if (arrow && e.ty.k === 'record') {
+      // `p->m` on a class: `p.operator->()->m`, drilled down while operator-> gives a class (a smart pointer)
+      const r = this.userOperator('->', [e], pos);
+      if (!r || r.ty.k === 'error') throw new Unsupported('overloaded operator->');
+      return this.member(r, name, true, pos);
+    }
     if (arrow) {
       base = rval(e);
       if (base.ty.k !== 'ptr') { this.u.error(pos, 131, `expression must have pointer-to-class type but it has type "${typeName(e.ty)}"`); return errExpr(pos); }

@@ -235,7 +235,7 @@ export class OverloadsRoom {
       if (f.ty.ret.k === 'ref' && isAuto(f.ty.ret.to)) throw new Unsupported(`deduced reference return type of ${f.name}`);
       fty = f.ty;
     }
-    if (f && this.hostCalls && !this.hostCalls.includes(f)) this.hostCalls.push(f);
+    if (f && this.hostCalls && !this.hostCalls.includes(f)) { this.hostCalls.push(f); this.hostCallSites?.push(pos); }
     if (f && f.deleted) { this.u.error(pos, 1776, `function "${this.u.prettyFunction(f).replace(/^\S+ /, '')}" cannot be referenced -- it is a deleted function`); return errExpr(pos); }
     const ps = fty.params;
     const conv: Expr[] = [];

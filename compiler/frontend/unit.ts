@@ -66,8 +66,8 @@ export class Unit {
   /** The user-defined conversions implicit conversions of this unit may use (sema.ts). */
   /** The constant evaluator of this unit (consteval.ts): constexpr calls parse their bodies here. */
   readonly consts: ConstEval = newConstEval(f => this.parseBody(f));
-  /** Kernel launches found in host templates, by host template and binding (hostinst.ts kernelInstancesAt). */
-  readonly hostLaunches = new Map<string, FuncSym[]>();
+  /** Host code read for its launches and calls: host template specialisations by template and binding, host functions by body (hostinst.ts). */
+  readonly hostReads = new Map<string, { launches: FuncSym[]; calls: FuncSym[]; sites: number[] }>();
   /** Numbers for classes in this unit's template argument keys (templates.ts targsKey). */
   readonly recIds = newRecIds();
   readonly conv: UserConversions = { convert: (e, to) => userConversion(this.conv, e, to), active: false };

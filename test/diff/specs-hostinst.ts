@@ -65,6 +65,58 @@ export const SPECS_HOSTINST: KernelSpec[] = [
       { kernel: '_ZN4work6negateIxEEvPT_', grid: 1, block: 32, args: [buf('l')] },
     ],
   },
+  {
+    // overloaded host templates: explicit instantiations name their overload; calls with deduced arguments
+    name: 'cxx2_hostinst_overloads',
+    buffers: {
+      wide: { type: 'i32', n: 8, init: gen(j => 4 * j - 9) }, narrow: { type: 'i8', n: 8, init: gen(j => j - 3) }, out: { type: 'i8', n: 8 },
+      fb: { type: 'f32', n: 8, init: gen(j => j * 0.75) }, db: { type: 'f64', n: 8, init: gen(j => 2.5 - j) }, ib: { type: 'i32', n: 8, init: gen(j => j * 3 - 7) },
+      sb: { type: 'i16', n: 8, init: gen(j => 5 - j * 2) },
+    },
+    launches: [
+      { kernel: '_ZN3ops10scale_wideEPaPKiPKfi', grid: 1, block: 8, args: [buf('out'), buf('wide'), buf('fb'), i32(8)] },
+      { kernel: '_ZN3ops12scale_narrowIfEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('fb'), i32(7)] },
+      { kernel: '_ZN3ops12scale_narrowIdEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('db'), i32(6)] },
+      { kernel: '_ZN3ops12scale_narrowIiEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('ib'), i32(8)] },
+      { kernel: '_ZN3ops12scale_narrowIsEEvPaPKaPKT_i', grid: 1, block: 8, args: [buf('out'), buf('narrow'), buf('sb'), i32(8)] },
+    ],
+  },
+  {
+    // explicit specialisations of a host template: ordinary functions, whose launches count called or not
+    name: 'cxx2_hostinst_host_spec',
+    buffers: {
+      fin: { type: 'f32', n: 8, init: gen(j => j * 1.25 - 2) }, fout: { type: 'f32', n: 8 },
+      iin: { type: 'i32', n: 8, init: gen(j => 3 * j - 11) }, iout: { type: 'i32', n: 8 },
+      din: { type: 'f64', n: 8, init: gen(j => j / 3) }, dout: { type: 'f64', n: 8 }, lout: { type: 'i64', n: 8, init: gen(j => j + 40) },
+    },
+    launches: [
+      { kernel: '_ZN3att9scoreWideIfEEvPT_PKS1_iS1_', grid: 1, block: 8, args: [buf('fout'), buf('fin'), i32(7), f32(0.5)] },
+      { kernel: '_ZN3att10scoreSmallIiEEvPT_PKS1_i', grid: 1, block: 8, args: [buf('iout'), buf('iin'), i32(8)] },
+      { kernel: '_ZN3att10scoreSmallIdEEvPT_PKS1_i', grid: 1, block: 8, args: [buf('dout'), buf('din'), i32(6)] },
+      { kernel: '_ZN3att6unusedIxEEvPT_', grid: 1, block: 4, args: [buf('lout')] },
+    ],
+  },
+  {
+    // specialisations reached through cudaLaunchKernel, a function pointer and a table of kernel pointers
+    name: 'cxx2_hostinst_launch_ptrs',
+    buffers: { f: { type: 'f32', n: 8, init: gen(j => j * 0.5 - 1) }, i: { type: 'i32', n: 8, init: gen(j => j * 5 - 17) } },
+    launches: [
+      { kernel: '_Z4axpbIfLi2EEvPT_S0_i', grid: 1, block: 8, args: [buf('f'), f32(3), i32(8)] },
+      { kernel: '_Z4axpbIfLi1EEvPT_S0_i', grid: 1, block: 8, args: [buf('f'), f32(-2), i32(7)] },
+      { kernel: '_Z6squareIiEvPT_i', grid: 1, block: 8, args: [buf('i'), i32(8)] },
+      { kernel: '_Z4axpbIiLi5EEvPT_S0_i', grid: 1, block: 8, args: [buf('i'), i32(3), i32(6)] },
+      { kernel: '_Z4axpbIiLi7EEvPT_S0_i', grid: 1, block: 8, args: [buf('i'), i32(1), i32(8)] },
+    ],
+  },
+  {
+    // operator-> on a class: in device code (drilled down) and in host code read for a member's launch
+    name: 'cxx2_arrow_operator',
+    buffers: { d: { type: 'f64', n: 40 }, pairs: { type: 'i32', n: 16, init: gen(j => (j % 2 === 0 ? j : 50 - j)) } },
+    launches: [
+      { kernel: '_Z8gpu_fillIdEviT_PS0_', grid: 2, block: 32, args: [i32(37), f64(2.5), buf('d')] },
+      { kernel: '_Z9swapPairsP4Pairi', grid: 1, block: 8, args: [buf('pairs'), i32(7)] },
+    ],
+  },
   // Programs of the C++ corpus work (issue 24); also compared with the real cicc in test/cxx.test.ts and run with
   // their own host checks in test/cxx-run.test.ts.
   {

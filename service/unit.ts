@@ -20,6 +20,7 @@ import type { UnitValue } from './store/value';
 import { preludeOf } from './prelude-key';
 import { LmdbPieceStore, type PieceStoreRef } from './pieces';
 import { fallbackKey, type RealOutputs, type UnitRequest, type UnitResponse } from '../protocol/unit';
+import { HeaderCheck } from './header-check';
 
 export type { UnitRequest, UnitResponse } from '../protocol/unit';
 export { LmdbPieceStore, pieceStoreAt, type PieceStoreRef } from './pieces';
@@ -133,6 +134,7 @@ export class UnitService {
   private prelude: import('../compiler/index').PreludeCache | undefined;
   private remote: RemoteTier | undefined;
   private pieces: LmdbPieceStore | undefined;
+  private headers = new HeaderCheck();
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -402,8 +404,21 @@ export class UnitService {
     return { ...res, ...fallbackOf(l) };
   }
 
+  /**
+   * Before a compile: a unit whose system-header regions differ from the headers on disk (a damaged .ii) is
+   * left to the real cicc, which parses the declarations ptxd skips.
+   */
+  private headersDiffer(l: Lookup): UnitResponse | undefined {
+    const t0 = performance.now();
+    const reason = this.headers.check(l.source!);
+    if (reason === undefined) return undefined;
+    return this.finish(l, { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: reason, times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } }, performance.now() - t0);
+  }
+
   compile(l: Lookup): UnitResponse {
     if (l.response) return l.response;
+    const differ = this.headersDiffer(l);
+    if (differ) return differ;
     // Lazy: loading the compiler is the expensive part of a cold client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const compileUnit = this.o.compileUnit ?? (require('../compiler/index') as typeof import('../compiler/index')).compileUnit;
@@ -433,6 +448,8 @@ export class UnitService {
   async compileWith(l: Lookup, run: (text: string, o: CompileOptions, rest: unknown[]) => Promise<{ result: CompileResult; ms: number }>):
   Promise<UnitResponse> {
     if (l.response) return l.response;
+    const differ = this.headersDiffer(l);
+    if (differ) return differ;
     const text = l.source!.toString('utf8');
     let options = l.options ?? l.req.options;
     let { result: r, ms } = await run(text, options, this.compileArgs(l));

@@ -1,0 +1,158 @@
+// A .ii whose system-header regions differ from the header files on disk (issue 29): ptxd skims over the
+// declarations device code never uses, so a damaged libstdc++ declaration would compile under ptxd although cicc,
+// which parses everything, rejects the unit. The unit falls back with a named reason instead. The mutant is a real
+// unit made here by nvcc with one libstdc++ name misspelt, and the real cicc is the oracle that it is bad.
+import { describe, it, expect, beforeAll } from 'vitest';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { PTXD_CICC, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, requireTool, skipReason, type PreparedUnit } from './helpers/tools';
+import { headerRegions, prepareHeader, regionMismatch } from '../compiler/frontend/header-regions';
+import { HeaderCheck } from '../service/header-check';
+
+const skip = skipReason('nvcc', 'cicc');
+
+const KERNEL = `#include <utility>
+__global__ void scale(float *x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = x[i] * a;
+}
+`;
+
+interface Run { code: number | null; stderr: string; ptx: boolean }
+
+let unit: PreparedUnit;
+let work = '';
+let seq = 0;
+
+/** The unit's .ii with `edit` applied, and the argv that compiles it into a fresh output folder. */
+function variant(edit: (ii: string) => string): { argv: string[]; out: string } {
+  const out = path.join(work, `v${++seq}`);
+  fs.mkdirSync(out);
+  const ii = path.join(out, 'unit.cpp1.ii');
+  fs.writeFileSync(ii, edit(fs.readFileSync(unit.ii, 'latin1')), 'latin1');
+  return { argv: ciccArgv(unit, out).map(a => (a === unit.ii ? ii : a)), out };
+}
+
+function run(tool: string, v: { argv: string[]; out: string }, env: NodeJS.ProcessEnv): Run {
+  fs.rmSync(ciccOutputs(v.out).ptx, { force: true });
+  const r = spawnSync(tool, v.argv, { cwd: v.out, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { code: r.status, stderr: r.stderr, ptx: fs.existsSync(ciccOutputs(v.out).ptx) };
+}
+
+const runCicc = (v: { argv: string[]; out: string }): Run => run(requireTool('cicc'), v, process.env);
+
+function runPtxd(v: { argv: string[]; out: string }, fallback: 'never' | 'default'): Run {
+  const env = { ...process.env, PTXD_NATIVE: '0', PTXD_DAEMON: '0', PTXD_CACHE: '0', PTXD_VERBOSE: '', PTXD_FALLBACK: fallback === 'never' ? 'never' : '' };
+  return run(PTXD_CICC, { argv: [unit.realCicc, ...v.argv], out: v.out }, env);
+}
+
+/** The .ii with the first `from` inside a region of `file` replaced by `to`, and that line's number in `file`. */
+function misspell(ii: string, file: RegExp, from: string, to: string): { text: string; file: string; line: number } {
+  for (const r of headerRegions(ii).regions) {
+    if (!file.test(r.file)) continue;
+    const at = ii.indexOf(from, r.start);
+    if (at < 0 || at >= r.end) continue;
+    const line = r.line + (ii.slice(r.start, at).match(/\n/g)?.length ?? 0);
+    return { text: ii.slice(0, at) + to + ii.slice(at + from.length), file: r.file, line };
+  }
+  throw new Error(`no ${from} in a region of ${file}`);
+}
+
+beforeAll(() => {
+  if (skip) return;
+  work = mkTempDir('header-regions');
+  const cu = path.join(work, 'hdr.cu');
+  fs.writeFileSync(cu, KERNEL);
+  unit = prepareUnit(cu, 90);
+});
+
+describe.skipIf(skip !== undefined)(`a damaged system-header region falls back, the intact unit compiles ${skip ?? ''}`, () => {
+  it('the unit as nvcc made it compiles in never mode', () => {
+    const v = variant(ii => ii);
+    const p = runPtxd(v, 'never');
+    expect(p.stderr).toBe('');
+    expect(p.code).toBe(0);
+    expect(p.ptx).toBe(true);
+  });
+
+  // `std::abs(double)` in bits/std_abs.h: device code never calls it, so ptxd skims its body
+  it('a misspelt name in an unused libstdc++ function: never mode names the file and line, default mode is cicc', () => {
+    let where = { file: '', line: 0 };
+    const v = variant(ii => {
+      const m = misspell(ii, /\/c\+\+\/[^/]+\/bits\/std_abs\.h$/, '__builtin_fabs(', '__builtin_fabz(');
+      where = m;
+      return m.text;
+    });
+    const c = runCicc(v);
+    expect(c.code).not.toBe(0);
+    expect(c.stderr).toMatch(/__builtin_fabz/);
+    const never = runPtxd(v, 'never');
+    expect(never.stderr).toContain(`ptxd cannot compile this unit: system header region differs from ${where.file}:${where.line}`);
+    expect(never.code).toBe(1);
+    expect(never.ptx).toBe(false);
+    const dflt = runPtxd(v, 'default');
+    expect(dflt.code).toBe(c.code);
+    expect(dflt.stderr).toBe(c.stderr);
+    expect(dflt.ptx).toBe(false);
+  });
+
+  it('a deleted `const` in a libstdc++ declaration falls back in never mode', () => {
+    const v = variant(ii => misspell(ii, /\/c\+\+\/[^/]+\/bits\/(move|stl_pair|type_traits)\.h$|\/c\+\+\/[^/]+\/type_traits$/, 'const ', '').text);
+    const never = runPtxd(v, 'never');
+    expect(never.stderr).toMatch(/ptxd cannot compile this unit: system header region differs from \S+:\d+/);
+    expect(never.ptx).toBe(false);
+  });
+});
+
+describe('the comparison itself (compiler/frontend/header-regions.ts, service/header-check.ts)', () => {
+  const header = [
+    '#define ANSWER 42',
+    '/* a comment',
+    '   over lines */',
+    'int f(int);   // the answer',
+    'int g = ANSWER;',
+    'int h(int a,',
+    '\t  int b);',
+    'FOO(x,',
+    '    y) int z;',
+    '',
+  ].join('\n');
+  const h = prepareHeader(header);
+  const isMacro = (n: string): boolean => n === 'ANSWER' || n === 'FOO';
+  const check = (body: string): number | undefined => {
+    const ii = `# 4 "/usr/include/t.h" 3\n${body}`;
+    const r = headerRegions(ii).regions[0]!;
+    return regionMismatch(ii, r, h, isMacro);
+  };
+
+  it('accepts what cpp makes of the header: comments gone, spacing changed, macros expanded, joined calls', () => {
+    expect(check('int f(int);\nint g = 42;\nint h(int a,\n int b);\nx y\n int z;\n')).toBeUndefined();
+  });
+
+  it('finds a misspelt name, a deleted token and a duplicated one, with their line', () => {
+    expect(check('int f(imt);\n')).toBe(4);
+    expect(check('int f(int);\nint g = 42;\nint h(a,\n')).toBe(6);
+    expect(check('int f(int);\nint g = 42;\nint h(int a,\n int b) b;\n')).toBe(7);
+    expect(check('int f(int);\nint g = 42;\nint h(int a,\n int b);\nx y\n int int z;\n')).toBe(9);
+  });
+
+  it('a unit naming a file that cannot be read is accepted unverified', () => {
+    const ii = Buffer.from('# 1 "/nonexistent/ptxd/include/c++/x.h" 1 3\nint imt f;\n');
+    expect(new HeaderCheck().check(ii)).toBeUndefined();
+  });
+
+  it('a region of a real header differing from the file is found, and found again when remembered', () => {
+    const file = '/usr/include/stdio.h';
+    if (!fs.existsSync(file)) return;
+    const lines = fs.readFileSync(file, 'latin1').split('\n');
+    const n = lines.findIndex(l => /^extern int fclose \(FILE \*__stream\);$/.test(l)) + 1;
+    expect(n).toBeGreaterThan(0);
+    const hc = new HeaderCheck();
+    const good = Buffer.from(`# ${n} "${file}" 1 3 4\nextern int fclose (FILE *__stream);\n`);
+    expect(hc.check(good)).toBeUndefined();
+    expect(hc.check(good)).toBeUndefined();
+    const bad = Buffer.from(`# ${n} "${file}" 1 3 4\nextern int fclose (FILE __stream);\n`);
+    expect(hc.check(bad)).toBe(`system header region differs from ${file}:${n}`);
+  });
+});

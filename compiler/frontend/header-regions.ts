@@ -6,7 +6,11 @@
 // caller reads the files (service/header-check.ts) and passes their text in. Loads without the compiler.
 
 /** One line-marker region of a .ii: the text from `start` to `end` is lines `line`, `line + 1`, ... of `file`. */
-export interface HeaderRegion { file: string; line: number; start: number; end: number }
+export interface HeaderRegion {
+  file: string; line: number; start: number; end: number;
+  /** Its first (last) line is part of a line cpp split with line markers (a macro expansion holding `_Pragma`). */
+  splitFirst?: boolean; splitLast?: boolean;
+}
 
 /**
  * A header file as the check needs it: its text and line starts; the lines that need more than a token-by-token
@@ -39,24 +43,39 @@ export function headerRegions(ii: string): { regions: HeaderRegion[]; files: str
   const regions: HeaderRegion[] = [];
   const files = new Set<string>();
   const marker = /^# (\d+) "((?:[^"\\\n]|\\.)*)"([ \d]*)$/;
-  let open: { file: string; line: number; start: number } | undefined;
+  let open: HeaderRegion | undefined;
+  let last: { file: string; line: number } | undefined;   // the previous marker's file and the line it reached
+  const close = (end: number): void => {
+    if (!open) return;
+    open.end = end;
+    regions.push(open);
+  };
   let at = ii.startsWith('# ') ? 0 : lineAfter(ii, ii.indexOf('\n# '));
   while (at >= 0) {
     let nl = ii.indexOf('\n', at);
     if (nl < 0) nl = ii.length;
     const m = marker.exec(ii.slice(at, nl));
     if (m) {
-      if (open) regions.push({ ...open, end: at });
+      const file = unescapeName(m[2]!), line = Number(m[1]);
+      const split = last !== undefined && last.file === file && last.line === line;
+      if (open && split) open.splitLast = true;
+      close(at);
       open = undefined;
-      const file = unescapeName(m[2]!);
       if (realFile(file)) {
         files.add(file);
-        if (m[3]!.split(' ').includes('3') || SYSTEM_PATH.test(file)) open = { file, line: Number(m[1]), start: Math.min(nl + 1, ii.length) };
+        if (m[3]!.split(' ').includes('3') || SYSTEM_PATH.test(file)) {
+          open = { file, line, start: Math.min(nl + 1, ii.length), end: ii.length, ...(split ? { splitFirst: true } : {}) };
+        }
       }
+      // the line the text up to the next marker reaches
+      let lines = 0;
+      const next = ii.indexOf('\n# ', nl);
+      for (let k = ii.indexOf('\n', nl + 1); k >= 0 && (next < 0 || k <= next); k = ii.indexOf('\n', k + 1)) lines++;
+      last = { file, line: line + Math.max(0, lines - 1) };
     }
     at = lineAfter(ii, ii.indexOf('\n# ', nl - 1));
   }
-  if (open) regions.push({ ...open, end: ii.length });
+  close(ii.length);
   return { regions, files: [...files] };
 }
 
@@ -216,6 +235,60 @@ function lineText(h: PreparedHeader, idx: number): string | null {
   return canonical(h.text, h.starts[idx]!, h.starts[idx + 1]! - 1, false).text;
 }
 
+/**
+ * Whether the .ii line `got` is the header line `src` with its macro uses expanded: the text between the macro
+ * uses (a name, with its parenthesised arguments when a `(` follows) stands in `got` in order, at token boundaries,
+ * the first at the start and the last at the end. A line without macro uses does not match (it differed).
+ */
+function macroMatch(src: string, got: string, isMacro: (name: string) => boolean): boolean {
+  const parts: string[] = [];
+  let from = 0, uses = 0;
+  IDENT.lastIndex = 0;
+  for (let m = IDENT.exec(src); m; m = IDENT.exec(src)) {
+    if (m.index > 0 && isWord(src.charCodeAt(m.index - 1))) continue;      // inside a number
+    if (!isMacro(m[0]) && !specialName(m[0])) continue;
+    uses++;
+    parts.push(src.slice(from, m.index).trim());
+    let end = m.index + m[0].length;
+    // its arguments, and those of a call its expansion may end in (`F(void)(args)`)
+    for (let lp = src[end] === ' ' ? end + 1 : end; src[lp] === '('; lp = src[end] === ' ' ? end + 1 : end) {
+      let depth = 0, k = lp;
+      for (; k < src.length; k++) {
+        const c = src[k];
+        if (c === '"' || (c === "'" && !isWord(src.charCodeAt(k - 1)))) {
+          for (k++; k < src.length && src[k] !== c; k++) if (src[k] === '\\') k++;
+        } else if (c === '(') depth++;
+        else if (c === ')' && --depth === 0) break;
+      }
+      end = Math.min(k + 1, src.length);
+    }
+    from = end;
+    IDENT.lastIndex = end;
+  }
+  if (uses === 0) return false;
+  parts.push(src.slice(from).trim());
+  // a glob match: the first part a prefix, the last a suffix, the others in order between
+  const first = parts[0]!, lastPart = parts[parts.length - 1]!;
+  if (!got.startsWith(first) || !boundary(got, first.length) || got.length < first.length + lastPart.length) return false;
+  const tail = got.length - lastPart.length;
+  if (!got.endsWith(lastPart) || !boundary(got, tail)) return false;
+  let at = first.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const p = parts[i]!;
+    if (p === '') continue;
+    let k = got.indexOf(p, at);
+    while (k >= 0 && !(boundary(got, k) && boundary(got, k + p.length))) k = got.indexOf(p, k + 1);
+    if (k < 0 || k + p.length > tail) return false;
+    at = k + p.length;
+  }
+  return true;
+}
+
+/** Whether offset k of canonical text is between two tokens (not inside a word). */
+function boundary(t: string, k: number): boolean {
+  return k <= 0 || k >= t.length || !(isWord(t.charCodeAt(k - 1)) && isWord(t.charCodeAt(k)));
+}
+
 /** Whether `got` is what `src` ends with, from a token boundary on. */
 function suffixAt(src: string, got: string): boolean {
   if (!src.endsWith(got)) return false;
@@ -241,7 +314,10 @@ function closesMacroCall(h: PreparedHeader, idx: number, got: string, isMacro: (
     if (c === '(') depth++;
     else if (c === ')') {
       if (depth > 0) depth--;
-      else found = ++open > 0 && src.slice(i + 1).trim() === got;
+      else {
+        const after = src.slice(i + 1).trim();
+        found = ++open > 0 && (after === got || macroMatch(after, got, isMacro));
+      }
     }
   }
   if (!found) {
@@ -292,7 +368,11 @@ export function regionMismatch(ii: string, r: HeaderRegion, h: PreparedHeader, i
     const want = h.special.get(idx);
     if (want === null) continue;
     if (want === undefined ? sameTokens(ii, k, nl, h.text, c, d) : canonical(ii, k, nl, false).text === want) continue;
-    if (macroLine(h.text.slice(c, d), isMacro) || closesMacroCall(h, idx, canonical(ii, k, nl, false).text, isMacro)) continue;
+    const got = canonical(ii, k, nl, false).text;
+    const src = lineText(h, idx)!;
+    const split = (line === r.line && r.splitFirst) || (nl >= r.end - 1 && r.splitLast);
+    if (split ? macroLine(src, isMacro) : macroMatch(src, got, isMacro)) continue;
+    if (closesMacroCall(h, idx, got, isMacro)) continue;
     return line;
   }
   return undefined;

@@ -336,6 +336,7 @@ function closesMacroCall(h: PreparedHeader, idx: number, got: string, isMacro: (
         // a macro's name before it, or a call that a macro expands to (`F((x), y)\n  (args)`)
         const before = t.slice(0, i);
         if (macroLine(before, isMacro)) return true;
+        if (before.trimEnd().endsWith(')')) continue;                         // `F(\n a)(\n b)`: the call before it
         const above = before.trim() === '' && k > 0 ? lineText(h, k - 1) : null;
         return above !== null && macroLine(above, isMacro);
       }

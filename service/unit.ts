@@ -6,6 +6,7 @@
 // expensive part.
 
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CompileOptions, CompileResult, Diagnostic } from '../compiler/index';
 import { emptyCounters, repairWarning, Store, type Counters, type ProbePolicy } from './store/store';
 import { quarantine } from './store/guard';
@@ -46,6 +47,8 @@ export interface Lookup {
   columns?: () => ColumnTable;
   /** The fallback key leaves the place out: the real cicc's result there carries its place and is moved. */
   fallbackFree?: boolean;
+  /** The unit's prelude, when the lookup hashed it (the header check keys its verdicts by it). */
+  prelude?: { end: number; hash: string };
 }
 
 /** A result's outputs moved from where they were compiled to `to`; undefined when they cannot be moved exactly. */
@@ -134,7 +137,7 @@ export class UnitService {
   private prelude: import('../compiler/index').PreludeCache | undefined;
   private remote: RemoteTier | undefined;
   private pieces: LmdbPieceStore | undefined;
-  private headers = new HeaderCheck();
+  private headers: HeaderCheck | undefined;
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -238,6 +241,7 @@ export class UnitService {
     const fkTo = (r: UnitResponse): UnitResponse => fk ? { ...r, fallbackKey: fk, ...(fallbackFree ? { fallbackPlace: place } : {}) } : r;
     const moveReal = (v: UnitValue | undefined): UnitValue | undefined => this.movedReal(v, fallbackFree, place, columns);
     const withKeys = (response: UnitResponse): Lookup => ({ req, key, place, response: fkTo(response) });
+    let prelude: { end: number; hash: string } | undefined;
     try {
       const { value, corrupt } = store.get(key);
       if (corrupt) {
@@ -260,7 +264,8 @@ export class UnitService {
         return withKeys(this.fromValue(value, req.options));
       }
       // A unit whose headers ptxd already knows it cannot compile goes straight to the real cicc.
-      const memo = this.preludeMemo(source, keyParts);
+      prelude = this.o.preludeMemo ? preludeOf(source.toString('latin1')) : undefined;
+      const memo = prelude && this.preludeMemo(prelude.hash, keyParts);
       if (memo) {
         this.pending.unsupported++;
         const real = fk ? this.realValue(fk, moveReal) : undefined;
@@ -269,7 +274,7 @@ export class UnitService {
     } catch (e) {
       this.storeFailed('read', e);
     }
-    return { req, key, source, lib, options, place, ...(columns ? { columns } : {}), ...(fk ? { fallbackKey: fk, fallbackFree } : {}) };
+    return { req, key, source, lib, options, place, ...(columns ? { columns } : {}), ...(fk ? { fallbackKey: fk, fallbackFree } : {}), ...(prelude ? { prelude } : {}) };
   }
 
   private fromValue(value: UnitValue, o: CompileOptions): UnitResponse {
@@ -312,11 +317,8 @@ export class UnitService {
   }
 
   /** The reason ptxd cannot compile this unit's prelude, when a unit with the same prelude showed it. */
-  private preludeMemo(source: Buffer, parts: Omit<import('./unit-key').KeyParts, 'source'>): string | undefined {
-    if (!this.o.preludeMemo) return undefined;
-    const p = preludeOf(source.toString('latin1'));
-    if (!p) return undefined;
-    return this.store!.get(this.preludeKey(p.hash, parts)).value?.unsupported;
+  private preludeMemo(preludeHash: string, parts: Omit<import('./unit-key').KeyParts, 'source'>): string | undefined {
+    return this.store!.get(this.preludeKey(preludeHash, parts)).value?.unsupported;
   }
 
   /**
@@ -410,7 +412,9 @@ export class UnitService {
    */
   private headersDiffer(l: Lookup): UnitResponse | undefined {
     const t0 = performance.now();
-    const reason = this.headers.check(l.source!);
+    // Verdicts persist beside the store, unless caching is turned off on purpose (benchmarks, tests).
+    this.headers ??= new HeaderCheck(this.o.env.PTXD_CACHE === '0' ? undefined : join(this.o.cacheDir, 'headers'), compilerHash());
+    const reason = this.headers.check(l.source!, l.prelude);
     if (reason === undefined) return undefined;
     return this.finish(l, { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: reason, times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } }, performance.now() - t0);
   }

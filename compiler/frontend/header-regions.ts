@@ -39,7 +39,7 @@ function unescapeName(s: string): string {
  * The unit's system-header regions, and every file its line markers name (the check collects macro names from
  * all of them, the main file and user headers included: a user's macro expands in a system header too).
  */
-export function headerRegions(ii: string): { regions: HeaderRegion[]; files: string[] } {
+export function headerRegions(ii: string, from = 0, to = ii.length): { regions: HeaderRegion[]; files: string[] } {
   const regions: HeaderRegion[] = [];
   const files = new Set<string>();
   const marker = /^# (\d+) "((?:[^"\\\n]|\\.)*)"([ \d]*)$/;
@@ -50,8 +50,8 @@ export function headerRegions(ii: string): { regions: HeaderRegion[]; files: str
     open.end = end;
     regions.push(open);
   };
-  let at = ii.startsWith('# ') ? 0 : lineAfter(ii, ii.indexOf('\n# '));
-  while (at >= 0) {
+  let at = ii.startsWith('# ', from) ? from : lineAfter(ii, ii.indexOf('\n# ', from));
+  while (at >= 0 && at < to) {
     let nl = ii.indexOf('\n', at);
     if (nl < 0) nl = ii.length;
     const m = marker.exec(ii.slice(at, nl));
@@ -75,8 +75,14 @@ export function headerRegions(ii: string): { regions: HeaderRegion[]; files: str
     }
     at = lineAfter(ii, ii.indexOf('\n# ', nl - 1));
   }
-  close(ii.length);
+  close(to);
   return { regions, files: [...files] };
+}
+
+/** The unit's main file: the name in its first line marker (undefined when it has none). */
+export function mainFile(ii: string): string | undefined {
+  const m = /^# \d+ "((?:[^"\\\n]|\\.)*)"/.exec(ii.slice(0, 4096));
+  return m ? unescapeName(m[1]!) : undefined;
 }
 
 const DEFINE = /^[ \t]*#[ \t]*define[ \t]+([A-Za-z_$][\w$]*)/gm;

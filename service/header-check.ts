@@ -8,13 +8,13 @@
 // checksum). A unit whose prelude is known, with none of those files changed, pays a stat per file; only the
 // regions after its prelude (a system macro expanded in the main file, a late #include) are compared. A
 // damaged or foreign record is no verdict: the prelude is checked again. A file that cannot be read (a unit
-// preprocessed on another machine) leaves the unit unverified.
+// preprocessed on another machine) or is named by a relative path leaves the unit unverified.
 //
 // Left unchecked: regions of the main file itself inside the prelude (a system macro used before the main
 // file's last #include); the prelude's verdict is shared by units whose main files differ.
 
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { headerRegions, mainFile, prepareHeader, regionMismatch, type HeaderRegion, type PreparedHeader } from '../compiler/frontend/header-regions';
 import { preludeOf } from './prelude-key';
@@ -48,7 +48,12 @@ const MAX_FILES = 4000;
 const MAX_VERIFIED = 500_000;
 const MAX_VERDICTS = 256;
 
+/**
+ * A file's size and time; undefined when it is no file or its name is relative (cccl's `libcudacxx/include/...`:
+ * the request does not say against which directory, and a daemon's own would find another file or none).
+ */
 function stat(path: string): { size: number; mtimeMs: number } | undefined {
+  if (!isAbsolute(path)) return undefined;
   try {
     const st = statSync(path);
     return st.isFile() ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;

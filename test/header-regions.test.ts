@@ -9,6 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { PTXD_CICC, ciccArgv, ciccOutputs, mkTempDir, prepareUnit, requireTool, skipReason, type PreparedUnit } from './helpers/tools';
 import { headerRegions, prepareHeader, regionMismatch } from '../compiler/frontend/header-regions';
 import { HeaderCheck } from '../service/header-check';
+import { UnitService } from '../service/unit';
+import { defaultOptions } from '../compiler/options';
+import type { compileUnit } from '../compiler/compile';
 
 const skip = skipReason('nvcc', 'cicc');
 
@@ -154,5 +157,116 @@ describe('the comparison itself (compiler/frontend/header-regions.ts, service/he
     expect(hc.check(good)).toBeUndefined();
     const bad = Buffer.from(`# ${n} "${file}" 1 3 4\nextern int fclose (FILE __stream);\n`);
     expect(hc.check(bad)).toBe(`system header region differs from ${file}:${n}`);
+  });
+});
+
+// The verdict on a prelude (the .ii up to the last return into the main file) is kept by the prelude's hash
+// and the identity of the files it names, in memory and in a record under the cache directory.
+describe('a verified prelude is remembered (service/header-check.ts)', () => {
+  /** A header marked as a system header (flag 3), its text, and two units that include it first. */
+  function fixture(): { dir: string; header: string; unit: (main: string, body: string, headerText?: string) => Buffer } {
+    const dir = mkTempDir('header-verdict');
+    const header = path.join(dir, 'sys', 'vec.h');
+    fs.mkdirSync(path.dirname(header));
+    fs.writeFileSync(header, '#define VEC_N 4\nstruct vec { float v[VEC_N]; };\nint length(const vec &a);\n');
+    fs.utimesSync(header, 1_000_000_000, 1_000_000_000);
+    const unit = (main: string, body: string, headerText = 'struct vec { float v[4]; };\nint length(const vec &a);'): Buffer => {
+      fs.writeFileSync(path.join(dir, main), `#include <vec.h>\n${body}\n`);
+      return Buffer.from(`# 0 "${dir}/${main}"\n# 1 "${header}" 1 3\n\n${headerText}\n# 2 "${dir}/${main}" 2\n${body}\n`);
+    };
+    return { dir, header, unit };
+  }
+  const records = (dir: string): string[] => fs.readdirSync(dir).map(f => path.join(dir, f));
+
+  it('a second checker (a new daemon) takes the verdict from the record without reading the headers', () => {
+    const { dir, unit } = fixture();
+    const store = path.join(dir, 'cache', 'headers');
+    const first = new HeaderCheck(store, 'salt');
+    expect(first.check(unit('a.cu', 'int a;'))).toBeUndefined();
+    expect(first.stats).toMatchObject({ filesRead: 1, preludesChecked: 1, verdictsOnDisk: 0 });
+    expect(first.check(unit('b.cu', 'int b;'))).toBeUndefined();
+    expect(first.stats).toMatchObject({ filesRead: 1, preludesChecked: 1, verdictsInMemory: 1 });
+    expect(records(store)).toHaveLength(1);
+    const second = new HeaderCheck(store, 'salt');
+    expect(second.check(unit('c.cu', 'int c;'))).toBeUndefined();
+    expect(second.stats).toMatchObject({ filesRead: 0, preludesChecked: 0, verdictsOnDisk: 1, recordsIgnored: 0 });
+    // another checker's code (salt) does not reuse it
+    const other = new HeaderCheck(store, 'other');
+    expect(other.check(unit('c.cu', 'int c;'))).toBeUndefined();
+    expect(other.stats).toMatchObject({ filesRead: 1, preludesChecked: 1, verdictsOnDisk: 0 });
+  });
+
+  it('a damaged prelude is another prelude: checked, and its difference found', () => {
+    const { dir, header, unit } = fixture();
+    const store = path.join(dir, 'headers');
+    expect(new HeaderCheck(store).check(unit('a.cu', 'int a;'))).toBeUndefined();
+    const hc = new HeaderCheck(store);
+    expect(hc.check(unit('a.cu', 'int a;', 'struct vec { float v[4]; };\nint length(vec &a);'))).toBe(`system header region differs from ${header}:3`);
+    expect(hc.stats.preludesChecked).toBe(1);
+  });
+
+  it('a header changed on disk since the verdict is compared again', () => {
+    const { dir, header, unit } = fixture();
+    const store = path.join(dir, 'headers');
+    expect(new HeaderCheck(store).check(unit('a.cu', 'int a;'))).toBeUndefined();
+    fs.writeFileSync(header, '#define VEC_N 4\nstruct vec { float v[VEC_N]; };\nint length(vec &a);\n');
+    const hc = new HeaderCheck(store);
+    expect(hc.check(unit('a.cu', 'int a;'))).toBe(`system header region differs from ${header}:3`);
+    expect(hc.stats).toMatchObject({ preludesChecked: 1, verdictsOnDisk: 0 });
+  });
+
+  it('a damaged record, or one written for another prelude, is no verdict', () => {
+    const { dir, header, unit } = fixture();
+    const store = path.join(dir, 'headers');
+    const good = unit('a.cu', 'int a;');
+    const bad = unit('a.cu', 'int a;', 'struct vec { float v[4]; };\nint lenght(const vec &a);');
+    expect(new HeaderCheck(store).check(good)).toBeUndefined();
+    const [record] = records(store);
+    const text = fs.readFileSync(record!, 'utf8');
+    for (const damaged of [text.slice(0, text.length >> 1), text.replace(header, `${dir}/sys/gone.h`), 'x'.repeat(text.length), '']) {
+      fs.writeFileSync(record!, damaged);
+      const hc = new HeaderCheck(store);
+      expect(hc.check(good)).toBeUndefined();
+      expect(hc.stats).toMatchObject({ filesRead: 1, preludesChecked: 1, verdictsOnDisk: 0, recordsIgnored: 1 });
+      expect(fs.readFileSync(record!, 'utf8')).toBe(text);                      // written again whole
+    }
+    // The good prelude's record put where the damaged prelude's record goes (its name found by letting the
+    // damaged prelude pass once against a header edited to match it): it names another prelude, it is ignored.
+    const goodHeader = fs.readFileSync(header);
+    fs.writeFileSync(header, goodHeader.toString('latin1').replace('length', 'lenght'));
+    fs.utimesSync(header, 1_000_000_000, 1_000_000_000);
+    const probe = path.join(dir, 'probe');
+    expect(new HeaderCheck(probe).check(bad)).toBeUndefined();
+    const [badRecord] = records(probe);
+    fs.writeFileSync(header, goodHeader);
+    fs.utimesSync(header, 1_000_000_000, 1_000_000_000);
+    fs.copyFileSync(record!, badRecord!);
+    const hc = new HeaderCheck(probe);
+    expect(hc.check(bad)).toBe(`system header region differs from ${header}:3`);
+    expect(hc.stats).toMatchObject({ recordsIgnored: 1, verdictsOnDisk: 0 });
+  });
+
+  it('a unit of the service takes a verdict a previous service wrote under the cache directory', () => {
+    const { dir, header, unit } = fixture();
+    const cacheDir = path.join(dir, 'cache');
+    const times = { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 };
+    const fake = ((text: string) => ({ ok: true, ptx: `ptx of ${text.length}`, stub: '', diagnostics: [], times })) as unknown as typeof compileUnit;
+    const ask = (main: string, body: string): ReturnType<UnitService['handle']> => {
+      const svc = new UnitService({ cacheDir, sizeLimit: 1 << 30, env: {}, warnOnce: false, compileUnit: fake, preludeMemo: true });
+      const input = path.join(dir, `${main}.ii`);
+      fs.writeFileSync(input, unit(main, body));
+      try { return svc.handle({ input, options: defaultOptions(), env: {} }); } finally { svc.close(); }
+    };
+    expect(ask('a.cu', 'int a;').status).toBe('ok');
+    expect(fs.readdirSync(path.join(cacheDir, 'headers'))).toHaveLength(1);
+    // The header changes on disk with its size and time kept: a service that read it would find the region
+    // differs; one that takes the verdict from the record compiles.
+    fs.writeFileSync(header, '#define VEC_N 4\nstruct vec { float v[VEC_N]; };\nint lenght(const vec &a);\n');
+    fs.utimesSync(header, 1_000_000_000, 1_000_000_000);
+    expect(ask('b.cu', 'int b;').status).toBe('ok');
+    // with the record gone, it is read and differs
+    fs.rmSync(path.join(cacheDir, 'headers'), { recursive: true });
+    const r = ask('c.cu', 'int c;');
+    expect([r.status, r.reason]).toEqual(['unsupported', `system header region differs from ${header}:3`]);
   });
 });

@@ -40,6 +40,9 @@ export interface HeaderCheckStats {
   recordsIgnored: number;
 }
 
+/** The directory under the cache directory where the verdicts are kept (`ptxd cache clear` removes it). */
+export const VERDICTS_DIR = 'headers';
+
 /** Bumped when a record's meaning changes. */
 const FORMAT = 'ptxd-header-verdict-1';
 

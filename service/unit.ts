@@ -21,7 +21,7 @@ import type { UnitValue } from './store/value';
 import { preludeOf } from './prelude-key';
 import { LmdbPieceStore, type PieceStoreRef } from './pieces';
 import { fallbackKey, type RealOutputs, type UnitRequest, type UnitResponse } from '../protocol/unit';
-import { HeaderCheck } from './header-check';
+import { HeaderCheck, VERDICTS_DIR } from './header-check';
 
 export type { UnitRequest, UnitResponse } from '../protocol/unit';
 export { LmdbPieceStore, pieceStoreAt, type PieceStoreRef } from './pieces';
@@ -412,8 +412,9 @@ export class UnitService {
    */
   private headersDiffer(l: Lookup): UnitResponse | undefined {
     const t0 = performance.now();
-    // Verdicts persist beside the store, unless caching is turned off on purpose (benchmarks, tests).
-    this.headers ??= new HeaderCheck(this.o.env.PTXD_CACHE === '0' ? undefined : join(this.o.cacheDir, 'headers'), compilerHash());
+    // Verdicts persist beside the store, also with the unit cache off (PTXD_CACHE=0): they say nothing about a
+    // unit's outputs, and a compile timed without the unit cache is then timed as a user's compile is.
+    this.headers ??= new HeaderCheck(join(this.o.cacheDir, VERDICTS_DIR), compilerHash());
     const reason = this.headers.check(l.source!, l.prelude);
     if (reason === undefined) return undefined;
     return this.finish(l, { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: reason, times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } }, performance.now() - t0);

@@ -12,6 +12,7 @@ import { HeaderCheck } from '../service/header-check';
 import { UnitService } from '../service/unit';
 import { defaultOptions } from '../compiler/options';
 import type { compileUnit } from '../compiler/compile';
+import { PTXD } from './helpers/daemon';
 
 const skip = skipReason('nvcc', 'cicc');
 
@@ -268,5 +269,13 @@ describe('a verified prelude is remembered (service/header-check.ts)', () => {
     fs.rmSync(path.join(cacheDir, 'headers'), { recursive: true });
     const r = ask('c.cu', 'int c;');
     expect([r.status, r.reason]).toEqual(['unsupported', `system header region differs from ${header}:3`]);
+    // `ptxd cache clear` removes the verdicts with the rest of the cache
+    fs.writeFileSync(header, '#define VEC_N 4\nstruct vec { float v[VEC_N]; };\nint length(const vec &a);\n');
+    expect(ask('d.cu', 'int d;').status).toBe('ok');
+    expect(fs.existsSync(path.join(cacheDir, 'headers'))).toBe(true);
+    const clear = spawnSync(process.execPath, [PTXD, 'cache', 'clear', '--json'], { env: { ...process.env, PTXD_CACHE_DIR: cacheDir }, encoding: 'utf8' });
+    expect(clear.status, clear.stderr).toBe(0);
+    expect(JSON.parse(clear.stdout).removed).toContain('headers');
+    expect(fs.existsSync(path.join(cacheDir, 'headers'))).toBe(false);
   });
 });

@@ -120,12 +120,13 @@ describe('the comparison itself (compiler/frontend/header-regions.ts, service/he
     '\t  int b);',
     'FOO(x,',
     '    y) int z;',
+    'int k(int) NOTHROW;',
     '',
   ].join('\n');
   const h = prepareHeader(header);
-  const isMacro = (n: string): boolean => n === 'ANSWER' || n === 'FOO';
-  const check = (body: string): number | undefined => {
-    const ii = `# 4 "/usr/include/t.h" 3\n${body}`;
+  const isMacro = (n: string): boolean => n === 'ANSWER' || n === 'FOO' || n === 'NOTHROW';
+  const check = (body: string, line = 4): number | undefined => {
+    const ii = `# ${line} "/usr/include/t.h" 3\n${body}`;
     const r = headerRegions(ii).regions[0]!;
     return regionMismatch(ii, r, h, isMacro);
   };
@@ -139,6 +140,13 @@ describe('the comparison itself (compiler/frontend/header-regions.ts, service/he
     expect(check('int f(int);\nint g = 42;\nint h(a,\n')).toBe(6);
     expect(check('int f(int);\nint g = 42;\nint h(int a,\n int b) b;\n')).toBe(7);
     expect(check('int f(int);\nint g = 42;\nint h(int a,\n int b);\nx y\n int int z;\n')).toBe(9);
+  });
+
+  it('a line after a macro use with its first token gone, and a macro expansion with a parenthesis lost, are found', () => {
+    expect(check('int f(int);\nint g = 42;\nh(int a,\n int b);\n')).toBe(6);
+    expect(check('int k(int) noexcept(true);\n', 10)).toBeUndefined();
+    expect(check('int k(int) noexcept(true;\n', 10)).toBe(10);
+    expect(check('int k(int) noexcept true);\n', 10)).toBe(10);
   });
 
   it('a unit naming a file that cannot be read is accepted unverified', () => {

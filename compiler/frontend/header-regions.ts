@@ -272,7 +272,7 @@ function lineText(h: PreparedHeader, idx: number): string | null {
  */
 function macroMatch(src: string, got: string, isMacro: (name: string) => boolean): boolean {
   const parts: string[] = [];
-  let from = 0, uses = 0;
+  let from = 0, uses = 0, calls = 0;
   IDENT.lastIndex = 0;
   for (let m = IDENT.exec(src); m; m = IDENT.exec(src)) {
     if (m.index > 0 && isWord(src.charCodeAt(m.index - 1))) continue;      // inside a number
@@ -280,6 +280,7 @@ function macroMatch(src: string, got: string, isMacro: (name: string) => boolean
     uses++;
     parts.push(src.slice(from, m.index).trim());
     let end = m.index + m[0].length;
+    if (src[src[end] === ' ' ? end + 1 : end] === '(') calls++;
     // its arguments, and those of a call its expansion may end in (`F(void)(args)`)
     for (let lp = src[end] === ' ' ? end + 1 : end; src[lp] === '('; lp = src[end] === ' ' ? end + 1 : end) {
       let depth = 0, k = lp;
@@ -302,6 +303,10 @@ function macroMatch(src: string, got: string, isMacro: (name: string) => boolean
   if (!got.startsWith(first) || !boundary(got, first.length) || got.length < first.length + lastPart.length) return false;
   const tail = got.length - lastPart.length;
   if (!got.endsWith(lastPart) || !boundary(got, tail)) return false;
+  // One macro use without arguments (`__THROW`): the text it stands for is its expansion, whose parentheses
+  // nest (a deleted parenthesis of `noexcept (true)` is damage). A call's expansion may hold the text after a
+  // multi-line argument list, so it is not judged.
+  if (uses === 1 && calls === 0 && !nested(got, first.length, tail)) return false;
   let at = first.length;
   for (let i = 1; i < parts.length - 1; i++) {
     const p = parts[i]!;
@@ -312,6 +317,18 @@ function macroMatch(src: string, got: string, isMacro: (name: string) => boolean
     at = k + p.length;
   }
   return true;
+}
+
+/** Whether the parentheses of t[from, to) nest (text holding a literal is not judged). */
+function nested(t: string, from: number, to: number): boolean {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 34 || c === 39) return true;
+    if (c === 40) depth++;
+    else if (c === 41 && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /** Whether offset k of canonical text is between two tokens (not inside a word). */
@@ -351,9 +368,11 @@ function closesMacroCall(h: PreparedHeader, idx: number, got: string, isMacro: (
     }
   }
   if (!found) {
-    // a call of a macro that a macro call on the line before expands to (`F((x)) //\n  (args);`)
+    // a call of a macro that a macro call on the line before expands to (`F((x)) //\n  (args);`): what the
+    // expansion took from this line is an argument list, so the line starts with `(` (a deleted first token
+    // after a line holding a macro is no such call)
     const prev = idx > 0 ? lineText(h, idx - 1) : null;
-    return got !== src && suffixAt(src, got) && prev !== null && macroLine(prev, isMacro);
+    return got !== src && src.startsWith('(') && suffixAt(src, got) && prev !== null && macroLine(prev, isMacro);
   }
   // the outermost unmatched `(` on an earlier line, and the name before it
   for (let k = idx - 1; k >= 0 && k >= idx - CALL_LINES; k--) {

@@ -125,11 +125,13 @@ export class HeaderCheck {
    * `prelude` its prelude when the caller already hashed it.
    */
   check(source: Buffer, prelude?: { end: number; hash: string }): string | undefined {
-    const ii = source.toString('latin1');
-    const p = prelude ?? preludeOf(ii);
-    const v = p ? this.preludeVerdict(ii, p) : undefined;
-    if (!v || !p) return this.compare(source, ii, 0, new Set());
-    return this.compare(source, ii, p.end, v.macros);
+    let ii = prelude ? undefined : source.toString('latin1');
+    const p = prelude ?? preludeOf(ii!);
+    if (!p) return this.compare(source, ii!, new Set());
+    const v = this.knownVerdict(p.hash) ?? this.preludeVerdict(ii ??= source.toString('latin1'), p);
+    if (!v) return this.compare(source, ii ?? source.toString('latin1'), new Set());
+    // only the text after the prelude is needed (and decoded): a known prelude costs no pass over its text
+    return this.compare(source.subarray(p.end), source.toString('latin1', p.end), v.macros);
   }
 
   /** Where the record of a prelude's verdict lives. */
@@ -192,8 +194,6 @@ export class HeaderCheck {
    * with the main file's macros too) or a file cannot be read.
    */
   private preludeVerdict(ii: string, p: { end: number; hash: string }): Verdict | undefined {
-    const known = this.knownVerdict(p.hash);
-    if (known) return known;
     this.stats.preludesChecked++;
     const main = mainFile(ii);
     const { regions, files } = headerRegions(ii, 0, p.end);
@@ -219,9 +219,9 @@ export class HeaderCheck {
     return v;
   }
 
-  /** Compares the system-header regions from `from` on; `macros`: names defined by files before `from`. */
-  private compare(source: Buffer, ii: string, from: number, macros: Set<string>): string | undefined {
-    const { regions, files } = headerRegions(ii, from);
+  /** Compares the system-header regions of `ii` (`source` decoded); `macros`: names defined by files before it. */
+  private compare(source: Buffer, ii: string, macros: Set<string>): string | undefined {
+    const { regions, files } = headerRegions(ii);
     if (regions.length === 0) return undefined;
     const known = new Map<string, Known>();
     for (const f of files) known.set(f, this.file(f));

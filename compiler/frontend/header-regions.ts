@@ -343,8 +343,8 @@ function suffixAt(src: string, got: string): boolean {
   return k === 0 || got === '' || !(isWord(src.charCodeAt(k - 1)) && isWord(src.charCodeAt(k)));
 }
 
-/** How many lines back the opening of a multi-line macro call is looked for. */
-const CALL_LINES = 40;
+/** How many lines back the opening of a multi-line macro call is looked for (thrust's THRUST_CDP_DISPATCH spans 64). */
+const CALL_LINES = 400;
 
 /**
  * Whether header line `idx` ends a function-like macro call begun on an earlier line, and the .ii line `got` is

@@ -1,12 +1,14 @@
 // Differential fuzzing of bad input: mutants of real .cpp1.ii files (bench/fuzz-mutate.ts) go through ptxd and
 // through the real cicc, and what each would make of them is compared.
 //
-//   node dist/bench/fuzz.js --mutants N [--seed S] [--kernels a,b] [--keep DIR] [--json FILE]
+//   node dist/bench/fuzz.js --mutants N [--seed S] [--jobs N] [--kernels a,b] [--keep DIR] [--json FILE]
 //
+// --jobs N (default 2) runs N mutants at once, each lane a ptxd worker followed by the real cicc: a 20,000-mutant
+// run wants one lane per core.
 // ptxd compiles in a child process (bench/fuzz-worker.ts) with a per-mutant timeout (a hang) and a watch on its
 // exit (a crash). What the client does follows from the result: PTX (exit 0), errors (exit 1), or unsupported:
 // default mode falls back to the real cicc (so its exit code is cicc's by construction, and cicc need not run)
-// and PTXD_FALLBACK=never exits 1 without PTX. The real cicc runs (two at a time) on every mutant ptxd compiled
+// and PTXD_FALLBACK=never exits 1 without PTX. The real cicc runs on every mutant ptxd compiled
 // or rejected. Classes:
 //   accepted-rejected: ptxd wrote PTX (in either mode) for a mutant cicc rejects. The one that matters.
 //   rejected-accepted: ptxd reported errors for a mutant cicc compiles (default mode will confirm ptxd's errors
@@ -30,7 +32,8 @@ export interface FuzzOptions {
   /** ptxd's limit per mutant before it counts as a hang. */
   ptxdTimeoutMs: number;
   ciccTimeoutMs: number;
-  ciccJobs: number;
+  /** Mutants in flight at once: ptxd workers, and real cicc runs. */
+  jobs: number;
   /** Where to keep the mutants of each disagreement (a few per class), for triage; none when absent. */
   keep?: string;
   log?: (line: string) => void;
@@ -50,13 +53,15 @@ export interface FuzzStats {
   internal: Disagreement[];
   acceptedRejected: Disagreement[];
   rejectedAccepted: Disagreement[];
+  /** ptxd's fallbacks by reason, with file names and numbers left out. */
+  unsupportedReasons: Record<string, number>;
   /** ptxd's compile time per mutant (in the worker) and the run's wall time. */
   ptxdMs: number;
   wallMs: number;
 }
 
 export function defaultFuzzOptions(): FuzzOptions {
-  return { mutants: 200, seed: 1, kernels: DEFAULT_KERNELS, ptxdTimeoutMs: 60_000, ciccTimeoutMs: 120_000, ciccJobs: 2 };
+  return { mutants: 200, seed: 1, kernels: DEFAULT_KERNELS, ptxdTimeoutMs: 60_000, ciccTimeoutMs: 120_000, jobs: 2 };
 }
 
 interface Base { name: string; unit: PreparedUnit; mb: MutationBase }
@@ -130,7 +135,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzStats> {
   const work = mkTempDir('fuzz');
   const stats: FuzzStats = {
     mutants: 0, ptxd: { ok: 0, errors: 0, unsupported: 0 }, ciccRuns: 0, ciccTimeouts: 0,
-    crashes: [], hangs: [], internal: [], acceptedRejected: [], rejectedAccepted: [], ptxdMs: 0, wallMs: 0,
+    crashes: [], hangs: [], internal: [], acceptedRejected: [], rejectedAccepted: [], unsupportedReasons: {}, ptxdMs: 0, wallMs: 0,
   };
   const keep = (d: Disagreement, file: string, list: Disagreement[]): void => {
     list.push(d);
@@ -140,55 +145,65 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzStats> {
       fs.copyFileSync(file, d.file);
     }
   };
-  const worker = new Worker(o.ptxdTimeoutMs);
-  const running = new Set<Promise<void>>();
-  try {
-    for (let k = 0; k < o.mutants; k++) {
+  // `jobs` lanes, each a ptxd worker and then the real cicc on its mutants (k = lane, lane + jobs, ...): the
+  // mutants are the same whatever the number of lanes.
+  const workers: Worker[] = [];
+  const lane = async (j: number): Promise<void> => {
+    const worker = new Worker(o.ptxdTimeoutMs);
+    workers.push(worker);
+    const slot = path.join(work, String(j));
+    fs.mkdirSync(slot, { recursive: true });
+    for (let k = j; k < o.mutants; k += o.jobs) {
       const base = bases[k % bases.length]!;
       const seed = o.seed * 1_000_003 + k;
       const m = mutate(base.mb, seed);
-      const slot = path.join(work, String(k % (o.ciccJobs + 2)));
-      fs.mkdirSync(slot, { recursive: true });
       const file = path.join(slot, `m${k}.cpp1.ii`);
       fs.writeFileSync(file, m.bytes);
       const d = (ptxd: string, c = ''): Disagreement => ({ kernel: base.name, seed, kind: m.kind, region: m.region, what: m.what, ptxd, cicc: c });
-      const r = await worker.compile({ id: k, file, options: unitOptions(base.unit), base: base.name });
-      stats.mutants++;
-      if (r === 'crash' || r === 'hang') {
-        keep(d(r), file, r === 'crash' ? stats.crashes : stats.hangs);
-        fs.rmSync(file, { force: true });
-        continue;
-      }
-      stats.ptxdMs += r.ms;
-      stats.ptxd[r.outcome]++;
-      if (r.outcome === 'unsupported') {
-        if (r.reason?.startsWith('internal error')) keep(d(`unsupported: ${r.reason}`), file, stats.internal);
-        fs.rmSync(file, { force: true });   // default mode: the real cicc decides; never mode: exit 1, no PTX
-        continue;
-      }
-      while (running.size >= o.ciccJobs) await Promise.race(running);
-      const argv = ciccArgv(base.unit, slot).map(a => (a === base.unit.ii ? file : a));
-      const job = runCicc(cicc, argv, slot, o.ciccTimeoutMs).then(c => {
+      try {
+        const r = await worker.compile({ id: k, file, options: unitOptions(base.unit), base: base.name });
+        if (r === 'crash' || r === 'hang') {
+          keep(d(r), file, r === 'crash' ? stats.crashes : stats.hangs);
+          continue;
+        }
+        stats.ptxdMs += r.ms;
+        stats.ptxd[r.outcome]++;
+        if (r.outcome === 'unsupported') {
+          stats.unsupportedReasons[reasonKind(r.reason ?? '')] = (stats.unsupportedReasons[reasonKind(r.reason ?? '')] ?? 0) + 1;
+          // default mode: the real cicc decides; never mode: exit 1, no PTX
+          if (r.reason?.startsWith('internal error')) keep(d(`unsupported: ${r.reason}`), file, stats.internal);
+          continue;
+        }
+        const argv = ciccArgv(base.unit, slot).map(a => (a === base.unit.ii ? file : a));
+        const c = await runCicc(cicc, argv, slot, o.ciccTimeoutMs);
         stats.ciccRuns++;
-        if (c.code === null) { stats.ciccTimeouts++; return; }
+        if (c.code === null) { stats.ciccTimeouts++; continue; }
         const ptxd = r.outcome === 'ok' ? 'ok' : `errors: ${r.firstError ?? ''}`;
         if (r.outcome === 'ok' && c.code !== 0) keep(d(ptxd, c.first), file, stats.acceptedRejected);
         else if (r.outcome === 'errors' && c.code === 0) keep(d(ptxd, 'ok'), file, stats.rejectedAccepted);
-      }).finally(() => { fs.rmSync(file, { force: true }); running.delete(job); });
-      running.add(job);
-      if ((k + 1) % 100 === 0) {
-        stats.wallMs = performance.now() - t0;
-        o.log?.(progress(stats, stats.wallMs));
-        o.onProgress?.(stats);
+      } finally {
+        fs.rmSync(file, { force: true });
+        if (++stats.mutants % 100 === 0) {
+          stats.wallMs = performance.now() - t0;
+          o.log?.(progress(stats, stats.wallMs));
+          o.onProgress?.(stats);
+        }
       }
     }
-    await Promise.all(running);
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.jobs, o.mutants)) }, (_, j) => lane(j)));
   } finally {
-    worker.stop();
+    for (const w of workers) w.stop();
     fs.rmSync(work, { recursive: true, force: true });
   }
   stats.wallMs = performance.now() - t0;
   return stats;
+}
+
+/** A fallback reason without the parts that differ from mutant to mutant (paths, line numbers, quoted tokens). */
+function reasonKind(reason: string): string {
+  return reason.replace(/ at \S+$/, '').replace(/ from \S+:\d+$/, ' from <file>:<line>').replace(/'[^']*'/g, "'…'").replace(/\d+/g, 'N').slice(0, 80);
 }
 
 function progress(s: FuzzStats, ms: number): string {
@@ -209,6 +224,7 @@ export function summary(s: FuzzStats): string {
     `cicc runs ${s.ciccRuns} (timeouts ${s.ciccTimeouts}); ptxd compile time ${(s.ptxdMs / 1000).toFixed(1)} s`,
     `accepted-rejected by kind: ${JSON.stringify(byKind(s.acceptedRejected))}`,
     `rejected-accepted by kind: ${JSON.stringify(byKind(s.rejectedAccepted))}`,
+    `ptxd fallbacks by reason: ${JSON.stringify(s.unsupportedReasons)}`,
   ];
   for (const [name, list] of [['accepted-rejected', s.acceptedRejected], ['internal', s.internal], ['crash', s.crashes], ['hang', s.hangs]] as const) {
     for (const d of list.slice(0, 30)) lines.push(`  ${name}: ${d.kernel} seed ${d.seed} ${d.kind}/${d.region} ${d.what} | ptxd ${d.ptxd} | cicc ${d.cicc}${d.file ? ` | ${d.file}` : ''}`);
@@ -226,8 +242,9 @@ async function main(): Promise<number> {
     else if (a === '--seed') o.seed = Number(argv[++i]);
     else if (a === '--kernels') o.kernels = argv[++i]!.split(',');
     else if (a === '--keep') o.keep = argv[++i];
+    else if (a === '--jobs') o.jobs = Number(argv[++i]);
     else if (a === '--json') json = argv[++i];
-    else { process.stderr.write(`fuzz: unknown argument ${a}\nusage: node dist/bench/fuzz.js --mutants N [--seed S] [--kernels a,b] [--keep DIR] [--json FILE]\n`); return 2; }
+    else { process.stderr.write(`fuzz: unknown argument ${a}\nusage: node dist/bench/fuzz.js --mutants N [--seed S] [--jobs N] [--kernels a,b] [--keep DIR] [--json FILE]\n`); return 2; }
   }
   o.log = line => process.stderr.write(`${line}\n`);
   if (json) o.onProgress = s => fs.writeFileSync(json!, JSON.stringify(s, null, 1));

@@ -9,6 +9,7 @@ import { TrustError } from '../protocol/auth';
 import { cacheDir, cacheSizeLimit, logPath, socketPath } from '../protocol/paths';
 import { emptyCounters, repairWarning, Store, STORE_FILE, type Counters, type StoreInfo } from '../service/store/store';
 import { errorName } from '../service/errno';
+import { VERDICTS_DIR } from '../service/header-check';
 import type { DaemonStatus } from '../protocol/messages';
 import { remoteConfig } from '../service/store/remote/config';
 
@@ -118,7 +119,7 @@ function openStore(): Store | undefined {
 
 /**
  * `ptxd cache clear`: removes the store's files without opening them (a damaged store must not stop the
- * remedy), the copies of damaged stores, and the fallback log. A running daemon notices and opens a new store.
+ * remedy), the copies of damaged stores, the fallback log and the system-header check's verdicts. A running daemon notices and opens a new store.
  */
 function clearCache(json: boolean): number {
   const dir = cacheDir(process.env);
@@ -127,7 +128,8 @@ function clearCache(json: boolean): number {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') names = [];
     else { err(`ptxd: error: cannot read the cache directory "${dir}" (${errorName(e)})\n`); return 1; }
   }
-  const ours = (n: string) => n === STORE_FILE || n.startsWith(`${STORE_FILE}-lock`) || n.startsWith(`${STORE_FILE}.`) || n === 'fallbacks.jsonl';
+  const ours = (n: string) => n === STORE_FILE || n.startsWith(`${STORE_FILE}-lock`) || n.startsWith(`${STORE_FILE}.`) || n === 'fallbacks.jsonl' ||
+    n === VERDICTS_DIR;
   const removed: string[] = [];
   let bytes = 0, failed = 0;
   for (const n of names.filter(ours).sort()) {

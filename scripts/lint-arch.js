@@ -48,8 +48,8 @@ const RULES = {
       why: 'watch mode is run by the CLI and the daemon and imports neither' },
     // Not yet in force: the daemon and the client reach the compiler through its one pipeline entry.
     { from: ['daemon/', 'client/', 'cicc/', 'service/', 'watch/', 'protocol/'], to: ['compiler/'],
-      except: ['compiler/index.ts', 'compiler/options.ts', 'compiler/diagnostics.ts', 'compiler/incremental/store.ts'],
-      why: 'outside compiler/, the compiler is reached through compiler/index.ts (options, diagnostics and the piece store interface load without it, for start-up)' },
+      except: ['compiler/index.ts', 'compiler/options.ts', 'compiler/diagnostics.ts', 'compiler/incremental/store.ts', 'compiler/frontend/header-regions.ts'],
+      why: 'outside compiler/, the compiler is reached through compiler/index.ts (options, diagnostics, the piece store interface and the system-header check load without it, for start-up)' },
   ],
 };
 

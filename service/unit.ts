@@ -6,6 +6,7 @@
 // expensive part.
 
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CompileOptions, CompileResult, Diagnostic } from '../compiler/index';
 import { emptyCounters, repairWarning, Store, type Counters, type ProbePolicy } from './store/store';
 import { quarantine } from './store/guard';
@@ -20,6 +21,7 @@ import type { UnitValue } from './store/value';
 import { preludeOf } from './prelude-key';
 import { LmdbPieceStore, type PieceStoreRef } from './pieces';
 import { fallbackKey, type RealOutputs, type UnitRequest, type UnitResponse } from '../protocol/unit';
+import { HeaderCheck, VERDICTS_DIR } from './header-check';
 
 export type { UnitRequest, UnitResponse } from '../protocol/unit';
 export { LmdbPieceStore, pieceStoreAt, type PieceStoreRef } from './pieces';
@@ -45,6 +47,8 @@ export interface Lookup {
   columns?: () => ColumnTable;
   /** The fallback key leaves the place out: the real cicc's result there carries its place and is moved. */
   fallbackFree?: boolean;
+  /** The unit's prelude, when the lookup hashed it (the header check keys its verdicts by it). */
+  prelude?: { end: number; hash: string };
 }
 
 /** A result's outputs moved from where they were compiled to `to`; undefined when they cannot be moved exactly. */
@@ -133,6 +137,7 @@ export class UnitService {
   private prelude: import('../compiler/index').PreludeCache | undefined;
   private remote: RemoteTier | undefined;
   private pieces: LmdbPieceStore | undefined;
+  private headers: HeaderCheck | undefined;
 
   constructor(private readonly o: ServiceOptions) {}
 
@@ -236,6 +241,7 @@ export class UnitService {
     const fkTo = (r: UnitResponse): UnitResponse => fk ? { ...r, fallbackKey: fk, ...(fallbackFree ? { fallbackPlace: place } : {}) } : r;
     const moveReal = (v: UnitValue | undefined): UnitValue | undefined => this.movedReal(v, fallbackFree, place, columns);
     const withKeys = (response: UnitResponse): Lookup => ({ req, key, place, response: fkTo(response) });
+    let prelude: { end: number; hash: string } | undefined;
     try {
       const { value, corrupt } = store.get(key);
       if (corrupt) {
@@ -258,7 +264,8 @@ export class UnitService {
         return withKeys(this.fromValue(value, req.options));
       }
       // A unit whose headers ptxd already knows it cannot compile goes straight to the real cicc.
-      const memo = this.preludeMemo(source, keyParts);
+      prelude = this.o.preludeMemo ? preludeOf(source.toString('latin1')) : undefined;
+      const memo = prelude && this.preludeMemo(prelude.hash, keyParts);
       if (memo) {
         this.pending.unsupported++;
         const real = fk ? this.realValue(fk, moveReal) : undefined;
@@ -267,7 +274,7 @@ export class UnitService {
     } catch (e) {
       this.storeFailed('read', e);
     }
-    return { req, key, source, lib, options, place, ...(columns ? { columns } : {}), ...(fk ? { fallbackKey: fk, fallbackFree } : {}) };
+    return { req, key, source, lib, options, place, ...(columns ? { columns } : {}), ...(fk ? { fallbackKey: fk, fallbackFree } : {}), ...(prelude ? { prelude } : {}) };
   }
 
   private fromValue(value: UnitValue, o: CompileOptions): UnitResponse {
@@ -310,11 +317,8 @@ export class UnitService {
   }
 
   /** The reason ptxd cannot compile this unit's prelude, when a unit with the same prelude showed it. */
-  private preludeMemo(source: Buffer, parts: Omit<import('./unit-key').KeyParts, 'source'>): string | undefined {
-    if (!this.o.preludeMemo) return undefined;
-    const p = preludeOf(source.toString('latin1'));
-    if (!p) return undefined;
-    return this.store!.get(this.preludeKey(p.hash, parts)).value?.unsupported;
+  private preludeMemo(preludeHash: string, parts: Omit<import('./unit-key').KeyParts, 'source'>): string | undefined {
+    return this.store!.get(this.preludeKey(preludeHash, parts)).value?.unsupported;
   }
 
   /**
@@ -402,8 +406,24 @@ export class UnitService {
     return { ...res, ...fallbackOf(l) };
   }
 
+  /**
+   * Before a compile: a unit whose system-header regions differ from the headers on disk (a damaged .ii) is
+   * left to the real cicc, which parses the declarations ptxd skips.
+   */
+  private headersDiffer(l: Lookup): UnitResponse | undefined {
+    const t0 = performance.now();
+    // Verdicts persist beside the store, also with the unit cache off (PTXD_CACHE=0): they say nothing about a
+    // unit's outputs, and a compile timed without the unit cache is then timed as a user's compile is.
+    this.headers ??= new HeaderCheck(join(this.o.cacheDir, VERDICTS_DIR), compilerHash());
+    const reason = this.headers.check(l.source!, l.prelude);
+    if (reason === undefined) return undefined;
+    return this.finish(l, { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: reason, times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } }, performance.now() - t0);
+  }
+
   compile(l: Lookup): UnitResponse {
     if (l.response) return l.response;
+    const differ = this.headersDiffer(l);
+    if (differ) return differ;
     // Lazy: loading the compiler is the expensive part of a cold client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const compileUnit = this.o.compileUnit ?? (require('../compiler/index') as typeof import('../compiler/index')).compileUnit;
@@ -433,6 +453,8 @@ export class UnitService {
   async compileWith(l: Lookup, run: (text: string, o: CompileOptions, rest: unknown[]) => Promise<{ result: CompileResult; ms: number }>):
   Promise<UnitResponse> {
     if (l.response) return l.response;
+    const differ = this.headersDiffer(l);
+    if (differ) return differ;
     const text = l.source!.toString('utf8');
     let options = l.options ?? l.req.options;
     let { result: r, ms } = await run(text, options, this.compileArgs(l));

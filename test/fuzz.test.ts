@@ -10,12 +10,14 @@
 // broken declaration nothing uses (a deleted `::` in <bits/specfun.h>, a duplicated name in <type_traits>) is
 // an error in cicc and nothing to ptxd. The same mutations in the user's own file are caught (no case so far).
 // Shapes no valid unit has (unmatched brackets, `int int`, `, ,`, `= ;`, ...; skim-shape.ts) make the unit fall back
-// wherever they are: about a third of the header class (1,200 mutants, seed 29: 381 of 1,200 left, all in headers).
+// wherever they are, and so does a system-header region that differs from the header file on disk where cpp leaves
+// a line as written (compiler/frontend/header-regions.ts); what remains are mutations on lines cpp changes
+// (inside macro expansions), which cannot be checked against the files.
 import { describe, it, expect } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LONG, REPO_ROOT, skipReason } from './helpers/tools';
-import { byKind, defaultFuzzOptions, runFuzz, summary } from '../bench/fuzz';
+import { defaultFuzzOptions, runFuzz, summary } from '../bench/fuzz';
 
 const skip = skipReason('nvcc', 'cicc');
 const MUTANTS = LONG ? 20_000 : 200;
@@ -33,9 +35,10 @@ describe.skipIf(skip !== undefined)(`differential fuzzing against the real cicc 
     expect(s.ciccTimeouts).toBe(0);
     expect(s.rejectedAccepted, report).toEqual([]);
     expect(s.acceptedRejected.filter(d => d.region !== 'header'), report).toEqual([]);
+    // a system-header region that differs from the header on disk falls back (service/header-check.ts)
+    expect(s.unsupportedReasons['system header region differs from <file>:<line>'] ?? 0).toBeGreaterThan(0);
     // the run did exercise all three outcomes and both regions
     expect(s.ptxd.ok).toBeGreaterThan(0);
     expect(s.ptxd.errors).toBeGreaterThan(0);
-    expect(Object.keys(byKind(s.acceptedRejected)).length).toBeGreaterThan(0);
   });
 });

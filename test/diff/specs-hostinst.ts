@@ -21,7 +21,7 @@ export const SPECS_HOSTINST: KernelSpec[] = [
     name: 'cxx2_hostinst_templates',
     buffers: {
       fin: { type: 'f32', n: 128, init: gen(j => j % 7) }, fout: { type: 'f32', n: 64 },
-      iin: { type: 'i32', n: 128, init: gen(j => j % 7) }, i01: { type: 'i32', n: 32 }, i00: { type: 'i32', n: 32 },
+      iin: { type: 'i32', n: 128, init: gen(j => j % 7) }, iout: { type: 'i32', n: 64 },
       din: { type: 'f64', n: 16, init: gen(j => j) }, dout: { type: 'f64', n: 16 },
       fsum: { type: 'f32', n: 2 }, isum: { type: 'i32', n: 2 }, ff: { type: 'f32', n: 32 }, uf: { type: 'u32', n: 32 },
     },

@@ -289,7 +289,7 @@ export async function statsCommand(json: boolean): Promise<number> {
   if (p) {
     const ph = p.phaseMs;
     out(`compile pool      ${p.workers} workers (${p.started} started), ${p.jobs} jobs, at most ${p.peakRunning} at once (${p.peakPerBuild} of one make build), ` +
-      `${p.crashes} worker crashes\n` +
+      `${p.crashes} worker crashes (${p.overBudget ?? 0} over the compile budget)\n` +
       `make jobserver    ${p.tokensUsed} jobs ran on make tokens, at most ${p.peakTokens} tokens at once; ` +
       `${p.extraTokensAcquired ?? 0} extra tokens acquired, ${p.extraTokensReturned ?? 0} returned\n` +
       `split compiles    ${p.splitJobs ?? 0} units on several workers (${p.extraSlots ?? 0} extra workers), at most ${p.peakSlotsPerJob ?? 1} workers for one unit; ` +

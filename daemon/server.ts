@@ -17,7 +17,7 @@ import type { CiccContext, RealHooks } from '../cicc/context';
 import { runReal } from '../cicc/fallback';
 import type { JobserverAuth } from '../protocol/jobserver';
 import type { UnitOrigin } from '../protocol/unit';
-import { Pool, poolSize } from './scheduler/pool';
+import { Pool, compileBudgetMs, poolSize } from './scheduler/pool';
 import { Scheduler } from './scheduler/scheduler';
 import { splitEnabled } from './scheduler/split';
 import { seedDelayMs } from './scheduler/seed';
@@ -102,7 +102,7 @@ export class Daemon {
     // Warm up what every compile needs, so the first request does not pay for it.
     compilerHash();
     this.service.getStore();
-    this.pool = new Pool({ size: this.scheduler.capacity, keepPrelude: true, log: s => this.logLine(s), memory: { budget: memoryBudget(this.o.env), idleMs: memoryIdleMs(this.o.env) } });
+    this.pool = new Pool({ size: this.scheduler.capacity, keepPrelude: true, log: s => this.logLine(s), memory: { budget: memoryBudget(this.o.env), idleMs: memoryIdleMs(this.o.env) }, budgetMs: compileBudgetMs(this.o.env) });
     ensureSocketDir(this.o.socket);
     await this.listen();
     // Written before any connection is served (this runs before the next event): every welcome proves this key.
@@ -332,7 +332,7 @@ export class Daemon {
 
   private poolStatus(): PoolStatus {
     return {
-      ...this.scheduler.stats(), busyPeak: this.pool?.peak ?? 0, workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0,
+      ...this.scheduler.stats(), busyPeak: this.pool?.peak ?? 0, workers: this.pool?.size ?? 0, started: this.pool?.started ?? 0, crashes: this.pool?.crashes ?? 0, overBudget: this.pool?.overBudget ?? 0,
       ...this.misses.stats(),
       memory: { budgetBytes: memoryBudget(this.o.env), ...(this.pool?.memory() ?? { held: {}, dropped: 0 }) },
     };

@@ -33,6 +33,8 @@ export interface PoolStatus extends SchedulerStats {
   started: number;
   /** Workers that died (their units fell back) and were replaced. */
   crashes: number;
+  /** Of those, workers stopped because their compile ran past PTXD_COMPILE_BUDGET_S. */
+  overBudget?: number;
   /** Units compiled by the pool, and the time their compiles spent in each phase (ms, summed). */
   compiled: number;
   phaseMs: PhaseTimes;

@@ -4,7 +4,9 @@
 //
 // A worker that dies (an uncaught throw, process.exit, out of memory) answers its job with an
 // "unsupported: internal error" result (the client falls back to the real cicc) and is replaced: a
-// crash is never a wrong output nor a hung request.
+// crash is never a wrong output nor a hung request. A job that runs past the compile budget
+// (PTXD_COMPILE_BUDGET_S) is given up the same way: its worker is stopped and replaced, and the unit falls
+// back, so a compile ptxd is unexpectedly slow on costs the build that budget plus stock nvcc's time, not hours.
 
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -34,6 +36,8 @@ export interface PoolOptions {
    * share) and how long a worker waits idle before it drops them all. Absent: the caches' own limits only.
    */
   memory?: { budget: number; idleMs: number };
+  /** Wall time a job may run in its worker before the worker is stopped and the unit falls back (ms; absent: no limit). */
+  budgetMs?: number;
 }
 
 interface Slot {
@@ -43,12 +47,26 @@ interface Slot {
   /** What its caches held after its last job (or its idle release), and the items its budget dropped. */
   memory?: MemoryHeld;
   dropped?: number;
+  /** The compile budget's timer for the job it runs, and why it was stopped (the budget ran out). */
+  timer?: NodeJS.Timeout;
+  stopped?: string;
 }
 
 /** Source files a worker remembers having compiled. */
 const RECENT_FILES = 16;
 /** What a job compiles, for a worker's memory of it: the source file and the target. */
 const fileOf = (j: WorkerJob): string => `${j.options.origSrcFileName ?? ''}\n${j.options.arch}`;
+
+/** Default compile budget: well past what ptxd takes on any unit it handles, short of what a runaway compile costs. */
+export const DEFAULT_BUDGET_S = 120;
+
+/** PTXD_COMPILE_BUDGET_S in ms (seconds; 0 = no limit; default 120 s), undefined for no limit. */
+export function compileBudgetMs(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.PTXD_COMPILE_BUDGET_S;
+  const n = v === undefined || v.trim() === '' ? DEFAULT_BUDGET_S : Number(v);
+  if (!Number.isFinite(n) || n < 0) return DEFAULT_BUDGET_S * 1000;
+  return n === 0 ? undefined : n * 1000;
+}
 
 /** PTXD_WORKERS, or the machine's cores. */
 export function poolSize(env: NodeJS.ProcessEnv): number {
@@ -63,10 +81,11 @@ const DEFAULT_COMPILER = join(REPO_ROOT, 'dist', 'compiler', 'index.js');
 const MAX_START_FAILURES = 3;
 
 function crashResult(why: string): CompileResult {
-  return {
-    ok: false, ptx: '', stub: '', diagnostics: [], unsupported: `internal error: compile worker died (${why})`,
-    times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 },
-  };
+  return unsupportedResult(`internal error: compile worker died (${why})`);
+}
+
+function unsupportedResult(reason: string): CompileResult {
+  return { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: reason, times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
 }
 
 export class Pool {
@@ -78,8 +97,10 @@ export class Pool {
   private startFailures = 0;
   /** Set when workers cannot even start (e.g. dist/ missing): every job gets a fallback result. */
   broken: string | undefined;
-  /** Workers that died and were replaced. */
+  /** Workers that died and were replaced (stopped by the compile budget included). */
   crashes = 0;
+  /** Jobs given up because they ran past the compile budget. */
+  overBudget = 0;
   /** Jobs in workers now, and the most at once. */
   running = 0;
   peak = 0;
@@ -121,6 +142,7 @@ export class Pool {
       if (m.memory) { slot.memory = m.memory; slot.dropped = m.dropped; }
       const cur = slot.job;
       if (!cur || cur.job.id !== m.id) return;
+      clearTimeout(slot.timer);
       slot.job = undefined;
       this.running--;
       cur.resolve({ result: m.result, ms: m.ms, ...(m.roots !== undefined ? { roots: m.roots } : {}), ...(m.first ? { first: true } : {}) });
@@ -133,16 +155,18 @@ export class Pool {
       const i = this.slots.indexOf(slot);
       if (this.closed || i < 0) return;
       this.crashes++;
+      clearTimeout(slot.timer);
       const cur = slot.job;
       slot.job = undefined;
-      if (cur) { this.running--; cur.resolve({ result: crashResult(why), ms: 0 }); }
+      if (cur) { this.running--; cur.resolve({ result: slot.stopped ? unsupportedResult(slot.stopped) : crashResult(why), ms: 0 }); }
       if (!slot.ready && ++this.startFailures >= MAX_START_FAILURES && !this.broken) {
         this.broken = why;
         this.o.log?.(`compile workers cannot start (${why}); units fall back`);
         for (const w of this.waiting.splice(0)) w.resolve({ result: crashResult(why), ms: 0 });
       }
       if (this.broken) { this.slots.splice(i, 1); return; }
-      this.o.log?.(`compile worker ${worker.threadId} died (${why})${cur ? '; its unit falls back' : ''}; replacing it`);
+      this.o.log?.(slot.stopped ? `compile worker ${worker.threadId} stopped: ${slot.stopped}; its unit falls back; replacing it`
+        : `compile worker ${worker.threadId} died (${why})${cur ? '; its unit falls back' : ''}; replacing it`);
       this.slots[i] = this.spawn();
       this.pump();
     };
@@ -177,6 +201,7 @@ export class Pool {
       this.running++;
       if (this.running > this.peak) this.peak = this.running;
       slot.worker.postMessage(next.job);
+      if (this.o.budgetMs !== undefined) slot.timer = this.budgetTimer(slot, this.o.budgetMs);
     }
     const starting = this.slots.filter(x => !x.ready).length;
     for (let n = this.waiting.length - starting; n > 0 && this.slots.length < this.size && !this.broken && !this.closed; n--) {
@@ -184,10 +209,23 @@ export class Pool {
     }
   }
 
+  /** Stops the slot's worker when its job runs past the budget: die() answers the job and replaces the worker. */
+  private budgetTimer(slot: Slot, ms: number): NodeJS.Timeout {
+    const t = setTimeout(() => {
+      if (!slot.job) return;
+      this.overBudget++;
+      slot.stopped = `compile took longer than ${ms / 1000} s (PTXD_COMPILE_BUDGET_S)`;
+      void slot.worker.terminate();
+    }, ms);
+    t.unref();
+    return t;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const w of this.waiting.splice(0)) w.resolve({ result: crashResult('pool closed'), ms: 0 });
     for (const s of this.slots) {
+      clearTimeout(s.timer);
       if (s.job) { s.job.resolve({ result: crashResult('pool closed'), ms: 0 }); s.job = undefined; }
     }
     await Promise.all(this.slots.map(s => s.worker.terminate()));

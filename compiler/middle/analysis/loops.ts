@@ -7,6 +7,13 @@ import { dominates } from './dominance';
 export interface Loop { header: Block; blocks: Set<Block>; latch: Block }
 
 /** Loops with exactly one back edge into their header, innermost (smallest) first, then in CFG order. */
+/** The loops with no other loop's header inside them (the ones runtime unrolling and strength reduction work on). */
+export function innermostLoops(cfg: CFG): Loop[] {
+  const loops = loopsOf(cfg);
+  const headers = new Set(loops.map(l => l.header));
+  return loops.filter(loop => ![...loop.blocks].some(b => b !== loop.header && headers.has(b)));
+}
+
 export function loopsOf(cfg: CFG): Loop[] {
   const out: Loop[] = [];
   for (const h of cfg.rpo) {

@@ -12,7 +12,7 @@
 import type { Block, Func, Inst, Value } from '../ir';
 import { T, cInt, sizeOf } from '../ir';
 import { buildCFG, type CFG } from '../analysis/cfg';
-import { loopsOf, type Loop } from '../analysis/loops';
+import { innermostLoops, type Loop } from '../analysis/loops';
 import { applyReplacements, phisOf, removeInsts } from '../analysis/uses';
 
 /** Pointers one loop may gain (each holds a 64-bit register across the loop). */
@@ -34,11 +34,8 @@ interface Group { base: Value; iv: Counter; scale: bigint; sv: Value | null; mem
 
 export function strengthReduce(f: Func): boolean {
   const cfg = buildCFG(f);
-  const loops = loopsOf(cfg);
-  const headers = new Set(loops.map(l => l.header));
   let changed = false;
-  for (const loop of loops) {
-    if ([...loop.blocks].some(b => b !== loop.header && headers.has(b))) continue;
+  for (const loop of innermostLoops(cfg)) {
     if (reduceLoop(f, cfg, loop)) changed = true;
   }
   return changed;

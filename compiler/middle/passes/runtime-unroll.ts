@@ -12,7 +12,7 @@
 import type { Block, Func, Inst, Value, ICmpPred, Type } from '../ir';
 import { T, cInt, cloneInst } from '../ir';
 import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
-import { loopsOf, type Loop } from '../analysis/loops';
+import { innermostLoops, type Loop } from '../analysis/loops';
 import { phisOf } from '../analysis/uses';
 
 const FACTOR = 4;
@@ -24,12 +24,9 @@ interface Counted { iv: Inst; start: Value; bound: Value; pre: Block; exit: Bloc
 
 export function runtimeUnroll(f: Func): boolean {
   const cfg = buildCFG(f);
-  const loops = loopsOf(cfg);
-  const headers = new Set(loops.map(l => l.header));
   let changed = false;
-  for (const loop of loops) {
-    // innermost only (no other header inside), as LLVM's runtime unrolling
-    if ([...loop.blocks].some(b => b !== loop.header && headers.has(b))) continue;
+  // innermost only, as LLVM's runtime unrolling
+  for (const loop of innermostLoops(cfg)) {
     const c = counted(f, cfg, loop);
     if (c && unroll(f, loop, c)) changed = true;
   }

@@ -169,14 +169,22 @@ export async function onFailure(e: unknown, ctx: CiccContext, info: FallbackInfo
 }
 
 /** The compile in this process (the daemon uses the same UnitService). */
-export function compileHere(req: UnitRequest, env: NodeJS.ProcessEnv): UnitResponse {
+export async function compileHere(req: UnitRequest, env: NodeJS.ProcessEnv): Promise<UnitResponse> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { UnitService } = require('../service/unit') as typeof import('../service/unit');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { cacheSizeLimit } = require('../protocol/paths') as typeof import('../protocol/paths');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { compileBudgetMs } = require('../service/compile-budget') as typeof import('../service/compile-budget');
   const service = new UnitService({ cacheDir: cacheDir(env), sizeLimit: cacheSizeLimit(env), env, warnOnce: false, preludeMemo: true });
   try {
-    return service.handle(req);
+    const l = service.lookup(req);
+    const budget = compileBudgetMs(env);
+    if (budget === undefined) return service.compile(l);
+    // A miss compiles on a thread the budget can stop, as the daemon's pool does (a hit never starts one).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { compileInThread } = require('../service/compile-thread') as typeof import('../service/compile-thread');
+    return await service.compileWith(l, (text, o, rest) => compileInThread(text, o, rest, budget));
   } finally {
     service.close();
   }
@@ -192,7 +200,7 @@ export async function runCicc(argv: readonly string[], ctx: CiccContext): Promis
     const p = prepare(argv, ctx, info);
     if (typeof p === 'number' || p instanceof Promise) return await p;
     const start = ctx.now();
-    const res = compileHere(p.request, ctx.env);
+    const res = await compileHere(p.request, ctx.env);
     return await finish(p, res, ctx, start, ctx.now());
   } catch (e) {
     return onFailure(e, ctx, info.v);

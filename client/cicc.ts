@@ -92,7 +92,7 @@ export async function runCiccAsync(argv: readonly string[], ctx: CiccContext): P
     }
     if (!res) {
       if (ctx.env.PTXD_VERBOSE === '1') ctx.stderr('ptxd: daemon unavailable; compiling in-process\n');
-      res = compileHere(p.request, ctx.env);
+      res = await compileHere(p.request, ctx.env);
     }
     return await finish(p, res, ctx, start, ctx.now());
   } catch (e) {

@@ -8,7 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { KERNELS_DIR, REPO_ROOT, mkTempDir, tools } from './helpers/tools';
 import { PTXD_CICC_BIN, HAVE_CC, sandbox, startDaemon, stopDaemon, ptxd, type DaemonSandbox } from './helpers/daemon';
 import { defaultOptions } from '../compiler/options';
-import { Pool, compileBudgetMs } from '../daemon/scheduler/pool';
+import { Pool } from '../daemon/scheduler/pool';
+import { compileBudgetMs } from '../service/compile-budget';
+import { compileInThread } from '../service/compile-thread';
 
 const WORKER = path.join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
 const NVCC = tools().nvcc;
@@ -77,5 +79,54 @@ describe.skipIf(skipE2e !== undefined)(`a build through the daemon with a budget
     const j = JSON.parse(st.out) as { fallbacks: { total: number; reasons: Record<string, number> }; daemon: { scheduler: { overBudget: number } } };
     expect(j.daemon.scheduler.overBudget).toBeGreaterThanOrEqual(1);
     expect(Object.keys(j.fallbacks.reasons).some(r => r.includes('compile took longer than 0.001 s'))).toBe(true);
+  });
+});
+
+const THREAD_MAIN = path.join(REPO_ROOT, 'dist', 'service', 'compile-thread-main.js');
+describe.skipIf(!fs.existsSync(THREAD_MAIN))(`an in-process compile runs on a thread the budget stops ${fs.existsSync(THREAD_MAIN) ? '' : '(skipped: dist/ not built)'}`, () => {
+  it('answers within the budget, gives up past it with the reason, and turns a dying thread into a fallback', async () => {
+    const dir = mkTempDir('budget-thread');
+    const slow = path.join(dir, 'slow-compile.js');
+    fs.writeFileSync(slow, `exports.compileUnit = (text) => {
+  const until = Date.now() + Number(text);
+  while (Date.now() < until) {}
+  return { ok: true, ptx: 'done ' + text, stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
+};\n`);
+    const dies = path.join(dir, 'dying-compile.js');
+    fs.writeFileSync(dies, 'exports.compileUnit = () => { process.exit(7); };\n');
+    const o = { ...defaultOptions(), arch: 90 };
+    expect((await compileInThread('0', o, [{}], 5000, slow)).result.ptx).toBe('done 0');
+    const t0 = Date.now();
+    const long = await compileInThread('60000', o, [{}], 400, slow);
+    expect(Date.now() - t0).toBeLessThan(30_000);   // the 60 s compile was not waited for
+    expect(long.result.ok).toBe(false);
+    expect(long.result.ptx).toBe('');
+    expect(long.result.unsupported).toBe('compile took longer than 0.4 s (PTXD_COMPILE_BUDGET_S)');
+    const died = await compileInThread('0', o, [{}], 5000, dies);
+    expect(died.result.ok).toBe(false);
+    expect(died.result.unsupported).toMatch(/^internal error: compile worker died/);
+  });
+});
+
+describe.skipIf(!NVCC)(`a build compiling in-process (PTXD_DAEMON=0) with a budget its compiles cannot meet ${NVCC ? '' : '(skipped: nvcc not found)'}`, () => {
+  it('gets the real cicc\'s PTX by default, and a named fallback, no PTX, in never mode', () => {
+    const dir = mkTempDir('budget-inproc');
+    const src = path.join(KERNELS_DIR, 'matmul_tiled.cu');
+    const env = { ...process.env, PTXD_DAEMON: '0', PTXD_CACHE: '0', PTXD_CACHE_DIR: path.join(dir, 'cache'), PTXD_COMPILE_BUDGET_S: '0.001' };
+    const nvcc = (out: string, prefix: string[], e: NodeJS.ProcessEnv) =>
+      spawnSync(NVCC!, ['-ptx', '-arch=sm_90', ...prefix, src, '-o', path.join(dir, out)], { env: e, encoding: 'utf8' });
+    const stock = nvcc('stock.ptx', [], process.env);
+    expect(stock.status, stock.stderr).toBe(0);
+    const via = nvcc('ptxd.ptx', [`--cicc-prefix=${PTXD_CICC_BIN}`], { ...env, PTXD_FALLBACK: '' });
+    expect(via.status, via.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'ptxd.ptx'), 'utf8')).toBe(fs.readFileSync(path.join(dir, 'stock.ptx'), 'utf8'));
+    const never = nvcc('never.ptx', [`--cicc-prefix=${PTXD_CICC_BIN}`], { ...env, PTXD_FALLBACK: 'never' });
+    expect(never.status).toBe(1);
+    expect(never.stderr).toContain('compile took longer than 0.001 s (PTXD_COMPILE_BUDGET_S)');
+    expect(fs.existsSync(path.join(dir, 'never.ptx'))).toBe(false);
+    // and with the budget off, the same call compiles on the main thread as before
+    const off = nvcc('off.ptx', [`--cicc-prefix=${PTXD_CICC_BIN}`], { ...env, PTXD_FALLBACK: 'never', PTXD_COMPILE_BUDGET_S: '0' });
+    expect(off.status, off.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'off.ptx'), 'utf8')).toMatch(/\.entry /);
   });
 });

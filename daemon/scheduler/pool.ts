@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import type { CompileOptions, CompileResult } from '../../compiler/index';
 import { REPO_ROOT } from '../../protocol/version';
 import type { MemoryHeld } from '../../service/memory';
+import { crashResult, overBudgetReason, unsupportedResult } from '../../service/compile-budget';
 
 /** roots: a share of a split compile (split.ts): 'plan' lists the roots to compile, a list compiles those into the store. */
 export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[]; roots?: 'plan' | string[] }
@@ -57,17 +58,6 @@ const RECENT_FILES = 16;
 /** What a job compiles, for a worker's memory of it: the source file and the target. */
 const fileOf = (j: WorkerJob): string => `${j.options.origSrcFileName ?? ''}\n${j.options.arch}`;
 
-/** Default compile budget: well past what ptxd takes on any unit it handles, short of what a runaway compile costs. */
-export const DEFAULT_BUDGET_S = 120;
-
-/** PTXD_COMPILE_BUDGET_S in ms (seconds; 0 = no limit; default 120 s), undefined for no limit. */
-export function compileBudgetMs(env: NodeJS.ProcessEnv): number | undefined {
-  const v = env.PTXD_COMPILE_BUDGET_S;
-  const n = v === undefined || v.trim() === '' ? DEFAULT_BUDGET_S : Number(v);
-  if (!Number.isFinite(n) || n < 0) return DEFAULT_BUDGET_S * 1000;
-  return n === 0 ? undefined : n * 1000;
-}
-
 /** PTXD_WORKERS, or the machine's cores. */
 export function poolSize(env: NodeJS.ProcessEnv): number {
   const n = Number(env.PTXD_WORKERS);
@@ -79,14 +69,6 @@ const WORKER_MAIN = join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
 const DEFAULT_COMPILER = join(REPO_ROOT, 'dist', 'compiler', 'index.js');
 /** Workers in a row that died before they were ready: then the pool is broken and stops replacing them. */
 const MAX_START_FAILURES = 3;
-
-function crashResult(why: string): CompileResult {
-  return unsupportedResult(`internal error: compile worker died (${why})`);
-}
-
-function unsupportedResult(reason: string): CompileResult {
-  return { ok: false, ptx: '', stub: '', diagnostics: [], unsupported: reason, times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
-}
 
 export class Pool {
   readonly size: number;
@@ -214,7 +196,7 @@ export class Pool {
     const t = setTimeout(() => {
       if (!slot.job) return;
       this.overBudget++;
-      slot.stopped = `compile took longer than ${ms / 1000} s (PTXD_COMPILE_BUDGET_S)`;
+      slot.stopped = overBudgetReason(ms);
       void slot.worker.terminate();
     }, ms);
     t.unref();

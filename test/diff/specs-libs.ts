@@ -36,8 +36,8 @@ export const SPECS_LIBS: KernelSpec[] = [
   },
   {
     name: 'cuda_std_iter_traits',
-    buffers: { din: { type: 'i32', n: 64, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i64', n: 64 * 8 } },
-    launches: [{ kernel: '_Z13traits_kernelPKiPx', grid: 1, block: 64, args: [buf('din'), buf('dout')] }],
+    buffers: { din: { type: 'i32', n: 64, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i64', n: 64 * 8 }, dflags: { type: 'i32', n: 64 } },
+    launches: [{ kernel: '_Z13traits_kernelPKiPxPi', grid: 1, block: 64, args: [buf('din'), buf('dout'), buf('dflags')] }],
   },
   {
     name: 'cuda_std_array',

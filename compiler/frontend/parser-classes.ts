@@ -60,6 +60,18 @@ export function declaresNothing(rec: RecordDecl): boolean {
     && !(rec.types?.size) && !(rec.statics?.size) && !(rec.enumerators?.size) && !(rec.memberTemplates?.size) && !(rec.mtmpls?.length)
     && !(x.mctmpls?.size) && !(x.badTypes?.size);
 }
+/**
+ * A complete class that, with its bases, declares no member `name` and holds nothing we could not read (member
+ * types, member class templates, members): `thrust::iterator_traits<long>` (empty bases but for a marker alias)
+ * has no `iterator_category`, a substitution failure of `void_t<typename iterator_traits<T>::iterator_category>`.
+ */
+export function lacksMember(rec: RecordDecl, name: string): boolean {
+  const x = rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl>; badTypes?: Map<string, string>; badMembers?: Map<string, string> };
+  if (!rec.complete || x.badTypes?.size || x.badMembers?.size || x.mctmpls?.size || rec.memberTemplates?.size) return false;
+  if (rec.name === name || rec.types?.has(name) || rec.statics?.has(name) || rec.enumerators?.has(name)) return false;
+  if (rec.fields.some(f => f.name === name) || rec.methods?.some(m => m.name === name) || rec.mtmpls?.some(m => m.name === name)) return false;
+  return (rec.bases ?? []).every(b => lacksMember(b.rec, name));
+}
 /** The member class template `name` of rec or of one of its bases. */
 export function memberClassTmplOf(rec: RecordDecl, name: string): MemberClassTmpl | undefined {
   const m = (rec as RecordDecl & { mctmpls?: Map<string, MemberClassTmpl> }).mctmpls?.get(name);

@@ -234,6 +234,7 @@ export class DeclarationsRoom {
       if (this.at('<')) {
         // a template template parameter given its arguments (`Store<T>`): that class template's specialisation
         const tdi = (named as { tmplDecl?: number }).tmplDecl;
+        if (tdi !== undefined && this.u.index.decls[tdi]!.kind === 'using') return this.u.templates.instantiateAlias(tdi, this.parseTemplateArgs(), this);
         if (tdi !== undefined) return { k: 'record', rec: this.u.templates.instantiateClass(tdi, this.parseTemplateArgs(), this), q: 0 };
         // the injected class name of a class template used with arguments, or a template found by name
         if (named.k === 'record' && named.rec.targs) { this.p--; const r = this.templateIdType(t, named.rec.scope, false); if (r) return r; this.p++; }

@@ -7,7 +7,7 @@ import { type CType, type RecordDecl, typeName, anonPath, withSugar } from './ct
 import { errExpr, rval } from './sema';
 import { dependent, type MemberClassTmpl } from './template-facts';
 import { SyntaxAbort, TmplRef } from './parser-types';
-import { memberTmplsOf, patternArgs, declaresNothing, memberClassTmplOf } from './parser-classes';
+import { memberTmplsOf, patternArgs, declaresNothing, lacksMember, memberClassTmplOf } from './parser-classes';
 import { TYPE_KW, SPEC_KW } from './parser-words';
 import { Parser, addRoom, type UnitApi } from './parser-core';
 
@@ -292,7 +292,7 @@ export class LookupRoom {
       const member = this.at('template', 1) ? 2 : 1;
       if (this.kind(member) !== Tok.Ident) return null;
       const name = this.tx(member);
-      if (!enableIf) return declaresNothing(rec) ? `class "${rec.name}" has no member "${name}"` : null;
+      if (!enableIf) return declaresNothing(rec) || lacksMember(rec, name) ? `class "${rec.name}" has no member "${name}"` : null;
       const m = this.classMember(rec, name, true);
       return m.length && m[0]!.kind === 'type' ? null : `class "${rec.name}" has no member "${name}"`;
     } finally { this.p = save; this.halfGt = false; }

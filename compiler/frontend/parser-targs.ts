@@ -138,7 +138,8 @@ export class TemplateArgsRoom {
       const ownSpec = (x: { kind: string; ty?: CType }) => x.kind === 'type' && x.ty?.k === 'record' && x.ty.rec.name === name && x.ty.rec.targs !== undefined;
       if (this.lookup(name).some(x => (x.kind === 'type' && !ownSpec(x)) || x.kind === 'var' || x.kind === 'enumconst')) return null;
     }
-    const isRec = (di: number) => this.u.index.decls[di]!.kind === 'record';
+    // a class template, or an alias template (thrust's `lazy_trait<it_value_t, Base>`)
+    const isRec = (di: number) => this.u.index.decls[di]!.kind === 'record' || this.u.index.decls[di]!.kind === 'using';
     let ents: number[] = [];
     if (global) ents = this.u.templateEntries(name, path.slice(0, -1), 'record', true).filter(isRec);
     else if (path.length === 1) ents = this.u.templateEntries(name, this.ns, 'record', false).filter(isRec);

@@ -4,16 +4,18 @@
 import { Unsupported } from '../diagnostics';
 import { DeclFlag } from './index-types';
 import type { Expr, FuncSym, Sym, VarSym } from './ast';
-import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, Q, AUTO, DECLTYPE_AUTO, VAL_SENT, VAL_STEP, valParam, valParamIndex, isValParam, packType, packExpOf, unqual, withQ, sameType, refTo, ptrTo, isArith, isFloating } from './ctype';
+import { type CType, type RecordDecl, type MemberTmpl, type TArg, C, AUTO, DECLTYPE_AUTO, valParam, valParamIndex, packType, unqual, isArith, isFloating } from './ctype';
 import { Parser, SyntaxAbort, sameSignature, valPackSym } from './parser';
-import { rval, wrapInt, mk, implicitConvert, isXvalue } from './sema';
+import { rval, wrapInt, mk, implicitConvert } from './sema';
 import { evalConst } from './consteval';
 import { isEmptyClass } from './traits';
-import { tparamOf, tmplRecOf, flatArgs, dependent, dependentArgs, targsKey, recId, sameTypeKey, sameArgsKey, type MemberClassTmpl } from './template-facts';
+import { tparamOf, tmplRecOf, flatArgs, dependentArgs, targsKey, recId, type MemberClassTmpl } from './template-facts';
 export { tparamOf, tmplRecOf, dependent, newRecIds, targsKey, type RecIds, type MemberClassTmpl } from './template-facts';
 import type { UnitApi } from './parser';
 
-export interface TParam { kind: 'type' | 'val' | 'tmpl'; name: string; typeStart: number; defStart: number; pack?: boolean }
+import { type TParam, matchSpec, explicitFor, deduceAll, match, arityOf, moreSpecialized } from './template-deduce';
+export type { TParam } from './template-deduce';
+export { arityOf, moreSpecialized } from './template-deduce';
 
 export function placeholder(i: number, name: string): CType { return { k: 'error', q: 0, tparam: i, tname: name } as CType; }
 
@@ -757,6 +759,7 @@ export class Templates {
       toSpecArgs(p, d);
       const before = this.u.diags.length, errs = this.u.errorCount;
       let pats: TArg[];
+      let nonDeduced: unknown = null;
       p.packPatterns = true;
       const depBefore = this.u.dependentDecltypes;
       try { pats = p.parseTemplateArgs(); }
@@ -766,20 +769,38 @@ export class Templates {
         // one we cannot read whole, but an argument of it we can read already fails to match: it is not a candidate
         // (`is_range<mdspan<T, E, L, A>, enable_if_t<E::rank == 1>>` for an array)
         if ((e instanceof Unsupported || e instanceof SyntaxAbort) && this.typeArgMismatch(ei, d, scope, args, h.length)) continue;
-        throw e;
+        // an argument we cannot read as a pattern (`enable_if_t<__specialized_from_std<_Ip>>`, a variable template of
+        // the parameters): a non-deduced context, checked below by substituting what the others deduce
+        const lenient = e instanceof Unsupported || e instanceof SyntaxAbort ? this.lenientPatterns(ei, d, scope, args) : null;
+        if (!lenient) throw e;
+        pats = lenient;
+        nonDeduced = e;
       }
       finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
       const expands = pats.some(x => x.k === 'pack');
+      if (!expands && flatArgs(pats).length < flatArgs(args).length && !args.some(a => a.k === 'pack')) {
+        // `template <class _Tp> struct iterator_traits<_Tp*>` of `template <class, class = void> struct iterator_traits`:
+        // the primary's default arguments complete the list; evaluated for the arguments the patterns match, they
+        // are what these arguments must hold in those positions
+        const full = this.bind(di, args.slice(0, pats.length), { tscope: null } as Parser).b.args;
+        if (targsKey(this.u.recIds, full) !== targsKey(this.u.recIds, args)) continue;
+        pats = [...pats, ...args.slice(pats.length)];
+      }
       if (!expands && flatArgs(pats).length !== flatArgs(args).length) continue;
       const out = matchSpec(pats, args, h.length);
-      if (!out || out.some(a => !a)) continue;
+      if (!out) continue;
+      // a parameter named only in the arguments we could not read: we cannot tell whether it matches
+      if (out.some(a => !a)) { if (nonDeduced) throw nonDeduced; continue; }
       const bp = this.parserAt(ei);
       parseTemplateHeader(bp);
       const b = bindArgs(bp, h, out);
       if (!b) continue;
       // a pattern with an expression we could not type yet: substituting the deduced arguments must give
       // valid arguments equal to these (otherwise a substitution failure: SFINAE drops the specialisation)
-      if (this.u.dependentDecltypes !== depBefore && !this.substitutesTo(ei, d, b.scope, args)) continue;
+      if ((nonDeduced || this.u.dependentDecltypes !== depBefore) && !this.substitutesTo(ei, d, b.scope, args, nonDeduced !== null)) continue;
+      // an alias of the parameters that names none of them (`__void_t<typename _It::iterator_category>` is void
+      // for any _It): substituting must not fail; what we cannot substitute keeps the candidate, as before
+      if (!nonDeduced && this.u.dependentDecltypes === depBefore && this.hasTypenameArg(ei, d) && this.substitutes(ei, d, b.scope, args) === false) continue;
       found.push({ di: ei, scope: b.scope, pats, nparams: h.length });
     }
     if (found.length <= 1) return found[0];
@@ -787,6 +808,47 @@ export class Templates {
     const best = found.filter(f => found.every(g => g === f || (matchSpec(g.pats, f.pats, g.nparams) !== null && matchSpec(f.pats, g.pats, f.nparams) === null)));
     if (best.length !== 1) throw new Unsupported(`more than one partial specialization of ${d.name} matches (ordering)`);
     return best[0];
+  }
+  /**
+   * Partial specialisation ei's argument patterns read one by one, those we cannot read replaced by the argument
+   * in their position (matching it, deducing nothing); null when there is a pack expansion or none can be read.
+   */
+  private lenientPatterns(ei: number, d: { kind: string; name: string }, scope: Map<string, Sym>, args: TArg[]): TArg[] | null {
+    const p = this.parserAt(ei);
+    parseTemplateHeader(p);
+    p.tscope = scope;
+    toSpecArgs(p, d);
+    if (!p.eat('<') || args.some(a => a.k === 'pack')) return null;
+    const before = this.u.diags.length, errs = this.u.errorCount;
+    const out: TArg[] = [];
+    let read = 0;
+    p.packPatterns = true;
+    try {
+      for (let i = 0; i < args.length; i++) {
+        const start = p.p;
+        // an argument ending inside a `>>` (its second half closes the list) is the last one
+        const ended = skipArg(p), end = p.p;
+        let got: TArg | null = null;
+        if (!ended) {
+          try {
+            // the argument alone, read by a parser over its tokens
+            const q = new Parser(this.u, start, end, p.ns);
+            q.tscope = scope;
+            q.packPatterns = true;
+            if (q.startsType()) { const ty = q.parseTypeName(); if (q.p === end && this.u.errorCount === errs && !unknownPart(ty)) got = { k: 'type', ty }; }
+          } catch (e) { if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e; }
+          this.u.diags.length = before; this.u.errorCount = errs;
+        }
+        if (got) read++;
+        out.push(got ?? args[i]!);
+        p.p = end;
+        if (ended) { if (i < args.length - 1) return null; break; }
+        if (p.at('...')) return null;
+        if (i < args.length - 1 && !p.eat(',')) return null;
+      }
+      if (!p.at('>') && !p.at('>>')) return null;
+      return read > 0 ? out : null;
+    } finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
   }
   /**
    * Whether one of partial specialisation ei's type arguments (patterns over its parameters, in `scope`), read
@@ -816,7 +878,22 @@ export class Templates {
     } finally { this.u.diags.length = before; this.u.errorCount = errs; p.packPatterns = false; }
   }
   /** Whether partial specialisation ei's argument list, read with these bindings, is exactly `args` without errors. */
-  private substitutesTo(ei: number, d: { kind: string; name: string }, scope: Map<string, Sym>, args: TArg[]): boolean {
+  /** Whether partial specialisation ei's argument list names a member type of a parameter (`typename T::type`). */
+  private hasTypenameArg(ei: number, d: { kind: string; name: string }): boolean {
+    const p = this.parserAt(ei);
+    parseTemplateHeader(p);
+    toSpecArgs(p, d);
+    const start = p.p;
+    if (!p.at('<')) return false;
+    p.p += p.angleLength(0);
+    for (let j = start; j < p.p; j++) if (this.u.text(j) === 'typename') return true;
+    return false;
+  }
+  /** substitutesTo, with undefined where the substitution throws Unsupported. */
+  private substitutes(ei: number, d: { kind: string; name: string }, scope: Map<string, Sym>, args: TArg[]): boolean | undefined {
+    try { return this.substitutesTo(ei, d, scope, args, true); } catch (e) { if (e instanceof Unsupported) return undefined; throw e; }
+  }
+  private substitutesTo(ei: number, d: { kind: string; name: string }, scope: Map<string, Sym>, args: TArg[], strict = false): boolean {
     const p = this.parserAt(ei);
     parseTemplateHeader(p);
     p.tscope = scope;
@@ -827,7 +904,8 @@ export class Templates {
       const got = p.parseTemplateArgs();
       return this.u.errorCount === errs && targsKey(this.u.recIds, flatArgs(got)) === targsKey(this.u.recIds, flatArgs(args));
     } catch (e) {
-      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort)) throw e;
+      // strict: what we cannot read is no substitution failure we can be sure of
+      if (!(e instanceof Unsupported) && !(e instanceof SyntaxAbort) || (strict && e instanceof Unsupported)) throw e;
       return false;
     } finally { this.u.diags.length = before; this.u.errorCount = errs; }
   }
@@ -928,234 +1006,6 @@ const NO_RET: CType = { k: 'error', q: 0, noRet: true } as CType;
  */
 const MAX_INSTANCES = 2048;
 
-/** valParam's sentinel as a number (array bounds in patterns). */
-const PARTIAL_SENT = Number(VAL_SENT), PARTIAL_STEP = Number(VAL_STEP);
-
-/**
- * Match template argument patterns (placeholders, a trailing `P...` taking the remaining arguments) against
- * actual arguments, binding the placeholders in out.
- */
-function matchArgs(xs0: TArg[], ys0: TArg[], out: (TArg | undefined)[], strict: boolean): boolean {
-  const xs = flatArgs(xs0), ys = flatArgs(ys0);
-  for (let k = 0; k < xs.length; k++) {
-    const x = xs[k]!;
-    if (x.k === 'val' && (x as { packExp?: boolean }).packExp) {
-      // `Is...` of a pattern: the remaining arguments, all values, are the pack
-      if (k !== xs.length - 1) throw new Unsupported('pack expansion not at the end of a template argument list');
-      const pi = valParamIndex(x.v)!;
-      const rest = ys.slice(k);
-      if (rest.some(y => y.k !== 'val')) return false;
-      const cur = out[pi];
-      if (cur) return sameArgsKey([cur], [{ k: 'pack', args: rest }]);
-      out[pi] = { k: 'pack', args: rest };
-      return true;
-    }
-    const pe = x.k === 'type' ? packExpOf(x.ty) : undefined;
-    if (pe) {
-      if (k !== xs.length - 1) throw new Unsupported('pack expansion not at the end of a template argument list');
-      const pi = placeholderIn(pe);
-      if (pi === undefined) return false;
-      const elems: TArg[] = [];
-      for (const y of ys.slice(k)) {
-        const one = out.slice(); one[pi] = undefined;
-        if (y.k !== 'type' || !match(pe, y.ty, one, strict) || !one[pi]) return false;
-        elems.push(one[pi]!);
-      }
-      const cur = out[pi];
-      if (cur) return sameArgsKey([cur], [{ k: 'pack', args: elems }]);
-      out[pi] = { k: 'pack', args: elems };
-      return true;
-    }
-    const y = ys[k];
-    if (!y) return false;
-    if (x.k === 'type') { if (y.k !== 'type' || !match(x.ty, y.ty, out, strict)) return false; continue; }
-    if (x.k !== 'val' || y.k !== 'val') return false;
-    const i = valParamIndex(x.v);
-    if (i !== undefined) {
-      const cur = out[i];
-      if (cur) { if (cur.k !== 'val' || cur.v !== y.v) return false; } else out[i] = y;
-    } else if (strict && x.v !== y.v) return false;
-  }
-  return xs.length === ys.length;
-}
-/** A partial specialisation's argument patterns against arguments: its n parameters bound, or null. */
-function matchSpec(pats: TArg[], args: TArg[], n: number): (TArg | undefined)[] | null {
-  const out: (TArg | undefined)[] = new Array(n).fill(undefined);
-  return matchArgs(pats, args, out, true) ? out : null;
-}
-/** Explicit template arguments by parameter: expansions flattened, a parameter pack takes the rest. */
-function explicitFor(h: TParam[], explicit: TArg[]): (TArg | undefined)[] {
-  const flat = explicit.flatMap(a => a.k === 'pack' ? a.args : [a]);
-  return h.map((tp, i) => tp.pack ? (i < flat.length ? { k: 'pack', args: flat.slice(i) } : undefined) : flat[i]);
-}
-/** Which template parameter a pattern's placeholders name (the pack a `P...` parameter expands). */
-function placeholderIn(t: CType): number | undefined {
-  const i = tparamOf(t);
-  if (i !== undefined) return i;
-  if (t.k === 'ptr' || t.k === 'ref') return placeholderIn(t.to);
-  if (t.k === 'array') return placeholderIn(t.elem);
-  return undefined;
-}
-/**
- * Template arguments of a call: explicit ones, then deduced from each argument; a trailing function
- * parameter pack `P... args` deduces one element of its template parameter pack per remaining argument.
- */
-function deduceAll(h: TParam[], pat: { params: CType[]; nparams: number; variadic: boolean; defaults: number }, explicit: TArg[], args: Expr[]): (TArg | undefined)[] | null {
-  const last = pat.params[pat.params.length - 1];
-  const packP = last ? packExpOf(last) : undefined;
-  const fixed = packP ? pat.nparams - 1 : pat.nparams;
-  if (args.length > fixed && !pat.variadic && !packP) return null;
-  if (args.length < fixed - pat.defaults) return null;
-  if (pat.params.slice(0, fixed).some(p => packExpOf(p))) throw new Unsupported('function parameter pack not at the end');
-  const given = explicitFor(h, explicit);
-  const fromExplicit = given.map(a => a !== undefined);
-  for (let i = 0; i < args.length && i < fixed; i++) {
-    // a parameter of an explicitly given type (`f<long long>(x, 3)`) deduces nothing: the argument converts
-    const k = placeholderIn(pat.params[i]!);
-    if (k !== undefined && fromExplicit[k] && !packExpOf(pat.params[i]!)) continue;
-    if (!deduce(pat.params[i]!, args[i]!, given, true)) return null;
-  }
-  if (packP) {
-    const k = placeholderIn(packP);
-    if (k === undefined || !h[k]?.pack) throw new Unsupported('function parameter pack of a pattern we cannot read');
-    if (given[k]) return given;   // given explicitly
-    const elems: TArg[] = [];
-    for (let i = fixed; i < args.length; i++) {
-      const one = given.slice();
-      one[k] = undefined;
-      if (!deduce(packP, args[i]!, one, true) || !one[k]) return null;
-      elems.push(one[k]!);
-    }
-    given[k] = { k: 'pack', args: elems };
-  }
-  return given;
-}
-/** Deduce template arguments from one call argument (C++ [temp.deduct.call], the common cases). */
-function deduce(P: CType, arg: Expr, out: (TArg | undefined)[], top: boolean): boolean {
-  let A: CType;
-  if (P.k === 'ref') {
-    if (P.rv && tparamOf(P.to) !== undefined && P.to.q === 0 && arg.lv && !isXvalue(arg)) return bind(tparamOf(P.to)!, refTo(arg.ty), out);   // forwarding reference
-    P = P.to;
-    A = arg.ty;
-  } else {
-    A = unqual(rval(arg).ty);
-  }
-  void top;
-  return match(P, A, out);
-}
-function match(P: CType, A: CType, out: (TArg | undefined)[], strict = false): boolean {
-  const i = tparamOf(P);
-  if (i !== undefined) {
-    // a partial specialisation's `const T` matches only a const type
-    if (strict && (P.q & ~A.q & (Q.Const | Q.Volatile))) return false;
-    // cv on the parameter is removed from the deduced type
-    const t = withQ(unqual(A), A.q & ~P.q);
-    return bind(i, A.k === 'int' || A.q === 0 ? t : t, out);
-  }
-  if (!dependent(P)) return strict ? sameType(P, A) : true;
-  if (strict && ((P.q ^ A.q) & (Q.Const | Q.Volatile))) return false;
-  if (P.k === 'array' && A.k === 'array' && P.n !== null && P.n >= PARTIAL_SENT && A.n !== null) {
-    // `T[N]` in a partial specialisation: N is deduced from the bound
-    const i = (P.n - PARTIAL_SENT) / PARTIAL_STEP, cur = out[i];
-    if (cur) { if (cur.k !== 'val' || cur.v !== BigInt(A.n)) return false; } else out[i] = { k: 'val', ty: C.int, v: BigInt(A.n) };
-    return match(P.elem, A.elem, out, strict);
-  }
-  if (strict && P.k === 'array' && A.k === 'array' && P.n !== A.n) return false;
-  if (strict && P.k === 'ref' && A.k === 'ref' && !!P.rv !== !!A.rv) return false;
-  if (P.k === 'ptr' && A.k === 'ptr') return match(P.to, A.to, out, strict);
-  if (P.k === 'ref' && A.k === 'ref') return match(P.to, A.to, out, strict);
-  if (P.k === 'array' && A.k === 'array') return match(P.elem, A.elem, out, strict);
-  if (P.k === 'record' && A.k === 'record') {
-    const pt = (P.rec as RecordDecl & { tmpl?: number }).tmpl, at = (A.rec as RecordDecl & { tmpl?: number }).tmpl;
-    if (!strict && pt !== undefined && pt !== at) {
-      // deduction from a base class of the argument (`f(const Shape<D> &)` called with a class derived from Shape<X>)
-      for (const b of A.rec.bases ?? []) { const o = out.slice(); if (match(P, { k: 'record', rec: b.rec, q: A.q }, o, false)) { o.forEach((x, i) => { out[i] = x; }); return true; } }
-      return false;
-    }
-    if (pt === undefined || pt !== at || !P.rec.targs || !A.rec.targs) return false;
-    if (P.rec.targs.some(a => a.k === 'pack') || A.rec.targs.some(a => a.k === 'pack')) return matchArgs(P.rec.targs, A.rec.targs, out, strict);
-    return P.rec.targs.every((x, k) => {
-      const y = A.rec.targs![k];
-      if (!y) return false;
-      if (x.k === 'type' && y.k === 'type') return match(x.ty, y.ty, out, strict);
-      if (x.k === 'val' && y.k === 'val' && valParamIndex(x.v) !== undefined) {
-        // a non-type parameter deduced from a class template argument (`Array<T, N>`)
-        const i = valParamIndex(x.v)!, cur = out[i];
-        if (cur) return cur.k === 'val' && cur.v === y.v;
-        out[i] = y;
-        return true;
-      }
-      return x.k === y.k && (!strict || (x.k === 'val' && y.k === 'val' && x.v === y.v));
-    });
-  }
-  return false;
-}
-/**
- * How many arguments the declaration in tokens [from, end) named `name` takes, read from its tokens alone (for a
- * signature we cannot read otherwise), or null when its parameter list cannot be found. The list is the '(' after
- * the name, outside the template header's and the specifiers' brackets (`decltype(...)`, `enable_if_t<...>`).
- */
-export function arityOf(u: UnitApi, name: string, from: number, end: number): { min: number; max: number; initLists: number[] } | null {
-  let angle = 0, open = -1;
-  for (let j = from; j < end && open < 0; j++) {
-    const t = u.text(j);
-    if (t === '<') angle++;
-    else if (t === '>' || t === '>>') angle = Math.max(0, angle - t.length);
-    else if (t === '(' || t === '[') {
-      if (t === '(' && angle === 0 && u.text(j - 1) === name) { open = j; break; }
-      let d = 0;
-      for (; j < end; j++) { const x = u.text(j); if (x === '(' || x === '[') d++; else if (x === ')' || x === ']') { d--; if (d === 0) break; } }
-    } else if (angle === 0 && (t === '{' || t === ';')) return null;
-  }
-  if (open < 0) return null;
-  // parameters of type initializer_list<E>: deduced from a braced list or such an object only
-  const initLists: number[] = [];
-  let depth = 0, params = 0, defaults = 0, unbounded = false, sawToken = false, defaulted = false;
-  for (let j = open + 1; j < end; j++) {
-    const t = u.text(j);
-    if (depth === 0 && (t === ')' || t === ',')) {
-      if (sawToken) { params++; if (defaulted) defaults++; }
-      sawToken = false; defaulted = false;
-      if (t === ')') {
-        if (params === 1 && u.text(open + 1) === 'void' && u.text(open + 2) === ')') params = 0;
-        return { min: params - defaults, max: unbounded ? Infinity : params, initLists };
-      }
-      continue;
-    }
-    sawToken = true;
-    if (t === 'initializer_list' && depth === 0 && !defaulted && !initLists.includes(params)) initLists.push(params);
-    if (t === '(' || t === '[' || t === '{' || t === '<') depth++;
-    else if (t === ')' || t === ']' || t === '}' || t === '>') depth--;
-    else if (t === '>>') depth -= 2;
-    else if (t === '...') unbounded = true;
-    else if (t === '=' && depth === 0) defaulted = true;
-    if (depth < 0) return null;
-  }
-  return null;
-}
-
-/**
- * Partial ordering of two function template specialisations that tie on conversions ([temp.func.order]):
- * a is more specialised when b's declared parameters deduce from a's (a's parameters as unique types) and
- * not the reverse. False when either has no declared pattern or the patterns differ in length.
- */
-export function moreSpecialized(a: FuncSym, b: FuncSym): boolean {
-  const pa = (a as FuncSym & { tsig?: CType[] }).tsig, pb = (b as FuncSym & { tsig?: CType[] }).tsig;
-  if (!pa || !pb || pa.length !== pb.length || !a.targs || !b.targs) return false;
-  const deducesFrom = (P: CType[], A: CType[], n: number): boolean => {
-    const out: (TArg | undefined)[] = new Array(n).fill(undefined);
-    return P.every((x, i) => match(x.k === 'ref' ? x.to : x, A[i]!.k === 'ref' ? (A[i] as CType & { k: 'ref' }).to : A[i]!, out, true));
-  };
-  return deducesFrom(pb, pa, flatArgs(b.targs).length + 1) && !deducesFrom(pa, pb, flatArgs(a.targs).length + 1);
-}
-function bind(i: number, t: CType, out: (TArg | undefined)[]): boolean {
-  const cur = out[i];
-  // (placeholders of another pattern, as in partial ordering, are the same only with the same index)
-  if (cur) return cur.k === 'type' && sameType(cur.ty, t) && (tparamOf(cur.ty) === undefined && tparamOf(t) === undefined ? true : sameTypeKey(cur.ty, t));
-  out[i] = { k: 'type', ty: t };
-  return true;
-}
-void ptrTo;
 
 /** The type `Outer::N<args>` names when N is a member alias template: its type-id with the arguments bound. */
 export function instantiateMemberAlias(u: UnitApi, mat: MemberClassTmpl, given: TArg[]): CType {

@@ -35,6 +35,11 @@ export const SPECS_LIBS: KernelSpec[] = [
     ],
   },
   {
+    name: 'cuda_std_iter_traits',
+    buffers: { din: { type: 'i32', n: 64, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i64', n: 64 * 8 }, dflags: { type: 'i32', n: 64 } },
+    launches: [{ kernel: '_Z13traits_kernelPKiPxPi', grid: 1, block: 64, args: [buf('din'), buf('dout'), buf('dflags')] }],
+  },
+  {
     name: 'cuda_std_array',
     buffers: { din: { type: 'i32', n: 128, init: gen(i => ((i * 37) % 101) - 50) }, dout: { type: 'i32', n: 128 * 10 }, dfout: { type: 'f32', n: 128 } },
     launches: [{ kernel: '_Z12array_kernelPKiPiPf', grid: 2, block: 64, args: [buf('din'), buf('dout'), buf('dfout')] }],

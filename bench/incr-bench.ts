@@ -10,8 +10,11 @@
 //   first0 - the same first edit without that seeding (how the first edit went before it: every kernel compiled);
 //   cicc  - the real cicc on the unchanged unit (a process per run, as nvcc runs it, started from a child process:
 //           processRunner() in common.ts says why).
-// On Linux it also prints the mean time full and edit spent on a CPU (main thread), which a loaded machine
-// distorts less than wall time, and with the ratio of the medians the median of each round's edit / full.
+// The reported figure is the median of each round's edit / full (each round times its full compile and its edit
+// back to back, so a slow stretch of the machine hits both); the ratio of the medians is printed after it. On Linux
+// it also prints the same per-round medians of the time the main thread spent on a CPU, which a loaded machine
+// distorts less than wall time, and the time V8's collector paused each timed compile (GC work that an earlier
+// compile's garbage left, mostly the whole compile's: the edit pays it in wall time).
 // Each timed compile runs in an event-loop turn of its own, as the daemon serves each request: V8 runs the
 // young-generation collections it schedules as tasks between turns (in one synchronous loop they would fall into
 // whichever compile comes next, mostly an edit after a full compile's garbage).
@@ -27,6 +30,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { compileUnit, type CompileResult } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
@@ -55,15 +59,32 @@ function onCpuMs(): number | null {
   try { return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6; } catch { return null; }
 }
 
-/** Wall time of f, and its main-thread time on a CPU pushed to `cpu` (when known). */
-function timeMs(f: () => void, cpu: number[]): number {
+/** The collector's pauses (start and duration, ms on performance.now()'s clock), as V8 reports them. */
+const gcPauses: [number, number][] = [];
+new PerformanceObserver(list => { for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]); }).observe({ entryTypes: ['gc'] });
+
+/** Windows of timed compiles: [from, to, the list their GC pause time goes to once the entries have arrived, index]. */
+const windows: [number, number, number[], number][] = [];
+
+/** Wall time of f, and its main-thread time on a CPU pushed to `cpu` (when known); the GC pauses inside it go to `gc` (gcSettle()). */
+function timeMs(f: () => void, cpu: number[], gc?: number[]): number {
   const c0 = onCpuMs();
+  const p0 = performance.now();
   const t0 = process.hrtime.bigint();
   f();
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   const c1 = onCpuMs();
   if (c0 !== null && c1 !== null) cpu.push(c1 - c0);
+  if (gc) { windows.push([p0, performance.now(), gc, gc.length]); gc.push(0); }
   return wall;
+}
+
+/** Adds each GC pause to the timed compile it fell in (the observer's entries arrive after the compile). */
+async function gcSettle(): Promise<void> {
+  await new Promise(resolve => setTimeout(resolve, 50));
+  for (const [from, to, list, at] of windows) for (const [t, d] of gcPauses) if (t >= from && t <= to) list[at]! += d;
+  windows.length = 0;
+  gcPauses.length = 0;
 }
 
 /** The next event-loop turn (after the tasks already queued, V8's included). */
@@ -80,7 +101,7 @@ const VARIANTS: { name: string; label: string; flags: string[] }[] = [
 /** A variant's samples (ms): in-process compiles, their phases, the real cicc, and main-thread CPU times. */
 interface Samples {
   full: number[]; edit: number[]; cicc: number[]; first: number[]; first0: number[]; seed: number[];
-  fullCpu: number[]; editCpu: number[]; phases: CompileResult['times'][];
+  fullCpu: number[]; editCpu: number[]; firstCpu: number[]; fullGc: number[]; editGc: number[]; phases: CompileResult['times'][];
 }
 
 /** Times one variant's compiles (see the file comment); a number is an exit code (the reason printed). */
@@ -102,7 +123,7 @@ async function measure(flags: string[], arch: number, runs: number, libdevice: U
   compileUnit(ii, opts, { libdevice, prelude, pieces: store });   // then every kernel is compiled and stored
   for (let i = 0; i < 2; i++) compileUnit(ii, opts, { libdevice, prelude });
 
-  const m: Samples = { full: [], edit: [], cicc: [], first: [], first0: [], seed: [], fullCpu: [], editCpu: [], phases: [] };
+  const m: Samples = { full: [], edit: [], cicc: [], first: [], first0: [], seed: [], fullCpu: [], editCpu: [], firstCpu: [], fullGc: [], editGc: [], phases: [] };
   const unused: number[] = [];
   // edited texts and their incremental PTX, checked against clean compiles after the timed runs (a cold compile
   // in between would leave garbage that the next timed compiles collect)
@@ -117,10 +138,10 @@ async function measure(flags: string[], arch: number, runs: number, libdevice: U
       const other = edited(ii, (r * 7 + 3) % KERNELS, r + 1000);
       const text = edited(ii, (r * 7) % KERNELS, r);
       await turn();
-      m.full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }, m.fullCpu));
+      m.full.push(timeMs(() => { compileUnit(other, opts, { libdevice, prelude }); }, m.fullCpu, m.fullGc));
       await turn();
       let res: CompileResult | undefined;
-      m.edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }, m.editCpu));
+      m.edit.push(timeMs(() => { res = compileUnit(text, opts, { libdevice, prelude, pieces: store }); }, m.editCpu, m.editGc));
       await turn();
       if (!res!.functions || res!.functions.compiled.length !== 1) { console.error(`incr-bench: expected one kernel recompiled, got ${JSON.stringify(res!.functions ?? res!.incremental)}`); return 1; }
       checks.push([text, res!.ptx]);
@@ -133,7 +154,7 @@ async function measure(flags: string[], arch: number, runs: number, libdevice: U
         if (seeded) m.seed.push(timeMs(() => { compileUnit(ii, opts, { libdevice, prelude, pieces: fresh }); }, unused));
         await turn();
         let fr: CompileResult | undefined;
-        (seeded ? m.first : m.first0).push(timeMs(() => { fr = compileUnit(text, opts, { libdevice, prelude, pieces: fresh }); }, unused));
+        (seeded ? m.first : m.first0).push(timeMs(() => { fr = compileUnit(text, opts, { libdevice, prelude, pieces: fresh }); }, seeded ? m.firstCpu : unused));
         await turn();
         const want = seeded ? 1 : KERNELS;
         if (fr!.functions?.compiled.length !== want) { console.error(`incr-bench: first edit${seeded ? '' : ' unseeded'}: expected ${want} kernels compiled, got ${JSON.stringify(fr!.functions)}`); return 1; }
@@ -145,6 +166,7 @@ async function measure(flags: string[], arch: number, runs: number, libdevice: U
       if (c.status !== 0) { console.error(`incr-bench: the real cicc failed: ${c.stderr}`); return 1; }
     }
   } finally { runner.close(); }
+  await gcSettle();
   fs.rmSync(out, { recursive: true, force: true });
   for (const [text, ptx] of checks) {
     if (ptx !== compileUnit(text, opts, { libdevice }).ptx) { console.error('incr-bench: incremental PTX differs from a clean compile'); return 1; }
@@ -154,7 +176,7 @@ async function measure(flags: string[], arch: number, runs: number, libdevice: U
 
 /** Prints a variant's table and returns what the results file records of it. */
 function report(label: string, arch: number, runs: number, m: Samples): Record<string, unknown> {
-  const { full, edit, cicc, first, first0, seed, fullCpu, editCpu, phases } = m;
+  const { full, edit, cicc, first, first0, seed, fullCpu, editCpu, firstCpu, fullGc, editGc, phases } = m;
   const mf = median(full), me = median(edit), mc = median(cicc);
   const m1 = median(first), m0 = median(first0), ms = median(seed);
   // each round times its full compile and its edit back to back: the median of their ratios does not mix a
@@ -164,7 +186,11 @@ function report(label: string, arch: number, runs: number, m: Samples): Record<s
   const phaseMedian = Object.fromEntries(Object.keys(phases[0]!).map(k => [k, +median(phases.map(p => (p as unknown as Record<string, number>)[k] ?? 0)).toFixed(2)]));
   const f1 = (x: number) => x.toFixed(1);
   const spread = (xs: number[]) => `${f1(Math.min(...xs))}–${f1(Math.max(...xs))}`;
-  const cpu = editCpu.length === runs && fullCpu.length === runs;
+  const cpu = editCpu.length === runs && fullCpu.length === runs && firstCpu.length === runs;
+  const cpuPaired = cpu ? median(editCpu.map((e, r) => e / fullCpu[r]!)) : NaN;
+  const cpuFirstPaired = cpu ? median(firstCpu.map((e, r) => e / fullCpu[r]!)) : NaN;
+  const f3 = (x: number) => x.toFixed(3);
+  const target = (x: number) => (x <= 0.1 ? 'meets <= 0.10' : 'target <= 0.10');
   console.log([
     `incr-bench: ${KERNELS}-kernel unit${label}, compute_${arch}, ${runs} runs, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), wall ms, load ${os.loadavg()[0]!.toFixed(1)}`,
     '',
@@ -177,17 +203,20 @@ function report(label: string, arch: number, runs: number, m: Samples): Record<s
     `| the idle seeding compile (off the edit's path) | ${f1(ms)} | ${spread(seed)} |`,
     `| real cicc, whole unit (process) | ${f1(mc)} | ${spread(cicc)} |`,
     '',
-    `edit / full = ${(me / mf).toFixed(3)} (target <= 0.10); per round, median = ${paired.toFixed(3)}; edit / cicc = ${(me / mc).toFixed(3)}; full / cicc = ${(mf / mc).toFixed(3)}`,
-    `first edit / full = ${(m1 / mf).toFixed(3)} (target <= 0.10); per round, median = ${firstPaired.toFixed(3)}; unseeded first edit / full = ${(m0 / mf).toFixed(3)}; seeding / full = ${(ms / mf).toFixed(3)}`,
+    `edit / full, median of each round's ratio = ${f3(paired)} (${target(paired)}); ratio of the medians = ${f3(me / mf)}; edit / cicc = ${f3(me / mc)}; full / cicc = ${f3(mf / mc)}`,
+    `first edit / full, median of each round's ratio = ${f3(firstPaired)} (${target(firstPaired)}); ratio of the medians = ${f3(m1 / mf)}; unseeded first edit / full = ${f3(m0 / mf)}; seeding / full = ${f3(ms / mf)}`,
     `edit phases (median ms): ${JSON.stringify(phaseMedian)}`,
-    ...(cpu ? [`main thread on a CPU (mean ms, not counting waits for a CPU): edit ${mean(editCpu).toFixed(2)}, full ${mean(fullCpu).toFixed(2)}, edit / full = ${(mean(editCpu) / mean(fullCpu)).toFixed(3)}`] : []),
+    ...(cpu ? [`main thread on a CPU (not counting waits for a CPU), median of each round's ratio: edit / full = ${f3(cpuPaired)}, first edit / full = ${f3(cpuFirstPaired)}; means: edit ${mean(editCpu).toFixed(2)} ms, full ${mean(fullCpu).toFixed(2)} ms`] : []),
+    `GC pauses inside the timed compiles (median ms): edit ${median(editGc).toFixed(2)}, full ${median(fullGc).toFixed(2)}; edit minus its GC pauses / full, per round = ${f3(median(edit.map((e, r) => (e - editGc[r]!) / full[r]!)))}`,
     '',
   ].join('\n'));
   return {
     medianMs: { full: mf, edit: me, cicc: mc, firstEdit: m1, firstEditUnseeded: m0, seed: ms },
+    reported: { editOverFullPerRound: paired, firstEditOverFullPerRound: firstPaired, ...(cpu ? { onCpuEditOverFullPerRound: cpuPaired, onCpuFirstEditOverFullPerRound: cpuFirstPaired } : {}) },
     ratios: { editOverFull: me / mf, editOverFullPerRound: paired, editOverCicc: me / mc, fullOverCicc: mf / mc, firstEditOverFull: m1 / mf, firstEditOverFullPerRound: firstPaired, firstEditUnseededOverFull: m0 / mf, seedOverFull: ms / mf },
     samplesMs: { full, edit, cicc, firstEdit: first, firstEditUnseeded: first0, seed }, editPhasesMedianMs: phaseMedian,
-    ...(cpu ? { onCpuMeanMs: { full: mean(fullCpu), edit: mean(editCpu) }, onCpuEditOverFull: mean(editCpu) / mean(fullCpu), onCpuSamplesMs: { full: fullCpu, edit: editCpu } } : {}),
+    gcPauseSamplesMs: { full: fullGc, edit: editGc },
+    ...(cpu ? { onCpuMeanMs: { full: mean(fullCpu), edit: mean(editCpu), firstEdit: mean(firstCpu) }, onCpuEditOverFull: mean(editCpu) / mean(fullCpu), onCpuSamplesMs: { full: fullCpu, edit: editCpu, firstEdit: firstCpu } } : {}),
   };
 }
 

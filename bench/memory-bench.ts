@@ -3,13 +3,19 @@
 // appended (so every unit is distinct and compiles). The bases are either generated (a few files with different
 // headers, so their preludes differ) or, with --corpus N, N real units of the coverage corpus (bench/corpus/, the
 // C-like and C++ tiers, picked round-robin over the repositories as bench/real-units.ts picks them; a base whose
-// capture fails, or that ptxd does not compile the first time it is used, is left out and listed). They go through
+// capture fails, that ptxd does not compile the first time it is used, or whose compile takes longer than
+// --unit-budget seconds (PTXD_COMPILE_BUDGET_S of the daemon; default 60) is left out and listed; when those two
+// tiers hold fewer than N units, library-heavy units follow. Captures are kept in --captures DIR (default: the
+// tests' capture directory), so a second run does not run nvcc again; after --capture-s seconds of capturing only
+// units captured before are taken (the others are listed as not captured). With fewer bases than --units, the
+// bases are used in turn, each time with kernels of its own). They go through
 // the client (bin/ptxd-cicc, the call nvcc makes) one after another; the daemon's resident memory is sampled
 // meanwhile and its peak (VmHWM) read at the end, with what `ptxd stats` says each cache holds.
 // Prints a Markdown table and writes bench/results/memory-bench.json (or --results NAME).
 //
 // Usage: node dist/bench/memory-bench.js [--units N (default 300)] [--memory SIZE (PTXD_MEMORY; default: its default)]
-//        [--corpus N (real bases; PTXD_CORPUS_DIR)] [--seed S] [--results NAME]
+//        [--corpus N (real bases; PTXD_CORPUS_DIR)] [--captures DIR] [--capture-s S] [--unit-budget S] [--seed S]
+//        [--results NAME]
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,16 +49,20 @@ async function main(): Promise<number> {
   const memory = at('--memory');
   const corpus = at('--corpus') === undefined ? 0 : Number(at('--corpus'));
   const seed = Number(at('--seed') ?? 1);
+  const captures = at('--captures');
+  // after this many seconds of capturing, only units captured before are taken
+  const captureS = Number(at('--capture-s') ?? Infinity);
+  const unitBudget = at('--unit-budget') ?? (corpus ? '60' : undefined);
   const skip = skipReason('nvcc', 'cicc');
   if (skip) { console.error(`memory-bench: ${skip}`); return 2; }
   const dir = mkTempDir('memory-bench');
   const skipped: { base: string; reason: string }[] = [];
-  const bases = corpus ? corpusBases(corpus, seed, skipped) : generatedBases(dir);
+  const bases = corpus ? corpusBases(corpus, seed, skipped, captures, captureS) : generatedBases(dir);
   if (bases.length === 0) { console.error(`memory-bench: no base unit (corpus: ${corpusDir()})`); return 2; }
   const texts = bases.map(b => fs.readFileSync(b.u.ii, 'utf8'));
   const live = bases.map(() => true);
   const firstUse = bases.map(() => true);
-  const sb = sandbox('memory', { ...(memory ? { PTXD_MEMORY: memory } : {}), PTXD_WORKERS: '2' });
+  const sb = sandbox('memory', { ...(memory ? { PTXD_MEMORY: memory } : {}), ...(unitBudget ? { PTXD_COMPILE_BUDGET_S: unitBudget } : {}), PTXD_WORKERS: '2' });
   const budget = memory ? memoryBudget({ PTXD_MEMORY: memory }) : DEFAULT_MEMORY;
   if (ptxdCli(sb, ['daemon', 'start']).status !== 0) { console.error('memory-bench: the daemon did not start'); return 1; }
   const pid = Number(fs.readFileSync(`${sb.env.PTXD_SOCKET}.pid`, 'utf8'));
@@ -105,7 +115,8 @@ async function main(): Promise<number> {
     `| compile time, summed (s) | ${(stats.counters.compileMs / 1000).toFixed(1)} |`,
     `| wall time (s) | ${wallS.toFixed(1)} |`,
     `| units failed | ${failed} |`,
-    ...(skipped.length ? ['', 'bases left out:', ...skipped.map(x => `  ${x.base}: ${x.reason}`)] : []),
+    ...(skipped.length ? ['', 'bases left out:', ...skipped.filter(x => !notCaptured(x)).map(x => `  ${x.base}: ${x.reason}`)] : []),
+    ...(skipped.some(notCaptured) ? [`  ${skipped.filter(notCaptured).length} units not captured before (--capture-s)`] : []),
     '',
     `peak <= 600 MiB: ${peak <= 600 * 1048576}; peak <= budget + 100 MiB: ${peak <= budget + 100 * 1048576}`,
   ].join('\n'));
@@ -127,21 +138,27 @@ function generatedBases(dir: string): Base[] {
   });
 }
 
-/** n real bases: C-like and C++ units of the corpus that nvcc captures (tried at most 3n). */
-function corpusBases(n: number, seed: number, skipped: { base: string; reason: string }[]): Base[] {
+/** n real bases: C-like and C++ units of the corpus that nvcc captures, then library-heavy ones (tried at most 3n). */
+function corpusBases(n: number, seed: number, skipped: { base: string; reason: string }[], cacheDir: string | undefined, captureS: number): Base[] {
   const manifest = loadManifest();
   const arch = Number(manifest.arch.replace(/^sm_/, ''));
-  const pool = manifest.units.filter(u => (u.tier === 'C-like' || u.tier === 'C++') && fs.existsSync(path.join(repoDir(u.repo), u.path)));
+  const present = manifest.units.filter(u => fs.existsSync(path.join(repoDir(u.repo), u.path)));
+  const ordinary = present.filter(u => u.tier === 'C-like' || u.tier === 'C++');
+  const order = [...candidateOrder(ordinary, seed), ...candidateOrder(present.filter(u => !ordinary.includes(u)), seed)];
   const out: Base[] = [];
-  for (const u of candidateOrder(pool, seed).slice(0, 3 * n)) {
+  const until = performance.now() + captureS * 1000;
+  for (const u of order.slice(0, 3 * n)) {
     if (out.length >= n) break;
     try {
-      out.push({ name: unitId(u), u: prepareUnit(path.join(repoDir(u.repo), u.path), arch, { nvccFlags: absoluteFlags(u) }) });
+      const capturedOnly = performance.now() > until;
+      out.push({ name: unitId(u), u: prepareUnit(path.join(repoDir(u.repo), u.path), arch, { nvccFlags: absoluteFlags(u), capturedOnly, ...(cacheDir ? { cacheDir: path.resolve(cacheDir) } : {}) }) });
       console.error(`memory-bench: captured ${unitId(u)}`);
     } catch (e) { skipped.push({ base: unitId(u), reason: `capture: ${lastLine((e as Error).message)}` }); }
   }
   return out;
 }
+
+const notCaptured = (x: { reason: string }): boolean => x.reason.startsWith('capture: not captured before');
 
 const lastLine = (s: string): string => s.trim().split('\n').filter(l => l.trim()).pop()?.slice(0, 200) ?? '';
 

@@ -222,4 +222,30 @@ describe('prelude cache on synthetic units (no nvcc)', () => {
     expect(cache.stats().entries).toBe(1);
     expect(earlier, 'some cuts are in the middle').toBeGreaterThan(0);
   });
+
+  it('lent arrays count in what the cache holds, and only the unit compiled last keeps them', () => {
+    // two units with different headers from the first line on: two entries, no prefix shared
+    const one = (suffix: string): string => synth('/w/one.cu', suffix);
+    const two = (suffix: string): string => synth('/w/two.cu', suffix).replace('# 1 "/inc/a.h" 1\n', '# 1 "/inc/other.h" 1\nint other_header;\n');
+    // each unit's first compile is remembered, none after it (they reuse nearly all of it)
+    const cache = new PreludeCache({ spacing: 300, minGain: Math.floor(one('').length * 0.75) });
+    const compile = (text: string) => { const l = cache.lex(text); cache.skim(l); cache.release(l); return l.tokens; };
+    compile(one(suffixes[0]!));
+    compile(two(suffixes[0]!));
+    expect(cache.stats().entries).toBe(2);
+    const bare = cache.held().bytes;
+    const lent = compile(one(suffixes[3]!));
+    // the arrays of the lex just released (kind, start, end, id, line, file, spaceBefore: 20 bytes a token) are held
+    expect(cache.held().bytes - bare).toBeGreaterThanOrEqual(lent.kind.length * 20);
+    expect(cache.stats().bytes).toBe(cache.held().bytes);
+    expect(cache.stats().entries).toBe(2);
+    // the next lex of that unit writes into them
+    const again = compile(one(suffixes[0]!));
+    expect(again.kind).toBe(lent.kind);
+    // a lex of the other unit takes them from the first unit's entry: a later lex of it allocates its own
+    compile(two(suffixes[3]!));
+    const after = compile(one(suffixes[0]!));
+    expect(after.kind).not.toBe(again.kind);
+    expect(tokensView(after), 'the arrays of a fresh lex').toEqual(tokensView(lex(one(suffixes[0]!))));
+  });
 });

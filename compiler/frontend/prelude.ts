@@ -142,13 +142,13 @@ export class PreludeCache {
   }
 
   stats(): PreludeStats {
-    return { ...this.st, entries: this.entries.length, bytes: this.entries.reduce((a, e) => a + e.bytes, 0) };
+    return { ...this.st, ...this.held() };
   }
 
   clear(): void { this.entries = []; }
 
   // what a memory budget needs (compiler/memory.ts Evictable): entries are kept least recently used first
-  held(): { entries: number; bytes: number } { return { entries: this.entries.length, bytes: this.entries.reduce((a, e) => a + e.bytes, 0) }; }
+  held(): { entries: number; bytes: number } { return { entries: this.entries.length, bytes: this.entries.reduce((a, e) => a + entryBytes(e), 0) }; }
   oldestUse(): number | undefined { return this.entries[0]?.used; }
   dropOldest(): void { if (this.entries.shift()) this.st.evicted++; }
 
@@ -192,8 +192,12 @@ export class PreludeCache {
    */
   release(lexed: PreludeLexed): void {
     const hit = lexed.hit;
-    if (!hit || lexed.released) return;
+    if (lexed.released) return;
     lexed.released = true;
+    // spare arrays serve the next lex of the unit just compiled (an edit of it); those of the other entries (as
+    // large as their own token arrays) would only hold memory for units compiled before it
+    for (const e of this.entries) if (e !== hit?.entry) { e.spare = undefined; e.spareMatch = undefined; }
+    if (!hit) return;
     const t = lexed.tokens;
     hit.entry.spare = { kind: t.kind, start: t.start, end: t.end, id: t.id, line: t.line, file: t.file, spaceBefore: t.spaceBefore, valid: hit.entry.cps[hit.cp].tok, shift: hit.delta };
   }
@@ -260,12 +264,19 @@ export class PreludeCache {
     e.used = performance.now();
     this.entries.push(e);
     this.st.recorded++;
-    let bytes = this.entries.reduce((a, x) => a + x.bytes, 0);
+    let bytes = this.entries.reduce((a, x) => a + entryBytes(x), 0);
     while (this.entries.length > 1 && (this.entries.length > this.maxEntries || bytes > this.maxBytes)) {
-      bytes -= this.entries.shift()!.bytes;
+      bytes -= entryBytes(this.entries.shift()!);
       this.st.evicted++;
     }
   }
+}
+
+/** What an entry holds: its estimate, with the token and bracket arrays lent back to it (exact sizes). */
+function entryBytes(e: Entry): number {
+  const s = e.spare;
+  const spare = s ? s.kind.byteLength + s.start.byteLength + s.end.byteLength + s.id.byteLength + s.line.byteLength + s.file.byteLength + s.spaceBefore.byteLength : 0;
+  return e.bytes + spare + (e.spareMatch?.match?.byteLength ?? 0);
 }
 
 /** Takes checkpoints while a unit is skimmed (atTop), then builds its cache entry. */

@@ -276,6 +276,8 @@ export interface PrepareOptions {
   nvccFlags?: string[];
   /** Where to keep prepared units; default a per-user temp dir. Entries are keyed by content, so reuse is safe. */
   cacheDir?: string;
+  /** Only a unit captured before: throws instead of running nvcc (a benchmark that may not spend the time). */
+  capturedOnly?: boolean;
 }
 
 /**
@@ -351,6 +353,7 @@ function captureDir(cuFile: string, archs: readonly number[], opts: PrepareOptio
   const dir = path.join(root, `${path.basename(src, '.cu')}-${key}`);
   const done = path.join(dir, 'done');
   const lock = `${dir}.lock`;
+  if (opts.capturedOnly && !fs.existsSync(done)) throw new Error(`not captured before: ${cuFile}`);
   fs.mkdirSync(root, { recursive: true });
   while (!fs.existsSync(done)) {
     try {

@@ -1,8 +1,8 @@
 // Phi inputs on a loop's back edge computed straight into the phi's register (an accumulator
 // `acc = fma(x, y, acc)` writes the register it reads), so that the back edge needs no copy and no edge
 // block. The phi's register is live through the loop, so this is safe only where the phi's value is dead
-// once the input is written: every read of the phi happens before the input's instruction, in the latch
-// or in a block that runs before the latch in each iteration. A read is where the reading instruction's
+// once the input is written: every read of the phi happens before the input's instruction, in its block
+// (the latch, or a block that runs before the latch in each iteration) or in a block that runs before it. A read is where the reading instruction's
 // text is written, which for an instruction folded into its user (fma, mad, wide indices, address groups,
 // extending loads) is its user's place: those are followed to the instructions that are written.
 import type { Block, Inst, Type, Value } from '../middle/ir';
@@ -33,7 +33,9 @@ function pointerStep(pat: Patterns, v: Inst): boolean {
  * natural loop of `header`, when it has one latch.
  */
 export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: Inst, v: Inst, header: Block, latch: Block, loop: Loop | undefined): boolean {
-  if (!isScalar(phi.ty) || !(TYPES.has(phi.ty) || phi.ty.k === 'ptr') || v.parent !== latch) return false;
+  // v is computed in the latch or in a block of the loop that runs before it in every iteration
+  const vb = v.parent;
+  if (!isScalar(phi.ty) || !(TYPES.has(phi.ty) || phi.ty.k === 'ptr') || !vb) return false;
   if (!ONE_INSTRUCTION.has(v.op) && !pointerStep(pat, v)) return false;
   if (pat.halves.has(v) || pat.inHalves.has(v) || pat.contracted.has(v)) return false;
   const at = pos.get(v)!;
@@ -54,8 +56,8 @@ export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: 
       if (pat.vecSkip.has(u)) continue;
       if (u.op === 'phi' || pat.halves.has(u) || pat.inHalves.has(u)) return false;
       const b = u.parent!;
-      if (b === latch) { if (pos.get(u)! >= at) return false; }
-      else if (!(dominates(cfg, header, b) && dominates(cfg, b, latch)) && !(body !== null && body.has(b))) return false;
+      if (b === vb) { if (pos.get(u)! >= at) return false; }
+      else if (!(dominates(cfg, header, b) && dominates(cfg, b, vb)) && !(vb === latch && body !== null && body.has(b))) return false;
       if (deferred(u) && !readsBefore(u)) return false;
     }
     return true;

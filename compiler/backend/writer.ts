@@ -102,11 +102,16 @@ export abstract class FnWriter implements Emitter {
       if (!isScalar(p.ty)) continue;
       p.ops.forEach((v, k) => {
         const from = p.targets[k]!;
-        if (v.kind !== 'inst' || v.op === 'phi' || v.parent !== from || v.ty !== p.ty || this.vals.has(v)) return;
+        if (v.kind !== 'inst' || v.op === 'phi' || !v.parent || v.ty !== p.ty || this.vals.has(v)) return;
+        const cfg = this.pat.cfg();
         // a back edge: only when the phi's value is dead once the input is written (backedge.ts); the
-        // input's other users then read the phi's register, which nothing writes before they run
-        if (dominates(this.pat.cfg(), b, from)) { if (!backEdgeCoalescable(this.pat, positions(), p, v, b, from, loops().get(b))) return; }
-        else if (this.pat.useCount(v) !== 1) return;
+        // input's other users then read the phi's register, which nothing writes before they run. The input
+        // may be computed in a block of the loop before the latch (the latch of a loop with an early exit
+        // is often only the test).
+        if (dominates(cfg, b, from)) {
+          if (v.parent !== from && !(dominates(cfg, b, v.parent) && dominates(cfg, v.parent, from))) return;
+          if (!backEdgeCoalescable(this.pat, positions(), p, v, b, from, loops().get(b))) return;
+        } else if (v.parent !== from || this.pat.useCount(v) !== 1) return;
         this.vals.set(v, this.regsOf(p));
       });
     }

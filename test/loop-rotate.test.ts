@@ -32,6 +32,19 @@ __global__ void countdown(unsigned n, int *out) {
   while (n != 0) { s += n * n; n--; }
   out[threadIdx.x] = s;
 }
+__global__ void find(int n, const int *__restrict__ a, int key, int *out) {
+  for (int j = 0; j < n; j++) if (a[j] == key) { out[threadIdx.x] = j; return; }
+  out[threadIdx.x] = -1;
+}
+__global__ void collatz(unsigned x0, int *out) {
+  unsigned x = x0 + threadIdx.x;
+  int steps = 0;
+  while (x != 1) {
+    x = (x & 1) ? 3 * x + 1 : x >> 1;
+    if (++steps > 1000) { out[threadIdx.x] = -1; return; }
+  }
+  out[threadIdx.x] = steps;
+}
 `;
 
 /** The body of one kernel's PTX. */
@@ -66,7 +79,8 @@ const skip = skipReason('nvcc');
 
 describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc emits them ${skip ?? ''}`, () => {
   const { r, refPtx } = skip === undefined ? compileWithReference('loop-rotate', SRC) : { r: null, refPtx: '' };
-  const cases: [string, string][] = [['dot', '_Z3dotiPKfS0_Pf'], ['nested', '_Z6nestediiPKfPf'], ['countdown', '_Z9countdownjPi'], ['tree (s >>= 1)', '_Z4treePj']];
+  const cases: [string, string][] = [['dot', '_Z3dotiPKfS0_Pf'], ['nested', '_Z6nestediiPKfPf'], ['countdown', '_Z9countdownjPi'], ['tree (s >>= 1)', '_Z4treePj'],
+    ['find (a return in the body)', '_Z4findiPKiiPi']];
   for (const [what, name] of cases) {
     it(`${what}: every loop ends in a conditional branch back, as cicc's`, () => {
       expect(r!.ok, r!.diagnostics.join('\n')).toBe(true);
@@ -94,4 +108,15 @@ describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc 
       expect(b.body.filter(l => l.startsWith('fma.rn.f32')).length).toBeGreaterThan(0);
     }
   });
+  // cicc unrolls collatz by 4 (each copy tests both exits); ptxd rotates it: the latch, which may leave too,
+  // gets a block of its own for the header's test
+  for (const [what, name] of [['find', '_Z4findiPKiiPi'], ['collatz (an exit in the latch)', '_Z7collatzjPi']] as const) {
+    it(`${what}: one loop, tested at the bottom, its counters updated in their own registers (no copies)`, () => {
+      const back = backBranches(kernel(r!.ptx, name));
+      expect(back.length).toBe(1);
+      expect(back[0]!.conditional).toBe(true);
+      // register-to-register copies (an early exit's block laid out inside the loop reads %tid.x)
+      expect(back[0]!.body.filter(l => /^mov\.\w+\s+%\w+,\s*%(r|rd|f|fd|rs)\d+;$/.test(l))).toEqual([]);
+    });
+  }
 });

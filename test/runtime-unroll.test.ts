@@ -26,6 +26,11 @@ __global__ void barrier(int n, const float *__restrict__ a, float *out) {
   for (int j = 0; j < n; j++) { t[threadIdx.x] = a[j]; __syncthreads(); s += t[(threadIdx.x + 1) & 255]; __syncthreads(); }
   out[threadIdx.x] = s;
 }
+__global__ void share(int n, const int *__restrict__ a, int *out) {
+  int s = 0, b = blockIdx.x;
+  for (int i = b * 32; i < (b + 1) * 32 && i < n; i++) s += a[i];
+  out[b] = s;
+}
 `;
 
 const skip = skipReason('nvcc');
@@ -49,5 +54,13 @@ describe.skipIf(skip !== undefined)(`runtime unrolling: by 4 with a remainder lo
     const [cicc, ours] = both('_Z7barrieriPKfPf', /^bar\.sync/);
     expect(cicc).toEqual([8, 2]);
     expect(ours).toEqual(cicc);
+  });
+  it('two bounds (i < A && i < n): one test against their minimum, unrolled as cicc unrolls it', () => {
+    const [cicc, ours] = both('_Z5shareiPKiPi', /^ld\.global/);
+    expect(cicc).toEqual([4, 1]);
+    expect(ours).toEqual(cicc);
+    const lines = kernel(r!.ptx, '_Z5shareiPKiPi');
+    expect(lines.filter(l => l.startsWith('min.s32')).length).toBe(1);
+    expect(lines.filter(l => l.startsWith('and.pred'))).toEqual([]);
   });
 });

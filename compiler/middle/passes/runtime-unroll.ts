@@ -14,6 +14,7 @@ import { T, cInt, cloneInst } from '../ir';
 import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
 import { innermostLoops, type Loop } from '../analysis/loops';
 import { phisOf } from '../analysis/uses';
+import { mergeLoopBounds } from './bounds';
 
 const FACTOR = 4;
 /** Instructions one copy of the body may have (the main loop then has FACTOR times as many). */
@@ -27,6 +28,8 @@ export function runtimeUnroll(f: Func): boolean {
   let changed = false;
   // innermost only, as LLVM's runtime unrolling
   for (const loop of innermostLoops(cfg)) {
+    const outside = (cfg.preds.get(loop.header) ?? []).filter(p => !loop.blocks.has(p));
+    if (outside.length === 1 && mergeLoopBounds(loop, outside[0]!)) changed = true;
     const c = counted(f, cfg, loop);
     if (c && unroll(f, loop, c)) changed = true;
   }

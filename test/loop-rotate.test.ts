@@ -45,6 +45,16 @@ __global__ void collatz(unsigned x0, int *out) {
   }
   out[threadIdx.x] = steps;
 }
+__global__ void insertion(const int *__restrict__ in, int *out) {
+  int v[8];
+  for (int i = 0; i < 8; i++) v[i] = in[threadIdx.x * 8 + i];
+  for (int i = 1; i < 8; i++) {
+    int x = v[i], j = i - 1;
+    while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
+    v[j + 1] = x;
+  }
+  for (int i = 0; i < 8; i++) out[threadIdx.x * 8 + i] = v[i];
+}
 `;
 
 /** The body of one kernel's PTX. */
@@ -119,4 +129,11 @@ describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc 
       expect(back[0]!.body.filter(l => /^mov\.\w+\s+%\w+,\s*%(r|rd|f|fd|rs)\d+;$/.test(l))).toEqual([]);
     });
   }
+  it('insertion (while (j >= 0 && v[j] > x)): every loop tested at the bottom, j stepped in its own register, no jump back', () => {
+    const lines = kernel(r!.ptx, '_Z9insertionPKiPi');
+    const back = backBranches(lines);
+    expect(back.length).toBeGreaterThan(0);
+    expect(back.map(b => b.conditional)).toEqual(back.map(() => true));
+    expect(lines.filter(l => l.startsWith('bra.uni'))).toEqual([]);
+  });
 });

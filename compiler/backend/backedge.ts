@@ -69,6 +69,11 @@ export function backEdgeCoalescable(pat: Patterns, pos: Map<Inst, number>, phi: 
       if (u === v) continue;
       // a member of a vector access written with another member's address reads nothing
       if (pat.vecSkip.has(u)) continue;
+      // a phi reads the phi at the end of the edge's source (an exit's phi on an early exit's edge)
+      if (u.op === 'phi' && x === phi) {
+        if (u.targets.some((p, k) => u.ops[k] === x && (p === vb || after.has(p)))) return false;
+        continue;
+      }
       if (u.op === 'phi' || pat.halves.has(u) || pat.inHalves.has(u)) return false;
       const b = u.parent!;
       if (b === vb ? pos.get(u)! >= at : after.has(b)) return false;

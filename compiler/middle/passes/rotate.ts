@@ -16,6 +16,7 @@ import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
 import { loopsOf, type Loop } from '../analysis/loops';
 import { dominates } from '../analysis/dominance';
 import { phisOf } from '../analysis/uses';
+import { threadHeaderTests } from './header-thread';
 
 /** Most non-phi instructions a header may have to be copied (LLVM's rotation threshold is of this order). */
 const MAX_HEADER = 16;
@@ -27,9 +28,10 @@ const COPYABLE = new Set(['add', 'sub', 'mul', 'shl', 'lshr', 'ashr', 'and', 'or
 type Uses = Map<Value, { user: Inst; k: number }[]>;
 
 export function rotateLoops(f: Func): boolean {
+  const threaded = threadHeaderTests(f);
   const cfg = buildCFG(f);
   const loops = loopsOf(cfg).filter(l => rotatable(cfg, l));
-  if (!loops.length) return false;
+  if (!loops.length) return threaded;
   // the uses of the header values, found in one scan (rotating a loop adds uses only inside loops)
   const defs = new Set<Value>();
   for (const l of loops) for (const i of l.header.insts) defs.add(i);
@@ -42,7 +44,7 @@ export function rotateLoops(f: Func): boolean {
   });
   let changed = false;
   for (const loop of loops) if (rotate(cfg, loop, loops, uses, defs)) changed = true;
-  return changed;
+  return changed || threaded;
 }
 
 /** The body's first block, when the loop has the rotatable shape; null otherwise. */
@@ -113,8 +115,8 @@ function rotate(cfg: CFG, loop: Loop, loops: Loop[], uses: Uses, defs: Set<Value
   const phis = phisOf(h);
   const own = h.insts.slice(0, -1);
   // uses outside the loop other than the exit's phis on the header's edge: those reached from the header's
-  // exit need a phi in the exit, which must then be entered from the header only; those reached from an
-  // early exit read the new header's phis
+  // exit need a phi in the exit, which must then be entered from the header or the loop only; those reached
+  // from an early exit only read the new header's phis
   const early = earlyExits(loop);
   const fromExit = early.length ? reachedFrom(cfg, [exit], h) : null;
   const fromEarly = early.length ? reachedFrom(cfg, early, h) : null;
@@ -128,10 +130,13 @@ function rotate(cfg: CFG, loop: Loop, loops: Loop[], uses: Uses, defs: Set<Value
     if (at === h) continue;
     if (loop.blocks.has(at)) { earlyUses.push(u); continue; }
     const afterExit = fromExit === null || fromExit.has(at), afterEarly = fromEarly !== null && fromEarly.has(at);
-    if (afterExit === afterEarly) return false;
+    // reached both ways: through the exit, when an early exit leads there too (`while (j >= 0 && v[j] > x)`)
+    if (afterExit === afterEarly && !(afterExit && dominates(cfg, exit, at))) return false;
     (afterExit ? outsideUses : earlyUses).push(u);
   }
-  if (outsideUses.length && (cfg.preds.get(exit) ?? []).length !== 1) return false;
+  // the exit's phi for those merges the guard's value, the latch's and the new header's phis' from early exits
+  const exitPreds = cfg.preds.get(exit) ?? [];
+  if (outsideUses.length && (exitPreds.some(p => p !== h && !loop.blocks.has(p)) || new Set(exitPreds).size !== exitPreds.length)) return false;
   const l = loop.latch.insts[loop.latch.insts.length - 1]!.op === 'br' ? loop.latch : splitLatch(loop, loops);
 
   // the body sees each header value through a phi of the new header: the guard's value or the latch's
@@ -178,7 +183,8 @@ function rotate(cfg: CFG, loop: Loop, loops: Loop[], uses: Uses, defs: Set<Value
     const v = u.user.ops[u.k]!;
     let phi = exitPhis.get(v);
     if (!phi) {
-      phi = { kind: 'inst', op: 'phi', ty: v.ty, ops: [v, atLatch.get(v)!], targets: [h, l], parent: exit, name: '' };
+      const ops = exitPreds.map(p => p === h ? v : inBody.get(v)!);
+      phi = { kind: 'inst', op: 'phi', ty: v.ty, ops: [...ops, atLatch.get(v)!], targets: [...exitPreds, l], parent: exit, name: '' };
       exitPhis.set(v, phi);
     }
     u.user.ops[u.k] = phi;

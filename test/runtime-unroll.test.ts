@@ -31,6 +31,11 @@ __global__ void share(int n, const int *__restrict__ a, int *out) {
   for (int i = b * 32; i < (b + 1) * 32 && i < n; i++) s += a[i];
   out[b] = s;
 }
+__global__ void horner(int n, const float *__restrict__ c, const float *__restrict__ x, float *out) {
+  float v = x[threadIdx.x], s = 0.f;
+  for (int j = n - 1; j >= 0; --j) s = s * v + c[j];
+  out[threadIdx.x] = s;
+}
 `;
 
 const skip = skipReason('nvcc');
@@ -62,5 +67,11 @@ describe.skipIf(skip !== undefined)(`runtime unrolling: by 4 with a remainder lo
     const lines = kernel(r!.ptx, '_Z5shareiPKiPi');
     expect(lines.filter(l => l.startsWith('min.s32')).length).toBe(1);
     expect(lines.filter(l => l.startsWith('and.pred'))).toEqual([]);
+  });
+  it('counting down (j >= 0; --j): a main loop of 4 copies and a remainder loop of one, as cicc', () => {
+    // cicc runs this remainder before the main loop (a prologue), ptxd after it, as for loops counting up
+    const [cicc, ours] = both('_Z6horneriPKfS0_Pf', /^ld\.global/);
+    expect(cicc).toEqual([1, 4]);
+    expect([...ours!].sort()).toEqual([...cicc!].sort());
   });
 });

@@ -45,6 +45,13 @@ __global__ void collatz(unsigned x0, int *out) {
   }
   out[threadIdx.x] = steps;
 }
+__global__ void fir(int n, int taps, const float *__restrict__ x, const float *__restrict__ h, float *__restrict__ y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i + taps <= n; i += gridDim.x * blockDim.x) {
+    float s = 0.f;
+    for (int t = 0; t < taps; ++t) s += h[t] * x[i + t];
+    y[i] = s;
+  }
+}
 __global__ void insertion(const int *__restrict__ in, int *out) {
   int v[8];
   for (int i = 0; i < 8; i++) v[i] = in[threadIdx.x * 8 + i];
@@ -135,5 +142,11 @@ describe.skipIf(skip !== undefined)(`loop rotation: bottom-tested loops as cicc 
     expect(back.length).toBeGreaterThan(0);
     expect(back.map(b => b.conditional)).toEqual(back.map(() => true));
     expect(lines.filter(l => l.startsWith('bra.uni'))).toEqual([]);
+  });
+  it('fir (an outer loop whose body starts with the inner loop): both loops tested at the bottom', () => {
+    // (cicc unswitches the outer loop on taps > 0; its copy for taps <= 0 jumps back unconditionally)
+    const back = backBranches(kernel(r!.ptx, '_Z3firiiPKfS0_Pf'));
+    expect(back.length).toBeGreaterThanOrEqual(2);
+    expect(back.map(b => b.conditional)).toEqual(back.map(() => true));
   });
 });

@@ -48,7 +48,7 @@ export function rotateLoops(f: Func): boolean {
 }
 
 /** The body's first block, when the loop has the rotatable shape; null otherwise. */
-function rotatable(cfg: CFG, loop: Loop): { body: Block; exit: Block } | null {
+function rotatable(cfg: CFG, loop: Loop): { body: Block; exit: Block; split: boolean } | null {
   const h = loop.header, l = loop.latch;
   if (h === l || !(cfg.preds.get(h) ?? []).some(p => !loop.blocks.has(p))) return null;
   const term = h.insts[h.insts.length - 1]!;
@@ -57,7 +57,9 @@ function rotatable(cfg: CFG, loop: Loop): { body: Block; exit: Block } | null {
   if (loop.blocks.has(t0) === loop.blocks.has(t1)) return null;
   const body = loop.blocks.has(t0) ? t0 : t1, exit = body === t0 ? t1 : t0;
   // the body's first block gets the new phis; it must have none of its own (they would lack the latch's entry)
-  if (body === h || (cfg.preds.get(body) ?? []).length !== 1 || body.insts[0]?.op === 'phi') return null;
+  // (when it has, or is entered from elsewhere too, as an inner loop's header is, an empty block is put before it)
+  if (body === h) return null;
+  const split = (cfg.preds.get(body) ?? []).length !== 1 || body.insts[0]?.op === 'phi';
   // a latch that may leave too (`if (++n > max) return -1;` before the back edge) gets a block of its own
   // for the header's copy: exitingLatch() splits it
   const lt = l.insts[l.insts.length - 1]!;
@@ -65,7 +67,7 @@ function rotatable(cfg: CFG, loop: Loop): { body: Block; exit: Block } | null {
   const rest = h.insts.slice(phisOf(h).length, -1);
   if (rest.length > MAX_HEADER) return null;
   for (const i of rest) if (!COPYABLE.has(i.op) || (i.op === 'load' && (i.volatile || i.ordering))) return null;
-  return { body, exit };
+  return { body, exit, split };
 }
 
 /** The blocks outside the loop that blocks of its body (not the header) branch to. */
@@ -106,11 +108,24 @@ function splitLatch(loop: Loop, loops: Loop[]): Block {
   return nl;
 }
 
+/** An empty block on the edge from `loop`'s header to `body`, which becomes the body's first block. */
+function splitEntry(loop: Loop, body: Block, loops: Loop[]): Block {
+  const h = loop.header, f = h.parent!;
+  const nb: Block = { name: `${body.name}.rot.pre`, insts: [], parent: f };
+  nb.insts.push({ kind: 'inst', op: 'br', ty: T.void, ops: [], targets: [body], parent: nb, name: '' });
+  const term = h.insts[h.insts.length - 1]!;
+  term.targets = term.targets.map(t => t === body ? nb : t);
+  for (const p of phisOf(body)) p.targets = p.targets.map(t => t === h ? nb : t);
+  f.blocks.splice(f.blocks.indexOf(body), 0, nb);
+  for (const o of loops) if (o.blocks.has(h)) o.blocks.add(nb);
+  return nb;
+}
+
 function rotate(cfg: CFG, loop: Loop, loops: Loop[], uses: Uses, defs: Set<Value>): boolean {
   // checked again: rotating an inner loop may have changed this one's blocks
   const shape = rotatable(cfg, loop);
   if (!shape) return false;
-  const { body, exit } = shape;
+  const { exit } = shape;
   const h = loop.header;
   const phis = phisOf(h);
   const own = h.insts.slice(0, -1);
@@ -138,6 +153,7 @@ function rotate(cfg: CFG, loop: Loop, loops: Loop[], uses: Uses, defs: Set<Value
   const exitPreds = cfg.preds.get(exit) ?? [];
   if (outsideUses.length && (exitPreds.some(p => p !== h && !loop.blocks.has(p)) || new Set(exitPreds).size !== exitPreds.length)) return false;
   const l = loop.latch.insts[loop.latch.insts.length - 1]!.op === 'br' ? loop.latch : splitLatch(loop, loops);
+  const body = shape.split ? splitEntry(loop, shape.body, loops) : shape.body;
 
   // the body sees each header value through a phi of the new header: the guard's value or the latch's
   const inBody = new Map<Value, Inst>();

@@ -26,6 +26,16 @@ __global__ void barrier(int n, const float *__restrict__ a, float *out) {
   for (int j = 0; j < n; j++) { t[threadIdx.x] = a[j]; __syncthreads(); s += t[(threadIdx.x + 1) & 255]; __syncthreads(); }
   out[threadIdx.x] = s;
 }
+__global__ void share(int n, const int *__restrict__ a, int *out) {
+  int s = 0, b = blockIdx.x;
+  for (int i = b * 32; i < (b + 1) * 32 && i < n; i++) s += a[i];
+  out[b] = s;
+}
+__global__ void horner(int n, const float *__restrict__ c, const float *__restrict__ x, float *out) {
+  float v = x[threadIdx.x], s = 0.f;
+  for (int j = n - 1; j >= 0; --j) s = s * v + c[j];
+  out[threadIdx.x] = s;
+}
 `;
 
 const skip = skipReason('nvcc');
@@ -49,5 +59,19 @@ describe.skipIf(skip !== undefined)(`runtime unrolling: by 4 with a remainder lo
     const [cicc, ours] = both('_Z7barrieriPKfPf', /^bar\.sync/);
     expect(cicc).toEqual([8, 2]);
     expect(ours).toEqual(cicc);
+  });
+  it('two bounds (i < A && i < n): one test against their minimum, unrolled as cicc unrolls it', () => {
+    const [cicc, ours] = both('_Z5shareiPKiPi', /^ld\.global/);
+    expect(cicc).toEqual([4, 1]);
+    expect(ours).toEqual(cicc);
+    const lines = kernel(r!.ptx, '_Z5shareiPKiPi');
+    expect(lines.filter(l => l.startsWith('min.s32')).length).toBe(1);
+    expect(lines.filter(l => l.startsWith('and.pred'))).toEqual([]);
+  });
+  it('counting down (j >= 0; --j): a main loop of 4 copies and a remainder loop of one, as cicc', () => {
+    // cicc runs this remainder before the main loop (a prologue), ptxd after it, as for loops counting up
+    const [cicc, ours] = both('_Z6horneriPKfS0_Pf', /^ld\.global/);
+    expect(cicc).toEqual([1, 4]);
+    expect([...ours!].sort()).toEqual([...cicc!].sort());
   });
 });

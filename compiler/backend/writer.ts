@@ -4,7 +4,6 @@ import { mutateIns, mutateRaw } from './mutations';
 import type { Func, Block, Inst, Value, Const, Type, Arg } from '../middle/ir';
 import { T, AS, isInt, typeStr } from '../middle/ir';
 import { dominates } from '../middle/analysis/dominance';
-import { loopsOf, type Loop } from '../middle/analysis/loops';
 import type { CompileOptions } from '../options';
 import { Unsupported } from '../diagnostics';
 import { Registers, classOfReg } from './registers';
@@ -13,7 +12,7 @@ import { ptxName, kernelParamDecl, funcHeader } from './callconv';
 import { LocTracker } from './lineinfo';
 import { spaceOf, addrText, dot, ldOp, constGepOffset, constLeaves, type Addr } from './operands';
 import { Patterns } from './patterns';
-import { backEdgeCoalescable } from './backedge';
+import { backEdgeCoalescable, reachedInIteration } from './backedge';
 import type { Emitter } from './emitter';
 
 /** Placeholder for the function's ordinal in labels (`$L__BB<fn>_<n>`) and the depot name. */
@@ -92,21 +91,29 @@ export abstract class FnWriter implements Emitter {
       if (!pos) { pos = new Map(); for (const b of this.f.blocks) b.insts.forEach((i, k) => pos!.set(i, k)); }
       return pos;
     };
-    let byHeader: Map<Block, Loop> | null = null;
-    const loops = (): Map<Block, Loop> => {
-      if (!byHeader) byHeader = new Map(loopsOf(this.pat.cfg()).map(l => [l.header, l]));
-      return byHeader;
+    const reached = new Map<Block, Map<Block, Set<Block>>>();
+    const after = (header: Block, from: Block): Set<Block> => {
+      let m = reached.get(header);
+      if (!m) reached.set(header, m = new Map());
+      let r = m.get(from);
+      if (!r) m.set(from, r = reachedInIteration(this.pat.cfg(), header, from));
+      return r;
     };
     for (const b of this.f.blocks) for (const p of b.insts) {
       if (p.op !== 'phi') break;
       if (!isScalar(p.ty)) continue;
       p.ops.forEach((v, k) => {
         const from = p.targets[k]!;
-        if (v.kind !== 'inst' || v.op === 'phi' || v.parent !== from || v.ty !== p.ty || this.vals.has(v)) return;
+        if (v.kind !== 'inst' || v.op === 'phi' || !v.parent || v.ty !== p.ty || this.vals.has(v)) return;
+        const cfg = this.pat.cfg();
         // a back edge: only when the phi's value is dead once the input is written (backedge.ts); the
-        // input's other users then read the phi's register, which nothing writes before they run
-        if (dominates(this.pat.cfg(), b, from)) { if (!backEdgeCoalescable(this.pat, positions(), p, v, b, from, loops().get(b))) return; }
-        else if (this.pat.useCount(v) !== 1) return;
+        // input's other users then read the phi's register, which nothing writes before they run. The input
+        // may be computed in a block of the loop before the latch (the latch of a loop with an early exit
+        // is often only the test).
+        if (dominates(cfg, b, from)) {
+          if (v.parent !== from && !(dominates(cfg, b, v.parent) && dominates(cfg, v.parent, from))) return;
+          if (!backEdgeCoalescable(this.pat, positions(), p, v, after(b, v.parent))) return;
+        } else if (v.parent !== from || this.pat.useCount(v) !== 1) return;
         this.vals.set(v, this.regsOf(p));
       });
     }

@@ -14,19 +14,30 @@ import { T, cInt, cloneInst } from '../ir';
 import { buildCFG, succsOf, type CFG } from '../analysis/cfg';
 import { innermostLoops, type Loop } from '../analysis/loops';
 import { phisOf } from '../analysis/uses';
+import { mergeLoopBounds } from './bounds';
 
 const FACTOR = 4;
 /** Instructions one copy of the body may have (the main loop then has FACTOR times as many). */
 const MAX_BODY = 60;
 
 /** The counter, its bound and start, and how the loop is entered, when the loop has the handled shape. */
-interface Counted { iv: Inst; start: Value; bound: Value; pre: Block; exit: Block; factor: number }
+interface Counted {
+  iv: Inst; start: Value; bound: Value; pre: Block; exit: Block; factor: number;
+  /** Counting down (step -1); the bound is then reached too when the test is `>=`. */
+  down: boolean; inclusive: boolean;
+}
+
+/** The tests a counter stepping by one may leave on: up to its bound, or down to it. */
+const UP_PREDS = new Set<ICmpPred>(['slt', 'ult', 'ne']);
+const DOWN_PREDS = new Set<ICmpPred>(['sgt', 'sge', 'ugt', 'ne']);
 
 export function runtimeUnroll(f: Func): boolean {
   const cfg = buildCFG(f);
   let changed = false;
   // innermost only, as LLVM's runtime unrolling
   for (const loop of innermostLoops(cfg)) {
+    const outside = (cfg.preds.get(loop.header) ?? []).filter(p => !loop.blocks.has(p));
+    if (outside.length === 1 && mergeLoopBounds(loop, outside[0]!)) changed = true;
     const c = counted(f, cfg, loop);
     if (c && unroll(f, loop, c)) changed = true;
   }
@@ -69,10 +80,12 @@ function counted(f: Func, cfg: CFG, loop: Loop): Counted | null {
   for (const next of cond.ops) {
     if (next.kind !== 'inst' || next.op !== 'add' || next.parent === null || !loop.blocks.has(next.parent)) continue;
     const iv = next.ops[0]!, one = next.ops[1]!;
-    if (iv.kind !== 'inst' || iv.op !== 'phi' || iv.parent !== h || one.kind !== 'int' || one.value !== 1n) continue;
+    if (iv.kind !== 'inst' || iv.op !== 'phi' || iv.parent !== h || one.kind !== 'int' || (one.value !== 1n && one.value !== -1n)) continue;
     if (iv.ops[iv.targets.indexOf(l)] !== next || iv.ty.k !== 'int') continue;
     const r = relation(cond, next, stayIdx === 0);
-    if (!r || inLoop(loop, r.other) || !(r.pred === 'slt' || r.pred === 'ult' || r.pred === 'ne')) continue;
+    // counting up to the bound, or down to it (`for (j = deg - 1; j >= 0; --j)`: the last iteration's j is the bound)
+    const down = one.value === -1n;
+    if (!r || inLoop(loop, r.other) || !(down ? DOWN_PREDS : UP_PREDS).has(r.pred)) continue;
     const start = iv.ops[iv.targets.indexOf(pre)]!;
     // entered only when the first test holds (the guard rotation made): tc = bound - start >= 1
     const pt = pre.insts[pre.insts.length - 1]!;
@@ -80,7 +93,7 @@ function counted(f: Func, cfg: CFG, loop: Loop): Counted | null {
     const g = relation(pt.ops[0]!, start, pt.targets[0] === h);
     if (!g || g.other !== r.other || g.pred !== r.pred) continue;
     if (!bodyUnrollable(f, loop, exit)) return null;
-    return { iv, start, bound: r.other, pre, exit, factor };
+    return { iv, start, bound: r.other, pre, exit, factor, down, inclusive: r.pred === 'sge' };
   }
   return null;
 }
@@ -130,7 +143,9 @@ function unroll(f: Func, loop: Loop, c: Counted): boolean {
 
   const check = block(f, `${base}.unroll.check`), mainPre = block(f, `${base}.unroll.pre`);
   const mainExit = block(f, `${base}.unroll.exit`), remPre = block(f, `${base}.rem.pre`);
-  const tc = inst(check, 'sub', ty, [c.bound, c.start]);
+  // the trip count: bound - start up, start - bound (+ 1 for >=) down
+  const diff = c.down ? inst(check, 'sub', ty, [c.start, c.bound]) : inst(check, 'sub', ty, [c.bound, c.start]);
+  const tc = c.inclusive ? inst(check, 'add', ty, [diff, cInt(ty, 1)]) : diff;
   const xtra = inst(check, 'and', ty, [tc, cInt(ty, F - 1)]);
   const tm1 = inst(check, 'add', ty, [tc, cInt(ty, -1)]);
   const small = inst(check, 'icmp', T.i1, [tm1, cInt(ty, F - 1)], { pred: 'ult' });

@@ -177,21 +177,36 @@ function inlineCall(m: Module, f: Func, b: Block, call: Inst, callee: Func, repl
 
 const MEMCPY_TY = funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as Type & { k: 'func' };
 
-/** Without -rdc no other unit can call a device function, so any non-kernel one without callers goes. */
+/**
+ * Without -rdc no other unit can call a device function, so any non-kernel one without callers goes.
+ * "Without callers" counts references from global initialisers and from every function still kept (a
+ * function that only another dead one named goes too; a cycle of functions naming each other stays):
+ * each function's references are counted once, and a removal takes back what the removed body named.
+ */
 function removeDeadInternalFuncs(m: Module, opts: CompileOptions): void {
-  for (;;) {
-    const used = new Set<Value>();
-    const markConst = (c: Value): void => {
-      used.add(c);
-      if (c.kind === 'agg') c.elems.forEach(markConst);
-      else if (c.kind === 'cexpr') markConst(c.base);
-    };
-    for (const g of m.globals) if (g.init) markConst(g.init);
-    for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) markConst(o);
-    const device = m.triple.startsWith('nvptx');
-    const removable = (f: Func): boolean => f.linkage === 'internal' || f.linkage === 'private' || (device && !opts.rdc && f.linkage !== 'weak');
-    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || !removable(f) || used.has(f));
-    if (keep.length === m.funcs.length) return;
-    m.funcs = keep;
+  const device = m.triple.startsWith('nvptx');
+  const removable = (f: Func): boolean => f.blocks.length > 0 && !f.isKernel
+    && (f.linkage === 'internal' || f.linkage === 'private' || (device && !opts.rdc && f.linkage !== 'weak'));
+  const refs = new Map<Func, number>();
+  const count = (c: Value, d: number, freed: Func[] | null): void => {
+    if (c.kind === 'func') {
+      const n = (refs.get(c) ?? 0) + d;
+      refs.set(c, n);
+      if (n === 0 && freed) freed.push(c);
+    } else if (c.kind === 'agg') for (const e of c.elems) count(e, d, freed);
+    else if (c.kind === 'cexpr') count(c.base, d, freed);
+  };
+  for (const g of m.globals) if (g.init) count(g.init, 1, null);
+  for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) count(o, 1, null);
+  const work = m.funcs.filter(f => removable(f) && !refs.get(f));
+  const dead = new Set<Func>();
+  while (work.length) {
+    const f = work.pop()!;
+    if (dead.has(f)) continue;
+    dead.add(f);
+    const freed: Func[] = [];
+    for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) count(o, -1, freed);
+    for (const g of freed) if (removable(g) && !dead.has(g)) work.push(g);
   }
+  if (dead.size) m.funcs = m.funcs.filter(f => !dead.has(f));
 }

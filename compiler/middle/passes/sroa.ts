@@ -323,12 +323,20 @@ function usable(u: Use, leaves: Leaf[], regions: Region[]): boolean {
  * (`*(unsigned *)&h2` in the fp16 headers) or only copies whole: then the integer need not be taken
  * apart and put together.
  */
-function wholeWordCopy(u: Use & { kind: 'copy' }, other: Value, covered: Leaf[], uses: Use[]): boolean {
+function wholeWordCopy(u: Use & { kind: 'copy' }, other: Value, covered: Leaf[], uses: Use[], wordUse: Map<number, boolean>): boolean {
   if ((u.len !== 2 && u.len !== 4 && u.len !== 8) || (u.i.align ?? 0) < u.len || covered.length < 2) return false;
-  const asWord = (x: Use): boolean => (x.kind === 'load' || x.kind === 'store') && x.off === u.off
-    && (x.kind === 'load' ? x.i.ty : x.i.ops[0]!.ty) === intTy(u.len * 8);
-  const wordOnly = (x: Use): boolean => asWord(x) || x.kind === 'drop' || (x.kind === 'copy' && x.off === u.off && x.len === u.len);
-  if (!uses.some(asWord) && !uses.every(wordOnly)) return false;
+  // what the other uses say depends only on the copy's offset and length: asked once per pair (an
+  // alloca copied in many places would otherwise scan its uses once per copy)
+  const key = u.off * 16 + u.len;
+  let used = wordUse.get(key);
+  if (used === undefined) {
+    const asWord = (x: Use): boolean => (x.kind === 'load' || x.kind === 'store') && x.off === u.off
+      && (x.kind === 'load' ? x.i.ty : x.i.ops[0]!.ty) === intTy(u.len * 8);
+    const wordOnly = (x: Use): boolean => asWord(x) || x.kind === 'drop' || (x.kind === 'copy' && x.off === u.off && x.len === u.len);
+    used = uses.some(asWord) || uses.every(wordOnly);
+    wordUse.set(key, used);
+  }
+  if (!used) return false;
   let root = other;
   while (root.kind === 'inst' && (root.op === 'gep' || root.op === 'addrspacecast')) root = root.ops[0]!;
   if (root.kind === 'inst' && root.op === 'alloca') return false;
@@ -356,6 +364,8 @@ interface Split {
   f: Func;
   /** Where the rewrites go until the pass is done with every alloca. */
   edits: BlockEdits;
+  /** wholeWordCopy's answers about the other uses, by the copy's offset * 16 + length. */
+  wordUse: Map<number, boolean>;
   leaves: Leaf[];
   uses: Use[];
   slot: Map<Leaf, Inst>;
@@ -494,7 +504,7 @@ function splitCopy(s: Split, u: Use & { kind: 'copy' }, b: Block, pre: Inst[]): 
     pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
   }
   const covered = coveredLeaves(leaves, u.off, u.len)!;
-  if (wholeWordCopy(u, other, covered, uses)) {
+  if (wholeWordCopy(u, other, covered, uses, s.wordUse)) {
     // a small object copied from or to memory elsewhere moves as one integer (a __half2 as one
     // 32-bit load, not two 16-bit ones); the leaves are its bit fields
     const wt = intTy(u.len * 8);
@@ -564,7 +574,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[],
     pre.push(g);
     return g;
   };
-  const s: Split = { f, edits, leaves, uses, slot, regions, inRegion };
+  const s: Split = { f, edits, wordUse: new Map(), leaves, uses, slot, regions, inRegion };
   edits.replace(a, pieces, entry);
   const added: Inst[] = [], gone: Inst[] = [];
   for (const u of uses) {

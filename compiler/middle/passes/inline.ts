@@ -52,22 +52,36 @@ export function inlineCalls(m: Module, opts: CompileOptions): boolean {
       // The calls' values, replaced in one sweep of f after its inlining: one sweep per call made this
       // quadratic in large kernels. What the inliner reads (a call's operands) is resolved on the way.
       const repl = new Map<Value, Value>();
-      for (let bi = 0; bi < f.blocks.length; bi++) {
-        const b = f.blocks[bi]!;
-        for (let k = 0; k < b.insts.length; k++) {
-          const i = b.insts[k]!;
+      const blocks: Block[] = [];
+      for (const b of f.blocks) {
+        blocks.push(b);
+        // the block is cut after each inlined call: the instructions after it go to a new block (after the
+        // callee's), where the walk goes on; the callee's copied calls wait for the next round (this
+        // bounds recursion). The pieces are built as the walk goes (cutting the rest off at each call
+        // is quadratic in a large block with many calls).
+        const insts = b.insts;
+        let cur = b, from = 0;
+        for (let k = 0; k < insts.length; k++) {
+          const i = insts[k]!;
           if (i.op !== 'call') continue;
           if (repl.size) for (let o = 0; o < i.ops.length; o++) if (repl.has(i.ops[o]!)) i.ops[o] = resolve(repl, i.ops[o]!);
           if (!inlineCandidate(f, i.ops[0]!, opts, summaries, spent.get(f) ?? 0)) continue;
           const callee = i.ops[0] as Func;
           if (i.fnTy !== callee.fnTy) continue;
           spent.set(f, (spent.get(f) ?? 0) + summaries.get(callee)!.size);
-          // skip the inlined copy (its own calls wait for the next round; this bounds recursion)
-          bi += inlineCall(m, f, b, k, callee, repl, allocaEnd);
+          moveInto(cur, b, insts, from, k);
+          const { placed, post } = inlineCall(m, f, cur, i, callee, repl, allocaEnd);
+          blocks.push(...placed, post);
+          cur = post;
+          from = k + 1;
           c = true;
-          break;   // the rest of this block moved to a new block, visited next
         }
+        if (cur === b) continue;
+        moveInto(cur, b, insts, from, insts.length);
+        // the terminator now ends the last piece: its successors' phis name that piece
+        for (const s of succsOf(cur)) for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? cur : x));
       }
+      f.blocks = blocks;
       applyReplacements(f, repl);
     }
     if (!c) break;
@@ -90,16 +104,21 @@ function inlinedLoc(l: Loc | undefined, callee: string, site: Loc | undefined, m
   return r;
 }
 
-/** Inlines the call at b.insts[at] (its value's uses are left to `repl`); returns the number of callee blocks placed after b. */
-function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func, repl: Map<Value, Value>, allocaEnd: Map<Func, number>): number {
-  const call = b.insts[at]!;
+/** insts[from, to) of block b's original instructions, appended to the piece `cur` (b itself: its first piece). */
+function moveInto(cur: Block, b: Block, insts: Inst[], from: number, to: number): void {
+  if (cur === b) { b.insts = insts.slice(0, to); return; }
+  for (let k = from; k < to; k++) { const i = insts[k]!; i.parent = cur; cur.insts.push(i); }
+}
+
+/**
+ * Inlines `call`, which followed the last instruction of b (b's instructions after it go to `post`, which
+ * the caller fills); its value's uses are left to `repl`. Returns the callee's copied blocks, to be placed
+ * between b and post, and post.
+ */
+function inlineCall(m: Module, f: Func, b: Block, call: Inst, callee: Func, repl: Map<Value, Value>, allocaEnd: Map<Func, number>): { placed: Block[]; post: Block } {
   const locs = new Map<Loc, Loc>();
   const tag = callee.name.replace(/[^A-Za-z0-9_.]/g, '_');
-  // split b after the call
-  const post: Block = { name: `${b.name || 'bb'}.split`, insts: b.insts.slice(at + 1), parent: f };
-  for (const i of post.insts) i.parent = post;
-  b.insts.length = at;
-  for (const s of succsOf(post)) for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? post : x));
+  const post: Block = { name: `${b.name || 'bb'}.split`, insts: [], parent: f };
   // clone the callee
   const vmap = new Map<Value, Value>();
   const entry = f.blocks[0]!;
@@ -143,43 +162,51 @@ function inlineCall(m: Module, f: Func, b: Block, at: number, callee: Func, repl
     else if (retVals.length === 0) rv = cUndef(call.ty);
     else {
       const phi: Inst = { kind: 'inst', op: 'phi', ty: call.ty, ops: retVals.map(r => r[0]!), targets: retVals.map(r => r[1]), parent: post, name: call.name };
-      post.insts.unshift(phi);
+      post.insts.push(phi);
       rv = phi;
     }
-    // place blocks first: b, callee blocks, post
-    placeInlined(f, b, callee, bmap, post);
     repl.set(call, rv);
-  } else placeInlined(f, b, callee, bmap, post);
+  }
   // allocas go to the top of the caller's entry block
   let ai = allocaEnd.get(f);
   if (ai === undefined) { ai = 0; while (ai < entry.insts.length && entry.insts[ai]!.op === 'alloca') ai++; }
   entry.insts.splice(ai, 0, ...hoisted);
   allocaEnd.set(f, ai + hoisted.length);
-  return callee.blocks.length;
-}
-
-function placeInlined(f: Func, b: Block, callee: Func, bmap: Map<Block, Block>, post: Block): void {
-  const pos = f.blocks.indexOf(b);
-  f.blocks.splice(pos + 1, 0, ...callee.blocks.map(cb => bmap.get(cb)!), post);
+  return { placed: callee.blocks.map(cb => bmap.get(cb)!), post };
 }
 
 const MEMCPY_TY = funcTy(T.void, [T.ptr, T.ptr, T.i64, T.i1]) as Type & { k: 'func' };
 
-/** Without -rdc no other unit can call a device function, so any non-kernel one without callers goes. */
+/**
+ * Without -rdc no other unit can call a device function, so any non-kernel one without callers goes.
+ * "Without callers" counts references from global initialisers and from every function still kept (a
+ * function that only another dead one named goes too; a cycle of functions naming each other stays):
+ * each function's references are counted once, and a removal takes back what the removed body named.
+ */
 function removeDeadInternalFuncs(m: Module, opts: CompileOptions): void {
-  for (;;) {
-    const used = new Set<Value>();
-    const markConst = (c: Value): void => {
-      used.add(c);
-      if (c.kind === 'agg') c.elems.forEach(markConst);
-      else if (c.kind === 'cexpr') markConst(c.base);
-    };
-    for (const g of m.globals) if (g.init) markConst(g.init);
-    for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) markConst(o);
-    const device = m.triple.startsWith('nvptx');
-    const removable = (f: Func): boolean => f.linkage === 'internal' || f.linkage === 'private' || (device && !opts.rdc && f.linkage !== 'weak');
-    const keep = m.funcs.filter(f => f.blocks.length === 0 || f.isKernel || !removable(f) || used.has(f));
-    if (keep.length === m.funcs.length) return;
-    m.funcs = keep;
+  const device = m.triple.startsWith('nvptx');
+  const removable = (f: Func): boolean => f.blocks.length > 0 && !f.isKernel
+    && (f.linkage === 'internal' || f.linkage === 'private' || (device && !opts.rdc && f.linkage !== 'weak'));
+  const refs = new Map<Func, number>();
+  const count = (c: Value, d: number, freed: Func[] | null): void => {
+    if (c.kind === 'func') {
+      const n = (refs.get(c) ?? 0) + d;
+      refs.set(c, n);
+      if (n === 0 && freed) freed.push(c);
+    } else if (c.kind === 'agg') for (const e of c.elems) count(e, d, freed);
+    else if (c.kind === 'cexpr') count(c.base, d, freed);
+  };
+  for (const g of m.globals) if (g.init) count(g.init, 1, null);
+  for (const f of m.funcs) for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) count(o, 1, null);
+  const work = m.funcs.filter(f => removable(f) && !refs.get(f));
+  const dead = new Set<Func>();
+  while (work.length) {
+    const f = work.pop()!;
+    if (dead.has(f)) continue;
+    dead.add(f);
+    const freed: Func[] = [];
+    for (const b of f.blocks) for (const i of b.insts) for (const o of i.ops) count(o, -1, freed);
+    for (const g of freed) if (removable(g) && !dead.has(g)) work.push(g);
   }
+  if (dead.size) m.funcs = m.funcs.filter(f => !dead.has(f));
 }

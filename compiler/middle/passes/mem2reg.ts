@@ -61,17 +61,27 @@ export function mem2reg(f: Func): boolean {
   });
   for (const [b, l] of newPhis) b.insts.unshift(...l);
 
-  // renaming over the dominator tree
+  // renaming over the dominator tree, in preorder (children pushed in order, so walked last first: the
+  // order fixes the phis' operand order). One array of current values; each block logs the values it
+  // overwrote and restores them when its subtree is done (a copy per block is quadratic on big kernels).
   const repl = new Map<Value, Value>();
   const dead = new Set<Inst>(allocas);
-  const init: Value[] = allocas.map(a => cUndef(a.srcTy!));
-  const stack: [Block, Value[]][] = [[cfg.rpo[0]!, init]];
+  const vals: Value[] = allocas.map(a => cUndef(a.srcTy!));
+  const undo: (number | Value)[] = [];
+  const set = (ai: number, v: Value): void => { undo.push(ai, vals[ai]!); vals[ai] = v; };
+  // a block to enter, or (exit) the undo log's length to go back to
+  const stack: (Block | number)[] = [cfg.rpo[0]!];
   while (stack.length) {
-    const [b, inVals] = stack.pop()!;
-    const vals = inVals.slice();
+    const top = stack.pop()!;
+    if (typeof top === 'number') {
+      while (undo.length > top) { const v = undo.pop() as Value; vals[undo.pop() as number] = v; }
+      continue;
+    }
+    const b = top;
+    stack.push(undo.length);
     for (const i of b.insts) {
       const pa = phiOf.get(i);
-      if (pa !== undefined) { vals[pa] = i; continue; }
+      if (pa !== undefined) { set(pa, i); continue; }
       if (i.op === 'load') {
         const a = i.ops[0]!;
         const ai = a.kind === 'inst' ? cand.get(a) : undefined;
@@ -79,13 +89,13 @@ export function mem2reg(f: Func): boolean {
       } else if (i.op === 'store') {
         const a = i.ops[1]!;
         const ai = a.kind === 'inst' ? cand.get(a) : undefined;
-        if (ai !== undefined && ai >= 0) { vals[ai] = resolve(repl, i.ops[0]!); dead.add(i); }
+        if (ai !== undefined && ai >= 0) { set(ai, resolve(repl, i.ops[0]!)); dead.add(i); }
       }
     }
     for (const s of succsOf(b)) for (const phi of newPhis.get(s) ?? []) {
       phi.ops.push(vals[phiOf.get(phi)!]!); phi.targets.push(b);
     }
-    for (const c of cfg.children.get(b) ?? []) stack.push([c, vals]);
+    for (const c of cfg.children.get(b) ?? []) stack.push(c);
   }
   applyReplacements(f, repl);
   removeInsts(f, dead);

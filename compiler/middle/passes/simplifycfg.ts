@@ -70,6 +70,9 @@ function mergeBlocks(f: Func): boolean {
   let changed = false;
   const preds = predsOf(f);
   const repl = new Map<Value, Value>();
+  // merged blocks leave the list in one filter at the end (a splice each is quadratic in a large kernel);
+  // nothing the walk reads names a merged block any more (its successors' preds now name p)
+  const merged = new Set<Block>();
   for (let bi = 1; bi < f.blocks.length; bi++) {
     const b = f.blocks[bi]!;
     const ps = preds.get(b)!;
@@ -88,10 +91,10 @@ function mergeBlocks(f: Func): boolean {
       for (const phi of phisOf(s)) phi.targets = phi.targets.map(x => (x === b ? p : x));
       preds.set(s, preds.get(s)!.map(x => (x === b ? p : x)));
     }
-    f.blocks.splice(bi, 1);
-    bi--;
+    merged.add(b);
     changed = true;
   }
+  if (merged.size) f.blocks = f.blocks.filter(b => !merged.has(b));
   applyReplacements(f, repl);
   return changed;
 }
@@ -100,6 +103,8 @@ function removeForwardingBlocks(f: Func): boolean {
   let changed = false;
   const preds = predsOf(f);        // kept up to date below
   const dropOne = (l: Block[], x: Block): void => { const k = l.indexOf(x); if (k >= 0) l.splice(k, 1); };
+  // bypassed blocks leave the list in one filter at the end (no edge leads to them any more)
+  const bypassed = new Set<Block>();
   for (let bi = 1; bi < f.blocks.length; bi++) {
     const b = f.blocks[bi]!;
     if (b.insts.length !== 1 || b.insts[0]!.op !== 'br') continue;
@@ -127,9 +132,9 @@ function removeForwardingBlocks(f: Func): boolean {
     if (skipped === 0) {
       removePhiEntry(s, b);
       dropOne(preds.get(s)!, b);
-      f.blocks.splice(bi, 1);
-      bi--;
+      bypassed.add(b);
     }
   }
+  if (bypassed.size) f.blocks = f.blocks.filter(b => !bypassed.has(b));
   return changed;
 }

@@ -7,6 +7,7 @@ import type { Block, Func, Inst, Type, Value } from '../ir';
 import { T, cInt, cFP, cZero, cTrue, cFalse, alignOf, fieldOffset, sizeOf, isInt, intTy, arrayTy } from '../ir';
 import { constGepOffset } from '../analysis/gep';
 import { baseAndOffset } from '../analysis/memory';
+import { BlockEdits } from './edits';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -97,6 +98,7 @@ export function sroa(f: Func): boolean {
   const entry = f.blocks[0];
   if (!entry) return false;
   const users = useMap(f, true);
+  const edits = new BlockEdits();
   let changed = false;
   for (const a of entry.insts.slice()) {
     if (a.op !== 'alloca' || !a.srcTy || (a.srcTy.k !== 'struct' && a.srcTy.k !== 'array')) continue;
@@ -111,12 +113,13 @@ export function sroa(f: Func): boolean {
     if (outside.length === 0) continue;          // everything stays in memory anyway
     if (leaves.some(l => { const r = inRegion(l); return r && (l.off < r.start || l.off + sizeOf(l.ty) > r.start + r.size); })) continue;
     if (!uses.every(u => usable(u, outside, regions))) continue;
-    const { added, gone } = split(f, a, outside, uses, regions);
+    const { added, gone } = split(f, a, outside, uses, regions, edits);
     changed = true;
     // a split rewrites other allocas' uses (copies): the map follows the instructions it added and removed
     // (recomputing it after every split is quadratic in a large unrolled body with thousands of allocas)
     updateUseMap(users, added, gone);
   }
+  edits.apply(f);
   return changed;
 }
 
@@ -320,12 +323,20 @@ function usable(u: Use, leaves: Leaf[], regions: Region[]): boolean {
  * (`*(unsigned *)&h2` in the fp16 headers) or only copies whole: then the integer need not be taken
  * apart and put together.
  */
-function wholeWordCopy(u: Use & { kind: 'copy' }, other: Value, covered: Leaf[], uses: Use[]): boolean {
+function wholeWordCopy(u: Use & { kind: 'copy' }, other: Value, covered: Leaf[], uses: Use[], wordUse: Map<number, boolean>): boolean {
   if ((u.len !== 2 && u.len !== 4 && u.len !== 8) || (u.i.align ?? 0) < u.len || covered.length < 2) return false;
-  const asWord = (x: Use): boolean => (x.kind === 'load' || x.kind === 'store') && x.off === u.off
-    && (x.kind === 'load' ? x.i.ty : x.i.ops[0]!.ty) === intTy(u.len * 8);
-  const wordOnly = (x: Use): boolean => asWord(x) || x.kind === 'drop' || (x.kind === 'copy' && x.off === u.off && x.len === u.len);
-  if (!uses.some(asWord) && !uses.every(wordOnly)) return false;
+  // what the other uses say depends only on the copy's offset and length: asked once per pair (an
+  // alloca copied in many places would otherwise scan its uses once per copy)
+  const key = u.off * 16 + u.len;
+  let used = wordUse.get(key);
+  if (used === undefined) {
+    const asWord = (x: Use): boolean => (x.kind === 'load' || x.kind === 'store') && x.off === u.off
+      && (x.kind === 'load' ? x.i.ty : x.i.ops[0]!.ty) === intTy(u.len * 8);
+    const wordOnly = (x: Use): boolean => asWord(x) || x.kind === 'drop' || (x.kind === 'copy' && x.off === u.off && x.len === u.len);
+    used = uses.some(asWord) || uses.every(wordOnly);
+    wordUse.set(key, used);
+  }
+  if (!used) return false;
   let root = other;
   while (root.kind === 'inst' && (root.op === 'gep' || root.op === 'addrspacecast')) root = root.ops[0]!;
   if (root.kind === 'inst' && root.op === 'alloca') return false;
@@ -351,6 +362,10 @@ function byteSplat(ty: Type, byte: number): Value {
 /** What rewriting the uses of one split alloca needs: its leaves and their new allocas, its regions. */
 interface Split {
   f: Func;
+  /** Where the rewrites go until the pass is done with every alloca. */
+  edits: BlockEdits;
+  /** wholeWordCopy's answers about the other uses, by the copy's offset * 16 + length. */
+  wordUse: Map<number, boolean>;
   leaves: Leaf[];
   uses: Use[];
   slot: Map<Leaf, Inst>;
@@ -363,7 +378,7 @@ const KEPT = Symbol('kept');
 
 /** An aggregate load or store across a region: scalar by scalar, the region's parts through memory. */
 function splitAcrossRegion(s: Split, u: Use & { kind: 'load' | 'store' }, b: Block, pre: Inst[]): void {
-  const { f, leaves, slot, regions, inRegion } = s;
+  const { leaves, slot, regions, inRegion } = s;
   const i = u.i;
   const ty = u.kind === 'load' ? i.ty : i.ops[0]!.ty;
   let agg: Value = { kind: 'undef', ty };
@@ -387,8 +402,8 @@ function splitAcrossRegion(s: Split, u: Use & { kind: 'load' | 'store' }, b: Blo
       pre.push(mk(b, 'store', T.void, [x, ptr], { align: alignOf(memTy) }));
     }
   }
-  b.insts.splice(b.insts.indexOf(i), 1, ...pre);
-  if (u.kind === 'load') replaceUses(f, i, agg);
+  s.edits.replace(i, pre);
+  if (u.kind === 'load') s.edits.replaceUses(i, agg);
 }
 
 /** A copy between two parts of the alloca: leaf to leaf, or through the region on one side. */
@@ -489,7 +504,7 @@ function splitCopy(s: Split, u: Use & { kind: 'copy' }, b: Block, pre: Inst[]): 
     pre.push(mk(b, 'call', T.void, [i.ops[0]!, u.dstSide ? mine : theirs, u.dstSide ? theirs : mine, cInt(T.i64, hi - lo), i.ops[4]!], { fnTy: i.fnTy }));
   }
   const covered = coveredLeaves(leaves, u.off, u.len)!;
-  if (wholeWordCopy(u, other, covered, uses)) {
+  if (wholeWordCopy(u, other, covered, uses, s.wordUse)) {
     // a small object copied from or to memory elsewhere moves as one integer (a __half2 as one
     // 32-bit load, not two 16-bit ones); the leaves are its bit fields
     const wt = intTy(u.len * 8);
@@ -537,7 +552,7 @@ function splitCopy(s: Split, u: Use & { kind: 'copy' }, b: Block, pre: Inst[]): 
 }
 
 /** Rewrites the uses of `a` onto its leaves and regions; returns the instructions it added and removed. */
-function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[]): { added: Inst[]; gone: Inst[] } {
+function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[], edits: BlockEdits): { added: Inst[]; gone: Inst[] } {
   const entry = f.blocks[0]!;
   const base = a.name || 'sroa';
   const slot = new Map<Leaf, Inst>();
@@ -559,9 +574,8 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
     pre.push(g);
     return g;
   };
-  const s: Split = { f, leaves, uses, slot, regions, inRegion };
-  const at = entry.insts.indexOf(a);
-  entry.insts.splice(at, 1, ...pieces);
+  const s: Split = { f, edits, wordUse: new Map(), leaves, uses, slot, regions, inRegion };
+  edits.replace(a, pieces, entry);
   const added: Inst[] = [], gone: Inst[] = [];
   for (const u of uses) {
     const i = u.i;
@@ -577,7 +591,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
     if (r && r !== 'none' && (u.kind === 'load' || u.kind === 'store')) {
       // an access inside a region keeps going to memory, rebased onto the region's alloca
       const p = inRegion(b, pre, r, u.off);
-      b.insts.splice(b.insts.indexOf(i), 0, ...pre);
+      edits.insertBefore(i, pre);
       i.ops[u.kind === 'load' ? 0 : 1] = p;
       added.push(...pre);
       continue;
@@ -587,7 +601,7 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
         const reg = regions.find(x => u.start >= x.start && u.start < x.start + x.size)!;
         const p = inRegion(b, pre, reg, u.off);
         (p as Inst).inbounds = false;
-        b.insts.splice(b.insts.indexOf(i), 0, ...pre);
+        edits.insertBefore(i, pre);
         i.ops[0] = p;
         i.inbounds = false;
         added.push(...pre);
@@ -614,10 +628,9 @@ function split(f: Func, a: Inst, leaves: Leaf[], uses: Use[], regions: Region[])
       case 'nullcmp': replacement = i.pred === 'ne' ? cTrue : cFalse; break;
     }
     for (const p of pre) if (i.loc && !p.loc) p.loc = i.loc;
-    const k = b.insts.indexOf(i);
-    b.insts.splice(k, 1, ...pre);
+    edits.replace(i, pre);
     added.push(...pre); gone.push(i);
-    if (replacement) replaceUses(f, i, replacement);
+    if (replacement) edits.replaceUses(i, replacement);
   }
   return { added, gone };
 }

@@ -7,6 +7,11 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_operator_partial_order',
+    buffers: { din: { type: 'i32', n: 40, init: gen(j => (j * 5) % 11) }, dout: { type: 'i32', n: 32 * 4 } },
+    launches: [{ kernel: '_Z20operatorPartialOrderPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
     name: 'cxx2_range_for_iterators',
     buffers: { din: { type: 'f32', n: 64, init: gen(j => (j % 9) * 0.5 - 1) }, dfo: { type: 'f32', n: 32 }, dio: { type: 'i32', n: 32 * 3 } },
     launches: [{ kernel: '_Z17rangeForIteratorsPKfPfPi', grid: 1, block: 32, args: [buf('din'), buf('dfo'), buf('dio')] }],

@@ -197,6 +197,15 @@ export interface RecordDecl {
   methods?: FuncSym[];
   /** Direct base classes with their subobject offsets (filled by layout). */
   bases?: { rec: RecordDecl; field: Field }[];
+  /**
+   * Direct virtual base classes (`: virtual public B`), kept apart from `bases`: names are found in them, but the
+   * class has no layout of ours (noLayout), so device code that needs its size, members or conversions falls back.
+   */
+  vbases?: RecordDecl[];
+  /** Why the class has no layout (a virtual base, a member of such a class): its size and IR type are unsupported. */
+  noLayout?: string;
+  /** A base class we could not read (a system header's): a name not found in the class may be its. */
+  badBase?: string;
   /** Member typedefs / nested classes and enums, and static data members, by name. */
   types?: Map<string, CType>;
   statics?: Map<string, VarSym>;

@@ -130,7 +130,7 @@ export function sizeOfC(t: CType): number {
     case 'ref': return sizeOfC(t.to);
     case 'array': return (t.n ?? 0) * sizeOfC(t.elem);
     case 'func': return 1;
-    case 'record': return t.rec.size;
+    case 'record': if (t.rec.noLayout) throw new Unsupported(t.rec.noLayout); return t.rec.size;
     case 'enum': return sizeOfC(t.en.underlying);
     case 'error': return 1;
   }
@@ -138,7 +138,7 @@ export function sizeOfC(t: CType): number {
 export function alignOfC(t: CType): number {
   switch (t.k) {
     case 'array': return alignOfC(t.elem);
-    case 'record': return t.rec.align;
+    case 'record': if (t.rec.noLayout) throw new Unsupported(t.rec.noLayout); return t.rec.align;
     case 'ref': return alignOfC(t.to);
     case 'enum': return alignOfC(t.en.underlying);
     case 'func': case 'void': case 'error': return 1;
@@ -168,7 +168,17 @@ export function irType(t: CType): IRType {
 export const memberSize = (t: CType): number => (t.k === 'ref' ? 8 : sizeOfC(t));
 export const memberAlign = (t: CType): number => (t.k === 'ref' ? 8 : alignOfC(t));
 
+/** The reason a member or base of type t leaves its class without a layout of ours (a class with a virtual base, in it). */
+function noLayoutOf(t: CType): string | undefined {
+  while (t.k === 'array') t = t.elem;
+  return t.k === 'record' ? t.rec.noLayout : undefined;
+}
+
 export function layoutRecord(r: RecordDecl, minAlign = 1): void {
+  // virtual inheritance (the iostreams of host code): the class can be named and its members found, but its
+  // layout (vptr, virtual base subobjects at the end) is not modelled, so its size and IR type are unsupported
+  const why = r.noLayout ?? (r.vbases?.length ? 'virtual base class' : r.fields.map(f => noLayoutOf(f.ty)).find(x => x !== undefined));
+  if (why) { r.noLayout = why; r.size = 0; r.align = 1; r.complete = true; r.ir = null; return; }
   let off = 0, al = Math.max(1, minAlign);
   let bit = 0;   // bit position after the last bitfield (Itanium: a bitfield never straddles a unit of its type's alignment)
   for (const f of r.fields) {
@@ -208,6 +218,7 @@ export function layoutRecord(r: RecordDecl, minAlign = 1): void {
 
 function recordIR(r: RecordDecl): IRType {
   if (r.ir) return r.ir;
+  if (r.noLayout) throw new Unsupported(r.noLayout);
   const opaque = (r as RecordDecl & { opaque?: string }).opaque;
   if (opaque) throw new Unsupported(opaque);
   const parts: IRType[] = [];
@@ -291,10 +302,17 @@ export function sameType(a: CType, b: CType): boolean {
   }
 }
 
+/** A base class we could not read, in r or one of its bases (a member not found may be that base's). */
+export function badBaseOf(r: RecordDecl): string | undefined {
+  return r.badBase ?? (r.bases ?? []).map(b => badBaseOf(b.rec)).find(x => x !== undefined) ?? (r.vbases ?? []).map(badBaseOf).find(x => x !== undefined);
+}
+
 /** The chain of bases from `from` down to `to` (excluding `from`), or null when `to` is not a base. */
 export function basePath(from: RecordDecl, to: RecordDecl): RecordDecl[] | null {
   if (from === to) return [];
   for (const b of from.bases ?? []) { const r = basePath(b.rec, to); if (r) return [b.rec, ...r]; }
+  // a virtual base's subobject is found through the vtable: not modelled
+  for (const v of from.vbases ?? []) if (basePath(v, to)) throw new Unsupported('conversion to a virtual base class');
   return null;
 }
 /** Byte offset of the base subobject `to` in `from` (which must derive from it). */

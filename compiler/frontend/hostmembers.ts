@@ -114,27 +114,30 @@ function initialises(u: Unit, lo: number, hi: number): boolean {
 
 /**
  * Does a member declaration in the class body (lo, hi) (braces), outside its member functions, initialise one
- * that names `names` (`V<double> v{8, 0.0};`, `V<double> w = V<double>(8, 0.0);`)? Nested classes are looked into.
+ * of class `cls` (`V<double> v{8, 0.0};`, `V<double> w = V<double>(8, 0.0);`) or with an initialiser that names
+ * `names` (a converting call)? A member that only shares a name with them (`int compute = 0;` beside a function
+ * `compute(V<double> &)`) constructs nothing. Nested classes are looked into.
  */
-function memberInitialiser(u: Unit, lo: number, hi: number, names: Set<string>): boolean {
-  let start = lo + 1, paren = false, init = false;
+function memberInitialiser(u: Unit, lo: number, hi: number, names: Set<string>, cls: string): boolean {
+  const only = new Set([cls]);
+  let start = lo + 1, paren = false, init = -1;
   for (let j = lo + 1; j < hi; j++) {
     const t = u.text(j);
     if (opensBracket(t)) {
       const c = closer(u, j, hi);
       if (c < 0) return true;
       const nested = t === '{' && ['struct', 'class', 'union'].some(k => u.text(start) === k || u.text(start + 1) === k);
-      if (nested && memberInitialiser(u, j, c, names)) return true;
+      if (nested && memberInitialiser(u, j, c, names, cls)) return true;
       if (t === '(') paren = true;
-      else if (t === '{' && !paren && !nested && u.toks.kind[j - 1] === Tok.Ident) init = true;
-      else if (t === '{' && !init) { start = c + 1; paren = false; }   // a member function's body ends it
+      else if (t === '{' && !paren && !nested && u.toks.kind[j - 1] === Tok.Ident && init < 0) init = j;
+      else if (t === '{' && init < 0) { start = c + 1; paren = false; }   // a member function's body ends it
       j = c;
       continue;
     }
-    if (t === '=' && !paren) init = true;
+    if (t === '=' && !paren && init < 0) init = j;
     if (t === ';' || (t === ':' && ['public', 'private', 'protected'].includes(u.text(j - 1)))) {
-      if (init && mentions(u, start, j, names)) return true;
-      start = j + 1; paren = false; init = false;
+      if (init >= 0 && (mentions(u, init, j, names) || mentions(u, start, init, only))) return true;
+      start = j + 1; paren = false; init = -1;
     }
   }
   return false;
@@ -196,7 +199,7 @@ export function classTemplateLaunches(u: Unit, ri: number, tok: number, name: st
       && (d.kind === 'variable' || !plainPrototype(u, k))) throw new Unsupported(`${why} (variable ${d.name} constructed by it)`);
     if (d.bodyStart < 0 || (d.kind !== 'function' && d.kind !== 'record')) return;
     if (!mentions(u, d.first, d.bodyEnd, names)) return;
-    if (byCtor && d.kind === 'record' && memberInitialiser(u, d.bodyStart, d.bodyEnd, names)) throw new Unsupported(`${why} (a default member initialiser of ${d.name} constructs it)`);
+    if (byCtor && d.kind === 'record' && memberInitialiser(u, d.bodyStart, d.bodyEnd, names, r.name)) throw new Unsupported(`${why} (a default member initialiser of ${d.name} constructs it)`);
     if (d.flags & DeclFlag.Template) throw new Unsupported(`${why} (template ${d.name} names a member that launches it)`);
     if (d.kind === 'function') {
       const f = readFunction(k);

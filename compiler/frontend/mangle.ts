@@ -290,9 +290,12 @@ export function mangleFunction(f: FuncSym, moduleId: string): string {
   return '_Z' + encoding(new Mangler(moduleId), f, internal, moduleId);
 }
 
-/** The name in a kernel's host stub (`__device_stub_<this>`): its symbol name, extended lambdas named as host code sees them. */
+/**
+ * The name in a kernel's host stub (`__device_stub_<this>`): its symbol name, extended lambdas named as host code
+ * sees them. cudafe++ mangles it as C++ even for an `extern "C"` kernel (the stub is a C++ function of its own).
+ */
 export function mangleStubName(f: FuncSym, moduleId: string): string {
-  if (f.externC || f.name === 'main') return f.name;
+  if (f.name === 'main') return f.name;
   const internal = !f.isGlobal && (f.isStatic || f.inAnon) && !f.cls;
   const m = new Mangler(moduleId);
   m.hostClosures = true;

@@ -3,7 +3,7 @@
 import { Tok } from './tokens';
 import { Unsupported } from '../diagnostics';
 import type { Expr, Init, FuncSym, Pos } from './ast';
-import { type CType, type TArg, C, Q, ptrTo, withQ, unqual, isArith, isIntegral, isScalar, sizeOfC, alignOfC, typeName, packOf, anonPath } from './ctype';
+import { type CType, type TArg, C, Q, ptrTo, withQ, unqual, isArith, isIntegral, isScalar, sizeOfC, alignOfC, typeName, packOf, anonPath, badBaseOf } from './ctype';
 import { mk, errExpr, rval, promote, usualArithType, convertArith, implicitConvert, explicitConvert, cast, wrapInt, isNullConst, markXvalue } from './sema';
 import { evalInt, unevaluated } from './consteval';
 import { TYPE_TRAITS } from './traits';
@@ -643,6 +643,8 @@ export class ExpressionsRoom {
           return cal;
         }
       }
+      const bad = badBaseOf(rt.rec);
+      if (bad) throw new Unsupported(`${bad} (member ${name} of ${rt.rec.name})`);
       this.u.error(pos, 135, `class "${typeName(unqual(rt))}" has no member "${name}"`); return errExpr(pos);
     }
     if (f.ty.k === 'ref') {

@@ -95,6 +95,12 @@ export class LookupRoom {
       if (rec.memberTemplates?.has(name)) throw new Unsupported(`member template ${rec.name}::${name}`);
     }
     for (const b of rec.bases ?? []) { const r = this.classMember(b.rec, name, typesOnly); if (r.length) return r; }
+    for (const v of rec.vbases ?? []) {
+      // types, enumerators and static members of a virtual base need no subobject; its other members do
+      const r = this.classMember(v, name, typesOnly);
+      if (r.some(s => s.kind === 'field' || (s.kind === 'func' && !s.staticMember))) throw new Unsupported(`member ${name} of a virtual base class`);
+      if (r.length) return r;
+    }
     return [];
   }
   /** Parse an optionally qualified name; returns the syms it denotes (may be empty) and the last name. */

@@ -357,7 +357,17 @@ export class OverloadsRoom {
     if (cands.length === 0) return null;
     let best = cands[0]!;
     for (const c of cands.slice(1)) if (compareRanks(c.ranks, best.ranks) < 0) best = c;
-    if (!cands.every(c => c === best || compareRanks(best.ranks, c.ranks) < 0)) { this.u.error(pos, 350, `more than one operator "${op}" matches these operands`); return errExpr(pos); }
+    if (!cands.every(c => c === best || compareRanks(best.ranks, c.ranks) < 0)) {
+      // candidates with the same conversions: a non-template beats a template specialisation, then the more
+      // specialised template wins (partial ordering: libstdc++'s two operator!= of __normal_iterator)
+      const ties = cands.filter(c => c === best || (compareRanks(c.ranks, best.ranks) >= 0 && compareRanks(best.ranks, c.ranks) >= 0));
+      const plain = ties.filter(t => !t.f.targs);
+      const winner = plain.length === 1 ? plain[0] : ties.find(t => ties.every(o => o === t || this.u.templates.moreSpecialized(t.f, o.f)));
+      if (winner && cands.every(c => ties.includes(c) || compareRanks(best.ranks, c.ranks) < 0)) best = winner;
+      // a tie among the headers' own operators is our misreading of them (cicc compiles such units): fall back
+      else if (ties.every(t => !this.u.isUserFile(t.f.pos))) throw new Unsupported(`overload resolution among header declarations of operator${op}`);
+      else { this.u.error(pos, 350, `more than one operator "${op}" matches these operands`); return errExpr(pos); }
+    }
     if (best.f.cls && !best.f.staticMember) return this.buildCall(best.f, null, best.f.ty, args.slice(1), pos, a0);
     return this.buildCall(best.f, null, best.f.ty, args, pos);
   }

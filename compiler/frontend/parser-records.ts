@@ -79,6 +79,7 @@ export class RecordsRoom {
   }
 
   parseRecordBody(this: Parser, rec: RecordDecl, minAlign: number): void {
+    const at = this.p;
     if (this.at(':')) { this.parseBaseClause(rec); }
     this.expect('{');
     if (rec.complete) { this.p--; this.skipBalanced(); return; }
@@ -152,7 +153,13 @@ export class RecordsRoom {
     }
     this.expect('}');
     this.recordStack.pop();
-    setupVirtuals(rec);
+    try { setupVirtuals(rec); }
+    catch (e) {
+      // a system header's class whose vtable we cannot build (libstdc++'s stream buffers) is still named by host
+      // code: it is left without a layout (device code that needs one falls back); the user's own class falls back
+      if (!(e instanceof Unsupported) || this.u.isUserFile(at)) throw e;
+      rec.noLayout = e.reason;
+    }
     layoutRecord(rec, minAlign);
     const after: Attrs = {};
     this.parseAttributes(after);
@@ -261,18 +268,32 @@ export class RecordsRoom {
       if (name) ((rec as RecordDecl & { badTypes?: Map<string, string> }).badTypes ??= new Map()).set(name, e instanceof Unsupported ? e.reason : 'member type we cannot parse');
     }
   }
-  /** `: public A, B` — non-virtual bases become leading subobjects. */
+  /** `: public A, B` — non-virtual bases become leading subobjects; virtual ones are only looked into (rec.vbases). */
   parseBaseClause(this: Parser, rec: RecordDecl): void {
     this.expect(':');
     rec.bases = [];
     for (;;) {
-      while (this.at('public') || this.at('private') || this.at('protected')) this.p++;
-      if (this.at('virtual')) throw new Unsupported('virtual base class');
+      let virt = false;
+      for (;;) {
+        if (this.at('public') || this.at('private') || this.at('protected')) { this.p++; continue; }
+        if (this.eat('virtual')) { virt = true; continue; }
+        break;
+      }
       // the class's own name is visible here (`struct S : Base<S>`)
       this.recordStack.push(rec);
       let t: CType;
       try { t = this.parseTypeName(); } finally { this.recordStack.pop(); }
-      if (t.k !== 'record' || !t.rec.complete) throw new Unsupported('base class that is not a complete class');
+      if (t.k !== 'record' || !t.rec.complete) {
+        // in a system header (libstdc++'s ctype<char> : locale::facet, defined out of its class): the class is
+        // left without a layout, and a name not found in it may be the base's (classMember falls back then)
+        if (this.u.isUserFile(this.p)) throw new Unsupported('base class that is not a complete class');
+        rec.noLayout = rec.badBase = 'base class that is not a complete class';
+        if (!this.eat(',')) break;
+        continue;
+      }
+      if (virt) { (rec.vbases ??= []).push(t.rec); if (!this.eat(',')) break; continue; }
+      // a class whose base has virtual bases has them too (layoutRecord leaves it without a layout)
+      if (t.rec.vbases?.length) (rec.vbases ??= []).push(...t.rec.vbases.filter(v => !rec.vbases!.includes(v)));
       rec.bases.push({ rec: t.rec, field: { name: '', ty: unqual(t), offset: 0, irIndex: -1, isBase: true } });
       if (!this.eat(',')) break;
     }

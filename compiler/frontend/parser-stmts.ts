@@ -442,24 +442,26 @@ export class StatementsRoom {
    *  `{ auto &__range = range; auto __begin = __range.begin(), __end = __range.end();
    *     for (; __begin != __end; ++__begin) { decl = *__begin; body } }`. */
   rangeForClass(this: Parser, d: { name: string; ty: CType; pos: Pos }, range: Expr, pos: Pos, unroll: number | undefined): Stmt {
-    if (!range.lv) throw new Unsupported('range-based for over a class temporary');
     const rt = range.ty;
-    const r = this.u.newVar('__range', refTo(rt), 'local', pos);
+    // `auto &&__range = range;`: a prvalue (a class temporary) initialises the object itself, which lives to the
+    // end of the loop as the temporary the reference would extend; an lvalue or xvalue is referred to
+    const rty = range.lv ? refTo(rt) : rt;
+    const r = this.u.newVar('__range', rty, 'local', pos);
     const rref = (): Expr => mk(rt, pos, true, { k: 'var', sym: r });
-    const initR: Stmt = { k: 'decl', v: r, init: this.initFromExpr(range, refTo(rt), pos), pos };
+    const initR: Stmt = { k: 'decl', v: r, init: this.initFromExpr(range, rty, pos), pos };
     const bcall = this.call(this.member(rref(), 'begin', false, pos), [], pos);
     const ecall = this.call(this.member(rref(), 'end', false, pos), [], pos);
     if (bcall.ty.k === 'error' || ecall.ty.k === 'error') { this.loopBody(); return { k: 'null' }; }
     const it = unqual(bcall.ty), et = unqual(ecall.ty);
-    if (it.k === 'record' || et.k === 'record') throw new Unsupported('range-based for with a class iterator');
     const b = this.u.newVar('__begin', it, 'local', pos), e = this.u.newVar('__end', et, 'local', pos);
     const bref = (): Expr => mk(it, pos, true, { k: 'var', sym: b });
     const eref = (): Expr => mk(et, pos, true, { k: 'var', sym: e });
     const initB: Stmt = { k: 'decl', v: b, init: this.initFromExpr(bcall, it, pos), pos };
     const initE: Stmt = { k: 'decl', v: e, init: this.initFromExpr(ecall, et, pos), pos };
     const c = this.binary('!=', bref(), eref(), pos);
-    const inc = this.incdec('++', true, bref(), pos);
-    const cur = this.deref(bref(), pos);
+    // a class iterator's ++ and * are its operator functions (!= goes through binary(), which finds them)
+    const inc = it.k === 'record' ? this.userOperator('++', [bref()], pos) ?? this.noOperator('++', pos) : this.incdec('++', true, bref(), pos);
+    const cur = it.k === 'record' ? this.userOperator('*', [bref()], pos) ?? this.noOperator('*', pos) : this.deref(bref(), pos);
     return { k: 'block', body: [initR, this.rangeForLoop(d, cur, [initB, initE], c, inc, pos, unroll)] };
   }
   /** The loop of a range-based for: `for (inits; c; inc) { decl = cur; body }`, the declaration's auto deduced from cur. */

@@ -5,6 +5,7 @@
 // expression is well-formed (TRIAL_TRAITS: __is_constructible, __is_assignable, __is_convertible, ...) are
 // answered by the parser, which tries the construction, assignment or conversion on stand-ins of the operands.
 
+import { Unsupported } from '../diagnostics';
 import type { FuncSym } from './ast';
 import { type CType, type RecordDecl, sameType, unqual } from './ctype';
 import { isDynamic, isPure } from './virtuals';
@@ -40,7 +41,10 @@ const userAssign = (r: RecordDecl): boolean => methods(r).some(m => m.op === '='
 const userDtor = (r: RecordDecl): boolean => methods(r).some(m => m.dtor && userProvided(m));
 const userDefaultCtor = (r: RecordDecl): boolean => methods(r).some(m => m.ctor && userProvided(m) && m.ty.params.length - m.defaults.filter(d => d !== null).length === 0);
 
-const bases = (r: RecordDecl): RecordDecl[] => (r.bases ?? []).map(b => b.rec);
+const bases = (r: RecordDecl): RecordDecl[] => {
+  if (r.vbases?.length) throw new Unsupported('type trait of a class with a virtual base class');
+  return (r.bases ?? []).map(b => b.rec);
+};
 const memberTypes = (r: RecordDecl): CType[] => r.fields.filter(f => !f.isBase).map(f => f.ty);
 
 function elementOf(t: CType): CType {

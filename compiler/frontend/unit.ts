@@ -263,6 +263,9 @@ export class Unit {
           syms = [];
         } else throw e;
       }
+      // a declaration inside `extern "C" { }` has C language linkage (its name is not mangled): the block's
+      // `extern "C"` is outside the declaration's tokens, so the skimmer's flag says it
+      if (d.flags & DeclFlag.ExternC) for (const s of syms) if ((s.kind === 'func' && !s.cls) || s.kind === 'var') s.externC = true;
       this.loaded.set(di, syms);
       return syms;
     } finally { this.loading.delete(di); }

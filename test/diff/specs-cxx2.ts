@@ -7,6 +7,25 @@ const MOD23 = gen(j => ((j * 7) % 23) - 11);
 
 export const SPECS_CXX2: KernelSpec[] = [
   {
+    name: 'cxx2_operator_partial_order',
+    buffers: { din: { type: 'i32', n: 40, init: gen(j => (j * 5) % 11) }, dout: { type: 'i32', n: 32 * 4 } },
+    launches: [{ kernel: '_Z20operatorPartialOrderPKiPi', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],
+  },
+  {
+    name: 'cxx2_range_for_iterators',
+    buffers: { din: { type: 'f32', n: 64, init: gen(j => (j % 9) * 0.5 - 1) }, dfo: { type: 'f32', n: 32 }, dio: { type: 'i32', n: 32 * 3 } },
+    launches: [{ kernel: '_Z17rangeForIteratorsPKfPfPi', grid: 1, block: 32, args: [buf('din'), buf('dfo'), buf('dio')] }],
+  },
+  {
+    name: 'cxx2_extern_c_block',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 13) - 6) }, dout: { type: 'i32', n: 32 * 3 } },
+    launches: [
+      { kernel: 'externCFirst', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
+      { kernel: 'externCSecond', grid: 1, block: 32, args: [buf('din'), buf('dout')] },
+      { kernel: 'externCThird', grid: 1, block: 32, args: [buf('dout')] },
+    ],
+  },
+  {
     name: 'cxx2_lambda_names',
     buffers: { dp: { type: 'f32', n: 32, init: gen(i => 0.5 * i - 4.0) }, dq: { type: 'i32', n: 32, init: gen(i => 3 * i - 20) } },
     launches: [{ kernel: 'lambdaNames', grid: 1, block: 32, args: [buf('dp'), buf('dq'), f32(1.5)] }],

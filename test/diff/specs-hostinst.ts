@@ -4,6 +4,22 @@ import { type KernelSpec, buf, i32, f32, f64, u32, gen, struct } from './spec';
 
 export const SPECS_HOSTINST: KernelSpec[] = [
   {
+    name: 'cxx2_hostinst_streams',
+    buffers: { dd: { type: 'f64', n: 40 }, di: { type: 'i32', n: 32 } },
+    launches: [
+      { kernel: '_Z10fillKernelIdEviT_PS0_', grid: 2, block: 32, args: [i32(40), f64(0.25), buf('dd')] },
+      { kernel: '_Z4iotaPi', grid: 1, block: 32, args: [buf('di')] },
+    ],
+  },
+  {
+    name: 'cxx2_hostinst_member_names',
+    buffers: { dd: { type: 'f64', n: 40 }, df: { type: 'f32', n: 40 } },
+    launches: [
+      { kernel: '_Z10fillKernelIdEviT_PS0_', grid: 2, block: 32, args: [i32(40), f64(3.0), buf('dd')] },
+      { kernel: '_Z10fillKernelIfEviT_PS0_', grid: 2, block: 32, args: [i32(40), f32(0.5), buf('df')] },
+    ],
+  },
+  {
     // also the corpus's false errors: a typedef-named function pointer, brace elision, anonymous unions in a block
     name: 'cxx2_corpus_constructs',
     buffers: {

@@ -15,6 +15,20 @@ import { compileInThread } from '../service/compile-thread';
 const WORKER = path.join(REPO_ROOT, 'dist', 'daemon', 'scheduler', 'worker.js');
 const NVCC = tools().nvcc;
 
+/**
+ * A compiler module that holds its thread for the milliseconds the text asks, then answers ok: an ok answer to a
+ * long job would mean the budget did not stop it.
+ */
+function slowCompiler(dir: string): string {
+  const file = path.join(dir, 'slow-compile.js');
+  fs.writeFileSync(file, `exports.compileUnit = (text) => {
+  const until = Date.now() + Number(text);
+  while (Date.now() < until) {}
+  return { ok: true, ptx: 'done ' + text, stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
+};\n`);
+  return file;
+}
+
 describe('PTXD_COMPILE_BUDGET_S', () => {
   it('reads seconds, 0 for no limit, and keeps the default for anything else', () => {
     expect(compileBudgetMs({})).toBe(120_000);
@@ -32,14 +46,7 @@ describe.skipIf(!fs.existsSync(WORKER))(`the pool gives up a job past the budget
 
   it('stops the worker, answers the job as unsupported with the reason, and keeps compiling', async () => {
     const dir = mkTempDir('budget-worker');
-    const wrapper = path.join(dir, 'slow-compile.js');
-    // Holds its worker for the milliseconds the text asks, then answers ok: an ok answer to the long job would
-    // mean the budget did not stop it.
-    fs.writeFileSync(wrapper, `exports.compileUnit = (text) => {
-  const until = Date.now() + Number(text);
-  while (Date.now() < until) {}
-  return { ok: true, ptx: 'done ' + text, stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
-};\n`);
+    const wrapper = slowCompiler(dir);
     const pool = new Pool({ size: 1, compileModule: wrapper, budgetMs: 400 });
     pools.push(pool);
     const o = { ...defaultOptions(), arch: 90 };
@@ -86,12 +93,7 @@ const THREAD_MAIN = path.join(REPO_ROOT, 'dist', 'service', 'compile-thread-main
 describe.skipIf(!fs.existsSync(THREAD_MAIN))(`an in-process compile runs on a thread the budget stops ${fs.existsSync(THREAD_MAIN) ? '' : '(skipped: dist/ not built)'}`, () => {
   it('answers within the budget, gives up past it with the reason, and turns a dying thread into a fallback', async () => {
     const dir = mkTempDir('budget-thread');
-    const slow = path.join(dir, 'slow-compile.js');
-    fs.writeFileSync(slow, `exports.compileUnit = (text) => {
-  const until = Date.now() + Number(text);
-  while (Date.now() < until) {}
-  return { ok: true, ptx: 'done ' + text, stub: '', diagnostics: [], times: { lex: 0, skim: 0, irgen: 0, optimize: 0, emit: 0 } };
-};\n`);
+    const slow = slowCompiler(dir);
     const dies = path.join(dir, 'dying-compile.js');
     fs.writeFileSync(dies, 'exports.compileUnit = () => { process.exit(7); };\n');
     const o = { ...defaultOptions(), arch: 90 };

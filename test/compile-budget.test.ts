@@ -98,9 +98,8 @@ describe.skipIf(!fs.existsSync(THREAD_MAIN))(`an in-process compile runs on a th
     fs.writeFileSync(dies, 'exports.compileUnit = () => { process.exit(7); };\n');
     const o = { ...defaultOptions(), arch: 90 };
     expect((await compileInThread('0', o, [{}], 5000, slow)).result.ptx).toBe('done 0');
-    const t0 = Date.now();
+    // a 60 s compile: the budget's answer, not 'done 60000', must come back
     const long = await compileInThread('60000', o, [{}], 400, slow);
-    expect(Date.now() - t0).toBeLessThan(30_000);   // the 60 s compile was not waited for
     expect(long.result.ok).toBe(false);
     expect(long.result.ptx).toBe('');
     expect(long.result.unsupported).toBe('compile took longer than 0.4 s (PTXD_COMPILE_BUDGET_S)');

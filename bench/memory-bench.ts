@@ -95,7 +95,10 @@ async function main(): Promise<number> {
   const wallS = (performance.now() - t0) / 1000;
   const peak = Math.max(vm(pid, 'VmHWM'), sampledPeak);
   const end = vm(pid, 'VmRSS');
-  const stats = JSON.parse(ptxdCli(sb, ['stats', '--json']).stdout) as { counters: { compileMs: number; misses: number }; daemon: { scheduler: { memory?: { held: Record<string, { entries: number; bytes: number }>; dropped: number } } } | null };
+  const stats = JSON.parse(ptxdCli(sb, ['stats', '--json']).stdout) as {
+    counters: { compileMs: number; misses: number };
+    daemon: { heapUsedBytes: number; scheduler: { memory?: { held: Record<string, { entries: number; bytes: number }>; dropped: number; heaps?: { workers: number; total: number; used: number; young: number; external: number } } } } | null;
+  };
   ptxdCli(sb, ['daemon', 'stop']);
   fs.rmSync(dir, { recursive: true, force: true });
   const mib = (b: number) => +(b / 1048576).toFixed(1);
@@ -112,6 +115,8 @@ async function main(): Promise<number> {
     `| caches held at the end (MiB, estimated) | ${mem ? mib(Object.values(mem.held).reduce((a, v) => a + v.bytes, 0)) : '?'} |`,
     ...Object.entries(mem?.held ?? {}).map(([name, v]) => `| ${name} at the end: items, MiB (estimated) | ${v.entries}, ${mib(v.bytes)} |`),
     `| cache items dropped by the budget | ${mem?.dropped ?? '?'} |`,
+    ...(mem?.heaps ? [`| worker heaps at the end (${mem.heaps.workers} workers): committed, young generation, in use, outside the heap (MiB) | ${[mem.heaps.total, mem.heaps.young, mem.heaps.used, mem.heaps.external].map(mib).join(', ')} |`] : []),
+    ...(stats.daemon ? [`| main thread's heap in use at the end (MiB) | ${mib(stats.daemon.heapUsedBytes)} |`] : []),
     `| compile time, summed (s) | ${(stats.counters.compileMs / 1000).toFixed(1)} |`,
     `| wall time (s) | ${wallS.toFixed(1)} |`,
     `| units failed | ${failed} |`,
@@ -122,7 +127,7 @@ async function main(): Promise<number> {
   ].join('\n'));
   writeResults(at('--results') ?? 'memory-bench', {
     units: done, bases: bases.filter((_, b) => live[b]).map(x => x.name), skipped, budgetBytes: budget, peakRssBytes: peak, endRssBytes: end, rssSamplesBytes: samples,
-    held: mem?.held ?? null, dropped: mem?.dropped ?? null, compileMsSum: stats.counters.compileMs, wallS, failed,
+    held: mem?.held ?? null, dropped: mem?.dropped ?? null, workerHeaps: mem?.heaps ?? null, mainHeapUsedBytes: stats.daemon?.heapUsedBytes ?? null, compileMsSum: stats.counters.compileMs, wallS, failed,
   });
   return failed > 0 ? 1 : 0;
 }

@@ -304,6 +304,8 @@ export async function statsCommand(json: boolean): Promise<number> {
       const sum = held.reduce((a, [, v]) => a + v.bytes, 0);
       out(`memory caches     ${mib(sum)} of a ${mib(p.memory.budgetBytes)} budget (PTXD_MEMORY); ${p.memory.dropped} items dropped\n`);
       for (const [name, v] of held) out(`  ${name.padEnd(16)}${v.entries} entries, ${mib(v.bytes)}\n`);
+      const h = p.memory.heaps;
+      if (h) out(`worker heaps      ${mib(h.total)} committed (${mib(h.young)} young generation), ${mib(h.used)} in use, ${mib(h.external)} outside the heap (${h.workers} workers)\n`);
     }
     if (p.last) {
       const lp = p.last.phaseMs;

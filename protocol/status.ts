@@ -48,7 +48,11 @@ export interface PoolStatus extends SchedulerStats {
    * The compile workers' caches under the memory budget (service/memory.ts): PTXD_MEMORY, what each cache holds
    * (summed over the workers, as of their last job or idle release; bytes are estimates), and the items dropped.
    */
-  memory?: { budgetBytes: number; held: Record<string, { entries: number; bytes: number }>; dropped: number };
+  memory?: {
+    budgetBytes: number; held: Record<string, { entries: number; bytes: number }>; dropped: number;
+    /** The workers' heaps (V8's figures, bytes), summed over those that reported one: committed, in use, young generation, outside the heap. */
+    heaps?: { workers: number; total: number; used: number; young: number; external: number };
+  };
 }
 
 /** The team cache (service/store/remote/), when one is configured. */

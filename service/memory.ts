@@ -5,6 +5,8 @@
 // all its caches, until what they hold is within its share, and when it has been idle a while it drops them
 // all. Dropping only makes a later compile slower (the LMDB store keeps every piece on disk), never different.
 
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Evictable } from '../compiler/index';
 
 export const DEFAULT_MEMORY = 512 * 1024 * 1024;
@@ -22,6 +24,50 @@ export function memoryIdleMs(env: NodeJS.ProcessEnv): number {
   const n = Number(env.PTXD_MEMORY_IDLE_S);
   return env.PTXD_MEMORY_IDLE_S !== undefined && Number.isFinite(n) && n >= 0 ? n * 1000 : 60_000;
 }
+
+/**
+ * A compile worker's own heap (V8's figures for its isolate), beside what its caches hold: the caches are part of
+ * it, the rest is the working memory of its last compile until the collector frees it. Bytes.
+ */
+export interface WorkerHeap {
+  /** Committed for the isolate's heap (young generation included). */
+  total: number;
+  /** In use by live and not yet collected objects. */
+  used: number;
+  /** Committed for the young generation (its semi-spaces). */
+  young: number;
+  /** Array buffers and other memory outside the heap that its objects hold (token arrays). */
+  external: number;
+}
+
+export function heapNow(): WorkerHeap {
+  const h = getHeapStatistics();
+  const young = getHeapSpaceStatistics().find(s => s.space_name === 'new_space')?.space_size ?? 0;
+  return { total: h.total_heap_size, used: h.used_heap_size, young, external: h.external_memory };
+}
+
+/**
+ * The young generation of a compile worker (MiB, `resourceLimits.maxYoungGenerationSizeMb`). V8's default grows
+ * to 32 MiB of semi-spaces per thread (48 with the space for large new objects); a compile's objects either die
+ * young or live as long as the unit, so smaller semi-spaces cost few extra scavenges and keep each worker's
+ * resident memory that much lower.
+ */
+export const WORKER_YOUNG_MB = 8;
+
+/**
+ * A full collection of this thread's heap, for a worker releasing its memory when idle (the caches it dropped
+ * and its last compile's garbage are otherwise kept until its next compile collects them). Node offers no call
+ * for it without --expose-gc: the flag (V8's, for the whole process) gives the contexts made after it a `gc`
+ * function, and a new context of this thread has the collector of this same isolate.
+ */
+export function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+}
+let gc: (() => void) | undefined;
 
 /** What each cache holds (`ptxd stats`). */
 export type MemoryHeld = Record<string, { entries: number; bytes: number }>;

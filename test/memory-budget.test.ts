@@ -6,13 +6,13 @@
 import { describe, it, expect, afterAll } from 'vitest';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_MEMORY, MemoryLru, memoryBudget, memoryIdleMs } from '../service/memory';
+import { DEFAULT_MEMORY, MemoryLru, WORKER_YOUNG_MB, memoryBudget, memoryIdleMs } from '../service/memory';
 import type { Evictable } from '../compiler/memory';
 import { compileUnit } from '../compiler/compile';
 import { PreludeCache } from '../compiler/frontend/prelude';
 import { MemoryPieceStore } from '../compiler/incremental/store';
 import { KERNELS_DIR, ciccArgv, libdeviceBytes, mkTempDir, prepareUnits, skipReason, type PreparedUnit } from './helpers/tools';
-import { PTXD_CICC_BIN, ptxd, runAsync, sandbox, stopDaemon, type DaemonSandbox } from './helpers/daemon';
+import { PTXD_CICC_BIN, ptxd, runAsync, sandbox, stopDaemon, waitFor, type DaemonSandbox } from './helpers/daemon';
 import { unitOptions } from './helpers/tools';
 
 process.env.PTXD_FALLBACK = 'never';
@@ -116,5 +116,38 @@ describe.skipIf(skip !== undefined)(`ptxd stats shows the budget and what each c
     const text = ptxd(sb, ['stats']).out;
     expect(text).toMatch(/memory caches\s+[\d.]+ MiB of a 0\.1 MiB budget \(PTXD_MEMORY\); [1-9]\d* items dropped/);
     expect(text).toMatch(/\n {2}prelude\s+\d+ entries, [\d.]+ MiB\n/);
+  }, 300_000);
+});
+
+interface Heaps { workers: number; total: number; used: number; young: number; external: number }
+interface MemoryStatus { held: Record<string, { entries: number; bytes: number }>; heaps?: Heaps }
+const memoryStatus = (sb: DaemonSandbox): MemoryStatus =>
+  (JSON.parse(ptxd(sb, ['stats', '--json']).out) as { daemon: { scheduler: { memory: MemoryStatus } } }).daemon.scheduler.memory;
+
+describe.skipIf(skip !== undefined)(`the workers' heaps: a small young generation, collected when idle ${skip ?? ''}`, () => {
+  it('ptxd stats shows the worker\'s heap; its young generation stays within WORKER_YOUNG_MB; the idle release collects its garbage', async () => {
+    const sb = sandbox('memory-heap', { PTXD_WORKERS: '1', PTXD_SEED: '0', PTXD_MEMORY_IDLE_S: '2' });
+    sandboxes.push(sb);
+    const units = ['saxpy', 'reduce_shared'].map(n => prepareUnits(path.join(KERNELS_DIR, `${n}.cu`), [90]).get(90)!);
+    for (const [i, u] of units.entries()) {
+      const r = await cicc(sb, u, mkTempDir(`memory-heap-${i}`));
+      expect(r.code, r.err).toBe(0);
+    }
+    const after = memoryStatus(sb);
+    const h = after.heaps!;
+    expect(h.workers).toBe(1);
+    expect(h.used).toBeGreaterThan(0);
+    expect(h.total).toBeGreaterThanOrEqual(h.used);
+    // V8's default young generation for a thread grows to 32 MiB of semi-spaces
+    expect(h.young).toBeGreaterThan(0);
+    expect(h.young).toBeLessThanOrEqual(WORKER_YOUNG_MB * 1048576);
+    expect(ptxd(sb, ['stats']).out).toMatch(/\nworker heaps\s+[\d.]+ MiB committed \([\d.]+ MiB young generation\), [\d.]+ MiB in use, [\d.]+ MiB outside the heap \(1 workers\)\n/);
+    // the idle release: its caches dropped, then its heap collected (the caches and the compiles' garbage gone)
+    let idle: MemoryStatus = after;
+    expect(await waitFor(() => { idle = memoryStatus(sb); return Object.values(idle.held).every(v => v.entries === 0); }, 120_000)).toBe(true);
+    const held = Object.values(after.held).reduce((a, v) => a + v.bytes, 0);
+    expect(held).toBeGreaterThan(0);
+    // the token arrays of the dropped prelude are outside the heap: only a collection frees them
+    expect(h.external - idle.heaps!.external).toBeGreaterThan(1048576);
   }, 300_000);
 });

@@ -13,15 +13,15 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { CompileOptions, CompileResult } from '../../compiler/index';
 import { REPO_ROOT } from '../../protocol/version';
-import type { MemoryHeld } from '../../service/memory';
+import { WORKER_YOUNG_MB, type MemoryHeld, type WorkerHeap } from '../../service/memory';
 import { crashResult, overBudgetReason, unsupportedResult } from '../../service/compile-budget';
 
 /** roots: a share of a split compile (split.ts): 'plan' lists the roots to compile, a list compiles those into the store. */
 export interface WorkerJob { id: number; text: string; options: CompileOptions; rest: unknown[]; roots?: 'plan' | string[] }
 /** roots: the answer to a share (null: the unit compiles whole); first: a plan found the file's first compile. */
-export interface WorkerReply { id: number; result: CompileResult; ms: number; roots?: string[] | null; first?: boolean; memory?: MemoryHeld; dropped?: number }
+export interface WorkerReply { id: number; result: CompileResult; ms: number; roots?: string[] | null; first?: boolean; memory?: MemoryHeld; dropped?: number; heap?: WorkerHeap }
 /** A worker's caches after it released them (idle): sent without a job. */
-export interface WorkerMemory { memory: MemoryHeld; dropped: number }
+export interface WorkerMemory { memory: MemoryHeld; dropped: number; heap: WorkerHeap }
 
 export interface PoolResult { result: CompileResult; /** Wall time in the worker. */ ms: number; roots?: string[] | null; first?: boolean }
 
@@ -48,6 +48,7 @@ interface Slot {
   /** What its caches held after its last job (or its idle release), and the items its budget dropped. */
   memory?: MemoryHeld;
   dropped?: number;
+  heap?: WorkerHeap;
   /** The compile budget's timer for the job it runs, and why it was stopped (the budget ran out). */
   timer?: NodeJS.Timeout;
   stopped?: string;
@@ -96,18 +97,26 @@ export class Pool {
   /** Workers started so far. */
   get started(): number { return this.slots.length; }
 
-  /** What the workers' caches hold, summed per cache (as of each worker's last report), and the items budgets dropped. */
-  memory(): { held: MemoryHeld; dropped: number } {
+  /**
+   * What the workers' caches hold, summed per cache (as of each worker's last report), the items budgets dropped,
+   * and the workers' heaps summed (those that reported one).
+   */
+  memory(): { held: MemoryHeld; dropped: number; heaps?: WorkerHeap & { workers: number } } {
     const held: MemoryHeld = {};
     let dropped = 0;
+    let heaps: (WorkerHeap & { workers: number }) | undefined;
     for (const s of this.slots) {
       dropped += s.dropped ?? 0;
+      if (s.heap) {
+        heaps ??= { workers: 0, total: 0, used: 0, young: 0, external: 0 };
+        heaps.workers++; heaps.total += s.heap.total; heaps.used += s.heap.used; heaps.young += s.heap.young; heaps.external += s.heap.external;
+      }
       for (const [k, v] of Object.entries(s.memory ?? {})) {
         const h = held[k] ??= { entries: 0, bytes: 0 };
         h.entries += v.entries; h.bytes += v.bytes;
       }
     }
-    return { held, dropped };
+    return { held, dropped, ...(heaps ? { heaps } : {}) };
   }
 
   private spawn(): Slot {
@@ -116,12 +125,13 @@ export class Pool {
         compileModule: this.o.compileModule ?? DEFAULT_COMPILER, keepPrelude: this.o.keepPrelude === true,
         ...(this.o.memory ? { memory: { share: Math.floor(this.o.memory.budget / this.size), idleMs: this.o.memory.idleMs } } : {}),
       },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     const slot: Slot = { worker, ready: false, recent: [] };
     worker.on('message', (m: WorkerReply | WorkerMemory | { ready: true }) => {
       if ('ready' in m) { slot.ready = true; this.startFailures = 0; this.pump(); return; }
-      if (!('id' in m)) { slot.memory = m.memory; slot.dropped = m.dropped; return; }
-      if (m.memory) { slot.memory = m.memory; slot.dropped = m.dropped; }
+      if (!('id' in m)) { slot.memory = m.memory; slot.dropped = m.dropped; slot.heap = m.heap; return; }
+      if (m.memory) { slot.memory = m.memory; slot.dropped = m.dropped; slot.heap = m.heap; }
       const cur = slot.job;
       if (!cur || cur.job.id !== m.id) return;
       clearTimeout(slot.timer);

@@ -10,7 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PreludeCache, compileRoots, rootsToCompile, zeroTimes, type CompileEnv, type CompileResult } from '../../compiler/index';
 import { pieceStoreAt, type PieceStoreRef } from '../../service/pieces';
-import { MemoryLru } from '../../service/memory';
+import { MemoryLru, collectGarbage, heapNow } from '../../service/memory';
 import type { WorkerJob, WorkerMemory, WorkerReply } from './pool';
 
 type CompileModule = typeof import('../../compiler/index');
@@ -24,19 +24,23 @@ let lastPieces: ReturnType<typeof pieceStoreAt>;
 const lru = new MemoryLru(() => ({ prelude, recent: lastPieces?.recent, pieces: lastPieces }));
 let idleTimer: NodeJS.Timeout | undefined;
 
-/** After a job: keep the caches within this worker's share of the budget, and drop them all once idle a while. */
-function budget(): Pick<WorkerReply, 'memory' | 'dropped'> {
+/**
+ * After a job: keep the caches within this worker's share of the budget, and once idle a while drop them all
+ * and collect the heap (what the caches and the last compile left is then returned to the system).
+ */
+function budget(): Pick<WorkerReply, 'memory' | 'dropped' | 'heap'> {
   const m = data.memory;
   if (!m) return {};
   lru.enforce(m.share);
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
     lru.enforce(0);
-    const msg: WorkerMemory = { memory: lru.held(), dropped: lru.dropped };
+    collectGarbage();
+    const msg: WorkerMemory = { memory: lru.held(), dropped: lru.dropped, heap: heapNow() };
     parentPort!.postMessage(msg);
   }, m.idleMs);
   idleTimer.unref();
-  return { memory: lru.held(), dropped: lru.dropped };
+  return { memory: lru.held(), dropped: lru.dropped, heap: heapNow() };
 }
 
 parentPort!.postMessage({ ready: true });

@@ -14,7 +14,7 @@
 // Prints a Markdown table and writes bench/results/memory-bench.json (or --results NAME).
 //
 // Usage: node dist/bench/memory-bench.js [--units N (default 300)] [--memory SIZE (PTXD_MEMORY; default: its default)]
-//        [--corpus N (real bases; PTXD_CORPUS_DIR)] [--captures DIR] [--capture-s S] [--unit-budget S] [--seed S]
+//        [--corpus N (real bases; PTXD_CORPUS_DIR)] [--captures DIR] [--capture-s S] [--unit-budget S] [--leave-out RE] [--seed S]
 //        [--results NAME]
 
 import * as fs from 'node:fs';
@@ -57,7 +57,9 @@ async function main(): Promise<number> {
   if (skip) { console.error(`memory-bench: ${skip}`); return 2; }
   const dir = mkTempDir('memory-bench');
   const skipped: { base: string; reason: string }[] = [];
-  const bases = corpus ? corpusBases(corpus, seed, skipped, captures, captureS) : generatedBases(dir);
+  // --leave-out RE: real bases left out by name (a run compared with another keeps the same bases whatever the load)
+  const leaveOut = at('--leave-out') === undefined ? undefined : new RegExp(at('--leave-out')!);
+  const bases = (corpus ? corpusBases(corpus, seed, skipped, captures, captureS) : generatedBases(dir)).filter(b => !leaveOut?.test(b.name));
   if (bases.length === 0) { console.error(`memory-bench: no base unit (corpus: ${corpusDir()})`); return 2; }
   const texts = bases.map(b => fs.readFileSync(b.u.ii, 'utf8'));
   const live = bases.map(() => true);

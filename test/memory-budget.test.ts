@@ -97,15 +97,21 @@ function cicc(sb: DaemonSandbox, u: PreparedUnit, out: string) {
   return runAsync(process.execPath, [PTXD_CICC_BIN, u.realCicc, ...ciccArgv(u, out)], { env: sb.env });
 }
 
+/** A daemon sandbox (stopped after the file) that has compiled two test programs. */
+async function daemonAfterTwoUnits(name: string, env: NodeJS.ProcessEnv): Promise<DaemonSandbox> {
+  const sb = sandbox(name, env);
+  sandboxes.push(sb);
+  const units = ['saxpy', 'reduce_shared'].map(n => prepareUnits(path.join(KERNELS_DIR, `${n}.cu`), [90]).get(90)!);
+  for (const [i, u] of units.entries()) {
+    const r = await cicc(sb, u, mkTempDir(`${name}-out-${i}`));
+    expect(r.code, r.err).toBe(0);
+  }
+  return sb;
+}
+
 describe.skipIf(skip !== undefined)(`ptxd stats shows the budget and what each cache holds ${skip ?? ''}`, () => {
   it('a daemon with a 64 KiB budget keeps its caches within it and says so', async () => {
-    const sb = sandbox('memory', { PTXD_MEMORY: '64K', PTXD_WORKERS: '1', PTXD_SEED: '0' });
-    sandboxes.push(sb);
-    const units = ['saxpy', 'reduce_shared'].map(n => prepareUnits(path.join(KERNELS_DIR, `${n}.cu`), [90]).get(90)!);
-    for (const [i, u] of units.entries()) {
-      const r = await cicc(sb, u, mkTempDir(`memory-out-${i}`));
-      expect(r.code, r.err).toBe(0);
-    }
+    const sb = await daemonAfterTwoUnits('memory', { PTXD_MEMORY: '64K', PTXD_WORKERS: '1', PTXD_SEED: '0' });
     const json = JSON.parse(ptxd(sb, ['stats', '--json']).out) as { daemon: { scheduler: { memory: { budgetBytes: number; held: Record<string, { entries: number; bytes: number }>; dropped: number } } } };
     const m = json.daemon.scheduler.memory;
     expect(m.budgetBytes).toBe(64 * 1024);
@@ -126,13 +132,7 @@ const memoryStatus = (sb: DaemonSandbox): MemoryStatus =>
 
 describe.skipIf(skip !== undefined)(`the workers' heaps: a small young generation, collected when idle ${skip ?? ''}`, () => {
   it('ptxd stats shows the worker\'s heap; its young generation stays within WORKER_YOUNG_MB; the idle release collects its garbage', async () => {
-    const sb = sandbox('memory-heap', { PTXD_WORKERS: '1', PTXD_SEED: '0', PTXD_MEMORY_IDLE_S: '2' });
-    sandboxes.push(sb);
-    const units = ['saxpy', 'reduce_shared'].map(n => prepareUnits(path.join(KERNELS_DIR, `${n}.cu`), [90]).get(90)!);
-    for (const [i, u] of units.entries()) {
-      const r = await cicc(sb, u, mkTempDir(`memory-heap-${i}`));
-      expect(r.code, r.err).toBe(0);
-    }
+    const sb = await daemonAfterTwoUnits('memory-heap', { PTXD_WORKERS: '1', PTXD_SEED: '0', PTXD_MEMORY_IDLE_S: '2' });
     const after = memoryStatus(sb);
     const h = after.heaps!;
     expect(h.workers).toBe(1);

@@ -60,18 +60,23 @@ export function checkLibraryKernels(u: Unit): void {
   const reachById: (string | undefined)[] = [];
   for (const [name, kernel] of reach) { const id = nameId.get(name); if (id !== undefined) reachById[id] = kernel; }
   // `std::swap`, `std::cout`: a name qualified by a namespace outside the libraries is not theirs
-  const otherNamespace = (j: number): boolean => j >= 2 && toks.kind[j - 1] === Tok.Punct && u.text(j - 1) === '::' &&
-    toks.kind[j - 2] === Tok.Ident && namespaces.has(u.text(j - 2)) && !libs.has(u.text(j - 2));
+  const qualifier = (j: number): string => j >= 2 && toks.kind[j - 1] === Tok.Punct && u.text(j - 1) === '::' && toks.kind[j - 2] === Tok.Ident ? u.text(j - 2) : '';
+  const otherNamespace = (j: number): boolean => { const q = qualifier(j); return q !== '' && namespaces.has(q) && !libs.has(q); };
+  const libraryQualified = (j: number): boolean => libs.has(qualifier(j));
+  // the reason names the first use qualified by a library's namespace (`thrust::sort`), else the first use
+  let first = -1;
   for (const d of decls) {
     if (!u.isUserFile(d.first) || inCccl(d) || d.bodyStart < 0) continue;
     const hostFn = d.kind === 'function' && !(d.flags & (DeclFlag.Device | DeclFlag.Global));
     if (!hostFn && d.kind !== 'record') continue;
     for (let j = d.bodyStart; j <= d.bodyEnd; j++) {
-      if (toks.kind[j] !== Tok.Ident) continue;
-      const kernel = reachById[toks.id[j]!];
-      if (kernel !== undefined && !otherNamespace(j)) throw new Unsupported(`host code calls ${u.text(j)}, which may instantiate the library's kernel template ${kernel}`);
+      if (toks.kind[j] !== Tok.Ident || reachById[toks.id[j]!] === undefined || otherNamespace(j)) continue;
+      if (first < 0) first = j;
+      if (libraryQualified(j)) { first = j; break; }
     }
+    if (first >= 0 && libraryQualified(first)) break;
   }
+  if (first >= 0) throw new Unsupported(`host code calls ${u.text(first)}, which may instantiate the library's kernel template ${reachById[toks.id[first]!]!}`);
 }
 
 /** For every interned name, the header declarations whose tokens use it (each once, in declaration order), as one

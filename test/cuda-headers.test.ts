@@ -88,9 +88,25 @@ __global__ void k(int *o) { __shared__ cuda::barrier<cuda::thread_scope_block> b
 __global__ void k(int *o) { cuda::std::atomic_ref<int> r(o[0]); r.fetch_add(1); }`, /template|dependent type name|cuda\/std\/atomic:\d+/],
   ['thrust_functional', `#include <thrust/functional.h>
 __global__ void k(int *o) { thrust::plus<int> p; thrust::maximum<int> m; o[threadIdx.x] = m(p(o[threadIdx.x], 2), 5); }`, null],
+  // host code that reaches no Thrust or CUB algorithm (the runtime API, iostream, std:: algorithms and a user
+  // kernel, next to Thrust's headers) compiles: only the library's own code carries the reach to its kernels.
+  // Member names are still read by name alone: `h.data()` on a std::vector is Thrust's `data` as far as we know
+  ['thrust_headers_host_helpers', `#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+#include <iostream>
+#include <vector>
+#include <algorithm>
+__global__ void k(int *o, int n) { if (threadIdx.x < n) o[threadIdx.x] = threadIdx.x; }
+int main() { int *p = 0; cudaMalloc(&p, 64 * sizeof(int)); k<<<1, 64>>>(p, 64);
+  std::vector<int> h(64); cudaMemcpy(&h[0], p, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+  std::sort(&h[0], &h[0] + 64); std::swap(h[0], h[1]); std::cout << h[0] << std::endl; cudaFree(p); return 0; }`, null],
+  // a Thrust algorithm or device_vector in host code stays a fallback naming it (cicc emits CUB's kernels for it)
   ['thrust_reduce', `#include <thrust/device_vector.h>
 #include <thrust/reduce.h>
-int main() { thrust::device_vector<int> v(100, 1); return thrust::reduce(v.begin(), v.end()) == 100 ? 0 : 1; }`, /may instantiate the library's kernel template/],
+int main() { thrust::device_vector<int> v(100, 1); return thrust::reduce(v.begin(), v.end()) == 100 ? 0 : 1; }`, /host code calls (device_vector|reduce), which may instantiate the library's kernel template/],
+  ['cub_device_reduce_sum', `#include <cub/device/device_reduce.cuh>
+void f(const int *in, int *out, int n) { void *t = 0; size_t b = 0; cub::DeviceReduce::Sum(t, b, in, out, n); }`,
+  /host code calls (DeviceReduce|Sum), which may instantiate the library's kernel template/],
   ['thrust_transform', `#include <thrust/device_vector.h>
 #include <thrust/transform.h>
 struct sq { __host__ __device__ int operator()(int x) const { return x * x; } };

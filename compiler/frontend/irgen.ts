@@ -273,7 +273,14 @@ export function templateKernelInstances(u: Unit, templates: Map<string, number[]
   // named only in host function templates' bodies: EDG instantiates those templates at the end of the unit, after
   // the unit's own code has named its kernels, so their kernels come after those, in the order the walk found them
   const viaHosts: FuncSym[] = [];
+  // only identifiers spelled as a kernel template or a launching host template can ask for anything: the
+  // others (nearly every token of the unit) are passed over by their interned spelling
+  const asks = new Uint8Array(toks.names.length);
+  for (let k = 0; k < toks.names.length; k++) if (templates.has(toks.names[k]!) || hosts.has(toks.names[k]!)) asks[k] = 1;
   for (let i = 0; i < toks.count; i++) {
+    if (toks.kind[i] !== Tok.Ident) continue;
+    const id = toks.id[i]!;
+    if (id >= 0 && id < asks.length && !asks[id]) continue;
     const found = out.length;
     const walked = instancesAt(i);
     if (walked) viaHosts.push(...out.slice(found));

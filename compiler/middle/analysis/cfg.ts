@@ -31,29 +31,37 @@ export function predsOf(f: Func): Map<Block, Block[]> {
   return preds;
 }
 
+/** The reachable blocks of f in reverse post-order, entry first (buildCFG's rpo), for passes that need nothing else. */
+export function reversePostOrder(f: Func): Block[] {
+  return rpoOf(f, new Set(f.blocks));
+}
+
+/** Reverse post-order by an iterative DFS from the entry over blocks `inF` holds (f's own). */
+function rpoOf(f: Func, inF: { has(b: Block): boolean }): Block[] {
+  const rpo: Block[] = [];
+  const entry = f.blocks[0];
+  if (!entry) return rpo;
+  const seen = new Set<Block>([entry]);
+  const stackB: Block[] = [entry], stackK: number[] = [0];
+  while (stackB.length) {
+    const top = stackB.length - 1;
+    const b = stackB[top]!;
+    const ss = succsOf(b);
+    const k = stackK[top]!;
+    if (k < ss.length) {
+      stackK[top] = k + 1;
+      const s = ss[k]!;
+      if (!seen.has(s) && inF.has(s)) { seen.add(s); stackB.push(s); stackK.push(0); }
+    } else { rpo.push(b); stackB.pop(); stackK.pop(); }
+  }
+  return rpo.reverse();
+}
+
 // Every pass builds a CFG, most of them several times per function: this is written with parallel
 // arrays rather than tuples and maps where it can, so that it allocates little.
 export function buildCFG(f: Func): CFG {
   const preds = predsOf(f);
-  // reverse post-order (iterative DFS)
-  const rpo: Block[] = [];
-  const entry = f.blocks[0];
-  if (entry) {
-    const seen = new Set<Block>([entry]);
-    const stackB: Block[] = [entry], stackK: number[] = [0];
-    while (stackB.length) {
-      const top = stackB.length - 1;
-      const b = stackB[top]!;
-      const ss = succsOf(b);
-      const k = stackK[top]!;
-      if (k < ss.length) {
-        stackK[top] = k + 1;
-        const s = ss[k]!;
-        if (!seen.has(s) && preds.has(s)) { seen.add(s); stackB.push(s); stackK.push(0); }
-      } else { rpo.push(b); stackB.pop(); stackK.pop(); }
-    }
-    rpo.reverse();
-  }
+  const rpo = rpoOf(f, preds);
   const n = rpo.length;
   const rpoIndex = new Map<Block, number>();
   for (let i = 0; i < n; i++) rpoIndex.set(rpo[i]!, i);

@@ -22,7 +22,8 @@ export function applyReplacements(f: Func, repl: Map<Value, Value>): void {
 
 export function removeInsts(f: Func, dead: Set<Inst>): void {
   if (dead.size === 0) return;
-  for (const b of f.blocks) b.insts = b.insts.filter(i => !dead.has(i));
+  // only a block that holds a dead instruction is copied
+  for (const b of f.blocks) if (b.insts.some(i => dead.has(i))) b.insts = b.insts.filter(i => !dead.has(i));
 }
 
 export const phisOf = (b: Block): Inst[] => { const r: Inst[] = []; for (const i of b.insts) { if (i.op !== 'phi') break; r.push(i); } return r; };

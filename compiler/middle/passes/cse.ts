@@ -2,59 +2,40 @@
 // where no write can have happened since.
 import type { Block, Func, Inst, Type, Value } from '../ir';
 import { sizeOf, typeStr } from '../ir';
+import { ExprTable } from './cse-exprs';
 import { constStr } from '../llprint';
 import { buildCFG } from '../analysis/cfg';
 import { applyReplacements, removeInsts, resolve } from '../analysis/uses';
-import { COMMUTATIVE } from '../analysis/values';
 import { PURE_OPS, distinctObjects, isPureCallee, mayWriteMemory, memLoc } from '../analysis/memory';
 
 interface MemEntry { v: Value; loc: { base: Value; off: number; size: number } | null }
 
 export function cse(f: Func): boolean {
   const cfg = buildCFG(f);
-  const ids = new Map<Value, number>();
-  // keys are built for every instruction of every CSE run: type and constant spellings are remembered
-  // for the run (types and constants are not changed while it runs)
-  const tyStrs = new Map<Type, string>();
-  const tyStr = (t: Type): string => { let s = tyStrs.get(t); if (s === undefined) { s = typeStr(t); tyStrs.set(t, s); } return s; };
-  const constKeys = new Map<Value, string>();
-  const key = (v: Value): string => {
-    switch (v.kind) {
-      case 'inst': case 'arg': case 'global': case 'func': case 'asm': {
-        let n = ids.get(v); if (n === undefined) { n = ids.size; ids.set(v, n); } return '#' + n;
+  // Every operand, type and opcode gets a number for the run: an instruction, argument, global or function
+  // by identity, a constant by its spelling (constants are not unique objects), a type by its spelling.
+  // Numbers keep the expression table's keys short and free of string building.
+  const ids = new Map<unknown, number>();
+  const spelled = new Map<string, number>();
+  const intern = (s: string): number => { let n = spelled.get(s); if (n === undefined) { n = spelled.size; spelled.set(s, n); } return n; };
+  const tyId = (t: Type): number => { let n = ids.get(t); if (n === undefined) { n = intern(typeStr(t)); ids.set(t, n); } return n; };
+  const id = (v: Value): number => {
+    let n = ids.get(v);
+    if (n === undefined) {
+      switch (v.kind) {
+        case 'inst': case 'arg': case 'global': case 'func': case 'asm': n = -1 - ids.size; break;
+        default: n = intern(`${typeStr(v.ty)} ${constStr(v)}`);
       }
-      default: {
-        let s = constKeys.get(v);
-        if (s === undefined) { s = `${tyStr(v.ty)} ${constStr(v)}`; constKeys.set(v, s); }
-        return s;
-      }
+      ids.set(v, n);
     }
+    return n;
   };
-  // the same string as `${op}|${attrs.join('|')}|${ops.join(',')}` with attrs [type, pred, srcTy, idx, nsw,
-  // nuw, exact, inbounds, fmf], the operands of a commutative operation in order of their keys
-  const instKey = (i: Inst): string => {
-    const ops = i.ops;
-    let o = '';
-    if (ops.length === 2 && COMMUTATIVE.has(i.op)) {
-      const a = key(ops[0]!), b = key(ops[1]!);
-      o = a > b ? b + ',' + a : a + ',' + b;
-    } else if (COMMUTATIVE.has(i.op) && ops.length > 2) {
-      const ks = ops.map(key);
-      if (ks[0]! > ks[1]!) ks.reverse();
-      o = ks.join(',');
-    } else {
-      for (let k = 0; k < ops.length; k++) o += (k ? ',' : '') + key(ops[k]!);
-    }
-    return i.op + '|' + tyStr(i.ty) + '|' + (i.pred ?? '') + '|' + (i.srcTy ? tyStr(i.srcTy) : '') + '|' + (i.idx?.join('.') ?? '')
-      + '|' + (i.nsw ? 'nsw' : '') + '|' + (i.nuw ? 'nuw' : '') + '|' + (i.exact ? 'exact' : '') + '|' + (i.inbounds ? 'ib' : '')
-      + '|' + (i.fmf ? i.fmf.join('.') : '') + '|' + o;
-  };
+  const exprs = new ExprTable(tyId, id);
   const repl = new Map<Value, Value>();
   const dead = new Set<Inst>();
-  // the expressions available in the current block (dominating ones included): one table, with the keys
-  // each open dominator-tree scope added, removed when it closes (a key is added only when absent)
-  const avail = new Map<string, Inst>();
-  const scope: string[][] = [];
+  // the expressions available in the current block (dominating ones included): one table, with the
+  // expressions each open dominator-tree scope added, removed when it closes
+  const scope: number[] = [];
   // Available memory values (loads, and stored values for store-to-load forwarding): the ones no write can
   // have changed since they were seen, on any path (EarlyCSE's rule). A write empties the set (a plain store
   // keeps what is known of bytes it cannot touch), and so does entering a block that other paths may reach
@@ -62,23 +43,21 @@ export function cse(f: Func): boolean {
   // its parent ended with.
   // an address by its base and constant offset: `&o[1]` and `(char *)o + 4` are the same place
   const memKey = (ty: Type, p: Value, loc: { base: Value; off: number } | null): string =>
-    loc ? `${tyStr(ty)}|${key(loc.base)}@${loc.off}` : `${tyStr(ty)}|${key(p)}`;
+    loc ? `${tyId(ty)}|${id(loc.base)}@${loc.off}` : `${tyId(ty)}|${id(p)}`;
   // iterative dominator-tree walk with scope push/pop; the last child to be walked takes its parent's
   // final set, the others a copy
   const stack: [Block, boolean, Map<string, MemEntry> | null, boolean][] = cfg.rpo.length ? [[cfg.rpo[0]!, false, null, false]] : [];
   while (stack.length) {
     const [b, done, parentMem, own] = stack.pop()!;
-    if (done) { for (const k of scope.pop()!) avail.delete(k); continue; }
-    const table: string[] = [];
-    scope.push(table);
+    if (done) { exprs.closeScope(scope.pop()!); continue; }
+    scope.push(exprs.size);
     const preds = cfg.preds.get(b) ?? [];
     let mem = parentMem && preds.length === 1 && cfg.idom.get(b) === preds[0] ? (own ? parentMem : new Map(parentMem)) : new Map<string, MemEntry>();
     for (const i of b.insts) {
       for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
       if (PURE_OPS.has(i.op) || (i.op === 'call' && isPureCallee(i.ops[0]!))) {
-        const k = instKey(i);
-        const prev = avail.get(k);
-        if (prev) { repl.set(i, prev); dead.add(i); } else { avail.set(k, i); table.push(k); }
+        const prev = exprs.findOrAdd(i);
+        if (prev) { repl.set(i, prev); dead.add(i); }
       } else if (i.op === 'load' && !i.volatile && !i.ordering) {
         const loc = memLoc(i.ops[0]!, sizeOf(i.ty));
         const k = memKey(i.ty, i.ops[0]!, loc);

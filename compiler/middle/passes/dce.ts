@@ -11,11 +11,15 @@ export function dce(f: Func): boolean {
     const i = work.pop()!;
     for (const o of i.ops) if (o.kind === 'inst' && !live.has(o)) { live.add(o); work.push(o); }
   }
+  // most runs find nothing dead: only a block with a dead instruction is copied
   let changed = false;
   for (const b of f.blocks) {
-    const n = b.insts.length;
-    b.insts = b.insts.filter(i => live.has(i));
-    if (b.insts.length !== n) changed = true;
+    const insts = b.insts;
+    let k = 0;
+    while (k < insts.length && live.has(insts[k]!)) k++;
+    if (k === insts.length) continue;
+    b.insts = insts.filter(i => live.has(i));
+    changed = true;
   }
   return changed;
 }

@@ -169,21 +169,24 @@ export function foldCast(i: Inst, x: Value, opts: CompileOptions): Value | null 
 
 /** A call of an exact LLVM intrinsic (fabs, copysign, rounding, min/max) on constants, folded. */
 export function foldIntrinsic(i: Inst, opts: CompileOptions): Value | null {
-  const dv = new DataView(new ArrayBuffer(8));
   const fn = i.ops[0]!;
   if (fn.kind !== 'func' || !fn.name.startsWith('llvm.')) return null;
   const args = i.ops.slice(1);
   // the halves of a double and a double from its halves (libdevice's bit manipulation of constants)
   if ((fn.name === 'llvm.nvvm.d2i.hi' || fn.name === 'llvm.nvvm.d2i.lo') && isFPConst(args[0]!)) {
+    const dv = new DataView(new ArrayBuffer(8));
     dv.setFloat64(0, args[0].value, true);
     return cInt(T.i32, dv.getUint32(fn.name.endsWith('hi') ? 4 : 0, true));
   }
   if (fn.name === 'llvm.nvvm.lohi.i2d' && isIntConst(args[0]!) && isIntConst(args[1]!)) {
+    const dv = new DataView(new ArrayBuffer(8));
     dv.setUint32(0, Number(U(args[0].value, 32)), true);
     dv.setUint32(4, Number(U(args[1].value, 32)), true);
     const d = dv.getFloat64(0, true);
     return Number.isNaN(d) ? null : cFP(T.f64, d);
   }
+  // only constant operands fold: the name is not taken apart for the others (most calls)
+  if (i.ty.k === 'float' || i.ty.k === 'double' ? !args.every(isFPConst) : !(i.ty.k === 'int' && args.every(isIntConst))) return null;
   // llvm.fabs.f32 and libdevice's llvm.nvvm.fabs.f / llvm.nvvm.fmin.ftz.f name the same operations
   const name = fn.name.replace(/\.(f32|f64|i16|i32|i64)$/, '').replace(/^llvm\.nvvm\.([\w.]+?)(\.ftz)?\.[fd]$/, (_m, op: string) =>
     `llvm.${op === 'fmin' ? 'minnum' : op === 'fmax' ? 'maxnum' : op}`);

@@ -140,7 +140,9 @@ function inlineCall(m: Module, f: Func, b: Block, call: Inst, callee: Func, repl
   callee.blocks.forEach((cb, cbi) => {
     const nb = bmap.get(cb)!;
     for (const i of cb.insts) {
-      const c: Inst = { ...cloneInst(i, nb), targets: i.targets.map(t => bmap.get(t)!), loc: inlinedLoc(i.loc, callee.name, call.loc, locs) };
+      const c = cloneInst(i, nb);
+      for (let k = 0; k < c.targets.length; k++) c.targets[k] = bmap.get(c.targets[k]!)!;
+      c.loc = inlinedLoc(i.loc, callee.name, call.loc, locs);
       vmap.set(i, c);
       if (i.op === 'alloca' && cbi === 0 && (i.ops.length === 0 || i.ops[0]!.kind === 'int')) { c.parent = entry; hoisted.push(c); clones.push(c); continue; }
       if (i.op === 'ret') {
@@ -152,7 +154,8 @@ function inlineCall(m: Module, f: Func, b: Block, call: Inst, callee: Func, repl
       clones.push(c);
     }
   });
-  for (const c of clones) c.ops = c.ops.map(o => vmap.get(o) ?? o);
+  // (a clone's operands are its own copy)
+  for (const c of clones) { const ops = c.ops; for (let k = 0; k < ops.length; k++) ops[k] = vmap.get(ops[k]!) ?? ops[k]!; }
   const retVals = rets.map(([v, rb]) => [v === null ? null : vmap.get(v) ?? v, rb] as const);
   b.insts.push({ kind: 'inst', op: 'br', ty: T.void, ops: [], targets: [bmap.get(callee.blocks[0]!)!], parent: b, name: '', loc: call.loc });
   // the call's value

@@ -3,7 +3,7 @@
 import type { CompileOptions } from '../../options';
 import type { Inst, Value, Func } from '../ir';
 import { T, cInt, cFP, cTrue, cFalse, cUndef } from '../ir';
-import { buildCFG } from '../analysis/cfg';
+import { reversePostOrder } from '../analysis/cfg';
 import { applyReplacements, removeInsts, resolve } from '../analysis/uses';
 import { U, bitsOf, isIntConst, isFPConst, isLocal, COMMUTATIVE, sameIdx, isCast } from '../analysis/values';
 import { baseAndOffset, isAllocaAddress } from '../analysis/memory';
@@ -248,9 +248,8 @@ export function instSimplify(f: Func, opts: CompileOptions): boolean {
 export function instSimplifyReport(f: Func, opts: CompileOptions): boolean | 'swapped' {
   const repl = new Map<Value, Value>();
   const dead = new Set<Inst>();
-  const cfg = buildCFG(f);
   let swapped = false;
-  for (const b of cfg.rpo) for (const i of b.insts) {
+  for (const b of reversePostOrder(f)) for (const i of b.insts) {
     for (let k = 0; k < i.ops.length; k++) { const x = i.ops[k]!; if (repl.has(x)) i.ops[k] = resolve(repl, x); }
     const first = i.ops[0];
     const r = simplifyInst(i, opts);

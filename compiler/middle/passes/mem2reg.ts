@@ -25,15 +25,16 @@ export function mem2reg(f: Func): boolean {
   const bad = new Set<Inst>();
   const defBlocks = new Map<Inst, Set<Block>>();
   for (const b of f.blocks) for (const i of b.insts) {
-    i.ops.forEach((o, k) => {
-      if (o.kind !== 'inst' || !cand.has(o)) return;
+    for (let k = 0; k < i.ops.length; k++) {
+      const o = i.ops[k]!;
+      if (o.kind !== 'inst' || !cand.has(o)) continue;
       // Volatile accesses to a non-escaping alloca are promoted too (as cicc does): no other thread or
       // device can observe a private variable whose address is never taken.
       const ok = (i.op === 'load' && k === 0 && !i.ordering && i.ty === o.srcTy)
         || (i.op === 'store' && k === 1 && !i.ordering && i.ops[0]!.ty === o.srcTy && i.ops[0] !== o);
       if (!ok) bad.add(o);
       else if (i.op === 'store') { let s = defBlocks.get(o); if (!s) defBlocks.set(o, s = new Set()); s.add(b); }
-    });
+    }
   }
   for (const [a] of cand) if (!bad.has(a)) { cand.set(a, allocas.length); allocas.push(a); }
   if (allocas.length === 0) return false;
@@ -80,8 +81,8 @@ export function mem2reg(f: Func): boolean {
     const b = top;
     stack.push(undo.length);
     for (const i of b.insts) {
-      const pa = phiOf.get(i);
-      if (pa !== undefined) { set(pa, i); continue; }
+      // (only the phis placed here are in phiOf)
+      if (i.op === 'phi') { const pa = phiOf.get(i); if (pa !== undefined) set(pa, i); continue; }
       if (i.op === 'load') {
         const a = i.ops[0]!;
         const ai = a.kind === 'inst' ? cand.get(a) : undefined;

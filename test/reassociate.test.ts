@@ -44,10 +44,10 @@ function randomProgram(s: number): string[] {
     let prev: Value | null = null;
     for (let n = 0; n < 14; n++) {
       // mostly a chain (one tree), either side; sometimes a value from before (used twice: a leaf)
-      const x = prev && rnd() < 0.75 ? prev : pick(pool), y = rnd() < 0.3 ? konst() : pick(pool);
+      const x: Value = prev && rnd() < 0.75 ? prev : pick(pool), y = rnd() < 0.3 ? konst() : pick(pool);
       const op = pick(['add', 'add', 'sub', 'mul', 'shl'] as const);
       const swap = rnd() < 0.5;
-      const v = op === 'mul' ? (swap ? b.bin('mul', x, konst()) : b.bin('mul', konst(), x))
+      const v: Value = op === 'mul' ? (swap ? b.bin('mul', x, konst()) : b.bin('mul', konst(), x))
         : op === 'shl' ? b.bin('shl', x, cInt(ty, BigInt(Math.floor(rnd() * bits))))
           : b.bin(op, swap ? y : x, swap ? x : y, rnd() < 0.5 ? { nsw: true } : {});
       if (rnd() < 0.15) pool.push(v);

@@ -17,6 +17,7 @@ import { propagateEqualities } from './passes/equality';
 import { mem2reg } from './passes/mem2reg';
 import { instSimplifyReport } from './passes/instsimplify';
 import { instCombine } from './passes/instcombine';
+import { reassociate } from './passes/reassociate';
 import { cse } from './passes/cse';
 import { dce } from './passes/dce';
 import { overwrittenStores } from './passes/dse';
@@ -111,6 +112,8 @@ export function optimizeFunction(f: Func, opts: CompileOptions): void {
   cleanupFunction(f, opts, p);
   // full unrolling exposes constant indices: scalar cleanup folds them, then SROA/mem2reg run again
   if (opts.optLevel >= 2 && p.run('unrollLoops', () => unrollLoops(f, opts))) { scalarCleanup(f, opts, p); cleanupFunction(f, opts, p); }
+  // sums of unrolled copies (`t + 0 + t + 1 + ...`) as one product and a constant (LLVM's Reassociate)
+  if (opts.optLevel >= 2 && p.run('reassociate', () => reassociate(f))) scalarCleanup(f, opts, p);
   if (opts.optLevel >= 2) p.run('inferAddressSpaces', () => inferAddressSpaces(f));
   scalarCleanup(f, opts, p);
   if (opts.optLevel >= 2 && p.run('licm', () => licm(f))) scalarCleanup(f, opts, p);

@@ -78,6 +78,22 @@ function combineCompares(i: Inst): boolean {
   return false;
 }
 
+/**
+ * A simpler value with the same bits in the low mask m as o (null when there is none): z for z & k when k
+ * keeps m, b for a | b when a has no bit in m (a bitfield's word with its field written back).
+ */
+function lowBitsOf(o: Value, m: bigint, user: Inst): Value | null {
+  let v = o;
+  for (let n = 0; n < 4 && v.kind === 'inst' && v !== user && v.ty.k === 'int'; n++) {
+    const bits = v.ty.bits;
+    if (v.op === 'and' && isIntConst(v.ops[1]!) && (U(v.ops[1].value, bits) & m) === m) { v = v.ops[0]!; continue; }
+    if (v.op === 'or' && (maybeOnes(v.ops[0]!) & m) === 0n) { v = v.ops[1]!; continue; }
+    if (v.op === 'or' && (maybeOnes(v.ops[1]!) & m) === 0n) { v = v.ops[0]!; continue; }
+    break;
+  }
+  return v === o ? null : v;
+}
+
 /** Masks, shifts and divisions that known bits make simpler. True when i was rewritten. */
 function combineMasks(i: Inst, b: Block, usesOf: (v: Value) => number | undefined): boolean {
   // trunc (a | b) → trunc b when a has no bit below the truncation (the low half of a packed handle),
@@ -117,6 +133,20 @@ function combineMasks(i: Inst, b: Block, usesOf: (v: Value) => number | undefine
   if (i.op === 'and' && i.ty.k === 'int' && isIntConst(i.ops[1]!) && i.ops[0]!.kind === 'inst') {
     const bits = i.ty.bits, m = U((i.ops[1] as Const & { kind: 'int' }).value, bits);
     const x = i.ops[0] as Inst;
+    // (((z & k) + c) & m → (z + c) & m when m is a low mask that k keeps: the low bits of a sum, difference
+    // or product depend only on the low bits of its operands (a bitfield incremented twice: LLVM's demanded bits)
+    if ((x.op === 'add' || x.op === 'sub' || x.op === 'mul') && x !== i && (m & (m + 1n)) === 0n && usesOf(x) === 1) {
+      const low = x.ops.map(o => lowBitsOf(o, m, x));
+      const k = low.findIndex(o => o !== null);
+      if (k >= 0) {
+        // a new instruction (the old one goes when unused): the cached use counts stay true
+        const ops = x.ops.map((o, j) => low[j] ?? o);
+        const nx: Inst = { kind: 'inst', op: x.op, ty: x.ty, ops, targets: [], parent: b, name: '', loc: x.loc };
+        b.insts.splice(b.insts.indexOf(i), 0, nx);
+        i.ops = [nx, i.ops[1]!];
+        return true;
+      }
+    }
     // (a | b) & m → b & m when a has no bit in m
     if (x.op === 'or' && x !== i) {
       const keep = (maybeOnes(x.ops[0]!) & m) === 0n ? x.ops[1]! : (maybeOnes(x.ops[1]!) & m) === 0n ? x.ops[0]! : null;

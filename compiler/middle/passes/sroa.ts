@@ -8,6 +8,7 @@ import { T, cInt, cFP, cZero, cTrue, cFalse, alignOf, fieldOffset, sizeOf, isInt
 import { constGepOffset } from '../analysis/gep';
 import { baseAndOffset } from '../analysis/memory';
 import { BlockEdits } from './edits';
+import { mergeByteWords } from './sroa-words';
 
 interface Leaf { off: number; ty: Type; path: number[] }
 
@@ -112,8 +113,11 @@ export function sroa(f: Func): boolean {
     const outside = leaves.filter(l => !inRegion(l));
     if (outside.length === 0) continue;          // everything stays in memory anyway
     if (leaves.some(l => { const r = inRegion(l); return r && (l.off < r.start || l.off + sizeOf(l.ty) > r.start + r.size); })) continue;
-    if (!uses.every(u => usable(u, outside, regions))) continue;
-    const { added, gone } = split(f, a, outside, uses, regions, edits);
+    // bitfield bytes read and written as one integer stay one integer (when every access still fits)
+    const words = mergeByteWords(outside, scalarAccesses(uses));
+    const chosen = words !== outside && uses.every(u => usable(u, words, regions)) ? words : outside;
+    if (chosen === outside && !uses.every(u => usable(u, outside, regions))) continue;
+    const { added, gone } = split(f, a, chosen, uses, regions, edits);
     changed = true;
     // a split rewrites other allocas' uses (copies): the map follows the instructions it added and removed
     // (recomputing it after every split is quadratic in a large unrolled body with thousands of allocas)
@@ -254,8 +258,38 @@ function spanLeaves(leaves: Leaf[], off: number, ty: Type): Leaf[] | null {
   return c && c.length > 1 && c.every(l => intBits(l.ty) > 0) ? c : null;
 }
 
+/**
+ * An aggregate access whose scalars are each a leaf or a part of one (a struct of bitfield bytes stored
+ * whole into an alloca whose bytes are integer words): per scalar, the leaf and the shift (null: the whole leaf).
+ */
+function aggregateParts(leaves: Leaf[], off: number, ty: Type): { leaf: Leaf; shift: number | null }[] | null {
+  if (ty.k !== 'struct' && ty.k !== 'array') return null;
+  const own = scalarLeaves(ty);
+  if (!own) return null;
+  const r: { leaf: Leaf; shift: number | null }[] = [];
+  for (const o of own) {
+    const whole = accessLeaves(leaves, off + o.off, o.ty);
+    if (whole) { r.push({ leaf: whole[0]!, shift: null }); continue; }
+    const part = subLeaf(leaves, off + o.off, o.ty);
+    if (!part) return null;
+    r.push(part);
+  }
+  return r;
+}
+
 const scalarOk = (leaves: Leaf[], off: number, ty: Type): boolean =>
-  accessLeaves(leaves, off, ty) !== null || subLeaf(leaves, off, ty) !== null || spanLeaves(leaves, off, ty) !== null;
+  accessLeaves(leaves, off, ty) !== null || subLeaf(leaves, off, ty) !== null || spanLeaves(leaves, off, ty) !== null
+  || aggregateParts(leaves, off, ty) !== null;
+
+/** Offset and type of every scalar load and store of the alloca. */
+function scalarAccesses(uses: Use[]): { off: number; ty: Type }[] {
+  const r: { off: number; ty: Type }[] = [];
+  for (const u of uses) {
+    if (u.kind === 'load') r.push({ off: u.off, ty: u.i.ty });
+    else if (u.kind === 'store') r.push({ off: u.off, ty: u.i.ops[0]!.ty });
+  }
+  return r;
+}
 
 function mergeRegions(uses: Use[]): Region[] {
   const rs = uses.filter((u): u is Use & { kind: 'region' } => u.kind === 'region').map(u => ({ start: u.start, size: u.size }))
@@ -443,6 +477,18 @@ function splitLoad(s: Split, u: Use & { kind: 'load' }, b: Block, pre: Inst[]): 
   const { leaves, slot } = s;
   const i = u.i;
   const ls = accessLeaves(leaves, u.off, i.ty);
+  const parts = ls ? null : aggregateParts(leaves, u.off, i.ty);
+  if (parts) {
+    let agg: Value = { kind: 'undef', ty: i.ty };
+    scalarLeaves(i.ty)!.forEach((o, k) => {
+      const p = parts[k]!;
+      const x = p.shift === null ? loadWhole(b, pre, slot, p.leaf, o.ty) : loadPart(b, pre, slot, { leaf: p.leaf, shift: p.shift }, o.ty);
+      const ins = mk(b, 'insertvalue', i.ty, [agg, x], { idx: o.path });
+      pre.push(ins);
+      agg = ins;
+    });
+    return agg;
+  }
   if (!ls) {
     const span = spanLeaves(leaves, u.off, i.ty);
     return span ? loadSpan(b, pre, slot, span, u.off, i.ty) : loadPart(b, pre, slot, subLeaf(leaves, u.off, i.ty)!, i.ty);
@@ -474,6 +520,19 @@ function splitStore(s: Split, u: Use & { kind: 'store' }, b: Block, pre: Inst[])
   const i = u.i;
   const v = i.ops[0]!;
   const ls = accessLeaves(leaves, u.off, v.ty);
+  const parts = ls ? null : aggregateParts(leaves, u.off, v.ty);
+  if (parts) {
+    scalarLeaves(v.ty)!.forEach((o, k) => {
+      const p = parts[k]!;
+      const e = mk(b, 'extractvalue', o.ty, [v], { idx: o.path });
+      pre.push(e);
+      if (p.shift !== null) { storePart(b, pre, slot, { leaf: p.leaf, shift: p.shift }, e); return; }
+      const x = p.leaf.ty === o.ty ? e : mk(b, 'bitcast', p.leaf.ty, [e]);
+      if (x !== e) pre.push(x as Inst);
+      pre.push(mk(b, 'store', T.void, [x, slot.get(p.leaf)!], { align: alignOf(p.leaf.ty), volatile: i.volatile }));
+    });
+    return null;
+  }
   if (!ls) {
     const span = spanLeaves(leaves, u.off, v.ty);
     if (span) storeSpan(b, pre, slot, span, u.off, v); else storePart(b, pre, slot, subLeaf(leaves, u.off, v.ty)!, v);
@@ -643,6 +702,15 @@ function asInt(b: Block, pre: Inst[], v: Value): Value {
 function fromInt(b: Block, pre: Inst[], v: Value, ty: Type): Value {
   if (ty.k === 'int') return v;
   const c = mk(b, ty.k === 'ptr' ? 'inttoptr' : 'bitcast', ty, [v]); pre.push(c); return c;
+}
+
+function loadWhole(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, l: Leaf, ty: Type): Value {
+  const x = mk(b, 'load', l.ty, [slot.get(l)!], { align: alignOf(l.ty) });
+  pre.push(x);
+  if (l.ty === ty) return x;
+  const c = mk(b, 'bitcast', ty, [x]);
+  pre.push(c);
+  return c;
 }
 
 function loadPart(b: Block, pre: Inst[], slot: Map<Leaf, Inst>, part: { leaf: Leaf; shift: number }, ty: Type): Value {

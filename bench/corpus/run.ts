@@ -6,7 +6,8 @@
 // Writes bench/results/corpus.json and prints the tables by tier and by reason.
 //
 //   node dist/bench/corpus/run.js [--sample N] [--seed S] [--jobs J] [--filter REGEXP] [--timeout SECONDS]
-//                                 [--results NAME] [--stock-only] [--prune]
+//                                 [--tier TIER] [--results NAME] [--stock-only] [--prune]
+// --tier TIER keeps only the units of that tier (C-like, C++ or library-heavy; repeatable).
 // --results NAME writes bench/results/NAME.json (default corpus).
 // --stock-only builds only the references; --prune then removes from the manifest the units stock nvcc fails on.
 
@@ -20,10 +21,10 @@ import { ptxdCli, sandbox, writeResults, type Sandbox } from '../common';
 import { corpusDir, loadManifest, MANIFEST_FILE, repoDir, unitId, type CorpusUnit, type Manifest } from './manifest';
 import { classify, formatTables, mulberry32, ptxSymbols, reasonGroup, stratifiedSample, summarise, type NvccRun, type UnitResult } from './classify';
 
-interface Args { results: string; sample: number | null; seed: number; jobs: number; filter: RegExp | null; timeoutS: number; stockOnly: boolean; prune: boolean }
+interface Args { results: string; sample: number | null; seed: number; jobs: number; filter: RegExp | null; tiers: string[]; timeoutS: number; stockOnly: boolean; prune: boolean }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { results: 'corpus', sample: null, seed: 1, jobs: 2, filter: null, timeoutS: 900, stockOnly: false, prune: false };
+  const a: Args = { results: 'corpus', sample: null, seed: 1, jobs: 2, filter: null, tiers: [], timeoutS: 900, stockOnly: false, prune: false };
   for (let i = 0; i < argv.length; i++) {
     const v = (): string => {
       const x = argv[++i];
@@ -36,6 +37,7 @@ function parseArgs(argv: string[]): Args {
       case '--seed': a.seed = Number(v()); break;
       case '--jobs': a.jobs = Math.max(1, Number(v())); break;
       case '--filter': a.filter = new RegExp(v()); break;
+      case '--tier': a.tiers.push(v()); break;
       case '--timeout': a.timeoutS = Number(v()); break;
       case '--stock-only': a.stockOnly = true; break;
       case '--prune': a.prune = true; break;
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
   const m = loadManifest();
   const missing = Object.keys(m.repos).filter(r => !fs.existsSync(path.join(repoDir(r), '.corpus-commit')));
   if (missing.length) throw new Error(`sources missing for ${missing.join(', ')} in ${corpusDir()}/src: run npm run corpus:fetch`);
-  let units = m.units.filter(u => !args.filter || args.filter.test(unitId(u)));
+  let units = m.units.filter(u => (!args.filter || args.filter.test(unitId(u))) && (!args.tiers.length || args.tiers.includes(u.tier)));
   if (args.sample !== null) units = stratifiedSample(units, args.sample, args.seed);
   // Built in a seeded random order, so that the part of an interrupted run is a fair sample of the whole.
   const rand = mulberry32(args.seed);
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
   const summary = summarise(results);
   writeResults(args.results, {
     arch: m.arch, nvcc: nvccVersion.split('\n').pop(), repos: m.repos, manifestUnits: m.units.length, units: results.length,
-    sample: args.sample, seed: args.seed, jobs: args.jobs, filter: args.filter?.source ?? null, elapsedS, interrupted: stopping,
+    sample: args.sample, seed: args.seed, jobs: args.jobs, filter: args.filter?.source ?? null, tiers: args.tiers, elapsedS, interrupted: stopping,
     summary, results,
   });
   process.stdout.write(`corpus: ${results.length} units${stopping ? ' (interrupted)' : ''} in ${elapsedS} s (jobs ${args.jobs}); bench/results/${args.results}.json\n\n${formatTables(summary)}`);

@@ -7,6 +7,9 @@ import { type CType, type RecordDecl, type EnumDecl, type IntName, C, Q, intT, p
 import { isXvalue } from './sema';
 import { dependent } from './template-facts';
 import { SyntaxAbort, withPacks, packsOf, placeholderType, Attrs, DeclSpec, DeclaratorInfo, Suffix, PtrOp } from './parser-types';
+
+/** Tokens no declarator holds: after a type and '(' they make the parentheses a functional cast's. */
+const NOT_IN_DECLARATOR = new Set(['.', '->', '+', '-', '/', '%', '!', '~', '?', '|', '^', '||', '<<', '==', '!=', '<=', '>=']);
 import { Parser, addRoom } from './parser-core';
 
 /** Methods of Parser (installed on its prototype below). */
@@ -409,7 +412,7 @@ export class DeclarationsRoom {
         suffixes.push({ k: 'arr', n });
       } else if (this.at('(')) {
         // `T x(args)` declares an object initialised by args unless the parentheses can only hold parameters
-        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !(this.startsType(1) && !this.at('{', 2)) && !this.at('__attribute__', 1)) break;
+        if (direct && suffixes.length === 0 && this.scopes.length > 0 && !this.at(')', 1) && !this.at('...', 1) && !(this.startsType(1) && !this.at('{', 2) && !this.functionalCastFirst()) && !this.at('__attribute__', 1)) break;
         const s = this.parseParams();
         suffixes.push(s);
         if (suffixes.length === 1 && (direct || (!inner && abstract)) && outer) {
@@ -457,6 +460,34 @@ export class DeclarationsRoom {
     };
   }
   /** After `operator`: the operator (or conversion type) of an operator-function-id. */
+  /**
+   * At the '(' after a local declarator whose list starts with a type: is that type a functional cast whose
+   * parentheses hold an expression (`H h(int(threadIdx.x))`, an object), not a parenthesised declarator
+   * (`H h(int(a))`, a function)? A member access, a literal or an arithmetic operator cannot be in a declarator.
+   */
+  functionalCastFirst(this: Parser): boolean {
+    let j = this.p + 1, angle = 0;
+    for (; ; j++) {
+      if (j >= this.end || this.u.toks.kind[j] === Tok.EOF) return false;
+      const t = this.u.text(j);
+      if (t === '<') angle++;
+      else if (t === '>') angle--;
+      else if (t === '>>') angle -= 2;
+      else if (t === '(' && angle === 0) break;
+      else if (angle === 0 && (t === ',' || t === ')' || t === ';' || t === '{' || t === '[')) return false;
+    }
+    if (j === this.p + 1) return false;
+    // (an array bound inside is a constant expression either way: `int(a[N + 1])` declares a parameter)
+    for (let depth = 0, bound = 0; j < this.end; j++) {
+      const k = this.u.toks.kind[j], t = this.u.text(j);
+      if (t === '(') depth++;
+      else if (t === ')') { if (--depth === 0) return false; }
+      else if (t === '[') bound++;
+      else if (t === ']') bound--;
+      else if (bound === 0 && (k === Tok.Number || k === Tok.Char || k === Tok.String || NOT_IN_DECLARATOR.has(t))) return true;
+    }
+    return false;
+  }
   parseOperatorId(this: Parser): { op: string; name: string; conv?: CType } {
     if (this.at('(') && this.at(')', 1)) { this.p += 2; return { op: '()', name: 'operator()' }; }
     if (this.at('[') && this.at(']', 1)) { this.p += 2; return { op: '[]', name: 'operator[]' }; }

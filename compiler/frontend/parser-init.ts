@@ -284,6 +284,30 @@ export class InitialisationRoom {
       return this.parseInitializer(fld.ty);
     } finally { this.p = save; this.end = end; }
   }
+  /**
+   * Adds to ctors the specialisations of ty's constructor templates deduced from args; gives the reason a header's
+   * template could not be used, if one could not: its constraints (libcu++'s concept emulation, SFINAE on
+   * expressions) may be our misreading, so no match then is a fallback, not an error.
+   */
+  addCtorTemplates(this: Parser, ty: CType & { k: 'record' }, args: Expr[], ctors: FuncSym[]): string | null {
+    let headerTmplFailed: string | null = null;
+    for (const mt of ctorTmplsOf(ty.rec)) {
+      const f = this.tryInstantiateMember(mt, [], args, r => { if (!this.u.isUserFile(mt.start)) headerTmplFailed ??= r; });
+      if (!f || ctors.includes(f)) continue;
+      const p0 = f.ty.params[0];
+      const a0 = args.length === 1 ? unqual(args[0]!.ty) : null;
+      if (p0 && a0 && a0.k === 'record' && a0.rec === ty.rec) {
+        // a copy: the copy constructor wins over a template's `(const C&)` and `(C)`; a forwarding `(U&&)` would beat it
+        const pt = p0.k === 'ref' ? p0.to : p0;
+        // (a `(C&)` template cannot bind a const or an rvalue argument: not viable then, the copy constructor serves)
+        const binds = !(p0.k === 'ref' && p0.rv) && args[0]!.lv && !isXvalue(args[0]!) && !(args[0]!.ty.q & Q.Const);
+        if (p0.k === 'ref' && !(pt.q & Q.Const) && pt.k === 'record' && pt.rec === ty.rec && binds) throw new Unsupported(`constructor template of ${ty.rec.name} taking it by non-const reference`);
+        continue;
+      }
+      ctors.push(f);
+    }
+    return headerTmplFailed;
+  }
   /** Initialisation of an object of type ty from `(args)` or `{args}`. */
   initFromArgs(this: Parser, ty: CType, args: Expr[], braced: boolean, pos: Pos): Init {
     if (ty.k === 'record') {
@@ -294,25 +318,7 @@ export class InitialisationRoom {
         // the implicit copy constructor (an exact match; converting constructors cannot beat it)
         return { k: 'expr', e: args[0]! };
       }
-      // a header's constructor template we could not use: its constraints (libcu++'s concept emulation,
-      // SFINAE on expressions) may be our misreading, so no match then is a fallback, not an error
-      let headerTmplFailed: string | null = null;
-      for (const mt of ctorTmplsOf(ty.rec)) {
-        // constructor templates: the specialisations deduced from these arguments join the candidates
-        const f = this.tryInstantiateMember(mt, [], args, r => { if (!this.u.isUserFile(mt.start)) headerTmplFailed ??= r; });
-        if (!f || ctors.includes(f)) continue;
-        const p0 = f.ty.params[0];
-        const a0 = args.length === 1 ? unqual(args[0]!.ty) : null;
-        if (p0 && a0 && a0.k === 'record' && a0.rec === ty.rec) {
-          // a copy: the copy constructor wins over a template's `(const C&)` and `(C)`; a forwarding `(U&&)` would beat it
-          const pt = p0.k === 'ref' ? p0.to : p0;
-          // (a `(C&)` template cannot bind a const or an rvalue argument: not viable then, the copy constructor serves)
-          const binds = !(p0.k === 'ref' && p0.rv) && args[0]!.lv && !isXvalue(args[0]!) && !(args[0]!.ty.q & Q.Const);
-          if (p0.k === 'ref' && !(pt.q & Q.Const) && pt.k === 'record' && pt.rec === ty.rec && binds) throw new Unsupported(`constructor template of ${ty.rec.name} taking it by non-const reference`);
-          continue;
-        }
-        ctors.push(f);
-      }
+      const headerTmplFailed = this.addCtorTemplates(ty, args, ctors);
       const unusable = () => new Unsupported(`constructor template of ${ty.rec.name}: ${headerTmplFailed}`);
       if (ctors.length) {
         const dl = this.u.diags.length, ec = this.u.errorCount;
@@ -378,8 +384,13 @@ export class InitialisationRoom {
     }
     if (ty.k !== 'record') return null;
     const ctors = ctorsOf(ty.rec);
+    // a constructor template may be the default constructor (libstdc++'s unique_ptr: `template <class D = _Dp,
+    // class = _DeleterConstraint<D>> unique_ptr()`), beside a copy and a move constructor
+    const headerTmplFailed = ctors.length ? this.addCtorTemplates(ty, [], ctors) : null;
     if (ctors.length) {
+      const dl = this.u.diags.length, ec = this.u.errorCount;
       const f = this.resolveOverload(ctors, [], pos, ty.rec.name);
+      if (!f && headerTmplFailed) { this.u.diags.length = dl; this.u.errorCount = ec; throw new Unsupported(`constructor template of ${ty.rec.name}: ${headerTmplFailed}`); }
       if (!f) return { k: 'expr', e: errExpr(pos) };
       if (f.defaulted && !f.body && f.bodyStart < 0) return this.implicitDefault(ty, pos);
       return { k: 'ctor', ty, f, args: this.convertArgs(f, [], pos) };

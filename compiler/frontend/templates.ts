@@ -128,7 +128,11 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
   const scope = new Map<string, Sym>();
   const args: TArg[] = [];
   const saved = p.tscope;
-  p.tscope = scope;
+  // a default argument sees the parameters before it and the enclosing class template's (a member template's
+  // `template <class D = _Dp>` in libstdc++'s unique_ptr)
+  const view = new Map<string, Sym>(saved ?? []);
+  const bind = (name: string, sym: Sym): void => { scope.set(name, sym); view.set(name, sym); };
+  p.tscope = view;
   try {
     for (let i = 0; i < params.length; i++) {
       const tp = params[i]!;
@@ -144,8 +148,8 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
         args.push({ k: 'pack', args: vals });
         // bound to a pattern's whole pack (`index_sequence<Is...>` read for deduction: the alias's `_Ip...` is `Is...`)
         const whole = vals.length === 1 && (vals[0] as { packExp?: boolean }).packExp ? valParamIndex((vals[0] as { v: bigint }).v) : undefined;
-        if (tp.name && whole !== undefined) scope.set(tp.name, { kind: 'enumconst', name: tp.name, ty, value: valParam(whole), valPackParam: whole } as Sym);
-        else if (tp.name) scope.set(tp.name, valPackSym(tp.name, ty, vals.map(x => (x as { v: bigint }).v)));
+        if (tp.name && whole !== undefined) bind(tp.name, { kind: 'enumconst', name: tp.name, ty, value: valParam(whole), valPackParam: whole } as Sym);
+        else if (tp.name) bind(tp.name, valPackSym(tp.name, ty, vals.map(x => (x as { v: bigint }).v)));
         continue;
       }
       if (tp.pack) {
@@ -153,7 +157,7 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
         a ??= { k: 'pack', args: [] };
         if (a.k !== 'pack' || a.args.some(x => x.k !== 'type')) return null;
         args.push(a);
-        if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) });
+        if (tp.name) bind(tp.name, { kind: 'type', name: tp.name, ty: packType(a.args.map(x => (x as { ty: CType }).ty)) });
         continue;
       }
       if (tp.kind === 'tmpl') {
@@ -161,7 +165,7 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
         if (!a && tp.defStart >= 0) { const save = p.p; p.p = tp.defStart; const t = p.templateNameArg(); p.p = save; p.resetHalfGt(); if (t) a = { k: 'type', ty: t }; }
         if (!a || a.k !== 'type' || !tmplRecOf(a.ty)) return null;
         args.push(a);
-        if (tp.name) scope.set(tp.name, { kind: 'type', name: tp.name, ty: a.ty });
+        if (tp.name) bind(tp.name, { kind: 'type', name: tp.name, ty: a.ty });
         continue;
       }
       let valTy: CType = C.int;
@@ -184,7 +188,7 @@ export function bindArgs(p: Parser, params: TParam[], given: (TArg | undefined)[
         a = { k: 'val', ty: valTy, v: valParamIndex(a.v) !== undefined ? a.v : wrapInt(a.v, valTy) };   // a pattern's parameter stays itself
       }
       args.push(a);
-      if (tp.name) scope.set(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: (a as { ty: CType }).ty, value: (a as { v: bigint }).v });
+      if (tp.name) bind(tp.name, a.k === 'type' ? { kind: 'type', name: tp.name, ty: a.ty } : { kind: 'enumconst', name: tp.name, ty: (a as { ty: CType }).ty, value: (a as { v: bigint }).v });
     }
   } finally { p.tscope = saved; }
   return { scope, args };

@@ -352,7 +352,11 @@ export class DeclarationsRoom {
     }
     let inner: ((t: CType) => CType) | null = null;
     let direct = false;
-    if (this.at('(') && (this.at('*', 1) || this.at('&', 1) || this.at('(', 1) || this.at('__attribute__', 1) || (this.at('^', 1)))) {
+    // a parameter's parenthesised name (`H h(int(a[3]))` declares a function taking `int *a`): a name that is not a
+    // type in parentheses is a declarator there, not a function type's parameter list ([dcl.ambig.res])
+    const parenName = this.inParams && this.at('(') && this.kind(1) === Tok.Ident && !this.u.isKeyword(this.u.text(this.p + 1)) &&
+      !this.startsType(1) && (this.at(')', 2) || this.at('[', 2));
+    if (this.at('(') && (parenName || this.at('*', 1) || this.at('&', 1) || this.at('(', 1) || this.at('__attribute__', 1) || (this.at('^', 1)))) {
       this.p++;
       inner = this.parseDeclaratorInner(info, abstract, false);
       this.expect(')');

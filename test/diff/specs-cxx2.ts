@@ -66,6 +66,16 @@ export const SPECS_CXX2: KernelSpec[] = [
     launches: [{ kernel: 'lambdaAlgorithms', grid: 1, block: 32, args: [buf('din'), buf('di')] }],
   },
   {
+    name: 'cxx2_ctor_template_default',
+    buffers: { dout: { type: 'f32', n: 32 } },
+    launches: [{ kernel: 'boxes', grid: 1, block: 32, args: [buf('dout')] }],
+  },
+  {
+    name: 'cxx2_paren_param_names',
+    buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 7) % 23) - 11) }, dout: { type: 'i32', n: 32 } },
+    launches: [{ kernel: 'paren_names', grid: 1, block: 32, args: [buf('dout'), buf('din')] }],
+  },
+  {
     name: 'cxx2_destructor_templates',
     buffers: { din: { type: 'i32', n: 32, init: gen(j => ((j * 5) % 7) - 3) }, dout: { type: 'i32', n: 32 * 6 } },
     launches: [{ kernel: 'destructorTemplates', grid: 1, block: 32, args: [buf('din'), buf('dout')] }],

@@ -68,6 +68,9 @@ describe.skipIf(skip !== undefined)(`input cicc rejects is rejected with cicc's 
     ['a flag after #line', '#line 3 "a.cu" 1\nint zz;\n'],
     ['#line without a number', '#line x\nint zz;\n'],
     ['a string where a flag should be', '# 3 "a.cu" ""\nint zz;\n'],
+    // `void(q);` is a declaration ([stmt.ambig]) of an object of type void, as `void q;` is
+    ['a local object of type void, parenthesised', '__attribute__((global)) void vq(int *o) { void(q); *o = 1; }\n'],
+    ['a local object of type void', '__attribute__((global)) void vq(int *o) { void q; *o = 1; }\n'],
   ];
   for (const [name, tail] of exact) {
     it(`${name}: the same diagnostics as cicc, no PTX`, () => {

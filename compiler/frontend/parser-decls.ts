@@ -354,7 +354,7 @@ export class DeclarationsRoom {
     let direct = false;
     // a parameter's parenthesised name (`H h(int(a[3]))` declares a function taking `int *a`): a name that is not a
     // type in parentheses is a declarator there, not a function type's parameter list ([dcl.ambig.res])
-    const parenName = this.inParams && this.at('(') && this.kind(1) === Tok.Ident && !this.u.isKeyword(this.u.text(this.p + 1)) &&
+    const parenName = (this.inParams || !abstract) && this.at('(') && this.kind(1) === Tok.Ident && !this.u.isKeyword(this.u.text(this.p + 1)) &&
       !this.startsType(1) && (this.at(')', 2) || this.at('[', 2));
     if (this.at('(') && (parenName || this.at('*', 1) || this.at('&', 1) || this.at('(', 1) || this.at('__attribute__', 1) || (this.at('^', 1)))) {
       this.p++;

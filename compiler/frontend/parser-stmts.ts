@@ -564,6 +564,8 @@ export class StatementsRoom {
         continue;
       }
       let ty: CType = d.ty;
+      // `void(x);` is a declaration too ([stmt.ambig]): an object of type void, as cicc says
+      if (ty.k === 'void') this.u.error(d.pos, 70, 'incomplete type "void" is not allowed');
       let init: Init | null = null;
       if ((ds as DeclSpec & { dcauto?: boolean }).dcauto) throw new Unsupported('decltype(auto) variable');
       if (hasAuto(ty)) {

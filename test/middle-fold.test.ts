@@ -2,33 +2,16 @@
 // on the host, and the printed results must agree bit for bit (NaNs: any NaN). Also whole functions are run
 // before and after optimize() and must give the same output.
 import { describe, it, expect } from 'vitest';
-import { Builder, T, funcTy, newFunc, newModule, newGlobal, cInt, cFP, arrayTy, structTy } from '../compiler/middle/ir';
-import type { BinOp, CastOp, Const, FCmpPred, Func, ICmpPred, Inst, Module, Type, Value } from '../compiler/middle/ir';
+import { Builder, T, newFunc, newGlobal, cInt, cFP, arrayTy, structTy } from '../compiler/middle/ir';
+import type { BinOp, CastOp, Const, FCmpPred, ICmpPred, Inst, Module, Type, Value } from '../compiler/middle/ir';
 import { printModule } from '../compiler/middle/llprint';
 import { simplifyInst, optimize } from '../compiler/middle/passes';
 import { verifyModule } from '../compiler/middle/verify';
 import { defaultOptions } from '../compiler/options';
 import { HAVE_LLI, lli, llvmAccepts } from './helpers/llvm';
+import { fty, hostModule } from './helpers/host-module';
 
-const fty = (ret: Type, params: Type[], varargs = false) => funcTy(ret, params, varargs) as Type & { k: 'func' };
 const opts = { ...defaultOptions(), optLevel: 3 as const, ftz: false, precDiv: true };
-
-/** A host module (no triple) with `main` and a helper that prints an i64. */
-function hostModule(): { m: Module; main: Func; b: Builder; print: (v: Value) => void } {
-  const m = newModule();
-  m.triple = ''; m.dataLayout = '';
-  const fmtTy = arrayTy(6, T.i8);
-  const fmt = newGlobal('fmt', fmtTy, 0, { kind: 'bytes', ty: fmtTy, bytes: new Uint8Array([...Buffer.from('%lld\n'), 0]) }, { isConstant: true, linkage: 'private' });
-  m.globals.push(fmt);
-  const printf = newFunc('printf', fty(T.i32, [T.ptr], true));
-  m.funcs.push(printf);
-  const main = newFunc('main', fty(T.i32, []));
-  m.funcs.push(main);
-  const b = new Builder(main);
-  b.setBlock(b.newBlock('entry'));
-  const print = (v: Value): void => { b.call(printf, printf.fnTy, [fmt, v]); };
-  return { m, main, b, print };
-}
 
 const dv = new DataView(new ArrayBuffer(8));
 function asI64(b: Builder, v: Value): Value {

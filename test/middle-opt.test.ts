@@ -3,7 +3,7 @@
 // functions with by-value aggregates (inliner) are run by `lli` before and after optimize(); the output
 // must not change, and the allocas must be gone. Address-space inference is checked on the IR shape.
 import { describe, it, expect } from 'vitest';
-import { Builder, T, AS, funcTy, newFunc, newModule, newGlobal, cInt, arrayTy, structTy, declareFunc, ptrTy } from '../compiler/middle/ir';
+import { Builder, T, AS, newFunc, newModule, newGlobal, cInt, arrayTy, structTy, declareFunc, ptrTy } from '../compiler/middle/ir';
 import type { BinOp, Block, Func, Inst, Module, Type, Value } from '../compiler/middle/ir';
 import { printModule } from '../compiler/middle/llprint';
 import { optimize, inlineSummary } from '../compiler/middle/passes';
@@ -12,8 +12,8 @@ import { inferAddressSpaces } from '../compiler/middle/passes/addrspace';
 import { verifyModule } from '../compiler/middle/verify';
 import { defaultOptions } from '../compiler/options';
 import { HAVE_LLI, lli, llvmAccepts } from './helpers/llvm';
+import { fty, hostModule } from './helpers/host-module';
 
-const fty = (ret: Type, params: Type[], varargs = false) => funcTy(ret, params, varargs) as Type & { k: 'func' };
 const opts = { ...defaultOptions(), optLevel: 3 as const };
 const structural = (m: Module): string[] => verifyModule(m).filter(e => !e.includes('triple') && !e.includes('data layout'));
 
@@ -21,21 +21,11 @@ let seed = 1;
 const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
 const pick = <X>(xs: readonly X[]): X => xs[Math.floor(rnd() * xs.length)]!;
 
-function hostModule(): { m: Module; b: Builder; print: (v: Value) => void; memcpy: Func; memset: Func } {
-  const m = newModule();
-  m.triple = ''; m.dataLayout = '';
-  const fmtTy = arrayTy(6, T.i8);
-  const fmt = newGlobal('fmt', fmtTy, 0, { kind: 'bytes', ty: fmtTy, bytes: new Uint8Array([...Buffer.from('%lld\n'), 0]) }, { isConstant: true, linkage: 'private' });
-  m.globals.push(fmt);
-  const printf = newFunc('printf', fty(T.i32, [T.ptr], true));
-  m.funcs.push(printf);
+function hostModuleWithMem(): { m: Module; b: Builder; print: (v: Value) => void; memcpy: Func; memset: Func } {
+  const { m, b, print } = hostModule();
   const memcpy = declareFunc(m, 'llvm.memcpy.p0.p0.i64', fty(T.void, [T.ptr, T.ptr, T.i64, T.i1]));
   const memset = declareFunc(m, 'llvm.memset.p0.i64', fty(T.void, [T.ptr, T.i8, T.i64, T.i1]));
-  const main = newFunc('main', fty(T.i32, []));
-  m.funcs.push(main);
-  const b = new Builder(main);
-  b.setBlock(b.newBlock('entry'));
-  return { m, b, memcpy, memset, print: (v: Value) => { b.call(printf, printf.fnTy, [fmt, v]); } };
+  return { m, b, print, memcpy, memset };
 }
 
 // { i32, { i16, i32 }, [3 x i32], i64 }: leaves at 0, 4, 8, 12, 16, 20, 24
@@ -49,7 +39,7 @@ const FIELDS: { path: number[]; ty: Type }[] = [
 /** A random program over two aggregate allocas, printing every field at the end. */
 function randomAggProgram(s: number, stmts = 8, regions = false): Module {
   seed = s;
-  const { m, b, print, memcpy, memset } = hostModule();
+  const { m, b, print, memcpy, memset } = hostModuleWithMem();
   const aggs = [b.alloca(AGG, 8, 'a'), b.alloca(AGG, 8, 'b')];
   const fieldPtr = (a: Value, f: { path: number[] }): Value => b.gep(AGG, a, [cInt(T.i64, 0), ...f.path.map(x => cInt(T.i32, x))]);
   const asI64 = (v: Value): Value => (v.ty === T.i64 ? v : b.cast('sext', v, T.i64));

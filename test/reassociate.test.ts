@@ -3,11 +3,12 @@
 // and after the pass: the output must not change. The shape is checked against cicc's PTX for a unit whose
 // fully unrolled loop sums `t + k`: cicc writes one shift and one add; so must we.
 import { describe, it, expect } from 'vitest';
-import { Builder, T, funcTy, newFunc, newModule, newGlobal, cInt, arrayTy } from '../compiler/middle/ir';
-import type { Type, Value } from '../compiler/middle/ir';
+import { T, cInt } from '../compiler/middle/ir';
+import type { Value } from '../compiler/middle/ir';
 import { printModule } from '../compiler/middle/llprint';
 import { reassociate } from '../compiler/middle/passes/reassociate';
 import { HAVE_LLI, lli } from './helpers/llvm';
+import { hostModule } from './helpers/host-module';
 import { skipReason } from './helpers/tools';
 import { compileWithReference } from './helpers/snippet';
 import { kernelLines, ptxas } from './helpers/ptx';
@@ -15,22 +16,11 @@ import { kernelLines, ptxas } from './helpers/ptx';
 let seed = 1;
 const rnd = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x80000000; };
 const pick = <X>(xs: readonly X[]): X => xs[Math.floor(rnd() * xs.length)]!;
-const fty = (ret: Type, params: Type[], varargs = false) => funcTy(ret, params, varargs) as Type & { k: 'func' };
 
 /** A program printing random linear trees over values loaded from memory (so nothing folds them). */
 function randomProgram(s: number): string[] {
   seed = s;
-  const m = newModule();
-  m.triple = ''; m.dataLayout = '';
-  const fmtTy = arrayTy(6, T.i8);
-  const fmt = newGlobal('fmt', fmtTy, 0, { kind: 'bytes', ty: fmtTy, bytes: new Uint8Array([...Buffer.from('%lld\n'), 0]) }, { isConstant: true, linkage: 'private' });
-  m.globals.push(fmt);
-  const printf = newFunc('printf', fty(T.i32, [T.ptr], true));
-  m.funcs.push(printf);
-  const main = newFunc('main', fty(T.i32, []));
-  m.funcs.push(main);
-  const b = new Builder(main);
-  b.setBlock(b.newBlock('entry'));
+  const { m, main, b, print } = hostModule();
   for (const ty of [T.i8, T.i32, T.i64]) {
     const bits = (ty as { bits: number }).bits;
     const leaves: Value[] = [];
@@ -52,10 +42,10 @@ function randomProgram(s: number): string[] {
           : b.bin(op, swap ? y : x, swap ? x : y, rnd() < 0.5 ? { nsw: true } : {});
       if (rnd() < 0.15) pool.push(v);
       prev = v;
-      if (rnd() < 0.25) b.call(printf, printf.fnTy, [fmt, bits === 64 ? v : b.cast('sext', v, T.i64)]);
+      if (rnd() < 0.25) print(bits === 64 ? v : b.cast('sext', v, T.i64));
     }
     const last = pool[pool.length - 1]!;
-    b.call(printf, printf.fnTy, [fmt, bits === 64 ? last : b.cast('sext', last, T.i64)]);
+    print(bits === 64 ? last : b.cast('sext', last, T.i64));
   }
   b.ret(cInt(T.i32, 0));
   const before = printModule(m);
